@@ -1,0 +1,127 @@
+/**
+ * @module errors — the one table of public error codes and the error class every layer throws.
+ *
+ * Callers always receive `{ ok: false, error: CODE, status, message }` (plus `request_id`).
+ * Codes are stable: add new ones, never rename. `/openapi.json` lists this table.
+ */
+
+export interface ErrorSpec {
+  readonly status: number;
+  /** Default message; a thrower may give a more specific one. */
+  readonly message: string;
+  /** Whether the caller may be charged when this error ends a call (always false: failed work is never settled). */
+  readonly settled?: false;
+}
+
+export const errorCodes = {
+  // ── request contract (foundation) ─────────────────────────────────────────
+  INVALID_REQUEST: { status: 400, message: "The request body or parameters are invalid." },
+  INVALID_JSON: { status: 400, message: "The request body is not valid JSON." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the request body as application/json." },
+  BODY_TOO_LARGE: { status: 413, message: "The request body is larger than 1 MiB." },
+  NOT_FOUND: { status: 404, message: "No such route." },
+  METHOD_NOT_ALLOWED: { status: 405, message: "This route does not accept that method." },
+  INTERNAL_ERROR: { status: 500, message: "An internal error occurred; nothing was charged." },
+  SERVICE_PAUSED: { status: 503, message: "The service is not open for work; nothing was charged." },
+
+  // ── web engine (fetch, robots, decode, extract) ───────────────────────────
+  URL_NOT_ALLOWED: { status: 400, message: "The URL must be public http(s) on port 80 or 443, without credentials, at most 2048 characters." },
+  TARGET_NOT_PUBLIC: { status: 422, message: "The target host does not resolve to a public IPv4 address." },
+  DNS_FAILED: { status: 502, message: "The target host name could not be resolved." },
+  ROBOTS_DISALLOWED: { status: 422, message: "robots.txt of the source does not allow this URL for our user agent." },
+  TOO_MANY_REDIRECTS: { status: 422, message: "The source redirected more than 4 times." },
+  SOURCE_TOO_LARGE: { status: 422, message: "The source is larger than the size limit." },
+  SOURCE_ERROR_STATUS: { status: 422, message: "The source answered with a non-2xx status." },
+  UNSUPPORTED_CONTENT_TYPE: { status: 422, message: "The source's content type is not supported (HTML, plain text, Markdown, CSV or JSON)." },
+  PDF_NOT_SUPPORTED_HERE: { status: 422, message: "The source is a PDF: use POST /v1/pdf/read." },
+  BOT_CHALLENGE: { status: 422, message: "The source answered with a bot challenge or CAPTCHA instead of content." },
+  SELECTOR_NOT_FOUND: { status: 422, message: "The CSS selector matched no element." },
+  SELECTOR_INVALID: { status: 400, message: "The CSS selector is not valid." },
+  SOURCE_UNREACHABLE: { status: 502, message: "The source could not be reached." },
+  SOURCE_TIMEOUT: { status: 504, message: "The source did not answer in time." },
+  RENDER_UNAVAILABLE: { status: 503, message: "JavaScript rendering is not available on this server." },
+  RENDER_TIMEOUT: { status: 504, message: "The page did not finish rendering in time." },
+  AT_CAPACITY: { status: 503, message: "The server is at capacity; retry later." },
+
+  // ── changes and PDF ───────────────────────────────────────────────────────
+  BASELINE_MISMATCH: { status: 400, message: "previous_text does not hash to previous_sha256." },
+  PDF_TOO_LARGE: { status: 422, message: "The PDF is larger than 5 MiB." },
+  PDF_TOO_MANY_PAGES: { status: 422, message: "The PDF has more than 20 pages." },
+  NOT_A_PDF: { status: 422, message: "The source is not a PDF file." },
+  PDF_UNREADABLE: { status: 422, message: "The PDF is damaged beyond repair." },
+  PDF_ENCRYPTED: { status: 422, message: "The PDF is password-protected." },
+  PDF_NO_TEXT: { status: 422, message: "The PDF has no embedded text on any page (image-only; OCR is not offered)." },
+
+  // ── payments (x402 v2) ────────────────────────────────────────────────────
+  PAYMENT_REQUIRED: { status: 402, message: "Payment required: read the PAYMENT-REQUIRED header." },
+  PAYMENT_INVALID: { status: 402, message: "The payment was not accepted: read the error in PAYMENT-REQUIRED." },
+  PAYMENT_HEADER_INVALID: { status: 400, message: "The PAYMENT-SIGNATURE header is not valid base64 JSON of an x402 v2 PaymentPayload." },
+  PAYMENT_VERSION_UNSUPPORTED: { status: 400, message: "This server speaks x402 version 2: send the PAYMENT-SIGNATURE header, not X-PAYMENT." },
+  SETTLEMENT_FAILED: { status: 402, message: "Settlement failed; the result is withheld and nothing was charged." },
+  SETTLEMENT_PENDING: { status: 504, message: "Settlement was sent but not confirmed in time; check the transaction before paying again." },
+  PAYMENT_NOT_FOUND: { status: 404, message: "No payment is known under that id." },
+
+  // ── jobs ──────────────────────────────────────────────────────────────────
+  UNKNOWN_SKILL: { status: 400, message: "No such skill." },
+  JOB_NOT_FOUND: { status: 404, message: "No such job (it may have expired)." },
+  RATE_LIMITED: { status: 429, message: "Too many requests; retry after the time in Retry-After." },
+  QUEUE_FULL: { status: 503, message: "The job queue is full; retry after the time in Retry-After." },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: "This Idempotency-Key was used with a different body." },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, message: "A request with this Idempotency-Key is still being accepted." },
+  POLICY_REJECTED: { status: 400, message: "The request was refused by policy; nothing was run or charged." },
+  JOB_TIMEOUT: { status: 504, message: "The job ran past its timeout." },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface ErrorBody {
+  ok: false;
+  error: ErrorCode;
+  status: number;
+  message: string;
+  request_id?: string;
+  [extra: string]: unknown;
+}
+
+/** Thrown anywhere; the HTTP layer turns it into an ErrorBody. `cause` is logged, never sent. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra public fields merged into the body (e.g. `source_status`, `skills`). */
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra response headers (e.g. `Retry-After`). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? errorCodes[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ApiError";
+    this.code = code;
+    this.status = errorCodes[code].status;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    return {
+      ok: false,
+      error: this.code,
+      status: this.status,
+      message: this.message,
+      ...(this.details ?? {}),
+      ...(requestId ? { request_id: requestId } : {}),
+    };
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** Any thrown value as an ApiError; unknown failures become INTERNAL_ERROR without leaking their text. */
+export function toApiError(value: unknown): ApiError {
+  if (isApiError(value)) return value;
+  return new ApiError("INTERNAL_ERROR", { cause: value });
+}
