@@ -1,0 +1,268 @@
+/**
+ * @module web/pdf — embedded-text extraction from a digital PDF with mupdf (spec web-evidence §2.5, §4.3, §8).
+ *
+ * Every failure is an ApiError that is never settled: PDF_TOO_LARGE, NOT_A_PDF, PDF_UNREADABLE, PDF_ENCRYPTED,
+ * PDF_TOO_MANY_PAGES, PDF_NO_TEXT. No OCR. mupdf is synchronous: a call holds the thread for the extraction
+ * (tens of milliseconds for 20 text pages); run it in a worker if that ever matters.
+ */
+import type { Document, PDFDocument, PDFPage, StructuredText } from "mupdf";
+import { ApiError } from "../errors.ts";
+import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
+import { canonicalizeText, countCodePoints, cutCodePoints, sha256Hex } from "./pdf-text.ts";
+import { loadMupdf, type MupdfModule } from "./pdf-wasm.ts";
+
+export type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
+
+/** Spec §8 limits: 5 MiB, 20 pages, 100,000 returned characters. */
+export const pdfLimits = { maxBytes: 5 * 1024 * 1024, maxPages: 20, maxChars: 100_000 } as const;
+
+export interface ReadPdfOptions {
+  maxPages?: number;
+  maxChars?: number;
+  maxBytes?: number;
+}
+
+/** Where the spec's 100,000-character budget also covers the page markers, so `text` never exceeds it. */
+export function formatPageMarker(page: number): string {
+  return `--- page ${page} ---`;
+}
+
+const PAGE_SEPARATOR = "\n\n";
+// Acrobat accepts the header anywhere in the first 1024 bytes (PDF 1.7 implementation note 13).
+const HEADER_WINDOW = 1024;
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+// mupdf's structured-text options: keep ligatures expanded and spacing as laid out; no dehyphenation (it
+// would glue real compounds split at a line end).
+const STEXT_OPTIONS = "";
+
+interface RawPage {
+  page: number;
+  label: string | undefined;
+  text: string;
+  unmapped: number;
+  failed: boolean;
+}
+
+/**
+ * Extracts the embedded text of every page of a PDF given as bytes.
+ * @example const pdf = await readPdf(bytes); pdf.pages[0]?.text
+ */
+export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): Promise<PdfExtraction> {
+  const maxBytes = options.maxBytes ?? pdfLimits.maxBytes;
+  const maxPages = options.maxPages ?? pdfLimits.maxPages;
+  const maxChars = options.maxChars ?? pdfLimits.maxChars;
+
+  if (bytes.byteLength > maxBytes) {
+    throw new ApiError("PDF_TOO_LARGE", {
+      message: `The PDF is too large: ${bytes.byteLength} bytes, the limit is ${maxBytes} bytes (${formatMib(maxBytes)}).`,
+      details: { max_bytes: maxBytes },
+    });
+  }
+  if (!hasPdfHeader(bytes)) throw notAPdf();
+
+  const mupdf = await loadMupdf();
+  const started = performance.now();
+  const { pageCount, pages, repaired } = extractPages(mupdf, bytes, maxPages);
+
+  const warnings: string[] = [];
+  if (repaired) warnings.push("The PDF was damaged and has been repaired; some text may be missing or out of order.");
+  const emptyPages = pages.filter((p) => p.text === "").map((p) => p.page);
+  if (emptyPages.length === pages.length) {
+    throw new ApiError("PDF_NO_TEXT", {
+      message: `The PDF has no embedded text on any of its ${pageCount} page(s) (image-only or scanned; OCR is not offered).`,
+    });
+  }
+  for (const p of pages) {
+    if (p.failed) warnings.push(`Page ${p.page} could not be read and is reported without text.`);
+    else if (p.unmapped > 0) {
+      warnings.push(`Page ${p.page}: ${p.unmapped} character(s) use a font without a Unicode map and appear as U+FFFD.`);
+    }
+  }
+  if (emptyPages.length > 0) {
+    warnings.push(
+      `No embedded text on page(s) ${emptyPages.join(", ")} (scanned or blank; OCR is not offered; images may carry information).`,
+    );
+  }
+
+  const { returned, text, truncated } = fitToBudget(pages, maxChars);
+  if (truncated) {
+    const last = returned[returned.length - 1]?.page ?? 0;
+    warnings.push(
+      `Text truncated to ${maxChars} characters: it ends within page ${last} of ${pageCount}` +
+        (last < pageCount ? `; pages ${last + 1}-${pageCount} are not returned.` : "."),
+    );
+  }
+
+  return {
+    page_count: pageCount,
+    pages: returned,
+    text,
+    text_sha256: sha256Hex(text),
+    source_sha256: sha256Hex(bytes),
+    truncated,
+    empty_text_pages: emptyPages,
+    ocr_performed: false,
+    warnings,
+    extraction_ms: Math.round(performance.now() - started),
+  };
+}
+
+function extractPages(
+  mupdf: MupdfModule,
+  bytes: Uint8Array,
+  maxPages: number,
+): { pageCount: number; pages: RawPage[]; repaired: boolean } {
+  let doc: Document;
+  try {
+    doc = mupdf.Document.openDocument(bytes, "application/pdf");
+  } catch (cause) {
+    throw unreadable("mupdf could not open it", cause);
+  }
+  try {
+    // openDocument falls back to other formats (HTML, XPS, …) whatever the magic says: only a PDF parse counts.
+    const pdf = doc.asPDF();
+    if (!pdf) throw notAPdf();
+    // Refused whether a user password (needed to open) or only an owner password (permissions) is set:
+    // the spec does not support password-protected PDFs, and an owner password is the author's restriction.
+    if (pdf.needsPassword()) {
+      throw new ApiError("PDF_ENCRYPTED", { message: "The PDF is password-protected: it needs a password to open." });
+    }
+    if (isEncrypted(pdf)) {
+      throw new ApiError("PDF_ENCRYPTED", {
+        message: "The PDF is encrypted with an owner password (restricted permissions); password-protected PDFs are not supported.",
+      });
+    }
+    let pageCount: number;
+    try {
+      pageCount = pdf.countPages();
+    } catch (cause) {
+      throw unreadable("its page tree could not be read", cause);
+    }
+    if (pageCount < 1) throw unreadable("it has no pages (truncated or broken)");
+    if (pageCount > maxPages) {
+      throw new ApiError("PDF_TOO_MANY_PAGES", {
+        message: `The PDF has too many pages: ${pageCount}, the limit is ${maxPages}.`,
+        details: { page_count: pageCount, max_pages: maxPages },
+      });
+    }
+    const labelled = hasPageLabels(pdf);
+    const pages: RawPage[] = [];
+    for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled));
+    if (pages.every((p) => p.failed)) throw unreadable("none of its pages could be read");
+    return { pageCount, pages, repaired: pdf.wasRepaired() };
+  } finally {
+    doc.destroy();
+  }
+}
+
+function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPage {
+  const number = index + 1;
+  let page: PDFPage | undefined;
+  let stext: StructuredText | undefined;
+  try {
+    page = pdf.loadPage(index);
+    const label = labelled ? readLabel(page) : undefined;
+    stext = page.toStructuredText(STEXT_OPTIONS);
+    const text = canonicalizeText(stext.asText());
+    return { page: number, label, text, unmapped: countUnmapped(text), failed: false };
+  } catch {
+    return { page: number, label: undefined, text: "", unmapped: 0, failed: true };
+  } finally {
+    stext?.destroy();
+    page?.destroy();
+  }
+}
+
+function readLabel(page: { getLabel(): string }): string | undefined {
+  try {
+    const label = canonicalizeText(page.getLabel());
+    return label === "" ? undefined : label;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasPageLabels(pdf: PDFDocument): boolean {
+  const trailer = pdf.getTrailer();
+  const root = trailer.get("Root");
+  const labels = root.get("PageLabels");
+  try {
+    return !labels.isNull();
+  } finally {
+    labels.destroy();
+    root.destroy();
+    trailer.destroy();
+  }
+}
+
+function isEncrypted(pdf: PDFDocument): boolean {
+  const trailer = pdf.getTrailer();
+  const encrypt = trailer.get("Encrypt");
+  try {
+    return !encrypt.isNull();
+  } finally {
+    encrypt.destroy();
+    trailer.destroy();
+  }
+}
+
+/** Pages and joined text within `maxChars` code points, markers included; cut by code point. */
+function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[]; text: string; truncated: boolean } {
+  const returned: PdfPage[] = [];
+  const parts: string[] = [];
+  let used = 0;
+  let truncated = false;
+  for (const p of pages) {
+    const head = (parts.length > 0 ? PAGE_SEPARATOR : "") + formatPageMarker(p.page);
+    const body = p.text === "" ? "" : PAGE_SEPARATOR + p.text;
+    const headChars = countCodePoints(head);
+    const bodyChars = countCodePoints(body);
+    if (used + headChars + bodyChars <= maxChars) {
+      parts.push(head + body);
+      used += headChars + bodyChars;
+      returned.push(toPage(p, p.text));
+      continue;
+    }
+    truncated = true;
+    const room = maxChars - used - headChars - PAGE_SEPARATOR.length;
+    if (room > 0 && p.text !== "") {
+      const cut = cutCodePoints(p.text, room).trimEnd();
+      if (cut !== "") {
+        parts.push(`${head}${PAGE_SEPARATOR}${cut}`);
+        returned.push(toPage(p, cut));
+      }
+    }
+    break;
+  }
+  return { returned, text: parts.join(""), truncated };
+}
+
+function toPage(p: RawPage, text: string): PdfPage {
+  return { page: p.page, ...(p.label === undefined ? {} : { label: p.label }), text, characters: countCodePoints(text) };
+}
+
+function hasPdfHeader(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.byteLength, HEADER_WINDOW) - PDF_MAGIC.length;
+  for (let i = 0; i <= end; i++) {
+    if (PDF_MAGIC.every((b, k) => bytes[i + k] === b)) return true;
+  }
+  return false;
+}
+
+function countUnmapped(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) n++;
+  return n;
+}
+
+function notAPdf(): ApiError {
+  return new ApiError("NOT_A_PDF", { message: "The file is not a PDF (no %PDF- header or not parseable as PDF)." });
+}
+
+function unreadable(why: string, cause?: unknown): ApiError {
+  return new ApiError("PDF_UNREADABLE", { message: `The PDF is unreadable: ${why}.`, cause });
+}
+
+function formatMib(bytes: number): string {
+  return `${Number((bytes / (1024 * 1024)).toFixed(2))} MiB`;
+}
