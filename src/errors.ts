@@ -23,6 +23,8 @@ export const errorCodes = {
   METHOD_NOT_ALLOWED: { status: 405, message: "This route does not accept that method." },
   INTERNAL_ERROR: { status: 500, message: "An internal error occurred; nothing was charged." },
   SERVICE_PAUSED: { status: 503, message: "The service is not open for work; nothing was charged." },
+  OPERATION_TIMEOUT: { status: 504, message: "The operation ran past its timeout; nothing was charged." },
+  CLIENT_CLOSED: { status: 499, message: "The caller closed the connection; nothing was charged." },
 
   // ── web engine (fetch, robots, decode, extract) ───────────────────────────
   URL_NOT_ALLOWED: { status: 400, message: "The URL must be public http(s) on port 80 or 443, without credentials, at most 2048 characters." },
@@ -60,6 +62,7 @@ export const errorCodes = {
   SETTLEMENT_FAILED: { status: 402, message: "Settlement failed; the result is withheld and nothing was charged." },
   SETTLEMENT_PENDING: { status: 504, message: "Settlement was sent but not confirmed in time; check the transaction before paying again." },
   PAYMENT_NOT_FOUND: { status: 404, message: "No payment is known under that id." },
+  PAYMENT_IN_FLIGHT: { status: 409, message: "This payment is already in use by a request in progress; wait for that response." },
 
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },

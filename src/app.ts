@@ -1,0 +1,149 @@
+/**
+ * @module app — builds the Elysia app from the registry: free documents, one POST route per
+ * plugin file, and the jobs endpoint for skills. Handlers stay thin; the work is in
+ * http/operation.ts and the plugin files.
+ */
+import { Elysia } from "elysia";
+import type { Config } from "./config.ts";
+import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
+import { type DocsContext, freeRoutes } from "./docs/free-routes.ts";
+import { ApiError } from "./errors.ts";
+import { contextOf } from "./http/request-context.ts";
+import type { Payments } from "./http/payments.ts";
+import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
+import type { Logger } from "./log.ts";
+import type { PluginContext } from "./plugin/context.ts";
+import type { PluginEntry, Registry, SkillEntry } from "./plugin/registry.ts";
+import type { Store } from "./store/store.ts";
+import type { WebEngine } from "./web/engine.ts";
+
+export interface AppDeps {
+  readonly config: Pick<Config, "publicUrl">;
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly web: WebEngine;
+  readonly payments: Payments;
+  readonly paymentInfo: PaymentInfo;
+  readonly log: Logger;
+  readonly productVersion: string;
+  readonly features?: DocsContext["features"];
+  readonly now?: () => Date;
+}
+
+export function createApp(deps: AppDeps) {
+  const { registry, store, log } = deps;
+  const startedAt = new Date();
+  const now = deps.now ?? (() => new Date());
+  const catalogue = buildCatalogue(registry);
+  const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
+
+  const operationDeps: OperationDeps = {
+    payments: deps.payments,
+    log,
+    publicUrl: baseUrl,
+    isOpenForWork: () => {
+      const m = store.settings.manager();
+      return { open: m.openForWork, reason: m.pauseReason };
+    },
+    contextFor: (entry, signal, requestId): PluginContext => ({
+      signal,
+      log: log.child({ plugin: entry.id, request_id: requestId }),
+      store: store.pluginStore(entry.id),
+      web: deps.web,
+      manager: () => store.settings.manager(),
+      requestId,
+      now,
+    }),
+  };
+
+  const docsContext = (request: Request): DocsContext => ({
+    catalogue,
+    payments: deps.paymentInfo,
+    baseUrl: baseUrl(request),
+    manager: store.settings.manager(),
+    productVersion: deps.productVersion,
+    startedAt,
+    features: deps.features ?? {},
+  });
+
+  const app = new Elysia({ normalize: false });
+
+  app.onError(({ code, error, request }) => {
+    const context = contextOf(request);
+    if (code === "NOT_FOUND") return errorResponse(new ApiError("NOT_FOUND", { message: `No route ${request.method} ${new URL(request.url).pathname}.` }), context, log);
+    if (code === "PARSE") return errorResponse(new ApiError("INVALID_JSON"), context, log);
+    if (code === "VALIDATION") return errorResponse(new ApiError("INVALID_REQUEST", { message: String((error as Error).message).slice(0, 500) }), context, log);
+    return errorResponse(error, context, log);
+  });
+
+  for (const route of freeRoutes) {
+    app.get(route.path, ({ request }) => {
+      contextOf(request).route = route.path;
+      const body = route.render(docsContext(request));
+      return route.contentType === "application/json" ? jsonResponse(body) : textResponse(String(body), route.contentType);
+    });
+  }
+
+  for (const entry of registry.plugins) {
+    const route = entry.definition.route;
+    const path = route.replace(/^POST /, "");
+    app.post(
+      path,
+      async ({ request }) => {
+        const context = contextOf(request);
+        context.route = path;
+        let input: Record<string, unknown>;
+        try {
+          input = await readJsonObject(request);
+        } catch (error) {
+          return errorResponse(error, context, log);
+        }
+        return runPaidOperation(operationDeps, { request, context, entry, input, route, present: (result) => result });
+      },
+      { parse: "none" },
+    );
+  }
+
+  const submitJob = async (request: Request, skillFromPath: string | undefined) => {
+    const context = contextOf(request);
+    context.route = skillFromPath ? "/v1/jobs/:skill" : "/v1/jobs";
+    try {
+      const body = await readJsonObject(request);
+      const { skill: named, ...fields } = body;
+      if (skillFromPath && named !== undefined && named !== skillFromPath) {
+        throw new ApiError("INVALID_REQUEST", { message: `The body names skill "${String(named)}" but the path names "${skillFromPath}".` });
+      }
+      const name = skillFromPath ?? named;
+      const entry = typeof name === "string" ? registry.skill(name) : undefined;
+      if (!entry) {
+        throw new ApiError("UNKNOWN_SKILL", {
+          message: name === undefined ? "Name the skill in the body field \"skill\"." : `No skill "${String(name)}".`,
+          details: { skills: registry.skills.map((s) => s.id) },
+        });
+      }
+      return runSkill(entry, request, context, fields);
+    } catch (error) {
+      return errorResponse(error, context, log);
+    }
+  };
+
+  const runSkill = (entry: SkillEntry, request: Request, context: ReturnType<typeof contextOf>, fields: Record<string, unknown>) => {
+    return runPaidOperation(operationDeps, {
+      request,
+      context,
+      entry,
+      input: fields,
+      route: `POST /v1/jobs/${entry.id}`,
+      present: (result) => ({ ok: true, skill: entry.id, result: entry.definition.jsonOnly ? JSON.stringify(result) : result }),
+    });
+  };
+
+  app.post("/v1/jobs", ({ request }) => submitJob(request, undefined), { parse: "none" });
+  app.post("/v1/jobs/:skill", ({ request, params }) => submitJob(request, params.skill), { parse: "none" });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+export type { PluginEntry };

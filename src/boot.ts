@@ -1,0 +1,104 @@
+/**
+ * @module boot — turns a Config into a running service: store, registry, web engine,
+ * payments, app, server. The CLI and the tests start Tollbooth through here.
+ */
+import packageJson from "../package.json" with { type: "json" };
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import type { PaymentInfo } from "./docs/catalogue.ts";
+import { paymentsOff, type Payments } from "./http/payments.ts";
+import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
+import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
+import { openStore, type Store } from "./store/store.ts";
+import { createWebEngine, type WebEngine } from "./web/engine.ts";
+
+export const productVersion: string = packageJson.version;
+
+export function userAgentFor(config: Pick<Config, "contactUrl">): string {
+  return `Tollbooth/${productVersion} (+${config.contactUrl})`;
+}
+
+/** Built-in files plus the operator's folder, validated together (throws RegistryError naming each bad declaration). */
+export async function loadRegistry(config: Pick<Config, "plugins">): Promise<Registry> {
+  const files: LoadedFile[] = loadBuiltinFiles();
+  if (config.plugins) files.push(...(await loadExternalFiles(config.plugins)));
+  return buildRegistry(files);
+}
+
+export interface Service {
+  readonly config: Config;
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly web: WebEngine;
+  readonly log: Logger;
+  /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
+  readonly handle: RequestHandler;
+  close(): Promise<void>;
+}
+
+export interface BuildServiceOptions {
+  readonly log?: Logger;
+  /** Tests inject a resolver or other web engine options. */
+  readonly web?: WebEngine;
+  readonly payments?: { payments: Payments; info: PaymentInfo };
+}
+
+export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
+  const log = options.log ?? createLogger({ level: config.logLevel });
+  const registry = await loadRegistry(config);
+  const store = openStore(config.data);
+  const web =
+    options.web ?? createWebEngine({ userAgent: userAgentFor(config), allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
+  const { payments, info } = options.payments ?? { payments: paymentsOff, info: { enabled: false, networks: [] } };
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, log, productVersion });
+  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
+  return {
+    config,
+    registry,
+    store,
+    web,
+    log,
+    handle,
+    async close() {
+      store.close();
+    },
+  };
+}
+
+export interface RunningService extends Service {
+  readonly server: RunningServer;
+}
+
+export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
+  const service = await buildService(config, options);
+  const server = startServer(service.handle, { host: config.host, port: config.port });
+  return {
+    ...service,
+    server,
+    async close() {
+      await server.stop();
+      await service.close();
+    },
+  };
+}
+
+/** The lines an operator reads at start: where it listens, and what is on and off. */
+export function banner(service: RunningService): string[] {
+  const { config, registry } = service;
+  const lines = [
+    `Tollbooth ${productVersion} listening on ${service.server.url.toString().replace(/\/$/, "")}`,
+    `  data:      ${service.store.path}`,
+    `  payments:  ${config.payments === "on" ? "ON (x402 v2)" : "OFF: every call is free; bound to " + config.host}`,
+    `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
+    `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
+  ];
+  if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
+    lines.push(`  WARNING: payments are off and the server is reachable on ${config.host}: anyone who can reach it uses it for free.`);
+  }
+  if (config.unsafeAllowLoopbackTargets) {
+    lines.push("  WARNING: --unsafe-allow-loopback-targets is ON: the fetcher may reach 127.0.0.0/8 on any port. For tests and benchmarks only.");
+  }
+  return lines;
+}

@@ -1,0 +1,189 @@
+/**
+ * @module config — every setting in one typed table, read once at start from flags, then
+ * `TOLLBOOTH_*` environment variables, then an optional JSON config file, then defaults.
+ * Each failure names the flag, variable or file key and what is wrong. No other module reads
+ * `process.env`.
+ */
+import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
+import { readFileSync } from "node:fs";
+import { compileValidator } from "./plugin/schema.ts";
+
+const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);
+
+/** The table. Keys are camelCase; the flag is their kebab-case, the variable TOLLBOOTH_ + UPPER_SNAKE. */
+export const configFields = {
+  port: t.Integer({ minimum: 0, maximum: 65535, default: 8402, description: "TCP port to listen on (0 picks a free one)." }),
+  host: t.Optional(t.String({ minLength: 1, description: "Address to bind. Default 0.0.0.0 with payments on, 127.0.0.1 with payments off." })),
+  data: t.String({ minLength: 1, default: "./data", description: "Folder for the SQLite database (tollbooth.db)." }),
+  plugins: t.Optional(t.String({ minLength: 1, description: "Folder of extra plugin and skill files loaded at start." })),
+  payments: t.Union([t.Literal("on"), t.Literal("off")], { default: "off", description: "on: paid routes require x402 payment; off: everything is free (local use only)." }),
+  unsafeAllowLoopbackTargets: t.Boolean({
+    default: false,
+    description: "TEST ONLY: lets the fetcher reach 127.0.0.0/8 on any port. Never enable on a public server.",
+  }),
+  publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
+  contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
+  logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
+  config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
+} satisfies Record<string, TSchema>;
+
+export const ConfigSchema = t.Object(configFields, { additionalProperties: false });
+type RawConfig = Static<typeof ConfigSchema>;
+
+/** The resolved configuration every module receives slices of. */
+export type Config = Omit<RawConfig, "host"> & { host: string };
+
+export type ConfigKey = keyof typeof configFields;
+
+export function flagName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export function envName(key: string): string {
+  return `TOLLBOOTH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`configuration is not valid:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+export interface ConfigSources {
+  /** Flags after the subcommand, e.g. ["--port", "9000", "--payments=off"]. */
+  argv?: readonly string[];
+  env?: Record<string, string | undefined>;
+}
+
+interface Value {
+  raw: unknown;
+  origin: string;
+}
+
+/** Reads flags, environment and config file into one validated Config, or throws ConfigError naming every problem. */
+export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
+  const problems: string[] = [];
+  const fromFlags = parseFlags(argv, problems);
+  const values = new Map<string, Value>();
+  const keys = Object.keys(configFields) as ConfigKey[];
+
+  for (const key of keys) {
+    const variable = env[envName(key)];
+    if (fromFlags.has(key)) values.set(key, fromFlags.get(key)!);
+    else if (variable !== undefined && variable !== "") values.set(key, { raw: variable, origin: envName(key) });
+  }
+
+  const file = values.get("config");
+  if (file) {
+    for (const [key, value] of readConfigFile(String(file.raw), problems)) {
+      if (!values.has(key)) values.set(key, value);
+    }
+  }
+
+  const result: Record<string, unknown> = {};
+  for (const key of keys) {
+    const schema = configFields[key] as TSchema;
+    const value = values.get(key);
+    if (!value) {
+      if (schema.default !== undefined) result[key] = schema.default;
+      continue;
+    }
+    const coerced = coerce(value.raw, schema);
+    const check = compileValidator<unknown>(schema)(coerced);
+    if (check.ok) result[key] = coerced;
+    else problems.push(`${value.origin}: ${describe(schema)}, got ${JSON.stringify(value.raw)}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const raw = result as RawConfig;
+  return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
+}
+
+function parseFlags(argv: readonly string[], problems: string[]): Map<string, Value> {
+  const byFlag = new Map(Object.keys(configFields).map((k) => [flagName(k), k]));
+  const out = new Map<string, Value>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) {
+      problems.push(`unexpected argument ${JSON.stringify(arg)}`);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const key = byFlag.get(name);
+    if (!key) {
+      problems.push(`--${name}: unknown flag (known: ${[...byFlag.keys()].map((f) => `--${f}`).join(", ")})`);
+      continue;
+    }
+    const schema = configFields[key as ConfigKey] as TSchema;
+    let raw: string | undefined = inline;
+    if (raw === undefined) {
+      const next = argv[i + 1];
+      if (schema.type === "boolean" && (next === undefined || next.startsWith("--"))) raw = "true";
+      else if (next === undefined || next.startsWith("--")) {
+        problems.push(`--${name}: needs a value (${describe(schema)})`);
+        continue;
+      } else {
+        raw = next;
+        i++;
+      }
+    }
+    out.set(key, { raw, origin: `--${name}` });
+  }
+  return out;
+}
+
+function readConfigFile(path: string, problems: string[]): Map<string, Value> {
+  const out = new Map<string, Value>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    problems.push(`config file ${path}: ${(error as Error).message}`);
+    return out;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    problems.push(`config file ${path}: must hold a JSON object`);
+    return out;
+  }
+  for (const [key, raw] of Object.entries(parsed)) {
+    if (!(key in configFields) || key === "config") {
+      problems.push(`config file ${path}: unknown key "${key}"`);
+      continue;
+    }
+    out.set(key, { raw, origin: `config file ${path}, key "${key}"` });
+  }
+  return out;
+}
+
+/** Strings from flags and variables become the schema's type; anything else is left for the validator to refuse. */
+function coerce(raw: unknown, schema: TSchema): unknown {
+  if (typeof raw !== "string") return raw;
+  if (schema.type === "integer" || schema.type === "number") return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+  if (schema.type === "boolean") {
+    const v = raw.trim().toLowerCase();
+    if (["true", "1", "on", "yes"].includes(v)) return true;
+    if (["false", "0", "off", "no"].includes(v)) return false;
+  }
+  return raw;
+}
+
+function describe(schema: TSchema): string {
+  if (schema.anyOf) return `must be one of ${(schema.anyOf as TSchema[]).map((s) => JSON.stringify(s.const)).join(", ")}`;
+  if (schema.type === "integer") return `must be a whole number from ${schema.minimum} to ${schema.maximum}`;
+  if (schema.type === "boolean") return "must be true or false";
+  if (schema.format === "uri") return "must be an absolute URL";
+  return "must be a non-empty string";
+}
+
+/** Rows for `tollbooth doctor` and the README table. */
+export function describeConfigFields(): { flag: string; env: string; default: unknown; description: string }[] {
+  return Object.entries(configFields).map(([key, schema]) => ({
+    flag: `--${flagName(key)}`,
+    env: envName(key),
+    default: (schema as TSchema).default,
+    description: String((schema as TSchema).description ?? ""),
+  }));
+}

@@ -1,0 +1,82 @@
+/**
+ * @module docs/catalogue — one read-only view of the registry that every generated document
+ * (OpenAPI, capabilities, llms.txt, skill.md, agent card) is written from.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import type { ErrorCode } from "../errors.ts";
+import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
+import { formatPrices, type PriceNetwork } from "../plugin/price.ts";
+
+export const serviceName = "Tollbooth";
+/** Machine-readable description version (spec web-evidence §9). */
+export const apiVersion = "1.0.1";
+
+/** One network payments are accepted on, as published to buyers. */
+export interface NetworkInfo {
+  readonly name: PriceNetwork;
+  /** CAIP-2 id, e.g. eip155:8453 */
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+}
+
+export interface PaymentInfo {
+  readonly enabled: boolean;
+  readonly networks: readonly NetworkInfo[];
+}
+
+export interface CatalogueEntry {
+  readonly kind: "plugin" | "skill";
+  readonly id: string;
+  /** `POST /v1/web/read`, or `POST /v1/jobs` for skills. */
+  readonly route: string;
+  readonly summary: string;
+  readonly description: string;
+  /** Base prices (the price of the first example; batches and options may cost more, see `pricing`). */
+  readonly price: Record<PriceNetwork, string>;
+  readonly priceDependsOnInput: boolean;
+  readonly async: boolean;
+  readonly timeoutSec: number;
+  readonly jsonOnly: boolean;
+  readonly errors: readonly ErrorCode[];
+  readonly input: TSchema;
+  readonly output: TSchema | undefined;
+  readonly examples: readonly { title?: string; input: unknown; output?: unknown }[];
+  readonly source: "builtin" | "external";
+}
+
+function entryView(entry: PluginEntry | SkillEntry): CatalogueEntry {
+  const d = entry.definition;
+  const first = d.examples[0];
+  return {
+    kind: d.kind,
+    id: entry.id,
+    route: d.kind === "plugin" ? d.route : "POST /v1/jobs",
+    summary: d.summary,
+    description: d.description ?? d.summary,
+    price: formatPrices(entry.priceOf((first?.input ?? {}) as never)),
+    priceDependsOnInput: typeof d.price === "function",
+    async: d.kind === "skill" ? d.async : false,
+    timeoutSec: Math.ceil(d.timeoutMs / 1000),
+    jsonOnly: d.kind === "skill" ? d.jsonOnly === true : false,
+    errors: d.errors ?? [],
+    input: d.input,
+    output: d.output,
+    examples: d.examples,
+    source: entry.source,
+  };
+}
+
+export interface Catalogue {
+  readonly operations: readonly CatalogueEntry[];
+  readonly skills: readonly CatalogueEntry[];
+}
+
+export function buildCatalogue(registry: Registry): Catalogue {
+  return { operations: registry.plugins.map(entryView), skills: registry.skills.map(entryView) };
+}
+
+/** A schema as plain JSON Schema (TypeBox adds symbol keys that JSON drops). */
+export function jsonSchema(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}

@@ -1,0 +1,61 @@
+/**
+ * @module doctor — `tollbooth doctor`: checks what the server needs and says exactly what is
+ * missing. Each check is one function; later features add theirs to `checks`.
+ */
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { loadRegistry } from "./boot.ts";
+import type { Config } from "./config.ts";
+import { RegistryError } from "./plugin/registry.ts";
+import { openStore } from "./store/store.ts";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+export interface CheckResult {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+}
+
+export type Check = (config: Config) => Promise<CheckResult> | CheckResult;
+
+const dataFolder: Check = (config) => {
+  try {
+    mkdirSync(config.data, { recursive: true });
+    accessSync(config.data, constants.W_OK);
+    const store = openStore(config.data);
+    const path = store.path;
+    store.close();
+    return { name: "data folder", status: "ok", detail: `${path} opens and is writable` };
+  } catch (error) {
+    return { name: "data folder", status: "fail", detail: `${config.data}: ${(error as Error).message}` };
+  }
+};
+
+const plugins: Check = async (config) => {
+  try {
+    const registry = await loadRegistry(config);
+    return { name: "plugins", status: "ok", detail: `${registry.plugins.length} endpoints, ${registry.skills.length} skills load${config.plugins ? ` (with ${config.plugins})` : ""}` };
+  } catch (error) {
+    const detail = error instanceof RegistryError ? error.message : (error as Error).message;
+    return { name: "plugins", status: "fail", detail };
+  }
+};
+
+const exposure: Check = (config) => {
+  if (config.unsafeAllowLoopbackTargets) return { name: "fetch guard", status: "warn", detail: "--unsafe-allow-loopback-targets is on: tests and benchmarks only" };
+  if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
+    return { name: "exposure", status: "warn", detail: `payments are off and the server binds ${config.host}: it is free to anyone who reaches it` };
+  }
+  return { name: "exposure", status: "ok", detail: config.payments === "off" ? `payments off, bound to ${config.host}` : `payments on, bound to ${config.host}` };
+};
+
+export const checks: Check[] = [dataFolder, plugins, exposure];
+
+export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
+  const results: CheckResult[] = [];
+  for (const check of [...checks, ...extra]) results.push(await check(config));
+  const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
+  const lines = results.map((r) => `[${mark[r.status]}] ${r.name}: ${r.detail}`);
+  const failed = results.filter((r) => r.status === "fail").length;
+  lines.push(failed ? `${failed} check(s) failed: fix the lines marked FAIL.` : "all required checks passed");
+  return { ok: failed === 0, lines, results };
+}

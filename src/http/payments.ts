@@ -1,0 +1,53 @@
+/**
+ * @module http/payments — what the HTTP layer needs from payment, and nothing more: ask for or
+ * check a payment before work, settle or release after it. The x402 layer implements it; with
+ * payments off every call is let through free.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import type { PriceNetwork } from "../plugin/price.ts";
+
+/** What one call costs and describes, for the 402 challenge and its bazaar extension. */
+export interface Charge {
+  readonly operationId: string;
+  /** e.g. `POST /v1/web/read` */
+  readonly route: string;
+  readonly resourceUrl: string;
+  readonly description: string;
+  /** Exact total for this body, in micro-dollars, per network. */
+  readonly priceMicros: Readonly<Record<PriceNetwork, number>>;
+  readonly inputSchema: TSchema;
+  readonly inputExample: unknown;
+  readonly outputExample?: unknown;
+}
+
+export type SettleOutcome =
+  | { readonly kind: "settled"; readonly headers: Record<string, string> }
+  /** Settlement failed or is indeterminate: this response replaces the result. */
+  | { readonly kind: "answer"; readonly response: Response };
+
+export interface AcceptedPayment {
+  /** Called once the work succeeded. */
+  settle(context: { requestId: string }): Promise<SettleOutcome>;
+  /** Called when the work failed: nothing is settled and the authorization is not burned. */
+  release(): void;
+}
+
+export type AuthorizeOutcome =
+  | { readonly kind: "answer"; readonly response: Response }
+  | { readonly kind: "accepted"; readonly payment: AcceptedPayment };
+
+export interface Payments {
+  readonly enabled: boolean;
+  authorize(request: Request, charge: Charge): Promise<AuthorizeOutcome>;
+}
+
+const free: AcceptedPayment = {
+  settle: async () => ({ kind: "settled", headers: {} }),
+  release: () => {},
+};
+
+/** `--payments off`: every call is free (the server then binds to loopback unless told otherwise). */
+export const paymentsOff: Payments = {
+  enabled: false,
+  authorize: async () => ({ kind: "accepted", payment: free }),
+};

@@ -1,0 +1,115 @@
+/**
+ * @module http/serve — the runtime seam. Wraps the app's fetch handler with what every request
+ * needs (request id, 1 MiB body cap, client address, one log line, the outcome row) and starts
+ * Bun's server. A Deno build swaps `startServer` only.
+ */
+import { ApiError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
+import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
+import { errorResponse } from "./respond.ts";
+
+export const maxBodyBytes = 1024 * 1024;
+
+export type FetchHandler = (request: Request) => Promise<Response> | Response;
+export type RequestHandler = (request: Request, clientIp: string) => Promise<Response>;
+
+export interface HandlerDeps {
+  readonly log: Logger;
+  readonly outcomes?: RequestOutcomeStore;
+}
+
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: HandlerDeps): RequestHandler {
+  return async (incoming, clientIp) => {
+    const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp };
+    let response: Response;
+    try {
+      const request = await bufferBody(incoming);
+      attachContext(request, context);
+      response = await appFetch(request);
+    } catch (error) {
+      response = errorResponse(error, context, log);
+    }
+    response.headers.set("x-request-id", context.id);
+    const url = new URL(incoming.url);
+    const ms = Math.round(performance.now() - context.startedAt);
+    const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
+    log.info("request", {
+      method: incoming.method,
+      path: context.route ?? url.pathname,
+      status: response.status,
+      ms,
+      request_id: context.id,
+      outcome,
+      ...(context.operationId ? { operation: context.operationId } : {}),
+    });
+    if (outcomes && incoming.method === "POST") {
+      try {
+        outcomes.record({
+          requestId: context.id,
+          operationId: context.operationId ?? null,
+          method: incoming.method,
+          route: context.route ?? url.pathname,
+          status: response.status,
+          outcome,
+          durationMs: ms,
+          at: new Date().toISOString(),
+        });
+      } catch (error) {
+        log.warn("could not record request outcome", { request_id: context.id, error: (error as Error).message });
+      }
+    }
+    return response;
+  };
+}
+
+/** Reads at most 1 MiB of body while streaming (Content-Length is not trusted) and re-wraps the request. */
+async function bufferBody(request: Request): Promise<Request> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBodyBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError("BODY_TOO_LARGE");
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+export interface RunningServer {
+  readonly url: URL;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export function startServer(handler: RequestHandler, options: { host: string; port: number }): RunningServer {
+  const server = Bun.serve({
+    hostname: options.host,
+    port: options.port,
+    // Backstop above our own cap so an oversize body still gets our JSON 413.
+    maxRequestBodySize: maxBodyBytes * 2,
+    idleTimeout: 255,
+    fetch(request, srv) {
+      return handler(request, srv.requestIP(request)?.address ?? "unknown");
+    },
+  });
+  return {
+    url: new URL(`http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}/`),
+    port: server.port ?? options.port,
+    stop: () => server.stop(true),
+  };
+}

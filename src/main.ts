@@ -1,0 +1,149 @@
+#!/usr/bin/env bun
+/**
+ * @module main — the `tollbooth` command: serve | skills | receipts | pause | resume | doctor.
+ */
+import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { buildCatalogue } from "./docs/catalogue.ts";
+import { RegistryError } from "./plugin/registry.ts";
+import { runDoctor } from "./doctor.ts";
+import { openStore } from "./store/store.ts";
+
+const usage = `Tollbooth ${productVersion}: pay-per-call web evidence and job skills (x402 v2)
+
+Usage: tollbooth <command> [flags]
+
+Commands:
+  serve                  start the server (default)
+  skills                 list the registry: id, route or skill, price per network, async, timeout
+  receipts [--limit N]   list recent settlement receipts
+  pause --reason TEXT    stop accepting paid work (free endpoints keep working)
+  resume                 accept paid work again
+  doctor                 check config, data folder, wallets, browser and facilitator
+  help                   this text
+
+Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
+  --port N  --host ADDR  --data DIR  --plugins DIR  --payments on|off
+  --public-url URL  --contact-url URL  --log-level LEVEL  --config FILE
+  --unsafe-allow-loopback-targets   (tests and benchmarks only)
+`;
+
+/** Pulls a command-specific flag (`--reason TEXT`) out of argv, leaving the config flags. */
+function takeFlag(argv: string[], name: string): string | undefined {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  const arg = argv[i]!;
+  if (arg.includes("=")) {
+    argv.splice(i, 1);
+    return arg.slice(arg.indexOf("=") + 1);
+  }
+  const value = argv[i + 1];
+  argv.splice(i, value === undefined ? 1 : 2);
+  return value;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+}
+
+async function main(args: string[]): Promise<number> {
+  const command = args[0] && !args[0].startsWith("--") ? args.shift()! : "serve";
+  if (command === "help" || command === "--help" || args.includes("--help")) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (command === "version" || command === "--version") {
+    console.log(productVersion);
+    return 0;
+  }
+
+  const extra: Record<string, string | undefined> = {};
+  if (command === "pause") extra.reason = takeFlag(args, "reason");
+  if (command === "receipts") extra.limit = takeFlag(args, "limit");
+
+  let config: Config;
+  try {
+    config = loadConfig({ argv: args, env: process.env });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`tollbooth: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+
+  switch (command) {
+    case "serve": {
+      const service = await startService(config);
+      for (const line of banner(service)) console.log(line);
+      const stop = async () => {
+        await service.close();
+        process.exit(0);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+      return new Promise<number>(() => {});
+    }
+    case "skills": {
+      const catalogue = buildCatalogue(await loadRegistry(config));
+      const rows = [["id", "route or skill", "base", "algorand", "async", "timeout", "source"]];
+      for (const e of [...catalogue.operations, ...catalogue.skills]) {
+        rows.push([
+          e.id,
+          e.kind === "plugin" ? e.route : `skill ${e.id}`,
+          `$${e.price.base}${e.priceDependsOnInput ? "+" : ""}`,
+          `$${e.price.algorand}${e.priceDependsOnInput ? "+" : ""}`,
+          e.async ? "yes" : "no",
+          `${e.timeoutSec}s`,
+          e.source,
+        ]);
+      }
+      console.log(table(rows));
+      if (catalogue.operations.some((e) => e.priceDependsOnInput)) console.log("\n+ base price; batches and options cost more (the 402 states the exact total)");
+      return 0;
+    }
+    case "pause": {
+      if (!extra.reason?.trim()) {
+        console.error("tollbooth pause: --reason TEXT is required (callers see it)");
+        return 2;
+      }
+      const store = openStore(config.data);
+      store.settings.pause(extra.reason.trim());
+      store.close();
+      console.log(`paused: paid work is refused with 503 ("${extra.reason.trim()}"); free endpoints keep working`);
+      return 0;
+    }
+    case "resume": {
+      const store = openStore(config.data);
+      store.settings.resume();
+      store.close();
+      console.log("resumed: open for work");
+      return 0;
+    }
+    case "receipts": {
+      const { listReceiptsForCli } = await import("./cli-receipts.ts");
+      return listReceiptsForCli(config, Number(extra.limit ?? 20));
+    }
+    case "doctor": {
+      const report = await runDoctor(config);
+      for (const line of report.lines) console.log(line);
+      return report.ok ? 0 : 1;
+    }
+    default:
+      console.error(`tollbooth: unknown command "${command}"\n\n${usage}`);
+      return 2;
+  }
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  process.exit(code);
+} catch (error) {
+  if (error instanceof RegistryError) {
+    console.error(`tollbooth: refusing to start: ${error.message}`);
+    process.exit(1);
+  }
+  console.error(`tollbooth: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,22 @@
+/**
+ * @module plugin/context — the capabilities a plugin's `run` receives. Deliberately no wallet,
+ * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
+ */
+import type { Logger } from "../log.ts";
+import type { ManagerState } from "../store/settings.ts";
+import type { PluginStore } from "../store/plugin-kv.ts";
+import type { WebEngine } from "../web/engine.ts";
+
+export interface PluginContext {
+  /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** Key-value storage scoped to this plugin's id. */
+  readonly store: PluginStore;
+  /** The guarded fetcher and extractor shared by every web feature. */
+  readonly web: WebEngine;
+  /** The manager's current open_for_work state (read-only). */
+  readonly manager: () => ManagerState;
+  readonly requestId: string;
+  readonly now: () => Date;
+}

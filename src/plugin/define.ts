@@ -1,0 +1,92 @@
+/**
+ * @module plugin/define — the contract of a plugin file: one paid HTTP endpoint (`plugins/`)
+ * or one job skill (`skills/`). `definePlugin` / `defineSkill` are identity functions whose
+ * generics make `run` receive `Static<input>` and return `Static<output>`, so a wrong
+ * declaration is a type error in the author's editor.
+ */
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { ErrorCode } from "../errors.ts";
+import type { PluginContext } from "./context.ts";
+import type { NetworkPrices } from "./price.ts";
+
+/** A price that may depend on the validated body (batches, render). */
+export type PriceSpec<Input> = NetworkPrices | ((input: Input) => NetworkPrices);
+
+export interface Example<I, O> {
+  readonly title?: string;
+  readonly input: I;
+  readonly output?: O;
+}
+
+interface CommonDefinition<I extends TObject, O extends TSchema> {
+  /** One sentence: what the caller buys. */
+  readonly summary: string;
+  /** Longer Markdown for docs (optional). */
+  readonly description?: string;
+  /** Request body schema; must not allow unknown properties. */
+  readonly input: I;
+  /** Result schema, where the spec gives one. */
+  readonly output?: O;
+  readonly price: PriceSpec<Static<I>>;
+  /** How long `run` may take before its signal aborts (ms, 100 to 600000). */
+  readonly timeoutMs: number;
+  /** Error codes `run` may raise, listed in the docs. */
+  readonly errors?: readonly ErrorCode[];
+  /** At least one; each must validate against `input` (and `output` when given). */
+  readonly examples: readonly Example<Static<I>, Static<O>>[];
+  readonly run: (input: Static<I>, ctx: PluginContext) => Promise<Static<O>>;
+}
+
+export interface PluginDefinition<I extends TObject = TObject, O extends TSchema = TSchema>
+  extends CommonDefinition<I, O> {
+  readonly kind: "plugin";
+  /** Stable id, e.g. `web.read`; the file name is the id with `.` and `_` turned into `-`. */
+  readonly id: string;
+  /** `POST /v1/...`: paid endpoints are POST with a JSON body. */
+  readonly route: `POST /${string}`;
+}
+
+export interface SkillDefinition<I extends TObject = TObject, O extends TSchema = TSchema>
+  extends CommonDefinition<I, O> {
+  readonly kind: "skill";
+  /** Skill id as callers send it in `skill`, e.g. `host.report`. */
+  readonly skill: string;
+  /** Async skills answer 202 and are polled; sync ones answer in the same response. */
+  readonly async: boolean;
+  /** When true the job result is returned as a JSON-encoded string (the spec's json_only). */
+  readonly jsonOnly?: boolean;
+}
+
+export type AnyDefinition = PluginDefinition | SkillDefinition;
+
+type PluginInput<I extends TObject, O extends TSchema> = Omit<PluginDefinition<I, O>, "kind">;
+type SkillInput<I extends TObject, O extends TSchema> = Omit<SkillDefinition<I, O>, "kind">;
+
+/**
+ * Declares one paid HTTP endpoint.
+ * @example
+ * export default definePlugin({ id: "echo.upper", route: "POST /v1/echo/upper", ... })
+ */
+export function definePlugin<const I extends TObject, const O extends TSchema = TSchema>(
+  definition: PluginInput<I, O>,
+): PluginDefinition<I, O> {
+  return { ...definition, kind: "plugin" };
+}
+
+/** Declares one job skill, sold through `POST /v1/jobs`. */
+export function defineSkill<const I extends TObject, const O extends TSchema = TSchema>(
+  definition: SkillInput<I, O>,
+): SkillDefinition<I, O> {
+  return { ...definition, kind: "skill" };
+}
+
+export function isDefinition(value: unknown): value is AnyDefinition {
+  if (typeof value !== "object" || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === "plugin" || kind === "skill";
+}
+
+/** The id a definition is known by in the registry and docs. */
+export function definitionId(definition: AnyDefinition): string {
+  return definition.kind === "plugin" ? definition.id : definition.skill;
+}

@@ -1,0 +1,51 @@
+/**
+ * @module plugin/schema — TypeBox validation with the formats our schemas use, compiled once
+ * per schema, returning errors as `{ path, message }` for the 400 body.
+ */
+import { FormatRegistry, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+
+const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+if (!FormatRegistry.Has("uri")) FormatRegistry.Set("uri", (value) => URL.canParse(value) && /^[a-z][a-z0-9+.-]*:/i.test(value));
+if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => dateTimePattern.test(value) && !Number.isNaN(Date.parse(value)));
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+
+export interface Validator<T> {
+  (value: unknown): Validation<T>;
+}
+
+const maxIssues = 10;
+
+export function compileValidator<T>(schema: TSchema): Validator<T> {
+  const check = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (check.Check(value)) return { ok: true, value: value as T };
+    const issues: ValidationIssue[] = [];
+    for (const error of check.Errors(value)) {
+      issues.push({ path: error.path || "/", message: describeIssue(error.message, error.schema, error.value) });
+      if (issues.length >= maxIssues) break;
+    }
+    return { ok: false, issues };
+  };
+}
+
+function describeIssue(message: string, schema: TSchema, value: unknown): string {
+  // TypeBox says "Unexpected property" without the name of the allowed ones; say what is allowed.
+  if (message === "Unexpected property" && schema.type === "object" && schema.properties) {
+    return `unknown property; allowed: ${Object.keys(schema.properties as object).join(", ")}`;
+  }
+  if (value === undefined) return "required";
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}
+
+/** The issues as one readable sentence for `message`. */
+export function summarizeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+}

@@ -1,0 +1,14 @@
+/**
+ * @module tollbooth — what a plugin or skill file imports: `import { defineSkill, t } from "tollbooth"`.
+ * Built-in files resolve it through tsconfig paths; operator files loaded by the binary get it
+ * as a built-in module, so they need no node_modules.
+ */
+export { Type as t } from "@sinclair/typebox";
+export type { Static, TObject, TSchema } from "@sinclair/typebox";
+export { ApiError, errorCodes } from "./errors.ts";
+export type { ErrorCode } from "./errors.ts";
+export { definePlugin, defineSkill } from "./plugin/define.ts";
+export type { Example, PluginDefinition, PriceSpec, SkillDefinition } from "./plugin/define.ts";
+export type { PluginContext } from "./plugin/context.ts";
+export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
+export type { Logger } from "./log.ts";

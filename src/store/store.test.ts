@@ -1,0 +1,68 @@
+import { describe, expect, it } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyMigrations } from "./db.ts";
+import { allMigrations, databaseFileName, openStore } from "./store.ts";
+
+describe("store", () => {
+  it("opens in WAL mode and applies every migration once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-store-"));
+    const store = openStore(dir);
+    expect(store.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+    const ids = store.db.query<{ id: string }, []>("SELECT id FROM schema_migrations ORDER BY id").all().map((r) => r.id);
+    expect(ids).toEqual(allMigrations.map((m) => m.id).sort());
+    store.close();
+    // reopening applies nothing new
+    const again = openStore(dir);
+    expect(applyMigrations(again.db, allMigrations)).toEqual([]);
+    again.close();
+  });
+
+  it("migrates a database made by an older version, keeping its data", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-store-old-"));
+    const old = new Database(join(dir, databaseFileName), { create: true });
+    const first = allMigrations.filter((m) => m.id === "0100_settings");
+    applyMigrations(old, first);
+    old.run("INSERT INTO settings (key, value, updated_at) VALUES ('manager', ?, '2026-01-01T00:00:00Z')", [
+      JSON.stringify({ openForWork: false, pauseReason: "maintenance" }),
+    ]);
+    old.close();
+
+    const store = openStore(dir);
+    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "maintenance" });
+    store.pluginStore("x.y").set("k", { a: 1 });
+    expect(store.pluginStore("x.y").get("k")).toEqual({ a: 1 });
+    store.close();
+  });
+
+  it("refuses a migration list with a repeated id", () => {
+    const db = new Database(":memory:");
+    expect(() => applyMigrations(db, [{ id: "1", sql: "SELECT 1" }, { id: "1", sql: "SELECT 2" }])).toThrow(/duplicate/);
+  });
+
+  it("rolls back a failing migration and records nothing for it", () => {
+    const db = new Database(":memory:");
+    expect(() => applyMigrations(db, [{ id: "0001", sql: "CREATE TABLE a (x); CREATE TABLE a (y);" }])).toThrow();
+    expect(db.query("SELECT id FROM schema_migrations").all()).toEqual([]);
+    expect(db.query("SELECT name FROM sqlite_master WHERE name = 'a'").all()).toEqual([]);
+  });
+
+  it("keeps plugin stores apart", () => {
+    const store = openStore(":memory:");
+    store.pluginStore("a.one").set("k", "1");
+    expect(store.pluginStore("b.two").get("k")).toBeUndefined();
+    expect(store.pluginStore("a.one").keys()).toEqual(["k"]);
+    expect(store.pluginStore("a.one").delete("k")).toBe(true);
+  });
+
+  it("persists pause and resume of the manager", () => {
+    const store = openStore(":memory:");
+    expect(store.settings.manager().openForWork).toBe(true);
+    store.settings.pause("upgrading");
+    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "upgrading" });
+    store.settings.resume();
+    expect(store.settings.manager()).toMatchObject({ openForWork: true, pauseReason: "" });
+  });
+});
