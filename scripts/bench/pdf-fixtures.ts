@@ -1,0 +1,193 @@
+/**
+ * Writes the small PDF fixtures of test/fixtures/pdf/ (run once, commit the output):
+ *   bun scripts/bench/pdf-fixtures.ts [outDir]
+ * Built with mupdf itself: Helvetica text pages, /PageLabels, a blank page, pages with only vector graphics
+ * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
+ * repairs, an HTML page and a ZIP named .pdf, 21 pages, and 20 pages of about 120,000 characters.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+import type { PDFDocument } from "mupdf";
+import { loadMupdf } from "../../src/web/pdf-wasm.ts";
+
+const outDir = process.argv[2] ?? join(import.meta.dir, "../../test/fixtures/pdf");
+mkdirSync(outDir, { recursive: true });
+const mupdf = await loadMupdf();
+
+const WIN_ANSI_EXTRA: Record<string, number> = { "\u20ac": 0x80, "\u2019": 0x92, "\u201c": 0x93, "\u201d": 0x94 };
+
+/** PDF literal string: WinAnsi bytes as octal escapes for anything outside printable ASCII. */
+function pdfString(text: string): string {
+  let out = "(";
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0x3f;
+    if (ch === "(" || ch === ")" || ch === "\\") out += `\\${ch}`;
+    else if (code >= 0x20 && code < 0x7f) out += ch;
+    else out += `\\${(WIN_ANSI_EXTRA[ch] ?? (code <= 0xff ? code : 0x3f)).toString(8).padStart(3, "0")}`;
+  }
+  return `${out})`;
+}
+
+function textContent(lines: readonly string[]): string {
+  const ops = ["BT", "/F1 11 Tf", "14 TL", "56 770 Td"];
+  for (const line of lines) ops.push(`${pdfString(line)} '`);
+  ops.push("ET");
+  return ops.join("\n");
+}
+
+const GRAPHICS_ONLY = "0.2 0.4 0.8 rg 72 500 300 200 re f 0 0 0 RG 4 w 72 300 m 500 450 l S";
+
+function buildDocument(pages: readonly string[], setup?: (doc: PDFDocument) => void): PDFDocument {
+  const doc = new mupdf.PDFDocument();
+  const font = new mupdf.Font("Helvetica");
+  const fontRef = doc.addSimpleFont(font, "Latin");
+  for (const contents of pages) {
+    const resources = doc.addObject({ Font: { F1: fontRef } });
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, contents);
+    doc.insertPage(-1, page);
+    page.destroy();
+    resources.destroy();
+  }
+  fontRef.destroy();
+  font.destroy();
+  setup?.(doc);
+  return doc;
+}
+
+function save(name: string, doc: PDFDocument, options = "compress"): Uint8Array {
+  const buffer = doc.saveToBuffer(options);
+  const bytes = buffer.asUint8Array().slice();
+  buffer.destroy();
+  doc.destroy();
+  writeFileSync(join(outDir, name), bytes);
+  return bytes;
+}
+
+const paragraph = (page: number, lines: number, width = 60): string[] =>
+  Array.from({ length: lines }, (_, i) => `Page ${page} line ${i + 1}: ${"lorem ipsum dolor sit amet ".repeat(8).slice(0, width)}`);
+
+// Three text pages, one with accented WinAnsi characters and irregular spacing.
+save(
+  "multi-page.pdf",
+  buildDocument([
+    textContent(["Quarterly report", "Revenue grew by 12 percent.", "   Spaced    out   words   "]),
+    textContent(["Second page", "Caf\u00e9 cr\u00e8me br\u00fbl\u00e9e costs 5 \u20ac."]),
+    textContent(["Third page", "The end."]),
+  ]),
+);
+
+// Front matter numbered i, ii; body numbered 1, 2 (/PageLabels).
+save(
+  "page-labels.pdf",
+  buildDocument(
+    [textContent(["Title page"]), textContent(["Contents"]), textContent(["Chapter one"]), textContent(["Chapter two"])],
+    (doc) => {
+      doc.setPageLabels(0, "r", "", 1);
+      doc.setPageLabels(2, "D", "", 1);
+    },
+  ),
+);
+
+save("blank-page.pdf", buildDocument([textContent(["Before the blank page"]), "", textContent(["After the blank page"])]));
+
+save("no-text.pdf", buildDocument([GRAPHICS_ONLY, GRAPHICS_ONLY]));
+
+const secret = [textContent(["Confidential text"])];
+save("encrypted-user.pdf", buildDocument(secret), "encrypt=aes-256,user-password=user,owner-password=owner");
+save("encrypted-owner.pdf", buildDocument(secret), "encrypt=aes-128,owner-password=owner,permissions=-4");
+
+// Cut to 40%: mupdf writes the page tree first, so it repairs the file and finds page 1's text only.
+const sound = save("truncated-source.tmp.pdf", buildDocument([1, 2, 3, 4].map((n) => textContent(paragraph(n, 40)))));
+writeFileSync(join(outDir, "truncated-repaired.pdf"), sound.subarray(0, Math.floor(sound.length * 0.4)));
+// Cut to 40% where the page tree and catalog come last (as LaTeX writes them): no pages survive.
+const tail = handWrittenPdf([1, 2, 3, 4].map((n) => textContent(paragraph(n, 40))));
+writeFileSync(join(outDir, "truncated-no-pages.pdf"), tail.subarray(0, Math.floor(tail.length * 0.4)));
+
+// A readable file whose xref table points nowhere: mupdf rebuilds it ("repaired").
+const uncompressed = save("broken-xref-source.tmp.pdf", buildDocument([textContent(["Repaired text"])]), "");
+const raw = Buffer.from(uncompressed).toString("latin1");
+const xrefAt = raw.lastIndexOf("startxref");
+writeFileSync(join(outDir, "broken-xref.pdf"), Buffer.from(`${raw.slice(0, xrefAt)}startxref\n999999\n%%EOF\n`, "latin1"));
+
+writeFileSync(join(outDir, "garbage.pdf"), `%PDF-1.7\n${"this is not a pdf body ".repeat(20)}\n%%EOF\n`);
+writeFileSync(
+  join(outDir, "html.pdf"),
+  "<!DOCTYPE html>\n<html><head><title>Not a PDF</title></head><body><h1>Hello</h1><p>An HTML page served as .pdf.</p></body></html>\n",
+);
+writeFileSync(join(outDir, "zip.pdf"), buildZip("content.txt", "A zip archive named .pdf.\n"));
+
+save("too-many-pages.pdf", buildDocument(Array.from({ length: 21 }, (_, i) => textContent([`Page ${i + 1} of 21`]))));
+
+// 20 pages x 60 lines x ~100 characters: about 120,000 characters, over the 100,000 limit.
+save("long-text.pdf", buildDocument(Array.from({ length: 20 }, (_, i) => textContent(paragraph(i + 1, 60, 84)))));
+
+for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) await Bun.file(join(outDir, tmp)).delete();
+console.log(`fixtures written to ${outDir}`);
+
+/** An uncompressed PDF with the content streams first and the page tree and catalog last. */
+function handWrittenPdf(contents: readonly string[]): Uint8Array {
+  const objects: string[] = [];
+  const add = (body: string): number => objects.push(body);
+  const font = add("<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding>>");
+  const streams = contents.map((c) => add(`<</Length ${c.length}>>\nstream\n${c}\nendstream`));
+  const pagesId = objects.length + contents.length + 1;
+  const pageIds = streams.map((s) =>
+    add(`<</Type/Page/Parent ${pagesId} 0 R/MediaBox[0 0 595 842]/Resources<</Font<</F1 ${font} 0 R>>>>/Contents ${s} 0 R>>`),
+  );
+  add(`<</Type/Pages/Count ${pageIds.length}/Kids[${pageIds.map((id) => `${id} 0 R`).join(" ")}]>>`);
+  const catalog = add(`<</Type/Catalog/Pages ${pagesId} 0 R>>`);
+  let out = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xrefAt = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<</Size ${objects.length + 1}/Root ${catalog} 0 R>>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+/** A one-entry ZIP (deflate), enough for "PK\x03\x04" bytes that are not a PDF. */
+function buildZip(name: string, content: string): Uint8Array {
+  const data = Buffer.from(content);
+  const packed = deflateRawSync(data);
+  const nameBytes = Buffer.from(name);
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(packed.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(packed.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  const centralAt = local.length + nameBytes.length + packed.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(centralAt, 16);
+  return Buffer.concat([local, nameBytes, packed, central, nameBytes, end]);
+}
+
+function crc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
