@@ -1,0 +1,241 @@
+/**
+ * @module store/receipts — one row per x402 payment we accepted, from reservation to outcome.
+ *
+ * The row is also the replay lock: `payment_key` (network + asset + payer + nonce/txid) is UNIQUE,
+ * and every transition is a conditional UPDATE, so one authorization is reserved by one request and
+ * can move to "pending" (settling) once only, even with concurrent requests or processes.
+ *
+ *   reserved ──settle──▶ pending ──▶ settled | failed
+ *      │                    (indeterminate: stays pending, reconcile decides)
+ *      └──release──▶ unused (may be reserved again: nothing moved)
+ *   failed may also be reserved again: a definite failure moved nothing either.
+ *
+ * No URL, no content, no baseline is stored (spec: receipts carry bookkeeping only).
+ */
+import type { Database, Migration } from "./db.ts";
+
+export const receiptMigrations: readonly Migration[] = [
+  {
+    id: "0200_payment_receipts",
+    sql: `
+CREATE TABLE payment_receipts (
+  id TEXT PRIMARY KEY,
+  payment_key TEXT NOT NULL UNIQUE,
+  network TEXT NOT NULL,
+  asset TEXT NOT NULL,
+  pay_to TEXT NOT NULL,
+  payer TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  nonce TEXT NOT NULL,
+  transaction_id TEXT,
+  state TEXT NOT NULL CHECK (state IN ('reserved', 'pending', 'settled', 'failed', 'unused')),
+  reason TEXT,
+  request_id TEXT,
+  operation_id TEXT,
+  valid_before INTEGER,
+  settle_request TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  settled_at TEXT
+);
+CREATE INDEX payment_receipts_transaction ON payment_receipts (transaction_id);
+CREATE INDEX payment_receipts_nonce ON payment_receipts (nonce);
+CREATE INDEX payment_receipts_state ON payment_receipts (state, updated_at);
+`,
+  },
+];
+
+export type ReceiptState = "reserved" | "pending" | "settled" | "failed" | "unused";
+
+export interface Receipt {
+  readonly id: string;
+  readonly paymentKey: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly payer: string;
+  readonly amount: string;
+  readonly nonce: string;
+  readonly transaction: string | null;
+  readonly state: ReceiptState;
+  readonly reason: string | null;
+  readonly requestId: string | null;
+  readonly operationId: string | null;
+  readonly validBefore: number | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly settledAt: string | null;
+}
+
+interface Row {
+  id: string;
+  payment_key: string;
+  network: string;
+  asset: string;
+  pay_to: string;
+  payer: string;
+  amount: string;
+  nonce: string;
+  transaction_id: string | null;
+  state: ReceiptState;
+  reason: string | null;
+  request_id: string | null;
+  operation_id: string | null;
+  valid_before: number | null;
+  created_at: string;
+  updated_at: string;
+  settled_at: string | null;
+}
+
+function toReceipt(r: Row): Receipt {
+  return {
+    id: r.id,
+    paymentKey: r.payment_key,
+    network: r.network,
+    asset: r.asset,
+    payTo: r.pay_to,
+    payer: r.payer,
+    amount: r.amount,
+    nonce: r.nonce,
+    transaction: r.transaction_id,
+    state: r.state,
+    reason: r.reason,
+    requestId: r.request_id,
+    operationId: r.operation_id,
+    validBefore: r.valid_before,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    settledAt: r.settled_at,
+  };
+}
+
+/** The replay key of a payment: one authorization (EVM: payer + nonce on one token) or one transaction (AVM). */
+export function paymentKeyOf(input: { network: string; asset: string; payer: string; nonce: string }): string {
+  return [input.network, input.asset.toLowerCase(), input.payer.toLowerCase(), input.nonce.toLowerCase()].join("|");
+}
+
+export interface ReserveInput {
+  readonly id: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly payer: string;
+  readonly amount: string;
+  readonly nonce: string;
+  readonly validBefore: number | null;
+  readonly requestId: string | null;
+  readonly operationId: string | null;
+  readonly now: Date;
+}
+
+export type ReserveResult = { ok: true; receipt: Receipt } | { ok: false; existing: Receipt };
+
+const COLUMNS = "id, payment_key, network, asset, pay_to, payer, amount, nonce, transaction_id, state, reason, request_id, operation_id, valid_before, created_at, updated_at, settled_at";
+
+/** Prepared statements for the payment tables, bound to one database. */
+export function createReceiptStore(db: Database) {
+  const byKey = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE payment_key = ?`);
+  const byId = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE id = ?`);
+  const byReference = db.query<Row, [string, string, string]>(
+    `SELECT ${COLUMNS} FROM payment_receipts WHERE transaction_id = ? OR nonce = ? OR id = ? ORDER BY updated_at DESC LIMIT 1`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO payment_receipts (id, payment_key, network, asset, pay_to, payer, amount, nonce, state, request_id, operation_id, valid_before, created_at, updated_at)
+     VALUES ($id, $key, $network, $asset, $payTo, $payer, $amount, $nonce, 'reserved', $requestId, $operationId, $validBefore, $now, $now)`,
+  );
+  const retake = db.prepare(
+    `UPDATE payment_receipts SET id = $id, state = 'reserved', transaction_id = NULL, reason = NULL, settle_request = NULL, amount = $amount, pay_to = $payTo,
+       request_id = $requestId, operation_id = $operationId, valid_before = $validBefore, updated_at = $now
+     WHERE payment_key = $key AND state IN ('unused', 'failed')`,
+  );
+  const claim = db.prepare(
+    `UPDATE payment_receipts SET state = 'pending', request_id = COALESCE($requestId, request_id), operation_id = COALESCE($operationId, operation_id),
+       settle_request = $settleRequest, updated_at = $now WHERE id = $id AND state = 'reserved'`,
+  );
+  const submitted = db.prepare(`UPDATE payment_receipts SET transaction_id = $tx, updated_at = $now WHERE id = $id AND state = 'pending'`);
+  const settled = db.prepare(
+    `UPDATE payment_receipts SET state = 'settled', transaction_id = COALESCE($tx, transaction_id), reason = NULL, settle_request = NULL, updated_at = $now, settled_at = $now
+     WHERE id = $id AND state = 'pending'`,
+  );
+  const failed = db.prepare(
+    `UPDATE payment_receipts SET state = 'failed', transaction_id = COALESCE($tx, transaction_id), reason = $reason, settle_request = NULL, updated_at = $now
+     WHERE id = $id AND state IN ('pending', 'reserved')`,
+  );
+  const released = db.prepare(`UPDATE payment_receipts SET state = 'unused', settle_request = NULL, updated_at = $now WHERE id = $id AND state = $from`);
+  const pendingRows = db.query<Row & { settle_request: string | null }, []>(
+    `SELECT ${COLUMNS}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`,
+  );
+  const staleReserved = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ? ORDER BY updated_at`);
+
+  const reserveTx = db.transaction((input: ReserveInput): ReserveResult => {
+    const key = paymentKeyOf(input);
+    const params = {
+      id: input.id,
+      key,
+      network: input.network,
+      asset: input.asset,
+      payTo: input.payTo,
+      payer: input.payer,
+      amount: input.amount,
+      nonce: input.nonce.toLowerCase(),
+      requestId: input.requestId,
+      operationId: input.operationId,
+      validBefore: input.validBefore,
+      now: input.now.toISOString(),
+    };
+    const existing = byKey.get(key);
+    if (!existing) {
+      insert.run(params);
+    } else {
+      const { network: _n, asset: _a, payer: _p, nonce: _nonce, ...update } = params;
+      if (retake.run(update).changes !== 1) return { ok: false, existing: toReceipt(existing) };
+    }
+    const row = byId.get(input.id);
+    if (!row) throw new Error("payment reservation vanished");
+    return { ok: true, receipt: toReceipt(row) };
+  });
+
+  return {
+    /** Atomically takes the payment's replay lock. `existing` tells why not (reserved = in flight; pending/settled = used). */
+    reserve: (input: ReserveInput): ReserveResult => reserveTx.immediate(input),
+    /** reserved → pending. False when the reservation is gone or already settling: the caller must not settle. */
+    claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date }): boolean {
+      return claim.run({ id, requestId: context.requestId, operationId: context.operationId, settleRequest: context.settleRequest, now: context.now.toISOString() }).changes === 1;
+    },
+    recordSubmitted(id: string, transaction: string, now: Date): void {
+      submitted.run({ id, tx: transaction, now: now.toISOString() });
+    },
+    markSettled(id: string, transaction: string | null, now: Date): boolean {
+      return settled.run({ id, tx: transaction || null, now: now.toISOString() }).changes === 1;
+    },
+    markFailed(id: string, reason: string, transaction: string | null, now: Date): boolean {
+      return failed.run({ id, reason, tx: transaction || null, now: now.toISOString() }).changes === 1;
+    },
+    /** reserved → unused (work failed) or pending → unused (reconcile found nothing moved). */
+    release(id: string, now: Date, from: "reserved" | "pending" = "reserved"): boolean {
+      return released.run({ id, from, now: now.toISOString() }).changes === 1;
+    },
+    getByKey(paymentKey: string): Receipt | undefined {
+      const row = byKey.get(paymentKey);
+      return row ? toReceipt(row) : undefined;
+    },
+    get(id: string): Receipt | undefined {
+      const row = byId.get(id);
+      return row ? toReceipt(row) : undefined;
+    },
+    /** By receipt id, settlement transaction id or authorization nonce (case-insensitive hex). */
+    find(reference: string): Receipt | undefined {
+      const lower = reference.toLowerCase();
+      const row = byReference.get(reference, lower, reference) ?? (lower !== reference ? byReference.get(lower, lower, reference) : null);
+      return row ? toReceipt(row) : undefined;
+    },
+    listPending(): { receipt: Receipt; settleRequest: string | null }[] {
+      return pendingRows.all().map((r) => ({ receipt: toReceipt(r), settleRequest: r.settle_request }));
+    },
+    listStaleReserved(olderThan: Date): Receipt[] {
+      return staleReserved.all(olderThan.toISOString()).map(toReceipt);
+    },
+  };
+}
+
+export type ReceiptStore = ReturnType<typeof createReceiptStore>;
