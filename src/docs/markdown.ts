@@ -130,7 +130,7 @@ export function renderWorkflowsMd({ catalogue }: MarkdownInput): string {
 
 export function renderPilotMd({ catalogue, payments, baseUrl }: MarkdownInput): string {
   const all = [...catalogue.operations, ...catalogue.skills];
-  const cheapest = [...all].sort((a, b) => Number(a.price.base) - Number(b.price.base))[0];
+  const cheapest = [...all].sort((a, b) => Number(a.price.base) - Number(b.price.base) || a.id.localeCompare(b.id))[0];
   return [
     `# ${serviceName} pilot: your first paid call`,
     "",
@@ -140,6 +140,14 @@ export function renderPilotMd({ catalogue, payments, baseUrl }: MarkdownInput): 
       : "2. No operation is installed on this server yet.",
     "3. Pay with an x402 v2 client and retry the identical body. Keep the PAYMENT-RESPONSE receipt.",
     `4. Browse the rest: ${url(baseUrl, "/skill.md")} and ${url(baseUrl, "/openapi.json")}.`,
+    "",
+    "## Everything on this server, cheapest first",
+    "",
+    "| id | call | Base | Algorand |",
+    "|---|---|---|---|",
+    ...[...all]
+      .sort((a, b) => Number(a.price.base) - Number(b.price.base) || a.id.localeCompare(b.id))
+      .map((e) => `| ${e.id} | ${e.kind === "skill" ? `POST /v1/jobs/${e.id}` : e.route} | $${e.price.base} | $${e.price.algorand} |`),
     "",
   ].join("\n");
 }

@@ -1,0 +1,26 @@
+/**
+ * Builds dist/tollbooth: one executable with every built-in plugin, skill and asset inside,
+ * runnable from any directory without node_modules. Regenerates the built-in index first.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderBuiltinIndex } from "./gen-index.ts";
+
+const root = join(import.meta.dir, "..");
+writeFileSync(join(root, "src/plugin/builtins.generated.ts"), renderBuiltinIndex());
+
+const outfile = join(root, "dist/tollbooth");
+const started = performance.now();
+const result = await Bun.build({
+  entrypoints: [join(root, "src/main.ts")],
+  compile: { outfile },
+  minify: true,
+  sourcemap: "none",
+  target: "bun",
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const size = Bun.file(outfile).size;
+console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,96 @@
+/**
+ * The compiled binary: built once, run from another directory with no node_modules, it serves
+ * every route and discovers external plugin files; bad declarations and config fail at start.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pluginFolder, skillSource } from "../support/plugin-files.ts";
+import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
+
+const root = join(import.meta.dir, "../..");
+const binary = join(root, "dist/tollbooth");
+let workdir: string;
+let server: StartedProcess;
+
+beforeAll(async () => {
+  const build = Bun.spawnSync([process.execPath, join(root, "scripts/build.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stderr.toString()}`);
+  workdir = mkdtempSync(join(tmpdir(), "tb-binary-"));
+  mkdirSync(join(workdir, "plugins"));
+  copyFileSync(join(root, "examples/word-count.ts"), join(workdir, "plugins/word-count.ts"));
+  server = await startProcess([binary, "serve", "--port", "0", "--plugins", "plugins", "--data", "data"], { cwd: workdir });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("dist/tollbooth", () => {
+  it("was built as one file and runs outside the repository", () => {
+    expect(existsSync(binary)).toBe(true);
+    expect(existsSync(join(workdir, "node_modules"))).toBe(false);
+    expect(existsSync(join(workdir, "data/tollbooth.db"))).toBe(true);
+  });
+
+  it("serves /health and /openapi.json", async () => {
+    const health = await fetch(`${server.baseUrl}/health`);
+    expect(await health.json()).toMatchObject({ ok: true, payments: "off" });
+    const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.paths["/v1/jobs/word.count"]).toBeDefined();
+  });
+
+  it("runs a skill loaded from the external folder", async () => {
+    const res = await fetch(`${server.baseUrl}/v1/jobs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ skill: "word.count", text: "one two three" }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, skill: "word.count", result: { words: 3 } });
+  });
+
+  it("refuses to start on bad declarations, naming each file and field", () => {
+    const dir = pluginFolder({ "a-one.ts": skillSource("a.one", { price: `"free"` }), "b-two.ts": skillSource("b.two", { timeoutMs: "-5" }) });
+    const run = Bun.spawnSync([binary, "serve", "--port", "0", "--plugins", dir, "--data", join(workdir, "data2")], { cwd: workdir, stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(1);
+    const err = run.stderr.toString();
+    expect(err).toContain("refusing to start");
+    expect(err).toContain("a-one.ts: price:");
+    expect(err).toContain("b-two.ts: timeoutMs:");
+  });
+
+  it("refuses bad config, naming the flag or variable", () => {
+    const run = Bun.spawnSync([binary, "serve", "--port", "99999", "--payments", "maybe"], {
+      cwd: workdir,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, TOLLBOOTH_LOG_LEVEL: "chatty" },
+    });
+    expect(run.exitCode).toBe(2);
+    const err = run.stderr.toString();
+    expect(err).toContain("--port:");
+    expect(err).toContain("--payments:");
+    expect(err).toContain("TOLLBOOTH_LOG_LEVEL:");
+  });
+
+  it("pauses and resumes through the CLI against a running server's database", async () => {
+    const data = join(workdir, "data");
+    const pause = Bun.spawnSync([binary, "pause", "--reason", "disk swap", "--data", data], { stdout: "pipe", stderr: "pipe" });
+    expect(pause.exitCode).toBe(0);
+    const res = await fetch(`${server.baseUrl}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ skill: "word.count", text: "x" }) });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: "SERVICE_PAUSED", pause_reason: "disk swap" });
+    expect(Bun.spawnSync([binary, "resume", "--data", data]).exitCode).toBe(0);
+    const again = await fetch(`${server.baseUrl}/v1/capabilities`);
+    expect(await again.json()).toMatchObject({ open_for_work: true });
+  });
+
+  it("lists the registry with `skills`", () => {
+    const run = Bun.spawnSync([binary, "skills", "--plugins", join(workdir, "plugins")], { stdout: "pipe" });
+    const out = run.stdout.toString();
+    expect(out).toMatch(/word\.count\s+skill word\.count\s+\$0\.001\s+\$0\.001\s+no\s+2s\s+external/);
+  });
+});
