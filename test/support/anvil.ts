@@ -116,7 +116,7 @@ export async function deployTestUsdc(anvil: Anvil, domain: { name: string; versi
   const chain = anvil.publicClient.chain;
   const wallet = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(anvil.url) });
   const abi = artifact.abi as never;
-  const hash = await wallet(deployer.key).deployContract({ abi, bytecode: artifact.bytecode as Hex, args: [domain.name, domain.version] as never });
+  const hash = await wallet(deployer.key).deployContract({ abi, bytecode: artifact.bytecode as Hex, args: [domain.name, domain.version] } as never);
   const receipt = await anvil.publicClient.waitForTransactionReceipt({ hash });
   const address = receipt.contractAddress;
   if (!address) throw new Error("TestUsdc deployment failed");

@@ -5,7 +5,11 @@
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { Hex } from "viem";
+import { toHex, type Hex } from "viem";
+import { randomBytes } from "node:crypto";
+import { transferWithAuthorizationTypes } from "../../src/x402/evm/abi.ts";
+import { decodePaymentRequired, encodeBase64Json } from "../../src/x402/headers.ts";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "../../src/x402/wire.ts";
 import { openDatabase, type Database } from "../../src/store/db.ts";
 import { receiptMigrations } from "../../src/store/receipts.ts";
 import type { X402Config } from "../../src/x402/config.ts";
@@ -23,7 +27,14 @@ export interface EvmFixture {
   readonly settler: { key: Hex; address: `0x${string}` };
   config(overrides?: Partial<X402Config>, network?: Record<string, unknown>): X402Config;
   /** The official buyer: @x402/fetch + @x402/evm exact, allowed to spend our local token. */
-  officialFetch(key?: Hex, maxAtomic?: string): typeof fetch;
+  officialFetch(key?: Hex, maxAtomic?: string, baseFetch?: typeof fetch): typeof fetch;
+  /**
+   * Runs the official buyer against `url` but keeps the PAYMENT-SIGNATURE it would send instead of
+   * sending it. `editRequired` may alter the 402 the buyer sees (to make it sign something odd).
+   */
+  capturePayment(url: string, body: unknown, options?: { key?: Hex; editRequired?: (required: PaymentRequired) => void }): Promise<string>;
+  /** An EIP-3009 authorization signed by `key` with any fields, as an x402 payload for `accepted`. */
+  signedPayment(accepted: PaymentRequirements, fields: Partial<{ from: `0x${string}`; to: `0x${string}`; value: string; validAfter: string; validBefore: string; nonce: Hex }>, key?: Hex): Promise<PaymentPayload>;
   stop(): Promise<void>;
 }
 
@@ -38,6 +49,12 @@ export async function startEvmFixture(): Promise<EvmFixture> {
   const settler = await anvil.fundedAccount();
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   await token.mint(buyer.address, 10n * USDC);
+  function officialFetch(key: Hex = buyer.key, maxAtomic?: string, baseFetch: typeof fetch = fetch): typeof fetch {
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
+    client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: token.address, ...(maxAtomic ? { maxAmountPerPayment: maxAtomic } : {}) }] });
+    return wrapFetchWithPayment(baseFetch, client) as typeof fetch;
+  }
   return {
     anvil,
     token,
@@ -67,11 +84,53 @@ export async function startEvmFixture(): Promise<EvmFixture> {
         ],
       };
     },
-    officialFetch(key = buyer.key, maxAtomic) {
-      const client = new x402Client();
-      registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
-      client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: token.address, ...(maxAtomic ? { maxAmountPerPayment: maxAtomic } : {}) }] });
-      return wrapFetchWithPayment(fetch, client) as typeof fetch;
+    officialFetch,
+    async capturePayment(url, body, options = {}) {
+      let captured: string | undefined;
+      const intercept = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        const signature = request.headers.get("PAYMENT-SIGNATURE");
+        if (signature) {
+          captured = signature;
+          return new Response("{}", { status: 200 });
+        }
+        const response = await fetch(request);
+        if (response.status !== 402 || !options.editRequired) return response;
+        const decoded = decodePaymentRequired(response.headers.get("PAYMENT-REQUIRED") ?? "");
+        if (!decoded.ok) throw new Error(decoded.reason);
+        options.editRequired(decoded.value);
+        return new Response("{}", { status: 402, headers: { "PAYMENT-REQUIRED": encodeBase64Json(decoded.value) } });
+      };
+      await officialFetch(options.key ?? buyer.key, undefined, intercept as typeof fetch)(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!captured) throw new Error("the official buyer sent no payment");
+      return captured;
+    },
+    async signedPayment(accepted, fields, key = buyer.key) {
+      const now = Math.floor(Date.now() / 1000);
+      const authorization = {
+        from: fields.from ?? buyer.address,
+        to: fields.to ?? (accepted.payTo as `0x${string}`),
+        value: fields.value ?? accepted.amount,
+        validAfter: fields.validAfter ?? "0",
+        validBefore: fields.validBefore ?? String(now + 300),
+        nonce: fields.nonce ?? toHex(randomBytes(32)),
+      };
+      const signature = await privateKeyToAccount(key).signTypedData({
+        domain: { name: "USD Coin", version: "2", chainId: CHAIN_ID, verifyingContract: token.address },
+        types: transferWithAuthorizationTypes,
+        primaryType: "TransferWithAuthorization",
+        message: {
+          ...authorization,
+          value: BigInt(authorization.value),
+          validAfter: BigInt(authorization.validAfter),
+          validBefore: BigInt(authorization.validBefore),
+        },
+      });
+      return { x402Version: 2, accepted, payload: { signature, authorization } };
     },
     stop: () => anvil.stop(),
   };

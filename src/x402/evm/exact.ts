@@ -183,6 +183,7 @@ export function createExactEvmMechanism(options: ExactEvmMechanismOptions): Sche
     try {
       const request = await wallet.prepareTransactionRequest({
         account,
+        nonceManager: account.nonceManager,
         to: requirements.asset as `0x${string}`,
         data: encodeFunctionData({ abi: eip3009Abi, functionName: "transferWithAuthorization", args: authorizationArgs(checked.parsed) }),
       });
