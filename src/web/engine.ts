@@ -1,0 +1,234 @@
+/**
+ * @module web/engine — the web engine the endpoints call: one URL → a read result (spec
+ * web-evidence §2.1), and guarded raw downloads for the PDF reader.
+ */
+import { ApiError, type ErrorCode } from "../errors.ts";
+import { isBotChallenge } from "./challenge.ts";
+import { classifySource, decodeText, parseContentType } from "./decode.ts";
+import { extractHtml, type Heading, type Link } from "./extract.ts";
+import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
+import { type Connector, createNodeConnector } from "./http-connector.ts";
+import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
+import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./robots.ts";
+import { extractPlain } from "./source-text.ts";
+import { vetTarget, type Resolver } from "./target-guard.ts";
+import { limitText, sha256Hex } from "./text-output.ts";
+
+/** spec §8: source size (web). */
+export const WEB_MAX_BYTES = 1024 * 1024;
+const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,text/csv;q=0.7,application/json;q=0.7,*/*;q=0.1";
+
+export interface RenderedPage {
+  html: string;
+  finalUrl: string;
+  /** Status of the main document, when the renderer knows it (default 200). */
+  status?: number;
+}
+
+/** Issue 7 seam: runs the page's JavaScript in a headless browser (whose requests the renderer guards itself). */
+export type Renderer = (url: string, signal: AbortSignal) => Promise<RenderedPage>;
+
+export interface WebEngineOptions {
+  /** Names the product and a contact URL, e.g. "Tollbooth/0.1 (+https://example.com/contact)". */
+  userAgent: string;
+  /** Test-only: reach 127.0.0.0/8 on any port; every other refusal stays. */
+  allowLoopbackTargets: boolean;
+  resolver?: Resolver;
+  robotsTtlMs?: number;
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  /** Cap on a web source's uncompressed body (default 1 MiB). */
+  maxBytes?: number;
+  /** Product token matched against robots.txt User-agent lines (default: the first token of userAgent). */
+  robotsAgent?: string;
+  /** Opens connections (default: node:http(s) pinned to the vetted address). Tests inject a recording one. */
+  connector?: Connector;
+  renderer?: Renderer;
+}
+
+export interface ReadInput {
+  url: string;
+  format: "text" | "markdown";
+  selector?: string;
+  maxChars: number;
+  render?: boolean;
+}
+
+export interface FetchedBytes {
+  url: string;
+  finalUrl: string;
+  fetchedAt: string;
+  status: number;
+  /** Media type (lowercase essence), "" when absent. */
+  contentType: string;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+export interface WebEngine {
+  /** One URL → full read result (spec 2.1 minus request_id). Throws ApiError. */
+  read(input: ReadInput, signal: AbortSignal): Promise<ReadResult>;
+  /** Guarded download of raw bytes (for PDFs): same guard, redirects, robots; no content-type filtering. */
+  fetchBytes(url: string, options: { maxBytes: number; tooLargeCode?: ErrorCode; signal: AbortSignal }): Promise<FetchedBytes>;
+}
+
+interface Extracted {
+  title: string;
+  description: string;
+  language: string;
+  text: string;
+  markdown?: string;
+  headings: Heading[];
+  links: Link[];
+  warnings: string[];
+}
+
+function throwForStatus(resource: FetchedResource): void {
+  if (resource.status >= 200 && resource.status < 300) return;
+  const html = new TextDecoder("utf-8").decode(resource.bytes);
+  if (isBotChallenge({ status: resource.status, headers: resource.headers, html })) {
+    throw new ApiError("BOT_CHALLENGE", { details: { source_status: resource.status } });
+  }
+  throw new ApiError("SOURCE_ERROR_STATUS", {
+    message: `The source answered with HTTP ${resource.status}.`,
+    details: { source_status: resource.status },
+  });
+}
+
+export function createWebEngine(options: WebEngineOptions): WebEngine {
+  const maxBytes = options.maxBytes ?? WEB_MAX_BYTES;
+  const fetcher = createGuardedFetcher({
+    userAgent: options.userAgent,
+    allowLoopbackTargets: options.allowLoopbackTargets,
+    resolver: options.resolver,
+    connector: options.connector ?? createNodeConnector(),
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    totalTimeoutMs: options.totalTimeoutMs ?? 15_000,
+  });
+  const robots: RobotsPolicy = createRobotsPolicy({
+    agent: options.robotsAgent ?? readProductToken(options.userAgent),
+    ttlMs: options.robotsTtlMs,
+    loadTimeoutMs: options.totalTimeoutMs,
+    load: async (robotsUrl, signal) => {
+      const file = await fetcher.fetch(robotsUrl, { maxBytes: ROBOTS_MAX_BYTES, truncateAtMax: true, accept: "text/plain", signal });
+      return { status: file.status, body: new TextDecoder("utf-8").decode(file.bytes) };
+    },
+  });
+
+  async function extract(resource: { bytes: Uint8Array; headers: Record<string, string>; finalUrl: string; status: number }, input: ReadInput) {
+    const contentType = parseContentType(resource.headers["content-type"]);
+    const finalUrl = new URL(resource.finalUrl);
+    const kind = classifySource(contentType, resource.bytes, finalUrl);
+    if (kind === "pdf") {
+      throw new ApiError("PDF_NOT_SUPPORTED_HERE", { message: "The source is a PDF: read it with POST /v1/pdf/read." });
+    }
+    if (kind === "unsupported") {
+      throw new ApiError("UNSUPPORTED_CONTENT_TYPE", {
+        message: `The source's content type (${contentType.mediaType || "none"}) is not supported: HTML, plain text, Markdown, CSV or JSON only.`,
+      });
+    }
+    const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
+    if (kind === "html") {
+      if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
+      const extraction: Extracted = await extractHtml({
+        html: decoded,
+        url: resource.finalUrl,
+        selector: input.selector,
+        markdown: input.format === "markdown",
+      });
+      return { contentType: contentType.mediaType || "text/html", extraction };
+    }
+    if (input.selector !== undefined) {
+      throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `A selector applies to HTML sources only; this source is ${contentType.mediaType || kind}.` });
+    }
+    const plain = extractPlain(kind, decoded, resource.finalUrl);
+    const extraction: Extracted = { ...plain, description: "", language: "" };
+    if (input.format !== "markdown") delete extraction.markdown;
+    return { contentType: contentType.mediaType, extraction };
+  }
+
+  async function download(url: string, signal: AbortSignal): Promise<FetchedResource> {
+    return fetcher.fetch(url, { maxBytes, robots, accept: HTML_ACCEPT, signal });
+  }
+
+  async function render(url: string, signal: AbortSignal): Promise<FetchedResource> {
+    if (!options.renderer) throw new ApiError("RENDER_UNAVAILABLE");
+    const target = await vetTarget(url, { resolver: options.resolver, allowLoopbackTargets: options.allowLoopbackTargets });
+    await robots.assertAllowed(target.url, signal);
+    const page = await options.renderer(target.url.href, signal);
+    return {
+      url,
+      finalUrl: page.finalUrl,
+      status: page.status ?? 200,
+      headers: { "content-type": "text/html; charset=utf-8" },
+      bytes: new TextEncoder().encode(page.html),
+    };
+  }
+
+  return {
+    async read(input, signal) {
+      const fetchedAt = new Date().toISOString();
+      const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
+      throwForStatus(resource);
+      const { contentType, extraction } = await extract(resource, input);
+      const warnings = [...extraction.warnings];
+      const text = limitText(extraction.text, input.maxChars);
+      if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
+      if (text.value === "") warnings.push("No text was found on the page.");
+      const result: ReadResult = {
+        ok: true,
+        version: READ_RESULT_VERSION,
+        url: input.url,
+        final_url: resource.finalUrl,
+        fetched_at: fetchedAt,
+        source_status: resource.status,
+        content_type: contentType,
+        source_sha256: sha256Hex(resource.bytes),
+        title: extraction.title,
+        description: extraction.description,
+        language: extraction.language,
+        text: text.value,
+        text_sha256: sha256Hex(text.value),
+        characters: text.characters,
+        truncated: text.truncated,
+        headings: extraction.headings,
+        links: extraction.links,
+        javascript_rendered: input.render === true,
+        warnings,
+        content_is_untrusted: true,
+      };
+      if (input.format === "markdown") {
+        const markdown = limitText(extraction.markdown ?? "", input.maxChars);
+        if (markdown.truncated) warnings.push(`markdown was truncated to ${input.maxChars} characters.`);
+        result.format = "markdown";
+        result.markdown = markdown.value;
+        result.markdown_sha256 = sha256Hex(markdown.value);
+        result.truncated = text.truncated || markdown.truncated;
+      }
+      if (input.selector !== undefined) result.selector = input.selector;
+      return result;
+    },
+
+    async fetchBytes(url, fetchOptions) {
+      const fetchedAt = new Date().toISOString();
+      const resource = await fetcher.fetch(url, {
+        maxBytes: fetchOptions.maxBytes,
+        tooLargeCode: fetchOptions.tooLargeCode ?? "PDF_TOO_LARGE",
+        robots,
+        signal: fetchOptions.signal,
+      });
+      throwForStatus(resource);
+      return {
+        url,
+        finalUrl: resource.finalUrl,
+        fetchedAt,
+        status: resource.status,
+        contentType: parseContentType(resource.headers["content-type"]).mediaType,
+        headers: resource.headers,
+        bytes: resource.bytes,
+        sha256: sha256Hex(resource.bytes),
+      };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * @module web/html-clean — removes what is not page content from a DOM subtree: scripts,
+ * styles, forms, hidden elements and cookie banners always; navigation, page headers and
+ * footers, and asides when the subtree is not already a detected article.
+ */
+import type { Element } from "happy-dom";
+
+const NON_CONTENT = [
+  "script", "style", "noscript", "template", "title", "meta", "link", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select",
+  "input", "textarea", "nav", "dialog", "[hidden]", '[aria-hidden="true"]', '[role="navigation"]', '[role="search"]',
+  '[role="dialog"]', '[role="alertdialog"]',
+].join(",");
+
+const BOILERPLATE = [
+  "aside", "menu", '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]', '[role="menu"]', '[role="menubar"]',
+].join(",");
+
+/** id/class names of cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic). */
+const COOKIE_BANNER = /cookie[-_]?(banner|notice|consent|bar|policy|popup|law|message|warning|wall)|consent[-_]?(banner|manager|popup|bar|modal)|gdpr|onetrust|cookiebot|didomi|qc-cmp|cmp[-_]?(container|banner)|cc[-_](window|banner)|truste/i;
+
+function isCookieBanner(element: Element): boolean {
+  const marker = `${element.id} ${element.getAttribute("class") ?? ""}`;
+  return COOKIE_BANNER.test(marker);
+}
+
+function isInlineHidden(element: Element): boolean {
+  const style = element.getAttribute("style");
+  return style !== null && /(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}
+
+function removeAll(root: Element, selector: string, keep?: (element: Element) => boolean): void {
+  for (const element of Array.from(root.querySelectorAll(selector))) {
+    // Removing a descendant of an already removed element is harmless: it is no longer under root.
+    if (!(keep?.(element) ?? false)) element.remove();
+  }
+}
+
+/** Removes non-content elements inside `root` (never `root` itself). */
+export function removeNonContent(root: Element): void {
+  removeAll(root, NON_CONTENT);
+  for (const element of Array.from(root.querySelectorAll("[style],[id],[class]"))) {
+    if (isInlineHidden(element) || isCookieBanner(element)) element.remove();
+  }
+}
+
+/** Also removes page chrome: page headers/footers (not those of an article), asides, landmarks. */
+export function removeBoilerplate(root: Element): void {
+  removeNonContent(root);
+  removeAll(root, BOILERPLATE);
+  removeAll(root, "header,footer", (element) => element.closest("article") !== null);
+}
+
+/** Rewrites href/src inside `root` to absolute URLs against `base` (Markdown keeps working out of context). */
+export function absolutizeUrls(root: Element, base: string): void {
+  for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
+    for (const element of Array.from(root.querySelectorAll(selector))) {
+      const value = element.getAttribute(attribute);
+      if (value === null) continue;
+      try {
+        element.setAttribute(attribute, new URL(value, base).href);
+      } catch {
+        // leave unparseable URLs as written
+      }
+    }
+  }
+}
