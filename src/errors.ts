@@ -39,6 +39,7 @@ export const errorCodes = {
   BOT_CHALLENGE: { status: 422, message: "The source answered with a bot challenge or CAPTCHA instead of content." },
   SELECTOR_NOT_FOUND: { status: 422, message: "The CSS selector matched no element." },
   SELECTOR_INVALID: { status: 400, message: "The CSS selector is not valid." },
+  SELECTOR_NOT_APPLICABLE: { status: 422, message: "A selector applies to HTML sources only." },
   SOURCE_UNREACHABLE: { status: 502, message: "The source could not be reached." },
   SOURCE_TIMEOUT: { status: 504, message: "The source did not answer in time." },
   RENDER_UNAVAILABLE: { status: 503, message: "JavaScript rendering is not available on this server." },
