@@ -5,7 +5,7 @@
  * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
  * repairs, an HTML page and a ZIP named .pdf, 21 pages, and 20 pages of about 120,000 characters.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import type { PDFDocument } from "mupdf";
@@ -122,7 +122,7 @@ save("too-many-pages.pdf", buildDocument(Array.from({ length: 21 }, (_, i) => te
 // 20 pages x 60 lines x ~100 characters: about 120,000 characters, over the 100,000 limit.
 save("long-text.pdf", buildDocument(Array.from({ length: 20 }, (_, i) => textContent(paragraph(i + 1, 60, 84)))));
 
-for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) await Bun.file(join(outDir, tmp)).delete();
+for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rmSync(join(outDir, tmp));
 console.log(`fixtures written to ${outDir}`);
 
 /** An uncompressed PDF with the content streams first and the page tree and catalog last. */
