@@ -70,7 +70,7 @@ export async function readBody(body: AsyncIterable<Uint8Array>, options: ReadBod
   async function* raw(): AsyncGenerator<Uint8Array> {
     yield first;
     for (;;) {
-      const next = await iterator.next();
+      const next = await nextOrAbort(iterator, options.signal);
       if (next.done) return;
       yield toBytes(next.value);
     }

@@ -73,6 +73,9 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
         connectTimeoutMs: options.connectTimeoutMs,
         signal,
       });
+      // Closing the socket on abort unblocks a body read that is waiting for bytes that never come.
+      const closeOnAbort = () => response.close();
+      signal.addEventListener("abort", closeOnAbort, { once: true });
       try {
         const location = response.headers.location;
         if (REDIRECT_STATUSES.has(response.status) && location) {
@@ -99,6 +102,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
         });
         return { url: startUrl, finalUrl: target.url.href, status: response.status, headers: response.headers, bytes };
       } finally {
+        signal.removeEventListener("abort", closeOnAbort);
         response.close();
       }
     }

@@ -2,7 +2,8 @@
  * @module web/robots — robots.txt policy with RFC 9309 semantics, cached per origin.
  *
  * 2xx: parsed (first 500 KiB); 4xx (and "unavailable", e.g. too many redirects): everything
- * allowed; 5xx, unreachable, timeout or a robots.txt on a refused address: everything refused.
+ * allowed; 5xx or a robots.txt on a refused address: everything refused (ROBOTS_DISALLOWED);
+ * unreachable or timed out: nothing fetched, and the caller gets that network error (502/504).
  */
 import robotsParser from "robots-parser";
 import { ApiError } from "../errors.ts";
@@ -30,7 +31,15 @@ export interface RobotsPolicyOptions {
   now?: () => number;
 }
 
-type Verdict = { kind: "rules"; isAllowed: (url: string) => boolean } | { kind: "allow-all" } | { kind: "deny-all"; reason: string };
+type Verdict =
+  | { kind: "rules"; isAllowed: (url: string) => boolean }
+  | { kind: "allow-all" }
+  | { kind: "deny-all"; reason: string }
+  /** The origin itself is unreachable: the page could not be fetched either, so the caller sees why (502/504), not a denial. */
+  | { kind: "unreachable"; error: ApiError };
+
+/** Network failures reported as themselves; the page is not fetched in either case (RFC 9309 §2.3.1.4). */
+const NETWORK_FAILURES = new Set(["SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "DNS_FAILED"]);
 
 interface Entry {
   expiresAt: number;
@@ -61,6 +70,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
     } catch (error) {
       // RFC 9309 §2.3.1.3: too many redirects means "unavailable", which is treated like 4xx.
       if (error instanceof ApiError && error.code === "TOO_MANY_REDIRECTS") return { kind: "allow-all" };
+      if (error instanceof ApiError && NETWORK_FAILURES.has(error.code)) return { kind: "unreachable", error };
       const reason = error instanceof ApiError ? error.message : "robots.txt could not be fetched";
       return { kind: "deny-all", reason: `robots.txt is unreachable (${reason})` };
     }
@@ -87,7 +97,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
     if (cached && cached.expiresAt > now()) return cached.verdict;
     const entry: Entry = { expiresAt: now() + ttlMs, verdict: loadVerdict(origin) };
     void entry.verdict.then((v) => {
-      if (v.kind === "deny-all") entry.expiresAt = Math.min(entry.expiresAt, now() + failureTtlMs);
+      if (v.kind === "deny-all" || v.kind === "unreachable") entry.expiresAt = Math.min(entry.expiresAt, now() + failureTtlMs);
     });
     remember(origin, entry);
     return raceAbort(entry.verdict, signal);
@@ -98,6 +108,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
       if (url.pathname === "/robots.txt") return;
       const verdict = await getVerdict(url.origin, signal);
       if (verdict.kind === "allow-all") return;
+      if (verdict.kind === "unreachable") throw verdict.error;
       if (verdict.kind === "deny-all") {
         throw new ApiError("ROBOTS_DISALLOWED", { message: `Not fetched: ${verdict.reason}, so the site is treated as disallowing crawlers (RFC 9309).` });
       }
