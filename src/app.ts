@@ -17,6 +17,7 @@ import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry, SkillEntry } from "./plugin/registry.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
+import type { PaymentGate } from "./x402/gate.ts";
 
 export interface AppDeps {
   readonly config: Pick<Config, "publicUrl">;
@@ -25,6 +26,8 @@ export interface AppDeps {
   readonly web: WebEngine;
   readonly payments: Payments;
   readonly paymentInfo: PaymentInfo;
+  /** The x402 gate when payments are on (free payment lookups). */
+  readonly gate?: PaymentGate | undefined;
   readonly log: Logger;
   readonly productVersion: string;
   readonly features?: DocsContext["features"];
@@ -84,6 +87,21 @@ export function createApp(deps: AppDeps) {
       return route.contentType === "application/json" ? jsonResponse(body) : textResponse(String(body), route.contentType);
     });
   }
+
+  // spec web-evidence §7.3: after a timeout, inspect the original transaction before paying again.
+  app.get("/v1/payments/:id", ({ request, params }) => {
+    const context = contextOf(request);
+    context.route = "/v1/payments/:id";
+    const found = deps.gate?.lookup(params.id);
+    if (!found) {
+      return errorResponse(
+        new ApiError("PAYMENT_NOT_FOUND", { message: deps.gate ? "No payment is known under that transaction id or nonce." : "Payments are off on this server." }),
+        context,
+        log,
+      );
+    }
+    return jsonResponse({ ok: true, payment: found, request_id: context.id });
+  });
 
   for (const entry of registry.plugins) {
     const route = entry.definition.route;

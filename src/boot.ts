@@ -6,13 +6,15 @@ import packageJson from "../package.json" with { type: "json" };
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { PaymentInfo } from "./docs/catalogue.ts";
-import { paymentsOff, type Payments } from "./http/payments.ts";
+import type { Payments } from "./http/payments.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type WebEngine } from "./web/engine.ts";
+import { setUpPayments } from "./payments-setup.ts";
+import type { PaymentGate } from "./x402/gate.ts";
 
 export const productVersion: string = packageJson.version;
 
@@ -33,6 +35,9 @@ export interface Service {
   readonly store: Store;
   readonly web: WebEngine;
   readonly log: Logger;
+  /** The x402 gate when payments are on. */
+  readonly gate: PaymentGate | undefined;
+  readonly paymentInfo: PaymentInfo;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: RequestHandler;
   close(): Promise<void>;
@@ -43,7 +48,14 @@ export interface BuildServiceOptions {
   /** Tests inject a resolver or other web engine options. */
   readonly web?: WebEngine;
   readonly payments?: { payments: Payments; info: PaymentInfo };
+  /** fetch used for remote facilitators (tests point it at a loopback facilitator). */
+  readonly facilitatorFetch?: typeof fetch;
+  /** Receipt polling for local EVM settlement (tests use less than the 1 s default). */
+  readonly pollingIntervalMs?: number;
 }
+
+/** How often pending settlements and abandoned reservations are reconciled. */
+const reconcileEveryMs = 60_000;
 
 export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger({ level: config.logLevel });
@@ -51,8 +63,28 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const store = openStore(config.data);
   const web =
     options.web ?? createWebEngine({ userAgent: userAgentFor(config), allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
-  const { payments, info } = options.payments ?? { payments: paymentsOff, info: { enabled: false, networks: [] } };
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, log, productVersion });
+  let setup;
+  try {
+    setup = options.payments
+      ? { ...options.payments, gate: undefined }
+      : setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const { payments, info, gate } = setup;
+  let reconciler: ReturnType<typeof setInterval> | undefined;
+  if (gate) {
+    const reconcile = () =>
+      gate.reconcile().then(
+        (r) => (r.settled || r.failed || r.released ? log.info("payments reconciled", r) : undefined),
+        (error: Error) => log.warn("payment reconciliation failed", { error: error.message }),
+      );
+    void reconcile();
+    reconciler = setInterval(reconcile, reconcileEveryMs);
+    reconciler.unref?.();
+  }
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion });
   const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
   return {
     config,
@@ -60,8 +92,11 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     store,
     web,
     log,
+    gate,
+    paymentInfo: info,
     handle,
     async close() {
+      if (reconciler) clearInterval(reconciler);
       store.close();
     },
   };
@@ -90,7 +125,7 @@ export function banner(service: RunningService): string[] {
   const lines = [
     `Tollbooth ${productVersion} listening on ${service.server.url.toString().replace(/\/$/, "")}`,
     `  data:      ${service.store.path}`,
-    `  payments:  ${config.payments === "on" ? "ON (x402 v2)" : "OFF: every call is free; bound to " + config.host}`,
+    `  payments:  ${config.payments === "on" ? `ON (x402 v2): ${service.paymentInfo.networks.map((n) => `${n.network} → ${n.payTo}`).join(", ")}` : "OFF: every call is free; bound to " + config.host}`,
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
     `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
   ];

@@ -25,8 +25,22 @@ describe("config", () => {
   });
 
   it("binds all interfaces by default only when payments are on", () => {
-    expect(loadConfig({ argv: ["--payments", "on"] }).host).toBe("0.0.0.0");
+    const paid = ["--payments", "on", "--pay-to-base", "0x" + "a".repeat(40), "--facilitator-url", "http://127.0.0.1:9/"];
+    expect(loadConfig({ argv: paid }).host).toBe("0.0.0.0");
     expect(loadConfig({ argv: ["--payments", "off", "--host", "0.0.0.0"] }).host).toBe("0.0.0.0");
+  });
+
+  it("refuses payments on without anywhere to be paid", () => {
+    expect(problemsOf(() => loadConfig({ argv: ["--payments", "on"] }))[0]).toContain("--pay-to-base");
+    expect(problemsOf(() => loadConfig({ argv: ["--payments", "on", "--pay-to-base", "0x" + "b".repeat(40)] }))[0]).toContain("--facilitator-url");
+    expect(problemsOf(() => loadConfig({ argv: ["--pay-to-base", "0x12"] }))[0]).toContain("--pay-to-base: must match");
+  });
+
+  it("takes the full x402 configuration as JSON from a variable", () => {
+    const x402 = { networks: [{ family: "evm", network: "eip155:8453", payTo: "0x" + "c".repeat(40), settlement: "remote" }], facilitator: { url: "http://127.0.0.1:9" } };
+    const config = loadConfig({ argv: ["--payments", "on"], env: { TOLLBOOTH_X402: JSON.stringify(x402) } });
+    expect(config.x402?.networks[0]?.payTo).toBe("0x" + "c".repeat(40));
+    expect(problemsOf(() => loadConfig({ env: { TOLLBOOTH_X402: '{"networks": "nope"}' } }))[0]).toContain("TOLLBOOTH_X402");
   });
 
   it("derives flag and variable names from the key", () => {

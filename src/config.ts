@@ -6,7 +6,9 @@
  */
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
-import { compileValidator } from "./plugin/schema.ts";
+import { Value } from "@sinclair/typebox/value";
+import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
+import { X402Config } from "./x402/config.ts";
 
 const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);
 
@@ -21,6 +23,15 @@ export const configFields = {
     default: false,
     description: "TEST ONLY: lets the fetcher reach 127.0.0.0/8 on any port. Never enable on a public server.",
   }),
+  payToBase: t.Optional(t.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "Base (eip155:8453) USDC address that receives payments." })),
+  payToAlgorand: t.Optional(t.String({ pattern: "^[A-Z2-7]{58}$", description: "Algorand address (opted in to USDC) that receives payments." })),
+  facilitatorUrl: t.Optional(t.String({ pattern: "^https?://", description: "x402 facilitator (verify/settle) used with --pay-to-base / --pay-to-algorand." })),
+  x402: t.Optional(
+    t.Unsafe<Static<typeof X402Config>>({
+      ...X402Config,
+      description: "Full payment configuration (networks, local settlement keys, facilitators) as JSON; see README.",
+    }),
+  ),
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
@@ -91,14 +102,24 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
       if (schema.default !== undefined) result[key] = schema.default;
       continue;
     }
-    const coerced = coerce(value.raw, schema);
+    let coerced = coerce(value.raw, schema);
+    if (schema.type === "object" && typeof coerced === "object" && coerced !== null) coerced = Value.Default(schema, Value.Clone(coerced));
     const check = compileValidator<unknown>(schema)(coerced);
     if (check.ok) result[key] = coerced;
+    else if (schema.type === "object" && typeof coerced === "object") problems.push(`${value.origin}: ${summarizeIssues(check.issues)}`);
     else problems.push(`${value.origin}: ${describe(schema)}, got ${JSON.stringify(value.raw)}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const raw = result as RawConfig;
+  if (raw.payments === "on" && !raw.x402 && !raw.payToBase && !raw.payToAlgorand) {
+    throw new ConfigError([
+      `${values.get("payments")?.origin ?? "--payments"}: payments on needs where to be paid: --pay-to-base and/or --pay-to-algorand with --facilitator-url, or "x402" in the config file`,
+    ]);
+  }
+  if (raw.payments === "on" && !raw.x402 && !raw.facilitatorUrl) {
+    throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
+  }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
 }
 
@@ -161,6 +182,13 @@ function readConfigFile(path: string, problems: string[]): Map<string, Value> {
 /** Strings from flags and variables become the schema's type; anything else is left for the validator to refuse. */
 function coerce(raw: unknown, schema: TSchema): unknown {
   if (typeof raw !== "string") return raw;
+  if (schema.type === "object") {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  }
   if (schema.type === "integer" || schema.type === "number") return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
   if (schema.type === "boolean") {
     const v = raw.trim().toLowerCase();
@@ -174,7 +202,9 @@ function describe(schema: TSchema): string {
   if (schema.anyOf) return `must be one of ${(schema.anyOf as TSchema[]).map((s) => JSON.stringify(s.const)).join(", ")}`;
   if (schema.type === "integer") return `must be a whole number from ${schema.minimum} to ${schema.maximum}`;
   if (schema.type === "boolean") return "must be true or false";
-  if (schema.format === "uri") return "must be an absolute URL";
+  if (schema.format === "uri" || schema.pattern === "^https?://") return "must be an absolute http(s) URL";
+  if (schema.pattern) return `must match ${schema.pattern}`;
+  if (schema.type === "object") return "must be a JSON object of the documented shape";
   return "must be a non-empty string";
 }
 

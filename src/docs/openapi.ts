@@ -128,6 +128,18 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
       },
     };
   }
+  paths["/v1/payments/{id}"] = {
+    get: {
+      operationId: "payments.lookup",
+      summary: "Free lookup of a payment by settlement transaction id or authorization nonce: pending, settled, failed or unused (never content).",
+      tags: ["free"],
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", maxLength: 200 } }],
+      responses: {
+        "200": { description: "{ ok, payment: { id, state, network, payer, amount, nonce, transaction, reason, updatedAt } }" },
+        "404": { description: "PAYMENT_NOT_FOUND", content: { "application/json": { schema: errorRef } } },
+      },
+    },
+  };
   for (const route of freeRoutes) {
     paths[route.path] = {
       get: {

@@ -26,6 +26,12 @@ export type SettleOutcome =
   | { readonly kind: "answer"; readonly response: Response };
 
 export interface AcceptedPayment {
+  /** Who paid (wallet address), when known: rate limits count per payer. */
+  readonly payer?: string;
+  /** The network paid on (CAIP-2), when paid. */
+  readonly network?: string;
+  /** Plain JSON from which `Payments.restore` rebuilds this payment after a restart (null when free). */
+  snapshot(): unknown;
   /** Called once the work succeeded. */
   settle(context: { requestId: string }): Promise<SettleOutcome>;
   /** Called when the work failed: nothing is settled and the authorization is not burned. */
@@ -39,9 +45,12 @@ export type AuthorizeOutcome =
 export interface Payments {
   readonly enabled: boolean;
   authorize(request: Request, charge: Charge): Promise<AuthorizeOutcome>;
+  /** Rebuilds an accepted payment from its snapshot (async jobs settle after a restart). */
+  restore(snapshot: unknown): AcceptedPayment;
 }
 
 const free: AcceptedPayment = {
+  snapshot: () => null,
   settle: async () => ({ kind: "settled", headers: {} }),
   release: () => {},
 };
@@ -50,4 +59,5 @@ const free: AcceptedPayment = {
 export const paymentsOff: Payments = {
   enabled: false,
   authorize: async () => ({ kind: "accepted", payment: free }),
+  restore: () => free,
 };

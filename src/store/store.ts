@@ -5,10 +5,16 @@
 import { join } from "node:path";
 import { type Database, type Migration, openDatabase } from "./db.ts";
 import { createPluginStore, pluginKvMigrations, type PluginStore } from "./plugin-kv.ts";
+import { receiptMigrations } from "./receipts.ts";
 import { createRequestOutcomeStore, requestOutcomeMigrations, type RequestOutcomeStore } from "./request-outcomes.ts";
 import { createSettingsStore, type SettingsStore, settingsMigrations } from "./settings.ts";
 
-export const allMigrations: readonly Migration[] = [...settingsMigrations, ...pluginKvMigrations, ...requestOutcomeMigrations];
+export const allMigrations: readonly Migration[] = [
+  ...settingsMigrations,
+  ...pluginKvMigrations,
+  ...requestOutcomeMigrations,
+  ...receiptMigrations,
+];
 
 export const databaseFileName = "tollbooth.db";
 

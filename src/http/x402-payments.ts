@@ -1,0 +1,85 @@
+/**
+ * @module http/x402-payments — the HTTP payments seam backed by the x402 gate: a Charge becomes a
+ * PaidOperation (exact per-network USD total, bazaar discovery), gate answers become Responses.
+ */
+import type { PaymentInfo } from "../docs/catalogue.ts";
+import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price.ts";
+import type { ResolvedNetwork } from "../x402/config.ts";
+import type { HttpAnswer, PaidOperation, PaymentGate, VerifiedPayment } from "../x402/gate.ts";
+import type { AcceptedPayment, Charge, Payments } from "./payments.ts";
+import { contextOf } from "./request-context.ts";
+import { jsonResponse, withRequestId } from "./respond.ts";
+
+export function answerToResponse(answer: HttpAnswer, requestId: string): Response {
+  return jsonResponse(withRequestId(answer.body, requestId), answer.status, answer.headers);
+}
+
+/** Which declared price a configured network charges: its short name when that is a price network, else by family (EVM → base, AVM → algorand). */
+export function priceNetworkOf(network: ResolvedNetwork): PriceNetwork {
+  if ((priceNetworks as readonly string[]).includes(network.name)) return network.name as PriceNetwork;
+  return network.family === "evm" ? "base" : "algorand";
+}
+
+export function paidOperationFor(charge: Charge, networks: readonly ResolvedNetwork[]): PaidOperation {
+  const priceUsd: Record<string, string> = {};
+  for (const network of networks) priceUsd[network.network] = formatDollars(charge.priceMicros[priceNetworkOf(network)]);
+  return {
+    resource: { url: charge.resourceUrl, description: charge.description, mimeType: "application/json" },
+    priceUsd,
+    bazaar: {
+      method: "POST",
+      input: charge.inputExample,
+      ...(charge.outputExample !== undefined ? { output: charge.outputExample } : {}),
+      inputSchema: JSON.parse(JSON.stringify(charge.inputSchema)),
+    },
+  };
+}
+
+export function createX402Payments(gate: PaymentGate, networks: readonly ResolvedNetwork[]): Payments {
+  const accepted = (payment: VerifiedPayment, operationId: string): AcceptedPayment => {
+    let done = false;
+    return {
+      payer: payment.payer,
+      network: payment.network,
+      snapshot: () => ({ payment, operationId }),
+      async settle({ requestId }) {
+        done = true;
+        const result = await gate.settle(payment, { requestId, operationId });
+        if (result.kind === "settled") return { kind: "settled", headers: result.headers };
+        return { kind: "answer", response: answerToResponse(result.answer, requestId) };
+      },
+      release() {
+        if (done) return;
+        done = true;
+        gate.release(payment);
+      },
+    };
+  };
+
+  return {
+    enabled: true,
+    async authorize(request, charge) {
+      const context = contextOf(request);
+      const result = await gate.authorize(request.headers, paidOperationFor(charge, networks), { requestId: context.id, operationId: charge.operationId });
+      if (result.kind === "answer") return { kind: "answer", response: answerToResponse(result.answer, context.id) };
+      return { kind: "accepted", payment: accepted(result.payment, charge.operationId) };
+    },
+    restore(snapshot) {
+      const { payment, operationId } = snapshot as { payment: VerifiedPayment; operationId: string };
+      return accepted(payment, operationId);
+    },
+  };
+}
+
+/** What buyers are told about where to pay (capabilities, OpenAPI, agent card). */
+export function paymentInfoFor(networks: readonly ResolvedNetwork[]): PaymentInfo {
+  return {
+    enabled: true,
+    networks: networks.map((n) => ({
+      name: priceNetworkOf(n),
+      network: n.network,
+      asset: n.asset,
+      payTo: n.payTo,
+    })),
+  };
+}

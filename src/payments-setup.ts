@@ -1,0 +1,42 @@
+/**
+ * @module payments-setup — turns the payment settings into the x402 configuration: either the
+ * full `x402` object from the config file, or the shortcuts (--pay-to-base, --pay-to-algorand,
+ * --facilitator-url) for the common case of a remote facilitator on the main networks.
+ */
+import type { Config } from "./config.ts";
+import { ConfigError } from "./config.ts";
+import type { PaymentInfo } from "./docs/catalogue.ts";
+import { createX402Payments, paymentInfoFor } from "./http/x402-payments.ts";
+import { paymentsOff, type Payments } from "./http/payments.ts";
+import type { Database } from "./store/db.ts";
+import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
+import { createPaymentGate, type PaymentGate } from "./x402/gate.ts";
+
+export function x402ConfigFrom(config: Config): X402Config {
+  if (config.x402) return config.x402;
+  const facilitator = config.facilitatorUrl ? { url: config.facilitatorUrl } : undefined;
+  const networks: X402Config["networks"] = [];
+  if (config.payToBase) networks.push({ family: "evm", network: "eip155:8453", payTo: config.payToBase, settlement: "remote" });
+  if (config.payToAlgorand) networks.push({ family: "avm", network: "algorand", payTo: config.payToAlgorand, settlement: "remote" });
+  return { networks, facilitator, maxTimeoutSeconds: 300, settlementMarginSeconds: 30, confirmationTimeoutMs: 60_000, staleReservationSeconds: 900 };
+}
+
+export interface PaymentSetup {
+  readonly payments: Payments;
+  readonly info: PaymentInfo;
+  readonly gate: PaymentGate | undefined;
+}
+
+export function setUpPayments(config: Config, db: Database, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): PaymentSetup {
+  if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined };
+  const x402 = x402ConfigFrom(config);
+  let networks: ReturnType<typeof resolveNetworks>;
+  try {
+    networks = resolveNetworks(x402);
+  } catch (error) {
+    if (error instanceof X402ConfigError) throw new ConfigError([`payments: ${error.message}`]);
+    throw error;
+  }
+  const gate = createPaymentGate({ config: x402, db, ...options });
+  return { payments: createX402Payments(gate, networks), info: paymentInfoFor(networks), gate };
+}
