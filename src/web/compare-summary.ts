@@ -16,7 +16,7 @@
  * leaves the rest to the other.
  */
 import { SUMMARY_MAX_CHARS } from "./compare-schema.ts";
-import { countCodePoints, cutCodePoints } from "./pdf-text.ts";
+import { countCodePoints, limitText } from "./text-output.ts";
 
 const LINE_MAX_CHARS = 200;
 
@@ -86,6 +86,6 @@ function renderList(lines: readonly string[], room: number): string {
 }
 
 function quoteLine(line: string): string {
-  const cut = cutCodePoints(line, LINE_MAX_CHARS);
-  return JSON.stringify(cut === line ? line : `${cut}…`);
+  const cut = limitText(line, LINE_MAX_CHARS);
+  return JSON.stringify(cut.truncated ? `${cut.value}…` : line);
 }

@@ -3,7 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { ComparisonSchema, compareText, diffLineSets } from "./compare.ts";
 import { SUMMARY_MAX_CHARS } from "./compare-schema.ts";
-import { countCodePoints, sha256Hex } from "./pdf-text.ts";
+import { countCodePoints, sha256Hex } from "./text-output.ts";
 
 function expectApiError(run: () => unknown, code: ErrorCode): ApiError {
   try {

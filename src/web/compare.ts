@@ -9,7 +9,7 @@
 import { ApiError } from "../errors.ts";
 import type { Comparison } from "./compare-schema.ts";
 import { formatSummary } from "./compare-summary.ts";
-import { countCodePoints, sha256Hex, toWellFormed } from "./pdf-text.ts";
+import { countCodePoints, makeWellFormed, sha256Hex } from "./text-output.ts";
 
 export { type Comparison, ComparisonSchema } from "./compare-schema.ts";
 
@@ -43,7 +43,7 @@ export function compareText(input: CompareTextInput): CompareTextResult {
   if (previousSha256 !== undefined && !SHA256_PATTERN.test(previousSha256)) {
     throw new ApiError("INVALID_REQUEST", { message: "previous_sha256 must be 64 hexadecimal characters." });
   }
-  const currentSha256 = sha256Hex(toWellFormed(currentText));
+  const currentSha256 = sha256Hex(makeWellFormed(currentText));
   const warnings: string[] = [];
   const echo = selector === undefined ? {} : { selector };
 
@@ -60,7 +60,7 @@ export function compareText(input: CompareTextInput): CompareTextResult {
     return { comparison, warnings, includeText: changed };
   }
 
-  const previous = sha256Hex(toWellFormed(previousText));
+  const previous = sha256Hex(makeWellFormed(previousText));
   if (previousSha256 !== undefined && previousSha256.toLowerCase() !== previous) {
     throw new ApiError("BASELINE_MISMATCH", {
       message: "previous_text does not hash to previous_sha256: send the text and hash of the same baseline, or only one of them.",
@@ -103,7 +103,7 @@ export function diffLineSets(previous: string, current: string): { added: string
 
 function splitLines(text: string): string[] {
   const out: string[] = [];
-  for (const line of toWellFormed(text).split(/\r\n|\r|\n/)) {
+  for (const line of makeWellFormed(text).split(/\r\n|\r|\n/)) {
     const trimmed = line.trim();
     if (trimmed !== "") out.push(trimmed);
   }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { readPdf } from "./pdf.ts";
-import { countCodePoints, sha256Hex } from "./pdf-text.ts";
+import { countCodePoints, sha256Hex } from "./text-output.ts";
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/pdf", name)));
 

@@ -8,7 +8,8 @@
 import type { Document, PDFDocument, PDFPage, StructuredText } from "mupdf";
 import { ApiError } from "../errors.ts";
 import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
-import { canonicalizeText, countCodePoints, cutCodePoints, sha256Hex } from "./pdf-text.ts";
+import { canonicalizePdfText } from "./pdf-text.ts";
+import { countCodePoints, limitText, sha256Hex } from "./text-output.ts";
 import { loadMupdf, type MupdfModule } from "./pdf-wasm.ts";
 
 export type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
@@ -167,7 +168,7 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPag
     page = pdf.loadPage(index);
     const label = labelled ? readLabel(page) : undefined;
     stext = page.toStructuredText(STEXT_OPTIONS);
-    const text = canonicalizeText(stext.asText());
+    const text = canonicalizePdfText(stext.asText());
     return { page: number, label, text, unmapped: countUnmapped(text), failed: false };
   } catch {
     return { page: number, label: undefined, text: "", unmapped: 0, failed: true };
@@ -179,7 +180,7 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPag
 
 function readLabel(page: { getLabel(): string }): string | undefined {
   try {
-    const label = canonicalizeText(page.getLabel());
+    const label = canonicalizePdfText(page.getLabel());
     return label === "" ? undefined : label;
   } catch {
     return undefined;
@@ -230,7 +231,7 @@ function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[];
     truncated = true;
     const room = maxChars - used - headChars - PAGE_SEPARATOR.length;
     if (room > 0 && p.text !== "") {
-      const cut = cutCodePoints(p.text, room).trimEnd();
+      const cut = limitText(p.text, room).value;
       if (cut !== "") {
         parts.push(`${head}${PAGE_SEPARATOR}${cut}`);
         returned.push(toPage(p, cut));
