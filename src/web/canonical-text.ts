@@ -16,7 +16,7 @@ const BLOCK = new Set([
   "HTML", "LEGEND", "LI", "MAIN", "MENU", "NAV", "OL", "OPTION", "P", "PRE", "SECTION", "SUMMARY", "TABLE", "TBODY",
   "TFOOT", "THEAD", "TR", "UL",
 ]);
-/** Blocks followed by a blank line (paragraph level). */
+/** Blocks set off by a blank line before and after (paragraph level). */
 const PARAGRAPH = new Set(["BLOCKQUOTE", "DL", "FIGURE", "H1", "H2", "H3", "H4", "H5", "H6", "HR", "OL", "P", "PRE", "TABLE", "UL"]);
 const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "TITLE", "META", "LINK"]);
 
@@ -97,14 +97,15 @@ export function renderCanonicalText(root: TextNodeLike): string {
       parts.push(hasBlockDescendant(node) ? LINE : " | ");
     }
     const block = BLOCK.has(name);
-    if (block) parts.push(LINE);
+    const paragraph = PARAGRAPH.has(name);
+    if (block) parts.push(paragraph ? PARAGRAPH_BREAK : LINE);
     const pre = inPre || name === "PRE" || name === "TEXTAREA";
     const children = node.childNodes;
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
       if (child) walk(child, pre);
     }
-    if (block) parts.push(PARAGRAPH.has(name) ? PARAGRAPH_BREAK : LINE);
+    if (block) parts.push(paragraph ? PARAGRAPH_BREAK : LINE);
   };
   walk(root, false);
   const joined = parts.join("").replace(BREAK_RUN, (run) => (run.includes(PARAGRAPH_BREAK) ? "\n\n" : "\n"));

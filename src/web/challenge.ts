@@ -32,6 +32,8 @@ const CAPTCHA_WIDGETS = /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\
 
 /** A challenge page is small; real articles that merely mention "captcha" are long. */
 const MAX_CHALLENGE_TEXT = 2000;
+/** Visible text of a page that is only a CAPTCHA or interstitial message. */
+const MAX_WALL_TEXT = 600;
 
 export interface ChallengeInput {
   status: number;
@@ -52,8 +54,9 @@ export function isBotChallenge(input: ChallengeInput): boolean {
   const textLength = input.textLength ?? estimateTextLength(html);
   if (textLength > MAX_CHALLENGE_TEXT) return false;
   if (VENDOR_MARKERS.some((marker) => marker.test(html))) return true;
-  if (PHRASES.some((phrase) => phrase.test(html))) return true;
-  return CAPTCHA_WIDGETS.test(html) && textLength < 600;
+  // Phrases and widgets also appear in articles about CAPTCHAs: only a near-empty page counts.
+  if (textLength >= MAX_WALL_TEXT) return false;
+  return PHRASES.some((phrase) => phrase.test(html)) || CAPTCHA_WIDGETS.test(html);
 }
 
 function estimateTextLength(html: string): number {

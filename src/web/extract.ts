@@ -148,14 +148,27 @@ function restoreHeadingLevels(root: Element): void {
   }
 }
 
+/** Readability drops the headline when it repeats the page title; the text and headings keep it. */
+function keepHeadline(content: Element, headline: Element | undefined): void {
+  if (!headline) return;
+  const text = renderInlineText(asTextNode(headline));
+  if (text === "" || text.length > 300) return;
+  const present = Array.from(content.querySelectorAll("h1,h2,h3")).some((h) => renderInlineText(asTextNode(h)) === text);
+  if (present) return;
+  const first = content.firstElementChild;
+  (first && first.id.startsWith("readability-page") ? first : content).prepend(headline);
+}
+
 /** The main content as a detached element of `document`, or undefined when detection found too little. */
 function detectMainContent(document: Document): Element | undefined {
   markHeadingLevels(document);
+  const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
   const article = new Readability<Element>(document as unknown as globalThis.Document, {
     serializer: (node) => node as unknown as Element,
   }).parse();
   const content = article?.content;
   if (!content) return undefined;
+  keepHeadline(content, headline);
   restoreHeadingLevels(content);
   removeNonContent(content);
   return renderCanonicalText(asTextNode(content)).length >= MIN_MAIN_CONTENT_CHARS ? content : undefined;

@@ -155,7 +155,7 @@ export function startPageServer(options: PageServerOptions = {}): PageServer {
       const page = `<!doctype html><html><head>${meta}<title>${sample}</title></head><body><article><p>${sample}</p><p>${sample}</p></article></body></html>`;
       const bytes = iconv.encode(page, encoding);
       const type = via === "header" ? `text/html; charset=${encoding}` : "text/html";
-      return new Response(bytes, { headers: { "content-type": type } });
+      return new Response(new Uint8Array(bytes), { headers: { "content-type": type } });
     }
     if (path === "/bom-utf8") {
       const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode("<p>Grüße aus Köln</p>")]);
@@ -174,7 +174,7 @@ export function startPageServer(options: PageServerOptions = {}): PageServer {
     if (status?.[1]) return html(`<p>status ${status[1]}</p>`, { status: Number(status[1]) });
     if (path === "/echo-user-agent") return new Response(request.headers.get("user-agent") ?? "", { headers: { "content-type": "text/plain" } });
     if (path === "/gzip-page") {
-      return new Response(gzipSync(readFixture("article.html")), { headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip" } });
+      return new Response(new Uint8Array(gzipSync(readFixture("article.html"))), { headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip" } });
     }
     return html("<p>not found</p>", { status: 404 });
   };
