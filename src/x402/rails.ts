@@ -4,6 +4,8 @@
  * Families register here; adding one (Solana) is a folder plus one entry.
  */
 import type { ResolvedNetwork, X402Config } from "./config.ts";
+import { avmReasons } from "./avm/errors.ts";
+import { createExactAvmMechanism, identifyAvmPayment } from "./avm/exact.ts";
 import { createExactEvmMechanism } from "./evm/exact.ts";
 import { evmReasons } from "./evm/errors.ts";
 import { identifyEvmPayment } from "./evm/payload.ts";
@@ -55,6 +57,20 @@ export const families: Record<string, FamilyRegistration> = {
     identify: identifyEvmPayment,
     replayReason: evmReasons.nonceAlreadyUsed,
     expiringReason: evmReasons.validBefore,
+  },
+  avm: {
+    createMechanism: (network, ctx) => {
+      if (network.family !== "avm") throw new Error("not an Algorand network");
+      return createExactAvmMechanism({
+        network,
+        confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
+        ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+        ...(ctx.pollingIntervalMs !== undefined ? { pollingIntervalMs: ctx.pollingIntervalMs } : {}),
+      });
+    },
+    identify: identifyAvmPayment,
+    replayReason: avmReasons.alreadyUsed,
+    expiringReason: avmReasons.invalidValidity,
   },
 };
 

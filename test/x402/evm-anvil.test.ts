@@ -258,7 +258,7 @@ describe("refused payments (nothing moves, the work never runs)", () => {
 
   test("v1: an X-PAYMENT header, or a v1 payload in PAYMENT-SIGNATURE → 400 naming the v2 header", async () => {
     const v1 = encodeBase64Json({ x402Version: 1, scheme: "exact", network: "base", payload: {} });
-    for (const headers of [{ "X-PAYMENT": v1 }, { "PAYMENT-SIGNATURE": v1 }]) {
+    for (const headers of [{ "X-PAYMENT": v1 }, { "PAYMENT-SIGNATURE": v1 }] as Record<string, string>[]) {
       const response = await post(fetch, { text: "hi" }, headers);
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: string; message: string };
