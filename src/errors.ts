@@ -44,7 +44,10 @@ export const errorCodes = {
   SOURCE_TIMEOUT: { status: 504, message: "The source did not answer in time." },
   RENDER_UNAVAILABLE: { status: 503, message: "JavaScript rendering is not available on this server." },
   RENDER_TIMEOUT: { status: 504, message: "The page did not finish rendering in time." },
+  RENDER_FAILED: { status: 502, message: "The browser failed while rendering the page (it crashed or was restarted); nothing was charged." },
   AT_CAPACITY: { status: 503, message: "The server is at capacity; retry later." },
+
+  BATCH_FAILED: { status: 422, message: "Every URL of the batch failed; see results. Nothing was charged." },
 
   // ── changes and PDF ───────────────────────────────────────────────────────
   BASELINE_MISMATCH: { status: 400, message: "previous_text does not hash to previous_sha256." },
@@ -74,6 +77,8 @@ export const errorCodes = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: "A request with this Idempotency-Key is still being accepted." },
   POLICY_REJECTED: { status: 400, message: "The request was refused by policy; nothing was run or charged." },
   JOB_TIMEOUT: { status: 504, message: "The job ran past its timeout." },
+  JOB_INTERRUPTED: { status: 500, message: "The server stopped while the job was running; nothing was charged or a refund is recorded." },
+  PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

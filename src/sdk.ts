@@ -12,3 +12,22 @@ export type { Example, PluginDefinition, PriceSpec, SkillDefinition } from "./pl
 export type { PluginContext } from "./plugin/context.ts";
 export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
+
+// Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
+export {
+  ChangesOutputSchema,
+  ChangesRequestSchema,
+  checkChangesRequest,
+  checkReadRequest,
+  FetchOutputSchema,
+  PdfRequestSchema,
+  PdfResultSchema,
+  pdfPrice,
+  priceChanges,
+  priceRead,
+  ReadOutputSchema,
+  ReadRequestSchema,
+} from "./web/endpoint-schemas.ts";
+export { changesEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
+export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
+export { toCompactResult } from "./web/read-result.ts";

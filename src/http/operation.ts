@@ -1,14 +1,16 @@
 /**
  * @module http/operation — one paid call, start to end:
- * body → validate (400) → price → authorize (402) → run with timeout (errors: nothing settled)
- * → settle (failure: result withheld) → 200 with PAYMENT-RESPONSE.
+ * body → validate (400) → price → authorize (402) → rate limit (429, payment released)
+ * → run with timeout (errors: nothing settled) → settle (failure: result withheld) → 200 with
+ * PAYMENT-RESPONSE. `admitPaidCall` is the first half, shared with async jobs.
  */
 import { ApiError } from "../errors.ts";
+import { type RateDecision, rateLimitHeaders } from "../jobs/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import type { Charge, Payments } from "./payments.ts";
+import type { AcceptedPayment, Charge, Payments } from "./payments.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 
@@ -19,6 +21,10 @@ export interface OperationDeps {
   readonly isOpenForWork: () => { open: boolean; reason: string };
   /** Builds the capabilities handed to `run` for one call. */
   readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string) => PluginContext;
+  /** Counts one paid call for a caller (`payer:0x…` when paid, `addr:<ip>` otherwise). */
+  readonly rateLimit?: (caller: string) => RateDecision;
+  /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
+  readonly checkInput?: (entry: PluginEntry | SkillEntry, input: unknown) => void;
 }
 
 /** Parses the request body as a JSON object or throws the matching 400/415. */
@@ -41,7 +47,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 export function validateInput<E extends PluginEntry | SkillEntry>(entry: E, body: unknown): Parameters<E["validateInput"]>[0] {
   const checked = entry.validateInput(body);
   if (!checked.ok) {
-    throw new ApiError("INVALID_REQUEST", {
+    throw new ApiError(checked.code ?? "INVALID_REQUEST", {
       message: `Invalid request for ${entry.id}: ${summarizeIssues(checked.issues)}`,
       details: { issues: checked.issues },
     });
@@ -60,51 +66,108 @@ export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
   readonly present: (result: unknown) => unknown;
 }
 
+export interface AdmitOptions<E extends PluginEntry | SkillEntry> {
+  readonly request: Request;
+  readonly context: RequestContext;
+  readonly entry: E;
+  readonly input: Record<string, unknown>;
+  readonly route: string;
+  /** Runs after validation and before payment (queue capacity, idempotency); may throw. */
+  readonly beforePayment?: (value: unknown) => void | Promise<void>;
+}
+
+export type Admission =
+  /** A 402 challenge or a refused payment: send it as is. */
+  | { readonly kind: "answer"; readonly response: Response }
+  | {
+      readonly kind: "admitted";
+      readonly value: unknown;
+      readonly payment: AcceptedPayment;
+      /** Who is counted for rate limits and idempotency: `payer:<address>` or `addr:<ip>`. */
+      readonly caller: string;
+      readonly priceMicros: Charge["priceMicros"];
+      /** RateLimit-* headers for the success response. */
+      readonly headers: Record<string, string>;
+    };
+
+/** Everything before the work: open for work (503), validate (400), price, authorize (402), rate limit (429). */
+export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
+  deps: OperationDeps,
+  { request, context, entry, input, route, beforePayment }: AdmitOptions<E>,
+): Promise<Admission> {
+  context.operationId = entry.id;
+  const open = deps.isOpenForWork();
+  if (!open.open) {
+    throw new ApiError("SERVICE_PAUSED", {
+      message: `The service is not open for work${open.reason ? `: ${open.reason}` : ""}. Nothing was charged.`,
+      details: { pause_reason: open.reason },
+    });
+  }
+  const value = validateInput(entry, input);
+  deps.checkInput?.(entry, value);
+  await beforePayment?.(value);
+  const charge: Charge = {
+    operationId: entry.id,
+    route,
+    resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
+    description: entry.definition.summary,
+    priceMicros: entry.priceOf(value as never),
+    inputSchema: entry.definition.input,
+    inputExample: entry.definition.examples[0]?.input,
+    outputExample: entry.definition.examples[0]?.output,
+  };
+  const address = `addr:${context.clientIp}`;
+  const authorized = await deps.payments.authorize(request, charge);
+  if (authorized.kind === "answer") {
+    // Unpaid attempts (challenges, refused payments) count against the address.
+    const decision = deps.rateLimit?.(address);
+    if (decision && !decision.allowed) throw rateLimited(decision);
+    context.outcome = authorized.response.status === 402 ? "challenge" : `http_${authorized.response.status}`;
+    return authorized;
+  }
+  const payment = authorized.payment;
+  const caller = payment.payer ? `payer:${payment.payer.toLowerCase()}` : address;
+  const decision = deps.rateLimit?.(caller);
+  if (decision && !decision.allowed) {
+    payment.release();
+    throw rateLimited(decision);
+  }
+  return { kind: "admitted", value, payment, caller, priceMicros: charge.priceMicros, headers: decision ? rateLimitHeaders(decision) : {} };
+}
+
+function rateLimited(decision: RateDecision): ApiError {
+  return new ApiError("RATE_LIMITED", {
+    message: `More than ${decision.limit} paid calls in a minute from this caller; retry in ${decision.resetSec} s. Nothing was charged.`,
+    headers: rateLimitHeaders(decision),
+    details: { retry_after_sec: decision.resetSec },
+  });
+}
+
 export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
   deps: OperationDeps,
   { request, context, entry, input, route, present }: RunPaidOptions<E>,
 ): Promise<Response> {
   context.operationId = entry.id;
   try {
-    const open = deps.isOpenForWork();
-    if (!open.open) {
-      throw new ApiError("SERVICE_PAUSED", {
-        message: `The service is not open for work${open.reason ? `: ${open.reason}` : ""}. Nothing was charged.`,
-        details: { pause_reason: open.reason },
-      });
-    }
-    const value = validateInput(entry, input);
-    const charge: Charge = {
-      operationId: entry.id,
-      route,
-      resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
-      description: entry.definition.summary,
-      priceMicros: entry.priceOf(value as never),
-      inputSchema: entry.definition.input,
-      inputExample: entry.definition.examples[0]?.input,
-      outputExample: entry.definition.examples[0]?.output,
-    };
-    const authorized = await deps.payments.authorize(request, charge);
-    if (authorized.kind === "answer") {
-      context.outcome = authorized.response.status === 402 ? "challenge" : `http_${authorized.response.status}`;
-      return authorized.response;
-    }
+    const admitted = await admitPaidCall(deps, { request, context, entry, input, route });
+    if (admitted.kind === "answer") return admitted.response;
+    const { value, payment } = admitted;
 
     let result: unknown;
     try {
       result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id));
     } catch (error) {
-      authorized.payment.release();
+      payment.release();
       throw error;
     }
 
-    const settled = await authorized.payment.settle({ requestId: context.id });
+    const settled = await payment.settle({ requestId: context.id });
     if (settled.kind === "answer") {
       context.outcome = `settlement_${settled.response.status}`;
       return settled.response;
     }
     context.outcome = "ok";
-    return jsonResponse(withRequestId(present(result), context.id), 200, settled.headers);
+    return jsonResponse(withRequestId(present(result), context.id), 200, { ...admitted.headers, ...settled.headers });
   } catch (error) {
     return errorResponse(error, context, deps.log);
   }
@@ -116,8 +179,9 @@ export async function runWithTimeout(
   input: unknown,
   callerSignal: AbortSignal,
   makeContext: (signal: AbortSignal) => PluginContext,
+  timeoutMs: number = entry.definition.timeoutMs,
 ): Promise<unknown> {
-  const timeout = AbortSignal.timeout(entry.definition.timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([timeout, callerSignal]);
   const ctx = makeContext(signal);
   let onAbort: (() => void) | undefined;
@@ -125,7 +189,7 @@ export async function runWithTimeout(
     onAbort = () =>
       reject(
         timeout.aborted
-          ? new ApiError("OPERATION_TIMEOUT", { message: `${entry.id} ran past its ${entry.definition.timeoutMs} ms timeout; nothing was charged.` })
+          ? new ApiError("OPERATION_TIMEOUT", { message: `${entry.id} ran past its ${timeoutMs} ms timeout; nothing was charged.` })
           : new ApiError("CLIENT_CLOSED"),
       );
     if (signal.aborted) onAbort();

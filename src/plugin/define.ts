@@ -9,6 +9,12 @@ import type { ErrorCode } from "../errors.ts";
 import type { PluginContext } from "./context.ts";
 import type { NetworkPrices } from "./price.ts";
 
+/** A broken cross-field rule; `code` defaults to INVALID_REQUEST and must be a 400 code. */
+export interface CheckFailure {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
 /** A price that may depend on the validated body (batches, render). */
 export type PriceSpec<Input> = NetworkPrices | ((input: Input) => NetworkPrices);
 
@@ -27,6 +33,11 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   readonly input: I;
   /** Result schema, where the spec gives one. */
   readonly output?: O;
+  /**
+   * Rules across fields that a schema cannot say ("url or urls, not both"). Returns a message when
+   * the input breaks one; the caller gets 400 INVALID_REQUEST before any payment or work.
+   */
+  readonly check?: (input: Static<I>) => CheckFailure | string | undefined;
   readonly price: PriceSpec<Static<I>>;
   /** How long `run` may take before its signal aborts (ms, 100 to 600000). */
   readonly timeoutMs: number;

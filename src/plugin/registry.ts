@@ -5,7 +5,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { errorCodes } from "../errors.ts";
-import { type AnyDefinition, definitionId, isDefinition, type PluginDefinition, type SkillDefinition } from "./define.ts";
+import { type AnyDefinition, type CheckFailure, definitionId, isDefinition, type PluginDefinition, type SkillDefinition } from "./define.ts";
 import { type PriceNetwork, resolvePrices } from "./price.ts";
 import { compileValidator, summarizeIssues, type Validator } from "./schema.ts";
 
@@ -181,7 +181,16 @@ function checkDefinition(
   const priceOf = makePriceOf(definition, fail);
   if (!ok || !input || !priceOf) return undefined;
 
-  const validateInput = compileValidator<Static<TObject>>(input);
+  const validateSchema = compileValidator<Static<TObject>>(input);
+  const check = typeof definition.check === "function" ? (definition.check as (i: unknown) => CheckFailure | string | undefined) : undefined;
+  const validateInput: Validator<Static<TObject>> = (value) => {
+    const checked = validateSchema(value);
+    if (!checked.ok || !check) return checked;
+    const failure = check(checked.value);
+    if (failure === undefined) return checked;
+    if (typeof failure === "string") return { ok: false, issues: [{ path: "/", message: failure }] };
+    return { ok: false, issues: [{ path: "/", message: failure.message }], code: failure.code };
+  };
   const validateOutput = definition.output ? compileValidator<unknown>(definition.output) : undefined;
   const examples = Array.isArray(definition.examples) ? definition.examples : [];
   if (examples.length === 0) fail("examples", "at least one example is required");

@@ -4,6 +4,7 @@
  */
 import { FormatRegistry, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import type { ErrorCode } from "../errors.ts";
 
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -15,7 +16,7 @@ export interface ValidationIssue {
   message: string;
 }
 
-export type Validation<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[]; code?: ErrorCode };
 
 export interface Validator<T> {
   (value: unknown): Validation<T>;

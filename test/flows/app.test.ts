@@ -190,6 +190,7 @@ describe("one declaration, many views", () => {
 
   it("health says what is on", async () => {
     const body = (await (await service.request("/health")).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ ok: true, payments: "off", open_for_work: true, operations: 3, skills: 1 });
+    expect(body).toMatchObject({ ok: true, payments: "off", open_for_work: true, operations: service.registry.plugins.length, skills: service.registry.skills.length });
+    expect(body.operations).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,0 +1,132 @@
+/**
+ * @module web/endpoint-schemas — request and result schemas of the web evidence endpoints
+ * (spec web-evidence §4.1–§4.3), their cross-field rules, and their prices (§4.4).
+ */
+import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
+import type { CheckFailure } from "../plugin/define.ts";
+import type { NetworkPrices } from "../plugin/price.ts";
+import { ComparisonSchema } from "./compare-schema.ts";
+import { PdfExtractionSchema } from "./pdf-schema.ts";
+import { CompactResultSchema, InlineErrorSchema, ReadResultSchema } from "./read-result.ts";
+import { makeWellFormed, sha256Hex } from "./text-output.ts";
+
+const Url = t.String({ format: "uri", maxLength: 2048, description: "Public http(s) URL, port 80 or 443." });
+const MaxChars = t.Integer({ minimum: 1000, maximum: 60000, default: 20000, description: "Characters per URL, for text and markdown separately; keep it identical between comparisons." });
+const Selector = t.String({ minLength: 1, maxLength: 300, description: "CSS selector; only the first matching element is extracted (HTML only)." });
+
+export const ReadRequestSchema = t.Object(
+  {
+    url: t.Optional(Url),
+    urls: t.Optional(t.Array(Url, { minItems: 1, maxItems: 10, uniqueItems: true, description: "1 to 10 URLs read as a batch." })),
+    format: t.Optional(t.Union([t.Literal("text"), t.Literal("markdown")], { description: "markdown adds markdown and markdown_sha256; text is always returned." })),
+    selector: t.Optional(Selector),
+    render: t.Optional(t.Boolean({ description: "Run the page's JavaScript in a headless browser first (images, media and fonts are not loaded)." })),
+    max_chars: t.Optional(MaxChars),
+  },
+  { additionalProperties: false, oneOf: [{ required: ["url"] }, { required: ["urls"] }] },
+);
+export type ReadRequest = Static<typeof ReadRequestSchema>;
+
+const ChangesItem = t.Union([
+  Url,
+  t.Object(
+    {
+      url: Url,
+      previous_text: t.Optional(t.String({ maxLength: 60000 })),
+      previous_sha256: t.Optional(t.String({ pattern: "^[a-fA-F0-9]{64}$" })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const ChangesRequestSchema = t.Object(
+  {
+    url: t.Optional(Url),
+    items: t.Optional(t.Array(ChangesItem, { minItems: 1, maxItems: 10, description: "A URL string (first snapshot) or {url, previous_text?, previous_sha256?}." })),
+    previous_sha256: t.Optional(t.String({ pattern: "^[a-fA-F0-9]{64}$", description: "The prior text_sha256: a compact changed/unchanged check." })),
+    previous_text: t.Optional(t.String({ maxLength: 60000, description: "The exact prior text: yields added and removed lines." })),
+    max_chars: t.Optional(MaxChars),
+    selector: t.Optional(Selector),
+    diff_summary: t.Optional(t.Boolean({ description: "Adds comparison.summary, one deterministic sentence." })),
+  },
+  { additionalProperties: false, oneOf: [{ required: ["url"] }, { required: ["items"] }] },
+);
+export type ChangesRequest = Static<typeof ChangesRequestSchema>;
+export type ChangesItem = Static<typeof ChangesItem>;
+
+export const PdfRequestSchema = t.Object({ url: Url }, { additionalProperties: false });
+export type PdfRequest = Static<typeof PdfRequestSchema>;
+
+export const ChangesResultSchema = t.Composite([
+  t.Omit(ReadResultSchema, ["text"]),
+  t.Object({ text: t.Optional(t.String()), comparison: ComparisonSchema }),
+]);
+
+export const PdfResultSchema = t.Composite([t.Object({ ok: t.Literal(true), url: t.String() }), PdfExtractionSchema]);
+
+export function batchEnvelope(item: TSchema) {
+  return t.Object({
+    ok: t.Literal(true),
+    batch: t.Literal(true),
+    count: t.Integer(),
+    succeeded: t.Integer(),
+    failed: t.Integer(),
+    charged_urls: t.Integer(),
+    results: t.Array(t.Union([item, InlineErrorSchema])),
+  });
+}
+
+export const ReadOutputSchema = t.Union([ReadResultSchema, batchEnvelope(ReadResultSchema)]);
+export const FetchOutputSchema = t.Union([CompactResultSchema, batchEnvelope(CompactResultSchema)]);
+export const ChangesOutputSchema = t.Union([ChangesResultSchema, batchEnvelope(ChangesResultSchema)]);
+
+/** Cross-field rules of web/read, web/fetch and web/markdown. */
+export function checkReadRequest(input: ReadRequest): string | undefined {
+  if ((input.url === undefined) === (input.urls === undefined)) return "send exactly one of url or urls";
+  return undefined;
+}
+
+/** Cross-field rules of web/changes; a baseline whose text and hash disagree is refused before any work. */
+export function checkChangesRequest(input: ChangesRequest): CheckFailure | string | undefined {
+  if ((input.url === undefined) === (input.items === undefined)) return "send exactly one of url or items";
+  if (input.items && (input.previous_text !== undefined || input.previous_sha256 !== undefined)) {
+    return "with items, put previous_text / previous_sha256 inside each item";
+  }
+  const baselines = input.items
+    ? input.items.map((item, index) => ({ where: `items[${index}]`, ...(typeof item === "string" ? {} : item) }))
+    : [{ where: "body", previous_text: input.previous_text, previous_sha256: input.previous_sha256 }];
+  for (const b of baselines) {
+    if (b.previous_text !== undefined && b.previous_sha256 !== undefined && sha256Hex(makeWellFormed(b.previous_text)) !== b.previous_sha256.toLowerCase()) {
+      return { code: "BASELINE_MISMATCH", message: `${b.where}: previous_text does not hash to previous_sha256 (send both from the same snapshot, or only one).` };
+    }
+  }
+  const urls = input.items?.map((i) => (typeof i === "string" ? i : i.url));
+  if (urls && new Set(urls).size !== urls.length) return "items must name each URL once";
+  return undefined;
+}
+
+/** spec §4.4 prices, in USD per network. */
+const perUrl = {
+  single: { base: 0.005, algorand: 0.01 },
+  batch: { base: 0.003, algorand: 0.006 },
+  render: { base: 0.01, algorand: 0.02 },
+} as const;
+
+function total(count: number, rate: { base: number; algorand: number }): NetworkPrices {
+  // integer micro-dollars so 10 × 0.003 is exactly 0.03
+  const usd = (v: number) => String((Math.round(v * 1_000_000) * count) / 1_000_000);
+  return { base: usd(rate.base), algorand: usd(rate.algorand) };
+}
+
+export function priceRead(input: ReadRequest): NetworkPrices {
+  const count = input.urls?.length ?? 1;
+  if (input.render) return total(count, perUrl.render);
+  return total(count, count >= 2 ? perUrl.batch : perUrl.single);
+}
+
+export function priceChanges(input: ChangesRequest): NetworkPrices {
+  const count = input.items?.length ?? 1;
+  return total(count, count >= 2 ? perUrl.batch : perUrl.single);
+}
+
+export const pdfPrice: NetworkPrices = { base: "0.01", algorand: "0.01" };

@@ -1,0 +1,77 @@
+/**
+ * @module web/examples — fixed example inputs and outputs of the web evidence endpoints, with
+ * real hashes, for the plugin declarations, the docs and the free GET /v1/web/sample.
+ */
+import { sha256Hex } from "./text-output.ts";
+import type { ReadResult } from "./read-result.ts";
+
+const text = "Example Domain\nThis domain is for use in illustrative examples in documents.\nMore information...";
+const markdown = "# Example Domain\n\nThis domain is for use in illustrative examples in documents.\n\n[More information...](https://www.iana.org/domains/example)";
+
+export const exampleReadResult: ReadResult = {
+  ok: true,
+  version: "web-read/1",
+  url: "https://example.com/",
+  final_url: "https://example.com/",
+  fetched_at: "2026-11-21T08:00:00.000Z",
+  source_status: 200,
+  content_type: "text/html",
+  source_sha256: sha256Hex("<!doctype html><title>Example Domain</title>"),
+  title: "Example Domain",
+  description: "",
+  language: "en",
+  text,
+  text_sha256: sha256Hex(text),
+  characters: [...text].length,
+  truncated: false,
+  headings: [{ level: 1, text: "Example Domain" }],
+  links: [{ text: "More information...", url: "https://www.iana.org/domains/example" }],
+  javascript_rendered: false,
+  warnings: [],
+  content_is_untrusted: true,
+};
+
+export const exampleMarkdownResult: ReadResult = {
+  ...exampleReadResult,
+  format: "markdown",
+  markdown,
+  markdown_sha256: sha256Hex(markdown),
+};
+
+const previousText = "Example Domain\nThis domain is reserved.\nMore information...";
+
+export const exampleChangesResult = {
+  ...exampleReadResult,
+  comparison: {
+    changed: true,
+    previous_sha256: sha256Hex(previousText),
+    current_sha256: sha256Hex(text),
+    added: ["This domain is for use in illustrative examples in documents."],
+    removed: ["This domain is reserved."],
+    added_lines: 1,
+    removed_lines: 1,
+  },
+};
+
+export const examplePreviousText = previousText;
+
+const pdfPages = [
+  { page: 1, text: "Annual report 2026\nRevenue grew 12 percent.", characters: 0 },
+  { page: 2, text: "", characters: 0 },
+].map((p) => ({ ...p, characters: [...p.text].length }));
+const pdfText = pdfPages.map((p) => (p.text ? `--- page ${p.page} ---\n${p.text}` : `--- page ${p.page} ---`)).join("\n\n");
+
+export const examplePdfResult = {
+  ok: true as const,
+  url: "https://example.com/report.pdf",
+  page_count: 2,
+  pages: pdfPages,
+  text: pdfText,
+  text_sha256: sha256Hex(pdfText),
+  source_sha256: sha256Hex("%PDF-1.7 example"),
+  truncated: false,
+  empty_text_pages: [2],
+  ocr_performed: false as const,
+  warnings: ["Page 2 has no embedded text (scanned or blank); OCR is not performed."],
+  extraction_ms: 42,
+};
