@@ -204,5 +204,18 @@ describe("indeterminate settlement", () => {
     expect(settled.kind).toBe("settled");
     if (settled.kind === "settled") expect(settled.receipt).toMatchObject({ state: "settled", requestId: "job_1", operationId: "job.run", amount: "10000" });
   });
-});
 
+  test("reconcile releases a reservation whose work never finished once its authorization expired", async () => {
+    let clock = Date.now();
+    const gate = createPaymentGate({ config: fx.config(), db: freshDatabase(), now: () => new Date(clock) });
+    const server = serve(gate);
+    const header = await fx.capturePayment(`${server.url}/v1/echo`, { text: "hi" });
+    const authorized = await gate.authorize(new Headers({ "PAYMENT-SIGNATURE": header }), operation({}, new URL(`${server.url}/v1/echo`)));
+    if (authorized.kind !== "verified") throw new Error("not verified");
+    expect(await gate.reconcile()).toMatchObject({ released: 0 });
+    expect(gate.lookup(authorized.payment.nonce)?.state).toBe("in_flight");
+    clock += 301_000; // past validBefore (now + maxTimeoutSeconds)
+    expect(await gate.reconcile()).toMatchObject({ released: 1 });
+    expect(gate.lookup(authorized.payment.nonce)?.state).toBe("unused");
+  });
+});
