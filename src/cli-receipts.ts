@@ -1,18 +1,25 @@
 /**
- * @module cli-receipts — `tollbooth receipts`: the latest settlement receipts as a table.
+ * @module cli-receipts — `tollbooth receipts`: the latest payment receipts (settled, pending,
+ * failed, unused) as a table, newest first.
  */
 import type { Config } from "./config.ts";
+import { listRecentReceipts } from "./store/receipt-list.ts";
 import { openStore } from "./store/store.ts";
 
-export function listReceiptsForCli(config: Config, limit: number): number {
+export function listReceiptsForCli(config: Config, limit: number, state?: string): number {
   const store = openStore(config.data);
   try {
-    const rows = store.requestOutcomes.recent(Number.isFinite(limit) && limit > 0 ? limit : 20);
+    const rows = listRecentReceipts(store.db, Number.isFinite(limit) && limit > 0 ? limit : 20, state);
     if (rows.length === 0) {
-      console.log("no receipts yet");
+      console.log(`no receipts${state ? ` in state ${state}` : ""} in ${store.path}`);
       return 0;
     }
-    for (const r of rows) console.log(`${r.at}  ${r.status}  ${r.operationId ?? r.route}  ${r.outcome}  ${r.durationMs}ms  ${r.requestId}`);
+    const table = [["time", "state", "network", "amount (atomic)", "operation", "payer", "transaction / reason"]];
+    for (const r of rows) {
+      table.push([r.updated_at, r.state, r.network, r.amount, r.operation_id ?? "-", r.payer, r.transaction_id ?? r.reason ?? "-"]);
+    }
+    const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+    for (const row of table) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd());
     return 0;
   } finally {
     store.close();

@@ -16,7 +16,10 @@ Usage: tollbooth <command> [flags]
 Commands:
   serve                  start the server (default)
   skills                 list the registry: id, route or skill, price per network, async, timeout
-  receipts [--limit N]   list recent settlement receipts
+  read URL [--format markdown] [--selector CSS] [--max-chars N] [--render]
+                         read one page with the web engine and print the JSON result (free, local)
+  receipts [--limit N] [--state S]
+                         list recent payment receipts (settled, pending, failed, unused)
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
@@ -60,7 +63,21 @@ async function main(args: string[]): Promise<number> {
 
   const extra: Record<string, string | undefined> = {};
   if (command === "pause") extra.reason = takeFlag(args, "reason");
-  if (command === "receipts") extra.limit = takeFlag(args, "limit");
+  if (command === "receipts") {
+    extra.limit = takeFlag(args, "limit");
+    extra.state = takeFlag(args, "state");
+  }
+  if (command === "read") {
+    extra.format = takeFlag(args, "format");
+    extra.selector = takeFlag(args, "selector");
+    extra.maxChars = takeFlag(args, "max-chars");
+    const i = args.indexOf("--render");
+    if (i >= 0) {
+      args.splice(i, 1);
+      extra.render = "true";
+    }
+    if (args[0] && !args[0].startsWith("--")) extra.url = args.shift();
+  }
 
   let config: Config;
   try {
@@ -123,7 +140,15 @@ async function main(args: string[]): Promise<number> {
     }
     case "receipts": {
       const { listReceiptsForCli } = await import("./cli-receipts.ts");
-      return listReceiptsForCli(config, Number(extra.limit ?? 20));
+      return listReceiptsForCli(config, Number(extra.limit ?? 20), extra.state);
+    }
+    case "read": {
+      if (!extra.url) {
+        console.error("tollbooth read: give a URL: tollbooth read https://example.com/ [--format markdown] [--selector CSS] [--max-chars N] [--render]");
+        return 2;
+      }
+      const { readForCli } = await import("./cli-read.ts");
+      return readForCli(config, { url: extra.url, format: extra.format, selector: extra.selector, maxChars: extra.maxChars, render: extra.render === "true" });
     }
     case "doctor": {
       const report = await runDoctor(config);

@@ -2,6 +2,7 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
+import type { JobsInfo } from "../jobs/setup.ts";
 import type { ManagerState } from "../store/settings.ts";
 import { apiVersion, type Catalogue, type PaymentInfo, serviceName } from "./catalogue.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
@@ -16,6 +17,8 @@ export interface DocsContext {
   readonly startedAt: Date;
   /** Optional features and whether they work on this server (e.g. `render`). */
   readonly features: Readonly<Record<string, { available: boolean; detail?: string }>>;
+  /** Job limits, live load and the 7-day figures (absent in documents rendered without a server). */
+  readonly jobs?: JobsInfo;
 }
 
 export interface FreeRoute {
@@ -109,6 +112,16 @@ export const freeRoutes: readonly FreeRoute[] = [
     contentType: "application/json",
     summary: "OpenAPI 3.1: request schemas, error codes, x-payment-info",
     render: (docs) => renderOpenApi({ catalogue: docs.catalogue, payments: docs.payments, baseUrl: docs.baseUrl, freeRoutes }),
+  },
+  {
+    path: "/v1/web/sample",
+    contentType: "application/json",
+    summary: "Free fixed example of a web/read result (no payment, no web fetch)",
+    render: (docs) => {
+      const read = docs.catalogue.operations.find((e) => e.id === "web.read");
+      const example = read?.examples[0];
+      return example?.output ?? { ok: false, error: "NOT_FOUND", status: 404, message: "web.read is not installed on this server." };
+    },
   },
   { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities },
   { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt },

@@ -119,6 +119,16 @@ describe("web.read", () => {
   });
 });
 
+describe("GET /v1/web/sample", () => {
+  it("is free, fetches nothing and has the read result's shape with real hashes", async () => {
+    const res = await service.request("/v1/web/sample");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ ok: true, content_is_untrusted: true });
+    expect(body.text_sha256).toBe(sha(String(body.text)));
+  });
+});
+
 describe("web.read without the test-only loopback switch", () => {
   it("refuses loopback targets before connecting", async () => {
     const strict = await testService([]);
