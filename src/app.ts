@@ -11,16 +11,17 @@ import { ApiError } from "./errors.ts";
 import { contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
-import type { PluginEntry, Registry, SkillEntry } from "./plugin/registry.ts";
+import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl">;
+  readonly config: Pick<Config, "publicUrl"> & JobConfig;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -40,8 +41,11 @@ export function createApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const catalogue = buildCatalogue(registry);
   const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
+  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
+  const jobSetup = createJobService({ config: deps.config, registry, store, payments: deps.payments, log, now });
 
   const operationDeps: OperationDeps = {
+    ...jobSetup.hooks,
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -55,10 +59,12 @@ export function createApp(deps: AppDeps) {
       store: store.pluginStore(entry.id),
       web: deps.web,
       manager: () => store.settings.manager(),
+      skills: () => skillSummaries,
       requestId,
       now,
     }),
   };
+  const jobService = jobSetup.start(operationDeps);
 
   const docsContext = (request: Request): DocsContext => ({
     catalogue,
@@ -68,6 +74,7 @@ export function createApp(deps: AppDeps) {
     productVersion: deps.productVersion,
     startedAt,
     features: deps.features ?? {},
+    jobs: jobService.info,
   });
 
   const app = new Elysia({ normalize: false });
@@ -123,42 +130,9 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-  const submitJob = async (request: Request, skillFromPath: string | undefined) => {
-    const context = contextOf(request);
-    context.route = skillFromPath ? "/v1/jobs/:skill" : "/v1/jobs";
-    try {
-      const body = await readJsonObject(request);
-      const { skill: named, ...fields } = body;
-      if (skillFromPath && named !== undefined && named !== skillFromPath) {
-        throw new ApiError("INVALID_REQUEST", { message: `The body names skill "${String(named)}" but the path names "${skillFromPath}".` });
-      }
-      const name = skillFromPath ?? named;
-      const entry = typeof name === "string" ? registry.skill(name) : undefined;
-      if (!entry) {
-        throw new ApiError("UNKNOWN_SKILL", {
-          message: name === undefined ? "Name the skill in the body field \"skill\"." : `No skill "${String(name)}".`,
-          details: { skills: registry.skills.map((s) => s.id) },
-        });
-      }
-      return runSkill(entry, request, context, fields);
-    } catch (error) {
-      return errorResponse(error, context, log);
-    }
-  };
-
-  const runSkill = (entry: SkillEntry, request: Request, context: ReturnType<typeof contextOf>, fields: Record<string, unknown>) => {
-    return runPaidOperation(operationDeps, {
-      request,
-      context,
-      entry,
-      input: fields,
-      route: `POST /v1/jobs/${entry.id}`,
-      present: (result) => ({ ok: true, skill: entry.id, result: entry.definition.jsonOnly ? JSON.stringify(result) : result }),
-    });
-  };
-
-  app.post("/v1/jobs", ({ request }) => submitJob(request, undefined), { parse: "none" });
-  app.post("/v1/jobs/:skill", ({ request, params }) => submitJob(request, params.skill), { parse: "none" });
+  app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
+  app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
+  app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
 
   return app;
 }

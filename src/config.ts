@@ -36,6 +36,15 @@ export const configFields = {
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
+  // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
+  maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),
+  maxQueuedJobs: t.Integer({ minimum: 1, maximum: 10_000, default: 100, description: "Async jobs waiting to start; beyond it submissions get 503 QUEUE_FULL." }),
+  rateLimitPerMin: t.Integer({ minimum: 1, maximum: 100_000, default: 30, description: "Paid calls per minute per caller (payer when paid, client address otherwise)." }),
+  jobResultTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours a finished job and its result stay readable at GET /v1/jobs/:id." }),
+  idempotencyTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours an Idempotency-Key and its response are kept." }),
+  maxPromptChars: t.Integer({ minimum: 1, maximum: 1_000_000, default: 4000, description: "Longest `prompt` a skill accepts (spec max_prompt_chars)." }),
+  jobTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 180, description: "Upper bound on any skill's timeout (spec job_timeout_sec)." }),
+  slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
 } satisfies Record<string, TSchema>;
 
 export const ConfigSchema = t.Object(configFields, { additionalProperties: false });

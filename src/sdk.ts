@@ -9,7 +9,7 @@ export { ApiError, errorCodes } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
 export { definePlugin, defineSkill } from "./plugin/define.ts";
 export type { Example, PluginDefinition, PriceSpec, SkillDefinition } from "./plugin/define.ts";
-export type { PluginContext } from "./plugin/context.ts";
+export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
 

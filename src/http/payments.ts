@@ -30,6 +30,12 @@ export interface AcceptedPayment {
   readonly payer?: string;
   /** The network paid on (CAIP-2), when paid. */
   readonly network?: string;
+  /**
+   * Unix seconds after which this authorization can no longer settle; null when the network
+   * counts rounds instead (Algorand: about 10 rounds) and so cannot wait for a long job;
+   * undefined when free. Async jobs settle at acceptance when it would lapse before they finish.
+   */
+  readonly validBefore?: number | null;
   /** Plain JSON from which `Payments.restore` rebuilds this payment after a restart (null when free). */
   snapshot(): unknown;
   /** Called once the work succeeded. */

@@ -4,6 +4,8 @@ import * as m1 from "../../plugins/web-changes.ts";
 import * as m2 from "../../plugins/web-fetch.ts";
 import * as m3 from "../../plugins/web-markdown.ts";
 import * as m4 from "../../plugins/web-read.ts";
+import * as m5 from "../../skills/capabilities.ts";
+import * as m6 from "../../skills/host-report.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/pdf-read.ts", exports: m0 },
@@ -11,4 +13,6 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "plugins/web-fetch.ts", exports: m2 },
   { file: "plugins/web-markdown.ts", exports: m3 },
   { file: "plugins/web-read.ts", exports: m4 },
+  { file: "skills/capabilities.ts", exports: m5 },
+  { file: "skills/host-report.ts", exports: m6 },
 ];

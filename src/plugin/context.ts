@@ -7,6 +7,15 @@ import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
 
+/** One skill as buyers see it in the catalogue (read-only). */
+export interface SkillSummary {
+  readonly id: string;
+  /** Dollar price on Base (the reference price), e.g. "0.002". */
+  readonly priceUsd: string;
+  readonly async: boolean;
+  readonly timeoutSec: number;
+}
+
 export interface PluginContext {
   /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
   readonly signal: AbortSignal;
@@ -17,6 +26,8 @@ export interface PluginContext {
   readonly web: WebEngine;
   /** The manager's current open_for_work state (read-only). */
   readonly manager: () => ManagerState;
+  /** The skills this server sells, with prices (read-only; the capabilities skill reports them). */
+  readonly skills: () => readonly SkillSummary[];
   readonly requestId: string;
   readonly now: () => Date;
 }

@@ -3,6 +3,8 @@
  * New families add their migrations to `allMigrations` and a facet here.
  */
 import { join } from "node:path";
+import { idempotencyMigrations } from "../jobs/idempotency.ts";
+import { createJobStore, jobMigrations, type JobStore } from "../jobs/job-store.ts";
 import { type Database, type Migration, openDatabase } from "./db.ts";
 import { createPluginStore, pluginKvMigrations, type PluginStore } from "./plugin-kv.ts";
 import { receiptMigrations } from "./receipts.ts";
@@ -14,6 +16,8 @@ export const allMigrations: readonly Migration[] = [
   ...pluginKvMigrations,
   ...requestOutcomeMigrations,
   ...receiptMigrations,
+  ...jobMigrations,
+  ...idempotencyMigrations,
 ];
 
 export const databaseFileName = "tollbooth.db";
@@ -23,7 +27,10 @@ export interface Store {
   readonly path: string;
   readonly settings: SettingsStore;
   readonly requestOutcomes: RequestOutcomeStore;
+  readonly jobs: JobStore;
   pluginStore(pluginId: string): PluginStore;
+  /** Runs `stop` before the database closes (background workers that write to it). */
+  onClose(stop: () => void): void;
   close(): void;
 }
 
@@ -32,11 +39,13 @@ export function openStore(dataDir: string): Store {
   const path = dataDir === ":memory:" ? ":memory:" : join(dataDir, databaseFileName);
   const db = openDatabase({ path, migrations: allMigrations });
   const pluginStores = new Map<string, PluginStore>();
+  const closers: (() => void)[] = [];
   return {
     db,
     path,
     settings: createSettingsStore(db),
     requestOutcomes: createRequestOutcomeStore(db),
+    jobs: createJobStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
       if (!store) {
@@ -45,7 +54,11 @@ export function openStore(dataDir: string): Store {
       }
       return store;
     },
+    onClose(stop) {
+      closers.push(stop);
+    },
     close() {
+      for (const stop of closers.splice(0)) stop();
       db.close();
     },
   };

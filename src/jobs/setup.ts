@@ -1,0 +1,113 @@
+/**
+ * @module jobs/setup — wires the job worker into a running app: job and idempotency stores,
+ * the worker (recovered from the last run), the routes, the rate limiter every paid operation
+ * shares, and a periodic sweep of expired results and keys. Stops with the store.
+ */
+import type { Config } from "../config.ts";
+import type { OperationDeps } from "../http/operation.ts";
+import type { Payments } from "../http/payments.ts";
+import type { Logger } from "../log.ts";
+import type { Registry, SkillEntry } from "../plugin/registry.ts";
+import type { Store } from "../store/store.ts";
+import { createIdempotencyStore } from "./idempotency.ts";
+import { checkPromptLength } from "./limits.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+import { createJobRoutes, type JobRoutes } from "./routes.ts";
+import type { Sla, Stats7d } from "./stats.ts";
+import { createJobWorker, type JobWorker } from "./worker.ts";
+
+export type JobConfig = Pick<
+  Config,
+  "maxConcurrentJobs" | "maxQueuedJobs" | "rateLimitPerMin" | "jobResultTtlHours" | "idempotencyTtlHours" | "maxPromptChars" | "jobTimeoutSec" | "slaCapMs"
+>;
+
+/** What the free documents show about jobs (limits, live load, the 7-day figures). */
+export interface JobsInfo {
+  readonly limits: {
+    readonly max_concurrent_jobs: number;
+    readonly max_queued_jobs: number;
+    readonly rate_limit_per_min: number;
+    readonly max_prompt_chars: number;
+    readonly job_timeout_sec: number;
+    readonly job_result_ttl_hours: number;
+    readonly idempotency_ttl_hours: number;
+    readonly sla_cap_ms: number;
+  };
+  activeJobs(): number;
+  stats(): { stats_7d: Stats7d; sla: Sla };
+}
+
+export interface JobService {
+  readonly routes: JobRoutes;
+  readonly worker: JobWorker;
+  readonly info: JobsInfo;
+  /** Hooks for OperationDeps: the shared rate limit and input limits. */
+  readonly operationHooks: Pick<OperationDeps, "rateLimit" | "checkInput">;
+}
+
+const sweepEveryMs = 60_000;
+
+/** Two steps because the operation deps need the hooks and the routes need the operation deps. */
+export function createJobService(options: {
+  readonly config: JobConfig;
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly payments: Payments;
+  readonly log: Logger;
+  readonly now: () => Date;
+}): { hooks: JobService["operationHooks"]; start(operation: OperationDeps): JobService } {
+  const { config, registry, store, payments, log, now } = options;
+  const limiter = createRateLimiter({ perMinute: config.rateLimitPerMin, now: () => now().getTime() });
+  const hooks: JobService["operationHooks"] = {
+    rateLimit: (caller) => limiter.take(caller),
+    checkInput: (_entry, input) => checkPromptLength(input, config.maxPromptChars),
+  };
+  return {
+    hooks,
+    start(operation) {
+      const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
+      const worker = createJobWorker({
+        jobs: store.jobs,
+        registry,
+        payments,
+        log: log.child({ component: "jobs" }),
+        limits: config,
+        contextFor: (entry: SkillEntry, signal, requestId) => operation.contextFor(entry, signal, requestId),
+        now,
+      });
+      idempotency.releaseAllPending();
+      worker.recover();
+      const sweep = () => {
+        worker.sweep();
+        try {
+          idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
+        } catch (error) {
+          log.warn("idempotency purge failed", { error: (error as Error).message });
+        }
+      };
+      sweep();
+      const timer = setInterval(sweep, sweepEveryMs);
+      timer.unref?.();
+      store.onClose(() => {
+        clearInterval(timer);
+        worker.stop();
+      });
+      const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
+      const info: JobsInfo = {
+        limits: {
+          max_concurrent_jobs: config.maxConcurrentJobs,
+          max_queued_jobs: config.maxQueuedJobs,
+          rate_limit_per_min: config.rateLimitPerMin,
+          max_prompt_chars: config.maxPromptChars,
+          job_timeout_sec: config.jobTimeoutSec,
+          job_result_ttl_hours: config.jobResultTtlHours,
+          idempotency_ttl_hours: config.idempotencyTtlHours,
+          sla_cap_ms: config.slaCapMs,
+        },
+        activeJobs: () => worker.activeJobs(),
+        stats: () => worker.stats(),
+      };
+      return { routes, worker, info, operationHooks: hooks };
+    },
+  };
+}
