@@ -125,22 +125,12 @@ export function createExactEvmMechanism(options: ExactEvmMechanismOptions): Sche
         nonce: a.nonce as Hex,
       },
     };
-    let eoaSignatureValid = false;
-    if (parsed.signature.length === 132) {
-      try {
-        eoaSignatureValid = isAddressEqual(await recoverTypedDataAddress({ ...typed, signature: parsed.signature as Hex }), payer);
-      } catch {
-        eoaSignatureValid = false;
-      }
-    }
+    // transferWithAuthorization(v, r, s) settles 65-byte ECDSA signatures only; smart-wallet
+    // (ERC-1271/6492) signatures would need the `bytes signature` overload, which we do not use.
+    if (parsed.signature.length !== 132) return fail(evmReasons.signature, payer, "only 65-byte ECDSA signatures can be settled");
     try {
-      if (!eoaSignatureValid) {
-        // Smart-contract wallets (ERC-1271/6492) sign differently; viem asks the chain.
-        const valid = await publicClient.verifyTypedData({ ...typed, address: payer, signature: parsed.signature as Hex });
-        if (!valid) return fail(evmReasons.signature, payer);
-        // The 9-argument transferWithAuthorization below takes only 65-byte ECDSA signatures.
-        if (parsed.signature.length !== 132) return fail(evmReasons.signature, payer, "only 65-byte signatures can be settled");
-      }
+      // One batched round trip. The simulation is the token itself judging signature, domain,
+      // window, nonce and balance; the two reads only name the reason when it refuses.
       const token = { address: requirements.asset as `0x${string}`, abi: eip3009Abi } as const;
       const [used, balance, simulation] = await Promise.all([
         publicClient.readContract({ ...token, functionName: "authorizationState", args: [payer, a.nonce as Hex] }),
@@ -156,9 +146,14 @@ export function createExactEvmMechanism(options: ExactEvmMechanismOptions): Sche
             (error: unknown) => error,
           ),
       ]);
-      if (used) return fail(evmReasons.nonceAlreadyUsed, payer);
-      if (balance < BigInt(a.value)) return fail(evmReasons.insufficientBalance, payer);
-      if (simulation !== undefined) return fail(evmReasons.simulationFailed, payer, shortMessage(simulation));
+      if (simulation !== undefined || used || balance < BigInt(a.value)) {
+        const signer = await recoverTypedDataAddress({ ...typed, signature: parsed.signature as Hex }).catch(() => undefined);
+        if (!signer || !isAddressEqual(signer, payer)) return fail(evmReasons.signature, payer);
+        if (used) return fail(evmReasons.nonceAlreadyUsed, payer);
+        if (balance < BigInt(a.value)) return fail(evmReasons.insufficientBalance, payer);
+        // Signature right for our domain yet refused: typically the token's EIP-712 name/version differ from config.
+        return fail(evmReasons.simulationFailed, payer, shortMessage(simulation));
+      }
     } catch (error) {
       return fail(evmReasons.unexpectedVerifyError, payer, shortMessage(error));
     }
