@@ -5,6 +5,7 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
 import type { Config } from "./config.ts";
+import { checkPayments } from "./doctor-payments.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { openStore } from "./store/store.ts";
 
@@ -15,7 +16,7 @@ export interface CheckResult {
   readonly detail: string;
 }
 
-export type Check = (config: Config) => Promise<CheckResult> | CheckResult;
+export type Check = (config: Config) => Promise<CheckResult | CheckResult[]> | CheckResult | CheckResult[];
 
 const dataFolder: Check = (config) => {
   try {
@@ -48,11 +49,11 @@ const exposure: Check = (config) => {
   return { name: "exposure", status: "ok", detail: config.payments === "off" ? `payments off, bound to ${config.host}` : `payments on, bound to ${config.host}` };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure];
+export const checks: Check[] = [dataFolder, plugins, exposure, checkPayments];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];
-  for (const check of [...checks, ...extra]) results.push(await check(config));
+  for (const check of [...checks, ...extra]) results.push(...[await check(config)].flat());
   const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
   const lines = results.map((r) => `[${mark[r.status]}] ${r.name}: ${r.detail}`);
   const failed = results.filter((r) => r.status === "fail").length;
