@@ -19,7 +19,7 @@ export function startSiteServer(): SiteServer {
       if (path === "/robots.txt" && !pages.has(path)) return new Response("User-agent: *\nAllow: /\n");
       const page = pages.get(path);
       if (!page) return new Response("not found", { status: 404, headers: { "content-type": "text/plain" } });
-      return new Response(page.body, { status: page.status, headers: { "content-type": page.type } });
+      return new Response(typeof page.body === "string" ? page.body : new Uint8Array(page.body), { status: page.status, headers: { "content-type": page.type } });
     },
   });
   const origin = `http://127.0.0.1:${server.port}`;
