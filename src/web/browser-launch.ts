@@ -1,0 +1,114 @@
+/**
+ * @module web/browser-launch — starts one headless Chromium whose only way out is the guard
+ * proxy: every scheme goes to the proxy (loopback included), the host resolver answers nothing
+ * (so Chromium cannot resolve or bypass), QUIC and non-proxied WebRTC UDP are off, and
+ * popups, permission prompts, images and background services are off at the browser level.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Browser } from "puppeteer-core";
+
+export interface BrowserLaunchOptions {
+  executablePath: string;
+  proxyUrl: string;
+  userAgent: string;
+  /** Chromium's sandbox; it cannot start as root, where it must be off. */
+  sandbox: boolean;
+}
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  pid: number | undefined;
+  userDataDir: string;
+  /** Closes the browser (SIGKILL of its process group when it does not close in time) and deletes its profile. */
+  close(): Promise<void>;
+}
+
+/** The switches that close every route except the proxy. Exported for the test that reads them. */
+export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" | "userAgent" | "sandbox">): string[] {
+  return [
+    ...(options.sandbox ? [] : ["--no-sandbox"]),
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-domain-reliability",
+    "--dns-prefetch-disable",
+    "--no-pings",
+    `--proxy-server=${options.proxyUrl}`,
+    // "<-loopback>" removes Chromium's implicit bypass, so even 127.0.0.1 goes through the proxy.
+    "--proxy-bypass-list=<-loopback>",
+    // Chromium resolves nothing itself; only the proxy's own address stays reachable.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--deny-permission-prompts",
+    "--block-new-web-contents",
+    "--blink-settings=imagesEnabled=false",
+    // Frames stay in the page's process so the page's request interception sees their requests too.
+    "--disable-features=site-per-process,IsolateOrigins,MediaRouter,Translate,AutofillServerCommunication,InterestFeedContentSuggestions",
+    "--disable-site-isolation-trials",
+    `--user-agent=${options.userAgent}`,
+  ];
+}
+
+export async function launchBrowser(options: BrowserLaunchOptions): Promise<LaunchedBrowser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), "tollbooth-chromium-"));
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: options.executablePath,
+      headless: true,
+      // The pipe transport: Chromium exits by itself when this process dies and the pipe closes.
+      pipe: true,
+      userDataDir,
+      args: buildBrowserArgs(options),
+      ignoreDefaultArgs: ["--disable-popup-blocking"],
+      // The server owns signal handling and calls close(); puppeteer still kills the browser on exit.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      timeout: 30_000,
+      protocolTimeout: 30_000,
+      defaultViewport: { width: 1280, height: 900 },
+    });
+  } catch (error) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const child = browser.process();
+  let closing: Promise<void> | undefined;
+  return {
+    browser,
+    pid: child?.pid,
+    userDataDir,
+    close() {
+      closing ??= (async () => {
+        const exited = new Promise<void>((resolve) => {
+          if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
+          else child.once("exit", () => resolve());
+        });
+        const graceful = browser.close().catch(() => undefined);
+        const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 3_000).unref?.());
+        if ((await Promise.race([graceful.then(() => "done" as const), timer])) === "late") killGroup(child?.pid);
+        killGroup(child?.pid);
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+        await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Chromium runs detached in its own process group: kill the group so no zygote or renderer stays. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * @module web/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
+ * a bounded pool of pages (one fresh incognito context per render), a total deadline per render,
+ * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
+ */
+import { ApiError } from "../errors.ts";
+import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
+import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
+import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
+import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext } from "./render-page.ts";
+import { createRenderSlots } from "./render-slots.ts";
+import type { TargetPolicy } from "./target-guard.ts";
+
+export interface RendererOptions {
+  /** Configured browser executable; the usual paths are tried without it. */
+  browserPath?: string;
+  userAgent: string;
+  /** Same policy as the plain fetcher (resolver, test-only loopback switch). */
+  policy: TargetPolicy;
+  /** Pages rendering at once (default 2, fits 2 cores). */
+  pages?: number;
+  /** Renders waiting for a page at most; more are refused AT_CAPACITY (default 32). */
+  maxQueue?: number;
+  navigationTimeoutMs?: number;
+  /** Deadline of one render from getting a page to returning the DOM (504 RENDER_TIMEOUT). */
+  totalTimeoutMs?: number;
+  settleTimeoutMs?: number;
+  quietMs?: number;
+  /** The browser is replaced after this many renders (default 200). */
+  restartAfterRenders?: number;
+  /** Fresh contexts kept open ahead of demand (default 1; 0 opens each on the caller's clock). */
+  spareContexts?: number;
+  maxHtmlChars?: number;
+  /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
+  sandbox?: boolean;
+  /** Asked for later main-frame navigations (redirects, script navigations), e.g. robots.txt. */
+  checkNavigation?: PageRenderOptions["checkNavigation"];
+  /** Tests: the proxy's socket opener and its decision log. */
+  proxyConnect?: SocketConnector;
+  onProxyDecision?: (decision: ProxyDecision) => void;
+}
+
+export interface RendererStatus {
+  available: boolean;
+  /** One line for `/v1/capabilities` and `tollbooth doctor`. */
+  detail: string;
+  browserPath?: string;
+}
+
+export interface RendererStats {
+  browserPid: number | undefined;
+  /** Incognito contexts open in the current browser, the spare included. */
+  openContexts: number;
+  /** Fresh contexts ready (or being opened) for the next renders. */
+  spareContexts: number;
+  active: number;
+  queued: number;
+  launches: number;
+  renders: number;
+}
+
+export interface BrowserRenderer {
+  /** The engine's `Renderer`. Throws ApiError (RENDER_UNAVAILABLE, RENDER_TIMEOUT, RENDER_FAILED, AT_CAPACITY, guard refusals). */
+  render(url: string, signal: AbortSignal): Promise<RenderedDom>;
+  status(): RendererStatus;
+  stats(): RendererStats;
+  /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Generation {
+  launched: Promise<LaunchedBrowser>;
+  browser?: LaunchedBrowser;
+  active: number;
+  renders: number;
+  retired: boolean;
+  dead: boolean;
+  /** Settles (rejects) when the browser disconnects. */
+  lost: Promise<never>;
+  /** Fresh contexts opened ahead of the renders that will each use one. */
+  spares: Promise<RenderContext>[];
+}
+
+const DEFAULTS = {
+  pages: 2,
+  maxQueue: 32,
+  navigationTimeoutMs: 10_000,
+  totalTimeoutMs: 20_000,
+  settleTimeoutMs: 3_000,
+  quietMs: 150,
+  restartAfterRenders: 200,
+  spareContexts: 1,
+  maxHtmlChars: 5 * 1024 * 1024,
+};
+const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
+
+export function createRenderer(options: RendererOptions): BrowserRenderer {
+  const settings = { ...DEFAULTS, ...definedOnly(options) };
+  const discovery: BrowserDiscovery = findBrowser(options.browserPath);
+  const sandbox = options.sandbox ?? process.getuid?.() !== 0;
+  const slots = createRenderSlots(settings.pages, settings.maxQueue);
+  const pageOptions: PageRenderOptions = {
+    navigationTimeoutMs: settings.navigationTimeoutMs,
+    settleTimeoutMs: settings.settleTimeoutMs,
+    quietMs: settings.quietMs,
+    maxHtmlChars: settings.maxHtmlChars,
+    policy: options.policy,
+    checkNavigation: options.checkNavigation,
+  };
+  let proxy: Promise<GuardProxy> | undefined;
+  let current: Generation | undefined;
+  const generations = new Set<Generation>();
+  let launchError: string | undefined;
+  let launches = 0;
+  let renders = 0;
+  let closed = false;
+
+  function startProxy(): Promise<GuardProxy> {
+    proxy ??= startGuardProxy({ policy: options.policy, connect: options.proxyConnect, onDecision: options.onProxyDecision });
+    return proxy;
+  }
+
+  function launchGeneration(): Generation {
+    launches++;
+    let markLost: (error: ApiError) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      markLost = reject;
+    });
+    lost.catch(() => undefined);
+    const path = discovery.found ? discovery.path : "";
+    const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], launched: Promise.resolve() as never };
+    generation.launched = (async () => {
+      const guard = await startProxy();
+      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox });
+      generation.browser = launched;
+      launchError = undefined;
+      refillSpares(generation);
+      launched.browser.once("disconnected", () => {
+        generation.dead = true;
+        markLost(new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced." }));
+        retire(generation);
+      });
+      return launched;
+    })();
+    generation.launched.catch((error: unknown) => {
+      generation.dead = true;
+      launchError = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      retire(generation);
+    });
+    generations.add(generation);
+    return generation;
+  }
+
+  function acquireGeneration(): Generation {
+    if (!current || current.dead || current.retired || current.renders >= settings.restartAfterRenders) {
+      if (current) retire(current);
+      current = launchGeneration();
+    }
+    current.renders++;
+    current.active++;
+    return current;
+  }
+
+  function retire(generation: Generation): void {
+    generation.retired = true;
+    if (generation.active === 0 || generation.dead) void closeGeneration(generation);
+  }
+
+  function release(generation: Generation): void {
+    generation.active--;
+    if (generation.retired && generation.active === 0) void closeGeneration(generation);
+  }
+
+  async function closeGeneration(generation: Generation): Promise<void> {
+    if (current === generation) current = undefined;
+    const launched = await generation.launched.catch(() => undefined);
+    await launched?.close();
+    generations.delete(generation);
+  }
+
+  /** A fresh context for this render: a spare opened earlier, else a new one; a replacement spare starts opening at once. */
+  function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
+    const spare = generation.spares.shift();
+    refillSpares(generation);
+    return spare ? spare.catch(() => openRenderContext(browser.browser)) : openRenderContext(browser.browser);
+  }
+
+  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). */
+  function refillSpares(generation: Generation): void {
+    while (!closed && !generation.dead && !generation.retired && generation.browser && generation.spares.length < settings.spareContexts) {
+      const spare = openRenderContext(generation.browser.browser);
+      generation.spares.push(spare);
+      spare.catch(() => {
+        const index = generation.spares.indexOf(spare);
+        if (index >= 0) generation.spares.splice(index, 1);
+      });
+    }
+  }
+
+  async function renderOnce(url: string, signal: AbortSignal, done: () => void): Promise<RenderedDom> {
+    const generation = acquireGeneration();
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.totalTimeoutMs)]);
+    const timedOut = new Promise<never>((_, reject) => {
+      const fail = () => reject(new ApiError("RENDER_TIMEOUT", { message: "The page did not finish rendering in time." }));
+      if (deadline.aborted) fail();
+      else deadline.addEventListener("abort", fail, { once: true });
+    });
+    timedOut.catch(() => undefined);
+    let opened: Promise<RenderContext> | undefined;
+    try {
+      let launched: LaunchedBrowser;
+      try {
+        launched = await Promise.race([generation.launched, timedOut]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw new ApiError("RENDER_UNAVAILABLE", { message: `The browser could not be started: ${launchError ?? "unknown error"}.`, cause: error });
+      }
+      opened = takeContext(generation, launched);
+      const work = opened.then((context) => renderInContext(context, url, pageOptions, deadline));
+      work.catch(() => undefined);
+      try {
+        return await Promise.race([work, timedOut, generation.lost]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        if (generation.dead) throw new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced.", cause: error });
+        throw new ApiError("RENDER_FAILED", { cause: error });
+      }
+    } finally {
+      // Closing happens after the answer; the page stays counted in the pool until it is gone.
+      void closeRenderContext(generation, opened).finally(() => {
+        release(generation);
+        done();
+      });
+    }
+  }
+
+  async function closeRenderContext(generation: Generation, opened: Promise<RenderContext> | undefined): Promise<void> {
+    const context = await opened?.catch(() => undefined);
+    if (!context || generation.dead) return;
+    const closedInTime = await withinMs(context.context.close(), CONTEXT_CLOSE_TIMEOUT_MS);
+    // A context that will not close (a renderer stuck in a loop) takes its browser with it.
+    if (!closedInTime) retire(generation);
+  }
+
+  return {
+    async render(url, signal) {
+      if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
+      if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
+      await slots.acquire(signal);
+      renders++;
+      const releaseSlot = () => slots.release();
+      return renderOnce(url, signal, releaseSlot);
+    },
+
+    status() {
+      if (!discovery.found) return { available: false, detail: discovery.detail };
+      if (closed) return { available: false, detail: "the renderer is shut down", browserPath: discovery.path };
+      if (launchError !== undefined) return { available: false, detail: `${discovery.path} did not start: ${launchError}`, browserPath: discovery.path };
+      return { available: true, detail: `${discovery.path} (${discovery.source}), ${settings.pages} pages`, browserPath: discovery.path };
+    },
+
+    stats() {
+      const browser = current?.browser;
+      return {
+        browserPid: browser?.pid,
+        openContexts: browser && browser.browser.connected ? Math.max(0, browser.browser.browserContexts().length - 1) : 0,
+        spareContexts: current?.spares.length ?? 0,
+        active: slots.active(),
+        queued: slots.queued(),
+        launches,
+        renders,
+      };
+    },
+
+    async warm() {
+      if (!discovery.found || closed || current) return;
+      current = launchGeneration();
+      await current.launched.catch(() => undefined);
+    },
+
+    async close() {
+      closed = true;
+      slots.close();
+      await Promise.all([...generations].map((generation) => closeGeneration(generation)));
+      current = undefined;
+      const guard = await proxy?.catch(() => undefined);
+      await guard?.close();
+    },
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+async function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
