@@ -130,7 +130,9 @@ describe("jobs (sync skills)", () => {
   it("lists the known skills when the skill is unknown", async () => {
     const res = await service.request("/v1/jobs", { method: "POST", json: { skill: "nope" } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: "UNKNOWN_SKILL", skills: ["word.count"] });
+    const body = (await res.json()) as { error: string; skills: string[] };
+    expect(body.error).toBe("UNKNOWN_SKILL");
+    expect(body.skills).toContain("word.count");
   });
 
   it("validates the skill's own fields", async () => {
