@@ -3,6 +3,7 @@
  * plugin file, and the jobs endpoint for skills. Handlers stay thin; the work is in
  * http/operation.ts and the plugin files.
  */
+import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
@@ -91,6 +92,13 @@ export function createApp(deps: AppDeps) {
     app.get(route.path, ({ request }) => {
       contextOf(request).route = route.path;
       const body = route.render(docsContext(request));
+      if (route.cacheSeconds) {
+        const text = route.contentType === "application/json" ? JSON.stringify(body) : String(body);
+        const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
+        const headers = { "Cache-Control": `public, max-age=${route.cacheSeconds}`, ETag: etag };
+        if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+        return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
+      }
       return route.contentType === "application/json" ? jsonResponse(body) : textResponse(String(body), route.contentType);
     });
   }

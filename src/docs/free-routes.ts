@@ -2,6 +2,7 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
+import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobsInfo } from "../jobs/setup.ts";
 import type { ManagerState } from "../store/settings.ts";
 import { apiVersion, type Catalogue, type PaymentInfo, serviceName } from "./catalogue.ts";
@@ -26,6 +27,8 @@ export interface FreeRoute {
   readonly contentType: "application/json" | "text/plain" | "text/markdown";
   readonly summary: string;
   readonly render: (docs: DocsContext) => unknown;
+  /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
+  readonly cacheSeconds?: number;
 }
 
 function capabilities(docs: DocsContext) {
@@ -47,6 +50,8 @@ function capabilities(docs: DocsContext) {
       networks: payments.networks.map((n) => ({ name: n.name, network: n.network, asset: n.asset, pay_to: n.payTo })),
     },
     wallets: Object.fromEntries(payments.networks.map((n) => [n.name, n.payTo])),
+    active_jobs: docs.jobs?.activeJobs() ?? 0,
+    ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
     features: docs.features,
     operations: catalogue.operations.map((e) => ({
       id: e.id,
@@ -71,24 +76,137 @@ function capabilities(docs: DocsContext) {
   };
 }
 
+/** spec job-worker §9: the service version string the agent card carries. */
+export const agentCardServiceVersion = "3.4.1-opt";
+
+/**
+ * An A2A v1.0 AgentCard (name, description, supportedInterfaces, version, capabilities, default
+ * modes, skills with id/name/description/tags), keeping `url` and `protocolVersion` for 0.3
+ * clients. The interface is this service's HTTP+JSON API paid with x402, not A2A messaging.
+ */
 function agentCard(docs: DocsContext) {
   const all = [...docs.catalogue.operations, ...docs.catalogue.skills];
+  const figures = docs.jobs?.stats();
   return {
     name: serviceName,
-    description: "Pay-per-call web evidence and job skills for AI agents, paid with x402 v2.",
+    description:
+      "Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on Base or Algorand). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.",
+    version: agentCardServiceVersion,
+    supportedInterfaces: [{ url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }],
     url: docs.baseUrl,
-    version: docs.productVersion,
-    protocol_version: apiVersion,
-    capabilities: { streaming: false, pushNotifications: false },
+    protocolVersion: "0.3.0",
+    preferredTransport: "HTTP+JSON",
+    provider: { organization: serviceName, url: docs.baseUrl },
+    documentationUrl: new URL("/openapi.json", docs.baseUrl).toString(),
+    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
     defaultInputModes: ["application/json"],
-    defaultOutputModes: ["application/json"],
-    skills: all.map((e) => ({ id: e.id, name: e.id, description: e.summary, tags: [e.kind === "plugin" ? "web-evidence" : "job"], examples: e.examples.map((x) => JSON.stringify(x.input)) })),
+    defaultOutputModes: ["application/json", "text/plain"],
+    skills: all.map((e) => ({
+      id: e.id,
+      name: e.id,
+      description: e.summary,
+      tags: [e.kind === "plugin" ? "web-evidence" : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")],
+      examples: e.examples.map((x) => JSON.stringify(e.kind === "skill" ? { skill: e.id, ...(x.input as object) } : x.input)),
+      inputModes: ["application/json"],
+      outputModes: ["application/json"],
+      price: { currency: "USDC", ...e.price },
+      endpoint: e.kind === "skill" ? `POST /v1/jobs/${e.id}` : e.route,
+    })),
     payments: { protocol: "x402", version: 2, scheme: "exact", networks: docs.payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo })) },
     open_for_work: docs.manager.openForWork,
+    ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
+    ...(figures ? { sla: figures.sla } : {}),
+    api_version: apiVersion,
   };
 }
 
-const agentCardRoute = (path: string): FreeRoute => ({ path, contentType: "application/json", summary: "Agent card: skills, payments, limits", render: agentCard });
+function manager(docs: DocsContext) {
+  return {
+    open_for_work: docs.manager.openForWork,
+    pause_reason: docs.manager.pauseReason,
+    last_manager_run: docs.manager.updatedAt,
+    notes: docs.manager.openForWork ? "" : "Paid work is refused with 503 while paused; free endpoints keep working.",
+  };
+}
+
+/** spec §2.5: public reputation from this server's own job rows. */
+function trust(docs: DocsContext) {
+  const figures = docs.jobs?.stats();
+  return {
+    ok: true,
+    service: serviceName,
+    open_for_work: docs.manager.openForWork,
+    active_jobs: docs.jobs?.activeJobs() ?? 0,
+    manager: manager(docs),
+    stats_7d: figures?.stats_7d ?? null,
+    sla: figures?.sla ?? null,
+    payment_timing:
+      "Async jobs: the payment is verified at submission and settled when the job completes; the result is released only after settlement succeeded. Where an authorization cannot outlive the job (Algorand signs for about 10 rounds), it is settled at acceptance and a failure through our fault records a refund due.",
+    refunds: "Failed work is never settled. When a payment was settled at acceptance and the job then failed through our fault, a refund is recorded on the job; contact the operator with the job id within 7 days.",
+  };
+}
+
+function about(docs: DocsContext) {
+  const figures = docs.jobs?.stats();
+  return {
+    ok: true,
+    service: serviceName,
+    version: docs.productVersion,
+    description:
+      "Tollbooth sells web evidence (page text, PDF text, change checks) and bounded job skills to agents, per call, with x402 v2. No account or API key: pay with USDC on Base or Algorand. Free discovery first: /v1/capabilities, /v1/trust, /openapi.json.",
+    open_for_work: docs.manager.openForWork,
+    manager: manager(docs),
+    operations: docs.catalogue.operations.map((e) => e.id),
+    skills: docs.catalogue.skills.map((e) => e.id),
+    jobs: { submit: "POST /v1/jobs", poll: "GET /v1/jobs/{id}", statuses: jobStatuses, transitions: jobTransitions },
+    ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
+    stats_7d: figures?.stats_7d ?? null,
+    sla: figures?.sla ?? null,
+    free_endpoints: freeRoutes.map((r) => r.path),
+  };
+}
+
+function adsMd(docs: DocsContext): string {
+  const line = (e: { id: string; summary: string; price: { base: string } }) => `- ${e.id} ($${e.price.base}): ${e.summary}`;
+  return [
+    `# ${serviceName}: pay-per-call web evidence and job skills`,
+    "",
+    `Open for work: ${docs.manager.openForWork ? "yes" : `no (${docs.manager.pauseReason})`}. No account, no API key: pay per call with x402 v2 (USDC on Base or Algorand).`,
+    "",
+    "## Web evidence",
+    ...docs.catalogue.operations.map(line),
+    "",
+    "## Job skills (POST /v1/jobs)",
+    ...docs.catalogue.skills.map(line),
+    "",
+    `Start free: GET ${new URL("/v1/capabilities", docs.baseUrl)} · trust: ${new URL("/v1/trust", docs.baseUrl)} · OpenAPI: ${new URL("/openapi.json", docs.baseUrl)}`,
+    "",
+  ].join("\n");
+}
+
+/** x402 discovery: every paid resource of this server. */
+function wellKnownX402(docs: DocsContext) {
+  const url = (path: string) => new URL(path, docs.baseUrl).toString();
+  return {
+    version: 1,
+    x402Version: 2,
+    resources: [
+      ...docs.catalogue.operations.map((e) => url(e.route.replace(/^POST /, ""))),
+      ...(docs.catalogue.skills.length ? [url("/v1/jobs")] : []),
+      ...docs.catalogue.skills.map((e) => url(`/v1/jobs/${e.id}`)),
+    ],
+    networks: docs.payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo })),
+    discovery: { openapi: url("/openapi.json"), capabilities: url("/v1/capabilities"), agent_card: url("/.well-known/agent-card.json") },
+  };
+}
+
+const agentCardRoute = (path: string): FreeRoute => ({
+  path,
+  contentType: "application/json",
+  summary: "A2A v1.0 agent card: skills, payments, limits, SLA",
+  render: agentCard,
+  cacheSeconds: 300,
+});
 
 export const freeRoutes: readonly FreeRoute[] = [
   {
@@ -124,6 +242,10 @@ export const freeRoutes: readonly FreeRoute[] = [
     },
   },
   { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities },
+  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: about },
+  { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust },
+  { path: "/ads.md", contentType: "text/markdown", summary: "Plain-text advertisement of what is sold here", render: adsMd },
+  { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402 },
   { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt },
   { path: "/skill.md", contentType: "text/markdown", summary: "Every operation and skill with fields, prices and examples", render: renderSkillMd },
   { path: "/recipes.md", contentType: "text/markdown", summary: "One copy-paste recipe per operation", render: renderRecipesMd },

@@ -4,6 +4,7 @@
  * operation.
  */
 import { errorCodes } from "../errors.ts";
+import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, type PaymentInfo, serviceName } from "./catalogue.ts";
 import type { FreeRoute } from "./free-routes.ts";
 
@@ -15,6 +16,51 @@ export interface OpenApiInput {
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };
+const jobRef = { $ref: "#/components/schemas/Job" };
+const acceptedRef = { $ref: "#/components/schemas/JobAccepted" };
+
+const transitionsText = jobStatuses
+  .map((s) => `${s}: ${jobStatusMeaning[s]}${jobTransitions[s].length ? ` (${s} → ${jobTransitions[s].join(" | ")})` : " (final)"}`)
+  .join("; ");
+
+/** The job contract: the 202 answer, the polled job with its statuses and transitions. */
+const jobSchemas = {
+  JobAccepted: {
+    type: "object",
+    description: "202 answer of an async skill. Poll `poll` (also in Location) no sooner than Retry-After seconds.",
+    required: ["ok", "skill", "job_id", "status", "poll", "retry_after_sec"],
+    properties: {
+      ok: { const: true },
+      skill: { type: "string" },
+      job_id: { type: "string", pattern: "^job_[0-9a-f]{32}$", description: "128 random bits; the only key to the result." },
+      status: { enum: ["queued"] },
+      poll: { type: "string", description: "/v1/jobs/{job_id}" },
+      retry_after_sec: { type: "integer" },
+      settlement: { type: "object", description: "price_usd, settlement (on_completion | at_acceptance | free), settled" },
+      request_id: { type: "string" },
+    },
+  },
+  Job: {
+    type: "object",
+    description: `A job as polled. Transitions: ${transitionsText}. Results are kept until expires_at (job_result_ttl_hours after the end), then deleted (404).`,
+    required: ["ok", "id", "job_id", "skill", "status", "created_at"],
+    properties: {
+      ok: { const: true },
+      id: { type: "string" },
+      job_id: { type: "string" },
+      skill: { type: "string" },
+      status: { enum: [...jobStatuses] },
+      created_at: { type: "string", format: "date-time" },
+      started_at: { type: ["string", "null"], format: "date-time" },
+      finished_at: { type: ["string", "null"], format: "date-time" },
+      expires_at: { type: ["string", "null"], format: "date-time" },
+      retry_after_sec: { type: "integer", description: "Present while queued or running." },
+      result: { description: "Present once completed: the skill's output, or a JSON-encoded string when json_only was true." },
+      error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } }, description: "Present once failed or expired." },
+      payment: { type: "object", description: "price_usd, settlement, settled, and refund {state, reason} when one is recorded." },
+    },
+  },
+};
 
 function errorResponses(entry: CatalogueEntry): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
@@ -23,12 +69,19 @@ function errorResponses(entry: CatalogueEntry): Record<string, unknown> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   };
   for (const code of ["INVALID_REQUEST", "INVALID_JSON", "PAYMENT_HEADER_INVALID", "RATE_LIMITED", "SERVICE_PAUSED", "OPERATION_TIMEOUT", "INTERNAL_ERROR"] as const) add(code);
+  if (entry.kind === "skill") {
+    for (const code of ["UNKNOWN_SKILL", "PROMPT_TOO_LONG", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_IN_PROGRESS"] as const) add(code);
+    if (entry.async) add("QUEUE_FULL");
+  }
   for (const code of entry.errors) add(code);
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: `Error; nothing is settled. Codes: ${[...new Set(codes)].join(", ")}.`,
       content: { "application/json": { schema: errorRef } },
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { schema: { type: "integer" } }, ...(status === 429 ? { "RateLimit-Limit": { schema: { type: "integer" } }, "RateLimit-Remaining": { schema: { type: "integer" } }, "RateLimit-Reset": { schema: { type: "integer" } } } : {}) } }
+        : {}),
     };
   }
   out["402"] = {
@@ -69,16 +122,31 @@ function operation(entry: CatalogueEntry, payments: PaymentInfo, body: Record<st
       ...(entry.kind === "skill" ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }] : []),
     ],
     responses: {
-      [entry.async ? "202" : "200"]: {
-        description: entry.async ? "Accepted: poll the job at Location." : "Success. PAYMENT-RESPONSE holds the base64 settlement receipt.",
-        headers: { "PAYMENT-RESPONSE": { schema: { type: "string" }, description: "base64 x402 v2 SettlementResponse" } },
-        content: {
-          "application/json": {
-            schema: entry.output ? jsonSchema(entry.output) : { type: "object" },
-            ...(example?.output !== undefined ? { example: example.output } : {}),
-          },
-        },
-      },
+      ...(entry.async
+        ? {
+            "202": {
+              description:
+                "Accepted: poll GET /v1/jobs/{id} (Location) after Retry-After seconds. The payment was verified; it is settled when the job completes (PAYMENT-RESPONSE then comes with the completed poll), or already now when the authorization cannot wait (Algorand).",
+              headers: {
+                Location: { schema: { type: "string" } },
+                "Retry-After": { schema: { type: "integer" } },
+                "Idempotent-Replayed": { schema: { const: "true" }, description: "Present when this answer replays an earlier request with the same Idempotency-Key." },
+              },
+              content: { "application/json": { schema: acceptedRef } },
+            },
+          }
+        : {
+            "200": {
+              description: "Success. PAYMENT-RESPONSE holds the base64 settlement receipt.",
+              headers: { "PAYMENT-RESPONSE": { schema: { type: "string" }, description: "base64 x402 v2 SettlementResponse" } },
+              content: {
+                "application/json": {
+                  schema: entry.output ? jsonSchema(entry.output) : { type: "object" },
+                  ...(example?.output !== undefined ? { example: example.output } : {}),
+                },
+              },
+            },
+          }),
       ...errorResponses(entry),
     },
     "x-payment-info": paymentInfo(entry, payments),
@@ -120,11 +188,40 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
         },
         responses: {
           "200": { description: "Sync skill result: {ok, skill, result}" },
-          "202": { description: "Async job accepted" },
+          "202": { description: "Async job accepted: poll Location (GET /v1/jobs/{id}) after Retry-After", content: { "application/json": { schema: acceptedRef } } },
+          "409": { description: "IDEMPOTENCY_IN_PROGRESS: the first request with this Idempotency-Key is still being accepted", content: { "application/json": { schema: errorRef } } },
+          "422": { description: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different body", content: { "application/json": { schema: errorRef } } },
+          "429": { description: "RATE_LIMITED: Retry-After and RateLimit-* headers; nothing charged", content: { "application/json": { schema: errorRef } } },
+          "503": { description: "SERVICE_PAUSED (with pause_reason) or QUEUE_FULL (with Retry-After); nothing charged", content: { "application/json": { schema: errorRef } } },
           "400": { description: "Invalid input or unknown skill (UNKNOWN_SKILL lists the known ones)", content: { "application/json": { schema: errorRef } } },
           "402": { description: "Payment required at the named skill's exact price" },
         },
-        "x-payment-info": { protocol: "x402", version: 2, scheme: "exact", priced_by: "the named skill (see /v1/jobs/{skill})" },
+        "x-payment-info": {
+          protocol: "x402",
+          version: 2,
+          scheme: "exact",
+          priced_by: "the named skill (see /v1/jobs/{skill})",
+          note: "The 402 challenge quotes the exact price of the skill named in the body, not the highest skill price: the exact scheme charges what was signed, so a challenge at the maximum would overcharge cheaper skills.",
+        },
+      },
+    };
+  }
+  if (catalogue.skills.length > 0) {
+    paths["/v1/jobs/{id}"] = {
+      get: {
+        operationId: "jobs.get",
+        summary: "Poll a job (free): status, timestamps, and result once completed (released only after settlement succeeded).",
+        description: `Statuses and transitions: ${transitionsText}.`,
+        tags: ["jobs"],
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^job_[0-9a-f]{32}$" } }],
+        responses: {
+          "200": {
+            description: "The job. Retry-After while queued or running; PAYMENT-RESPONSE once completed and settled.",
+            headers: { "Retry-After": { schema: { type: "integer" } }, "PAYMENT-RESPONSE": { schema: { type: "string" } } },
+            content: { "application/json": { schema: jobRef } },
+          },
+          "404": { description: "JOB_NOT_FOUND: unknown id, or the result expired and was deleted.", content: { "application/json": { schema: errorRef } } },
+        },
       },
     };
   }
@@ -163,6 +260,7 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
     paths,
     components: {
       schemas: {
+        ...jobSchemas,
         Error: {
           type: "object",
           required: ["ok", "error", "status", "message"],

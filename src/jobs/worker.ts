@@ -228,8 +228,10 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           return { kind: "answer", response: outcome.response };
         }
       }
+      // The row as accepted (queued): a replay of this answer must not depend on timing.
+      const job = jobs.get(id)!;
       queue.enqueue(id);
-      return { kind: "accepted", job: jobs.get(id)! };
+      return { kind: "accepted", job };
     },
     recover() {
       let interrupted = 0;
