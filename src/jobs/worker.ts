@@ -125,10 +125,12 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   function failJob(row: JobRow, error: ApiError, settled: boolean, payment: AcceptedPayment | undefined) {
     const expired = error.code === "OPERATION_TIMEOUT" || error.code === "JOB_TIMEOUT";
     const code = expired ? "JOB_TIMEOUT" : error.code;
-    const refundReason = settled && (expired || isOurFault(error)) ? `${code}: ${error.message}` : null;
+    // Default messages promise "nothing was charged"; a job settled up front says what happened instead.
+    const told = settled ? error.message.replace(/[;,]?\s*nothing was (run or )?charged\.?/i, ".").replace(/\.\.$/, ".") : error.message;
+    const refundReason = settled && (expired || isOurFault(error)) ? `${code}: ${told}` : null;
     if (!settled) payment?.release();
     const charged = settled ? (refundReason ? "The payment was settled at acceptance; a refund is recorded." : "The payment was settled at acceptance.") : "Nothing was charged.";
-    const message = expired ? `${row.skill} ran past its timeout and was aborted. ${charged}` : settled ? `${error.message} ${charged}` : error.message;
+    const message = expired ? `${row.skill} ran past its timeout and was aborted. ${charged}` : settled ? `${told} ${charged}` : error.message;
     write("fail", () => jobs.fail(row.id, { status: expired ? "expired" : "failed", code, message, refundReason }, now(), expiry(now())));
     if (refundReason) log.warn("refund due", { job_id: row.id, skill: row.skill, payer: row.payer, reason: refundReason });
   }
