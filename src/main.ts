@@ -20,6 +20,8 @@ Commands:
                          read one page with the web engine and print the JSON result (free, local)
   receipts [--limit N] [--state S]
                          list recent payment receipts (settled, pending, failed, unused)
+  refunds [--all] [--mark-paid JOB_ID --note TEXT]
+                         list refunds due on jobs settled at acceptance that failed by our fault
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
@@ -63,6 +65,15 @@ async function main(args: string[]): Promise<number> {
 
   const extra: Record<string, string | undefined> = {};
   if (command === "pause") extra.reason = takeFlag(args, "reason");
+  if (command === "refunds") {
+    extra.markPaid = takeFlag(args, "mark-paid");
+    extra.note = takeFlag(args, "note");
+    const all = args.indexOf("--all");
+    if (all >= 0) {
+      args.splice(all, 1);
+      extra.all = "yes";
+    }
+  }
   if (command === "receipts") {
     extra.limit = takeFlag(args, "limit");
     extra.state = takeFlag(args, "state");
@@ -137,6 +148,10 @@ async function main(args: string[]): Promise<number> {
       store.close();
       console.log("resumed: open for work");
       return 0;
+    }
+    case "refunds": {
+      const { runRefundsCli } = await import("./jobs/refunds-cli.ts");
+      return runRefundsCli(config, { all: extra.all === "yes", markPaid: extra.markPaid, note: extra.note });
     }
     case "receipts": {
       const { listReceiptsForCli } = await import("./cli-receipts.ts");
