@@ -39,7 +39,7 @@ export const configFields = {
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
   maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),
   maxQueuedJobs: t.Integer({ minimum: 1, maximum: 10_000, default: 100, description: "Async jobs waiting to start; beyond it submissions get 503 QUEUE_FULL." }),
-  rateLimitPerMin: t.Integer({ minimum: 1, maximum: 100_000, default: 30, description: "Paid calls per minute per caller (payer when paid, client address otherwise)." }),
+  rateLimitPerMin: t.Integer({ minimum: 1, maximum: 1_000_000_000, default: 30, description: "Paid calls per minute per caller (payer when paid, client address otherwise)." }),
   jobResultTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours a finished job and its result stay readable at GET /v1/jobs/:id." }),
   idempotencyTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours an Idempotency-Key and its response are kept." }),
   maxPromptChars: t.Integer({ minimum: 1, maximum: 1_000_000, default: 4000, description: "Longest `prompt` a skill accepts (spec max_prompt_chars)." }),
