@@ -41,6 +41,7 @@ export function createX402Payments(gate: PaymentGate, networks: readonly Resolve
     return {
       payer: payment.payer,
       network: payment.network,
+      validBefore: payment.validBefore,
       snapshot: () => ({ payment, operationId }),
       async settle({ requestId }) {
         done = true;
