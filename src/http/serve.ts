@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
+import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { errorResponse } from "./respond.ts";
 
 export const maxBodyBytes = 1024 * 1024;
@@ -26,11 +27,12 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
     try {
       const request = await bufferBody(incoming);
       attachContext(request, context);
-      response = await appFetch(request);
+      response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
     } catch (error) {
       response = errorResponse(error, context, log);
     }
     response.headers.set("x-request-id", context.id);
+    addCorsHeaders(response.headers);
     const url = new URL(incoming.url);
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);

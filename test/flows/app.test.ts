@@ -85,6 +85,16 @@ describe("request contract", () => {
     expect(streamed.status).toBe(413);
   });
 
+  it("lets browsers read and send the payment headers (CORS)", async () => {
+    const preflight = await service.request("/v1/text/reverse", { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");
+    const res = await service.request("/v1/text/reverse", { method: "POST", json: { text: "a" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
+  });
+
   it("answers unknown routes with a JSON 404", async () => {
     const res = await service.request("/v1/nope");
     expect(res.status).toBe(404);
