@@ -50,6 +50,24 @@ async function checkNetwork(n: ResolvedNetwork, config: Config): Promise<CheckRe
   return problem ? { name, status: "fail", detail: `algod ${n.algodUrl}: ${problem}` } : { name, status: "ok", detail: `pay to ${n.payTo}; settling locally through ${n.algodUrl}` };
 }
 
+/** spec web-evidence §5.7: the receiving Algorand account must have opted in to the USDC asset. */
+async function checkOptIn(n: ResolvedNetwork): Promise<CheckResult | undefined> {
+  if (n.family !== "avm") return undefined;
+  const name = `opt-in ${n.network}`;
+  if (!n.algodUrl) return { name, status: "warn", detail: `cannot check that ${n.payTo} opted in to asset ${n.asset}: give algodUrl for this network` };
+  try {
+    const res = await fetch(new URL(`/v2/accounts/${n.payTo}/assets/${n.asset}`, n.algodUrl), {
+      headers: n.algodToken ? { "X-Algo-API-Token": n.algodToken } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (res.status === 404) return { name, status: "fail", detail: `${n.payTo} has not opted in to asset ${n.asset}: buyers' payments would fail` };
+    if (!res.ok) return { name, status: "fail", detail: `algod ${n.algodUrl} answered HTTP ${res.status}` };
+    return { name, status: "ok", detail: `${n.payTo} holds asset ${n.asset}` };
+  } catch (error) {
+    return { name, status: "fail", detail: `algod ${n.algodUrl}: ${(error as Error).message}` };
+  }
+}
+
 export async function checkPayments(config: Config): Promise<CheckResult[]> {
   if (config.payments === "off") return [{ name: "payments", status: "warn", detail: "off: every call is free (use --payments on with wallets to sell)" }];
   let networks: ResolvedNetwork[];
@@ -58,5 +76,6 @@ export async function checkPayments(config: Config): Promise<CheckResult[]> {
   } catch (error) {
     return [{ name: "payments", status: "fail", detail: (error as Error).message }];
   }
-  return Promise.all(networks.map((n) => checkNetwork(n, config)));
+  const results = await Promise.all(networks.map(async (n) => [await checkNetwork(n, config), await checkOptIn(n)]));
+  return results.flat().filter((r): r is CheckResult => r !== undefined);
 }

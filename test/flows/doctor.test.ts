@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { runDoctor } from "../../src/doctor.ts";
+import algosdk from "algosdk";
+import { startFakeAlgod } from "../support/algod.ts";
 import { startFacilitatorServer } from "../support/facilitator.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 
@@ -44,5 +46,24 @@ describe("tollbooth doctor", () => {
     const down = await runDoctor(loadConfig({ argv: ["--data", join(tmp(), "d"), "--payments", "on", "--pay-to-base", payTo, "--facilitator-url", facilitator.url] }));
     expect(down.ok).toBe(false);
     expect(down.results.find((r) => r.name === "payments eip155:8453")?.detail).toContain("unreachable");
+  });
+
+  it("checks that the Algorand receiving account opted in to USDC", async () => {
+    const algod = startFakeAlgod();
+    try {
+      const payTo = algosdk.generateAccount().addr.toString();
+      const feePayer = algosdk.generateAccount();
+      const x402 = {
+        networks: [{ family: "avm", network: "algorand", payTo, settlement: "local", algodUrl: algod.url, feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk) }],
+      };
+      const config = () => loadConfig({ argv: ["--data", join(tmp(), "d"), "--payments", "on"], env: { TOLLBOOTH_X402: JSON.stringify(x402) } });
+      const before = await runDoctor(config());
+      expect(before.results.find((r) => r.name.startsWith("opt-in"))).toMatchObject({ status: "fail" });
+      algod.optIn(payTo, "31566704");
+      const after = await runDoctor(config());
+      expect(after.results.find((r) => r.name.startsWith("opt-in"))).toMatchObject({ status: "ok" });
+    } finally {
+      await algod.stop();
+    }
   });
 });
