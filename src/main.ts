@@ -16,8 +16,10 @@ Usage: tollbooth <command> [flags]
 Commands:
   serve                  start the server (default)
   skills                 list the registry: id, route or skill, price per network, async, timeout
-  read URL [--format markdown] [--selector CSS] [--max-chars N] [--render]
+  read URL [--markdown] [--selector CSS] [--max-chars N] [--render]
                          read one page with the web engine and print the JSON result (free, local)
+  read --file PATH --url URL [--content-type TYPE] [--markdown] [--selector CSS] [--max-chars N]
+                         extract a local file (.gz is unpacked) as if fetched from URL; no network
   receipts [--limit N] [--state S]
                          list recent payment receipts (settled, pending, failed, unused)
   refunds [--all] [--mark-paid JOB_ID --note TEXT]
@@ -82,12 +84,24 @@ async function main(args: string[]): Promise<number> {
     extra.format = takeFlag(args, "format");
     extra.selector = takeFlag(args, "selector");
     extra.maxChars = takeFlag(args, "max-chars");
-    const i = args.indexOf("--render");
-    if (i >= 0) {
-      args.splice(i, 1);
-      extra.render = "true";
+    extra.file = takeFlag(args, "file");
+    extra.url = takeFlag(args, "url");
+    extra.contentType = takeFlag(args, "content-type");
+    for (const name of ["render", "markdown"]) {
+      const i = args.indexOf(`--${name}`);
+      if (i >= 0) {
+        args.splice(i, 1);
+        extra[name] = "true";
+      }
     }
-    if (args[0] && !args[0].startsWith("--")) extra.url = args.shift();
+    if (args[0] && !args[0].startsWith("--")) {
+      const positional = args.shift();
+      if (extra.url !== undefined) {
+        console.error(`tollbooth read: give the URL once (positional "${positional}" and --url "${extra.url}")`);
+        return 2;
+      }
+      extra.url = positional;
+    }
   }
 
   let config: Config;
@@ -158,12 +172,17 @@ async function main(args: string[]): Promise<number> {
       return listReceiptsForCli(config, Number(extra.limit ?? 20), extra.state);
     }
     case "read": {
-      if (!extra.url) {
-        console.error("tollbooth read: give a URL: tollbooth read https://example.com/ [--format markdown] [--selector CSS] [--max-chars N] [--render]");
-        return 2;
-      }
       const { readForCli } = await import("./cli-read.ts");
-      return readForCli(config, { url: extra.url, format: extra.format, selector: extra.selector, maxChars: extra.maxChars, render: extra.render === "true" });
+      return readForCli(config, {
+        url: extra.url,
+        file: extra.file,
+        contentType: extra.contentType,
+        markdown: extra.markdown === "true",
+        format: extra.format,
+        selector: extra.selector,
+        maxChars: extra.maxChars,
+        render: extra.render === "true",
+      });
     }
     case "doctor": {
       const report = await runDoctor(config);

@@ -96,6 +96,91 @@ function throwForStatus(resource: FetchedResource): void {
   });
 }
 
+/** Bytes as they came from a source: what the extraction path reads. */
+export interface SourceResource {
+  bytes: Uint8Array;
+  /** Lowercase header names; only content-type (and, for challenges, server-style headers) matter here. */
+  headers: Record<string, string>;
+  finalUrl: string;
+  status: number;
+}
+
+async function extract(resource: SourceResource, input: ReadInput) {
+  const contentType = parseContentType(resource.headers["content-type"]);
+  const finalUrl = new URL(resource.finalUrl);
+  const kind = classifySource(contentType, resource.bytes, finalUrl);
+  if (kind === "pdf") {
+    throw new ApiError("PDF_NOT_SUPPORTED_HERE", { message: "The source is a PDF: read it with POST /v1/pdf/read." });
+  }
+  if (kind === "unsupported") {
+    throw new ApiError("UNSUPPORTED_CONTENT_TYPE", {
+      message: `The source's content type (${contentType.mediaType || "none"}) is not supported: HTML, plain text, Markdown, CSV or JSON only.`,
+    });
+  }
+  const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
+  if (kind === "html") {
+    if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
+    const extraction: Extracted = await extractHtml({
+      html: decoded,
+      url: resource.finalUrl,
+      selector: input.selector,
+      markdown: input.format === "markdown",
+    });
+    return { contentType: contentType.mediaType || "text/html", extraction };
+  }
+  if (input.selector !== undefined) {
+    throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `A selector applies to HTML sources only; this source is ${contentType.mediaType || kind}.` });
+  }
+  const plain = extractPlain(kind, decoded, resource.finalUrl);
+  const extraction: Extracted = { ...plain, description: "", language: "" };
+  if (input.format !== "markdown") delete extraction.markdown;
+  return { contentType: contentType.mediaType, extraction };
+}
+
+/**
+ * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.
+ * `read` calls it after the guarded download; `tollbooth read --file` calls it on local bytes.
+ */
+export async function buildReadResult(resource: SourceResource, input: ReadInput, fetchedAt: string): Promise<ReadResult> {
+  const { contentType, extraction } = await extract(resource, input);
+  const warnings = [...extraction.warnings];
+  const text = limitText(extraction.text, input.maxChars);
+  if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
+  if (text.value === "") warnings.push("No text was found on the page.");
+  const result: ReadResult = {
+    ok: true,
+    version: READ_RESULT_VERSION,
+    url: input.url,
+    final_url: resource.finalUrl,
+    fetched_at: fetchedAt,
+    source_status: resource.status,
+    content_type: contentType,
+    source_sha256: sha256Hex(resource.bytes),
+    title: extraction.title,
+    description: extraction.description,
+    language: extraction.language,
+    text: text.value,
+    text_sha256: sha256Hex(text.value),
+    characters: text.characters,
+    truncated: text.truncated,
+    headings: extraction.headings,
+    links: extraction.links,
+    javascript_rendered: input.render === true,
+    warnings,
+    content_is_untrusted: true,
+  };
+  if (input.format === "markdown") {
+    const markdown = limitText(extraction.markdown ?? "", input.maxChars);
+    if (markdown.truncated) warnings.push(`markdown was truncated to ${input.maxChars} characters.`);
+    result.format = "markdown";
+    result.markdown = markdown.value;
+    result.markdown_sha256 = sha256Hex(markdown.value);
+    result.truncated = text.truncated || markdown.truncated;
+  }
+  if (input.selector !== undefined) result.selector = input.selector;
+  return result;
+}
+
 export function createWebEngine(options: WebEngineOptions): WebEngine {
   const maxBytes = options.maxBytes ?? WEB_MAX_BYTES;
   const fetcher = createGuardedFetcher({
@@ -115,38 +200,6 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       return { status: file.status, body: new TextDecoder("utf-8").decode(file.bytes) };
     },
   });
-
-  async function extract(resource: { bytes: Uint8Array; headers: Record<string, string>; finalUrl: string; status: number }, input: ReadInput) {
-    const contentType = parseContentType(resource.headers["content-type"]);
-    const finalUrl = new URL(resource.finalUrl);
-    const kind = classifySource(contentType, resource.bytes, finalUrl);
-    if (kind === "pdf") {
-      throw new ApiError("PDF_NOT_SUPPORTED_HERE", { message: "The source is a PDF: read it with POST /v1/pdf/read." });
-    }
-    if (kind === "unsupported") {
-      throw new ApiError("UNSUPPORTED_CONTENT_TYPE", {
-        message: `The source's content type (${contentType.mediaType || "none"}) is not supported: HTML, plain text, Markdown, CSV or JSON only.`,
-      });
-    }
-    const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
-    if (kind === "html") {
-      if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
-      const extraction: Extracted = await extractHtml({
-        html: decoded,
-        url: resource.finalUrl,
-        selector: input.selector,
-        markdown: input.format === "markdown",
-      });
-      return { contentType: contentType.mediaType || "text/html", extraction };
-    }
-    if (input.selector !== undefined) {
-      throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `A selector applies to HTML sources only; this source is ${contentType.mediaType || kind}.` });
-    }
-    const plain = extractPlain(kind, decoded, resource.finalUrl);
-    const extraction: Extracted = { ...plain, description: "", language: "" };
-    if (input.format !== "markdown") delete extraction.markdown;
-    return { contentType: contentType.mediaType, extraction };
-  }
 
   async function download(url: string, signal: AbortSignal): Promise<FetchedResource> {
     return fetcher.fetch(url, { maxBytes, robots, accept: HTML_ACCEPT, signal });
@@ -171,43 +224,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
-      const { contentType, extraction } = await extract(resource, input);
-      const warnings = [...extraction.warnings];
-      const text = limitText(extraction.text, input.maxChars);
-      if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
-      if (text.value === "") warnings.push("No text was found on the page.");
-      const result: ReadResult = {
-        ok: true,
-        version: READ_RESULT_VERSION,
-        url: input.url,
-        final_url: resource.finalUrl,
-        fetched_at: fetchedAt,
-        source_status: resource.status,
-        content_type: contentType,
-        source_sha256: sha256Hex(resource.bytes),
-        title: extraction.title,
-        description: extraction.description,
-        language: extraction.language,
-        text: text.value,
-        text_sha256: sha256Hex(text.value),
-        characters: text.characters,
-        truncated: text.truncated,
-        headings: extraction.headings,
-        links: extraction.links,
-        javascript_rendered: input.render === true,
-        warnings,
-        content_is_untrusted: true,
-      };
-      if (input.format === "markdown") {
-        const markdown = limitText(extraction.markdown ?? "", input.maxChars);
-        if (markdown.truncated) warnings.push(`markdown was truncated to ${input.maxChars} characters.`);
-        result.format = "markdown";
-        result.markdown = markdown.value;
-        result.markdown_sha256 = sha256Hex(markdown.value);
-        result.truncated = text.truncated || markdown.truncated;
-      }
-      if (input.selector !== undefined) result.selector = input.selector;
-      return result;
+      return buildReadResult(resource, input, fetchedAt);
     },
 
     async fetchBytes(url, fetchOptions) {
