@@ -179,16 +179,24 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     generations.delete(generation);
   }
 
-  /** A fresh context for this render: a spare opened earlier, else a new one; a replacement spare starts opening at once. */
+  /** A fresh context for this render: a spare opened earlier, else a new one. */
   function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
     const spare = generation.spares.shift();
-    refillSpares(generation);
     return spare ? spare.catch(() => openRenderContext(browser.browser)) : openRenderContext(browser.browser);
   }
 
-  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). */
+  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called while the finishing render still holds its slot. */
   function refillSpares(generation: Generation): void {
-    while (!closed && !generation.dead && !generation.retired && generation.browser && generation.spares.length < settings.spareContexts) {
+    // A spare only takes a page the pool is not using, so it never adds a renderer process beyond `pages`.
+    const busy = () => slots.active() + slots.queued() + generation.spares.length;
+    while (
+      !closed &&
+      !generation.dead &&
+      !generation.retired &&
+      generation.browser &&
+      generation.spares.length < settings.spareContexts &&
+      busy() < settings.pages
+    ) {
       const spare = openRenderContext(generation.browser.browser);
       generation.spares.push(spare);
       spare.catch(() => {
@@ -230,6 +238,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       // Closing happens after the answer; the page stays counted in the pool until it is gone.
       void closeRenderContext(generation, opened).finally(() => {
         release(generation);
+        refillSpares(generation);
         done();
       });
     }

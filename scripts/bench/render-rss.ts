@@ -1,0 +1,72 @@
+/**
+ * Resident memory of a process tree (the process and every descendant), read from /proc.
+ * Linux only; used by the render benchmark to include Chromium's children.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+const PAGE_BYTES = 4096;
+
+function readParent(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 4 (ppid) follows the parenthesised command name, which may hold spaces.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function readRssBytes(pid: number): number {
+  try {
+    const statm = readFileSync(`/proc/${pid}/statm`, "utf8").split(" ");
+    return Number(statm[1] ?? 0) * PAGE_BYTES;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids of `root` and all its descendants. */
+export function listProcessTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const parent = readParent(pid);
+    if (parent === undefined) continue;
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const tree: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    tree.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** Sum of RSS over the tree (shared pages counted once per process, so an upper bound). */
+export function readTreeRssBytes(root: number): { bytes: number; processes: number } {
+  const tree = listProcessTree(root);
+  return { bytes: tree.reduce((sum, pid) => sum + readRssBytes(pid), 0), processes: tree.length };
+}
+
+/** Samples the tree every `intervalMs` and keeps the peak until stopped. */
+export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBytes: number; peakProcesses: number } } {
+  let peakBytes = 0;
+  let peakProcesses = 0;
+  const sample = () => {
+    const { bytes, processes } = readTreeRssBytes(root);
+    peakBytes = Math.max(peakBytes, bytes);
+    peakProcesses = Math.max(peakProcesses, processes);
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { peakBytes, peakProcesses };
+    },
+  };
+}

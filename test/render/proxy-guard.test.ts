@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import net from "node:net";
+import { type GuardProxy, type ProxyDecision, startGuardProxy } from "../../src/web/proxy-guard.ts";
+import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
+import { type RenderSite, startRenderSite } from "./render-site.ts";
+
+/** Sends raw bytes to the proxy and returns everything it answers until it closes or `until` matches. */
+function exchange(port: number, request: string, until?: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port }, () => socket.write(request));
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("latin1");
+      if (until?.test(answer)) socket.end();
+    });
+    socket.on("close", () => resolve(answer));
+    socket.on("error", reject);
+    setTimeout(() => socket.destroy(), 3_000);
+  });
+}
+
+function startProxy(allowLoopbackTargets: boolean) {
+  const sockets = createRecordingSockets();
+  const names = createRecordingResolver(PRIVATE_NAMES);
+  const decisions: ProxyDecision[] = [];
+  const proxy = startGuardProxy({
+    policy: { allowLoopbackTargets, resolver: names.resolver },
+    connect: sockets.connect,
+    onDecision: (d) => decisions.push(d),
+  });
+  return { proxy, sockets, names, decisions };
+}
+
+describe("web/proxy-guard", () => {
+  let site: RenderSite;
+  let guarded: ReturnType<typeof startProxy>;
+  let proxy: GuardProxy;
+  beforeAll(async () => {
+    site = await startRenderSite();
+    guarded = startProxy(true);
+    proxy = await guarded.proxy;
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await site.stop();
+  });
+
+  it("refuses a CONNECT tunnel to a name that resolves to a private address, without opening a socket", async () => {
+    const answer = await exchange(proxy.port, "CONNECT intranet.test:443 HTTP/1.1\r\nHost: intranet.test:443\r\n\r\n");
+    expect(answer).toStartWith("HTTP/1.1 403");
+    expect(guarded.names.lookups).toContain("intranet.test");
+    expect(guarded.decisions).toContainEqual({ kind: "connect", target: "intranet.test:443", allowed: false, reason: "TARGET_NOT_PUBLIC" });
+    expect(guarded.sockets.attempts).toEqual([]);
+  });
+
+  it("refuses plain-http requests to link-local and private literals, without opening a socket", async () => {
+    for (const target of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1:8080/", "http://metadata.test/"]) {
+      const answer = await exchange(proxy.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 403");
+      expect(answer.toLowerCase()).toContain("x-tollbooth-proxy: refused");
+    }
+    expect(guarded.sockets.attempts).toEqual([]);
+  });
+
+  it("refuses a public name on a port other than 80/443", async () => {
+    const answer = await exchange(proxy.port, "CONNECT public.test:22 HTTP/1.1\r\nHost: public.test:22\r\n\r\n");
+    expect(answer).toStartWith("HTTP/1.1 403");
+    expect(guarded.decisions.at(-1)).toMatchObject({ allowed: false, reason: "URL_NOT_ALLOWED" });
+    expect(guarded.sockets.attempts).toEqual([]);
+  });
+
+  it("forwards plain http to the vetted address only", async () => {
+    const target = `http://site.test:${new URL(site.origin).port}/data.json`;
+    const answer = await exchange(proxy.port, `GET ${target} HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`);
+    expect(answer).toStartWith("HTTP/1.1 200");
+    expect(answer).toContain("sentence");
+    expect(guarded.sockets.attempts.at(-1)).toBe(`127.0.0.1:${new URL(site.origin).port}`);
+  });
+
+  it("opens an allowed CONNECT tunnel to the vetted address and relays bytes both ways", async () => {
+    const port = new URL(site.origin).port;
+    const answer = await exchange(
+      proxy.port,
+      `CONNECT site.test:${port} HTTP/1.1\r\nHost: site.test:${port}\r\n\r\nGET /data.json HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toStartWith("HTTP/1.1 200 Connection Established");
+    expect(answer).toContain("sentence");
+    expect(guarded.sockets.attempts.at(-1)).toBe(`127.0.0.1:${port}`);
+  });
+
+  it("refuses absolute-form upgrades (WebSockets must use a vetted CONNECT)", async () => {
+    const answer = await exchange(proxy.port, "GET http://intranet.test/ws HTTP/1.1\r\nHost: intranet.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+    expect(answer).toStartWith("HTTP/1.1 403");
+  });
+
+  it("refuses loopback when the test switch is off", async () => {
+    const strict = startProxy(false);
+    const strictProxy = await strict.proxy;
+    try {
+      const port = new URL(site.origin).port;
+      const answer = await exchange(strictProxy.port, `GET http://127.0.0.1:${port}/data.json HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 403");
+      const tunnel = await exchange(strictProxy.port, "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
+      expect(tunnel).toStartWith("HTTP/1.1 403");
+      expect(strict.sockets.attempts).toEqual([]);
+    } finally {
+      await strictProxy.close();
+    }
+  });
+});

@@ -1,0 +1,274 @@
+/**
+ * The renderer with the real Chromium (issue 7). Skipped, loudly, only when no browser is found;
+ * CI installs Debian's chromium, so they run there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { ApiError } from "../../src/errors.ts";
+import { findBrowser } from "../../src/web/browser-discovery.ts";
+import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
+import type { ProxyDecision } from "../../src/web/proxy-guard.ts";
+import { UNSETTLED_WARNING } from "../../src/web/render-page.ts";
+import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/renderer.ts";
+import { listProcessTree } from "../../scripts/bench/render-rss.ts";
+import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
+import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";
+
+const browser = findBrowser();
+if (!browser.found) {
+  console.warn(`\n!!!!!!!! RENDER TESTS SKIPPED: ${browser.detail} !!!!!!!!\n`);
+}
+const describeWithBrowser = browser.found ? describe : describe.skip;
+const USER_AGENT = "Tollbooth/test (+https://example.invalid/contact)";
+const SLOW = 60_000;
+
+function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  return promise.then(
+    () => {
+      throw new Error("expected the render to fail");
+    },
+    (error: unknown) => {
+      if (!(error instanceof ApiError)) throw error;
+      return error;
+    },
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+}
+
+async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+interface Harness {
+  renderer: BrowserRenderer;
+  engine: WebEngine;
+  sockets: ReturnType<typeof createRecordingSockets>;
+  names: ReturnType<typeof createRecordingResolver>;
+  decisions: ProxyDecision[];
+}
+
+function createHarness(overrides: Partial<RendererOptions> = {}): Harness {
+  const sockets = createRecordingSockets();
+  const names = createRecordingResolver(PRIVATE_NAMES);
+  const decisions: ProxyDecision[] = [];
+  const renderer = createRenderer({
+    userAgent: USER_AGENT,
+    policy: { allowLoopbackTargets: true, resolver: names.resolver },
+    proxyConnect: sockets.connect,
+    onProxyDecision: (d) => decisions.push(d),
+    navigationTimeoutMs: 4_000,
+    totalTimeoutMs: 8_000,
+    settleTimeoutMs: 1_500,
+    ...overrides,
+  });
+  const engine = createWebEngine({
+    userAgent: USER_AGENT,
+    allowLoopbackTargets: true,
+    resolver: names.resolver,
+    renderer: (url, signal) => renderer.render(url, signal),
+  });
+  return { renderer, engine, sockets, names, decisions };
+}
+
+describeWithBrowser("web/renderer with Chromium", () => {
+  let site: RenderSite;
+  let h: Harness;
+  beforeAll(async () => {
+    site = await startRenderSite();
+    h = createHarness();
+  });
+  afterAll(async () => {
+    await h.renderer.close();
+    await site.stop();
+  });
+
+  it("runs the page's script: text built by JavaScript is present with render and absent without", async () => {
+    const input = { url: site.url("/script-built.html"), format: "text" as const, maxChars: 20_000 };
+    const rendered = await h.engine.read({ ...input, render: true }, AbortSignal.timeout(20_000));
+    expect(rendered.javascript_rendered).toBe(true);
+    expect(rendered.text).toContain("Built by script");
+    expect(rendered.text).toContain(DATA_SENTENCE);
+    expect(rendered.headings).toContainEqual(expect.objectContaining({ text: "Built by script" }));
+    const plain = await h.engine.read(input, AbortSignal.timeout(20_000));
+    expect(plain.javascript_rendered).toBe(false);
+    expect(plain.text).not.toContain("Built by script");
+    expect(plain.text).not.toContain(DATA_SENTENCE);
+  }, SLOW);
+
+  it("checks robots.txt for the page before rendering it", async () => {
+    const error = await rejection(h.engine.read({ url: site.url("/private.html"), format: "text", maxChars: 20_000, render: true }, AbortSignal.timeout(20_000)));
+    expect(error.code).toBe("ROBOTS_DISALLOWED");
+    expect(site.hits("/private")).toBe(0);
+  }, SLOW);
+
+  it("never requests images, fonts, media, text tracks or the favicon", async () => {
+    const before = site.requests.length;
+    const page = await h.renderer.render(site.url("/assets.html"), AbortSignal.timeout(20_000));
+    expect(page.html).toContain("Script ran to the end.");
+    const seen = site.requests.slice(before);
+    expect(seen).toContain("/assets.html");
+    expect(seen.filter((path) => path.startsWith("/asset/") || path.startsWith("/favicon"))).toEqual([]);
+  }, SLOW);
+
+  it("lets a page's script reach no private or link-local address (fetch, XHR, iframe, image, WebSocket, EventSource, beacon)", async () => {
+    const page = await h.renderer.render(site.url("/probe.html"), AbortSignal.timeout(20_000));
+    const log = /<p id="log">([^<]*)<\/p>/.exec(page.html)?.[1] ?? "";
+    expect(log).toContain("xhr refused");
+    expect(log).not.toContain("reached");
+    // Every socket the proxy opened went to the loopback fixture; a removed guard would show 10.x/169.254.x/192.168.x here.
+    expect(h.sockets.attempts.length).toBeGreaterThan(0);
+    for (const attempt of h.sockets.attempts) expect(attempt).toStartWith("127.0.0.1:");
+    // The names reached the guard (Chromium did not resolve or connect by itself) and were refused there.
+    expect(h.names.lookups).toEqual(expect.arrayContaining(["intranet.test", "metadata.test", "router.test"]));
+    const refused = h.decisions.filter((d) => !d.allowed).map((d) => d.target);
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        "http://intranet.test/fetch",
+        "intranet.test:443",
+        "http://10.20.30.41/fetch-ip",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://metadata.test/xhr",
+        "intranet.test:80",
+        "metadata.test:443",
+        "http://router.test/events",
+      ]),
+    );
+    expect(h.decisions.filter((d) => d.allowed).every((d) => d.address?.startsWith("127."))).toBe(true);
+  }, SLOW);
+
+  it("fails a script navigation to a link-local address instead of following it", async () => {
+    const error = await rejection(h.renderer.render(site.url("/js-redirect.html"), AbortSignal.timeout(20_000)));
+    expect(error.code).toBe("TARGET_NOT_PUBLIC");
+    for (const attempt of h.sockets.attempts) expect(attempt).toStartWith("127.0.0.1:");
+  }, SLOW);
+
+  it("dismisses dialogs and refuses popups, downloads, permissions and service workers", async () => {
+    const page = await h.renderer.render(site.url("/hostile.html"), AbortSignal.timeout(20_000));
+    expect(page.html).toContain("confirm returned false");
+    expect(page.html).toContain("prompt returned null");
+    expect(page.html).toContain("popup blocked");
+    expect(page.html).toContain("service worker refused");
+    expect(page.html).toContain("geolocation denied");
+    expect(page.html).not.toContain("notification granted");
+    expect(site.hits("/popup-target.html")).toBe(0);
+    expect(site.hits("/sw.js")).toBe(0);
+  }, SLOW);
+
+  it("extracts a page whose network never goes quiet, with a warning that the render may be incomplete", async () => {
+    const page = await h.renderer.render(site.url("/unsettled.html"), AbortSignal.timeout(20_000));
+    expect(page.html).toContain("Never quiet");
+    expect(page.warnings).toEqual([UNSETTLED_WARNING]);
+    const quiet = await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+    expect(quiet.warnings).toEqual([]);
+  }, SLOW);
+
+  it("times an endless loop out with 504 RENDER_TIMEOUT, and the next render works", async () => {
+    const error = await rejection(h.renderer.render(site.url("/loop.html"), AbortSignal.timeout(30_000)));
+    expect(error.code).toBe("RENDER_TIMEOUT");
+    expect(error.status).toBe(504);
+    const next = await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+    expect(next.html).toContain("Built by script");
+  }, SLOW);
+
+  it("completes 10 concurrent renders with at most the pool's 2 pages at once", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => h.renderer.render(site.url(`/slow.html?page-${i}`), AbortSignal.timeout(30_000))),
+    );
+    results.forEach((result, i) => expect(result.html).toContain(`Slow page built for page-${i}.`));
+    expect(site.peakSlow()).toBeGreaterThan(0);
+    expect(site.peakSlow()).toBeLessThanOrEqual(2);
+  }, SLOW);
+
+  it("leaves no context behind after renders (only the spare opened for the next render)", async () => {
+    await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+    expect(await eventually(() => {
+      const stats = h.renderer.stats();
+      return stats.active === 0 && stats.openContexts === stats.spareContexts;
+    })).toBe(true);
+    expect(h.renderer.stats().spareContexts).toBeLessThanOrEqual(1);
+  }, SLOW);
+});
+
+describeWithBrowser("web/renderer browser lifecycle", () => {
+  let site: RenderSite;
+  beforeAll(async () => {
+    site = await startRenderSite();
+  });
+  afterAll(async () => {
+    await site.stop();
+  });
+
+  it("replaces a browser killed mid-render: that render fails with RENDER_FAILED, the next one works", async () => {
+    const h = createHarness();
+    try {
+      await h.renderer.warm();
+      const firstPid = h.renderer.stats().browserPid;
+      expect(firstPid).toBeNumber();
+      const pending = rejection(h.renderer.render(site.url("/hang"), AbortSignal.timeout(30_000)));
+      await eventually(() => site.hits("/hang") > 0);
+      process.kill(-firstPid!, "SIGKILL");
+      const error = await pending;
+      expect(error.code).toBe("RENDER_FAILED");
+      const next = await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      expect(next.html).toContain("Built by script");
+      expect(h.renderer.stats().browserPid).not.toBe(firstPid);
+      expect(h.renderer.stats().launches).toBe(2);
+    } finally {
+      await h.renderer.close();
+    }
+  }, SLOW);
+
+  it("restarts the browser after N renders", async () => {
+    const h = createHarness({ restartAfterRenders: 2 });
+    try {
+      for (let i = 0; i < 2; i++) await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      const firstPid = h.renderer.stats().browserPid!;
+      await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      expect(h.renderer.stats().launches).toBe(2);
+      expect(h.renderer.stats().browserPid).not.toBe(firstPid);
+      expect(await eventually(() => !isAlive(firstPid))).toBe(true);
+    } finally {
+      await h.renderer.close();
+    }
+  }, SLOW);
+
+  it("leaves no browser process or profile behind after close()", async () => {
+    const h = createHarness();
+    await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+    const pid = h.renderer.stats().browserPid!;
+    const tree = listProcessTree(pid);
+    expect(tree.length).toBeGreaterThan(1);
+    const profile = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((arg) => arg.startsWith("--user-data-dir="))!.slice("--user-data-dir=".length);
+    expect(existsSync(profile)).toBe(true);
+    await h.renderer.close();
+    expect(await eventually(() => tree.every((p) => !isAlive(p)))).toBe(true);
+    expect(existsSync(profile)).toBe(false);
+    const error = await rejection(h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(5_000)));
+    expect(error.code).toBe("RENDER_UNAVAILABLE");
+  }, SLOW);
+});
+
+describe("web/renderer without a browser", () => {
+  it("refuses render with 503 RENDER_UNAVAILABLE and says why in status()", async () => {
+    const renderer = createRenderer({ browserPath: "/nonexistent/chromium", userAgent: USER_AGENT, policy: { allowLoopbackTargets: false } });
+    expect(renderer.status()).toMatchObject({ available: false });
+    expect(renderer.status().detail).toContain("/nonexistent/chromium");
+    const error = await rejection(renderer.render("https://example.com/", AbortSignal.timeout(5_000)));
+    expect(error.code).toBe("RENDER_UNAVAILABLE");
+    expect(error.status).toBe(503);
+    await renderer.close();
+  });
+});
