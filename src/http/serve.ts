@@ -65,12 +65,19 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
   };
 }
 
-/** Reads at most 1 MiB of body while streaming (Content-Length is not trusted) and re-wraps the request. */
+/** Reads at most 1 MiB of body (a declared length is checked first; a streamed body is counted as it arrives) and re-wraps the request. */
 async function bufferBody(request: Request): Promise<Request> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
-  const reader = request.body.getReader();
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
+  // A declared length within the cap: the runtime's own reader (Bun.serve stops at the declared length).
+  const body = declared !== null ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body);
+  if (body.byteLength > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -89,7 +96,7 @@ async function bufferBody(request: Request): Promise<Request> {
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+  return body;
 }
 
 export interface RunningServer {

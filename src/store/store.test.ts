@@ -66,3 +66,18 @@ describe("store", () => {
     expect(store.settings.manager()).toMatchObject({ openForWork: true, pauseReason: "" });
   });
 });
+
+describe("request outcomes", () => {
+  it("keeps every queued row: read back at once, and written on close", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-outcomes-"));
+    const store = openStore(dir);
+    const row = (n: number) => ({ requestId: `req_${n}`, operationId: "x.y", method: "POST", route: "/v1/x", status: 200, outcome: "ok", durationMs: n, at: new Date(2026, 0, 1, 0, 0, n).toISOString() });
+    for (let n = 0; n < 300; n++) store.requestOutcomes.record(row(n));
+    expect(store.requestOutcomes.recent(1000)).toHaveLength(300);
+    store.requestOutcomes.record(row(400));
+    store.close();
+    const again = openStore(dir);
+    expect(again.requestOutcomes.recent(1)[0]?.requestId).toBe("req_400");
+    again.close();
+  });
+});

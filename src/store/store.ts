@@ -40,11 +40,12 @@ export function openStore(dataDir: string): Store {
   const db = openDatabase({ path, migrations: allMigrations });
   const pluginStores = new Map<string, PluginStore>();
   const closers: (() => void)[] = [];
+  const requestOutcomes = createRequestOutcomeStore(db);
   return {
     db,
     path,
     settings: createSettingsStore(db),
-    requestOutcomes: createRequestOutcomeStore(db),
+    requestOutcomes,
     jobs: createJobStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
@@ -59,6 +60,7 @@ export function openStore(dataDir: string): Store {
     },
     close() {
       for (const stop of closers.splice(0)) stop();
+      requestOutcomes.flush();
       db.close();
     },
   };
