@@ -67,6 +67,9 @@ export const errorCodes = {
   SETTLEMENT_PENDING: { status: 504, message: "Settlement was sent but not confirmed in time; check the transaction before paying again." },
   PAYMENT_NOT_FOUND: { status: 404, message: "No payment is known under that id." },
   PAYMENT_IN_FLIGHT: { status: 409, message: "This payment is already in use by a request in progress; wait for that response." },
+  PAYMENT_ID_INVALID: { status: 400, message: "The payment-identifier id must be 16-128 characters of A-Z, a-z, 0-9, \"_\" and \"-\"." },
+  PAYMENT_ID_CONFLICT: { status: 409, message: "This payment identifier was already used for a different call (payer, operation or body); use a new identifier. Nothing was charged." },
+  PAYMENT_RESULT_NOT_HELD: { status: 409, message: "This payment identifier was already paid and settled (see PAYMENT-RESPONSE), but its result is no longer held. Nothing was charged for this request." },
 
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },

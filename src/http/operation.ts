@@ -3,6 +3,8 @@
  * body → validate (400) → price → authorize (402) → rate limit (429, payment released)
  * → run with timeout (errors: nothing settled) → settle (failure: result withheld) → 200 with
  * PAYMENT-RESPONSE. `admitPaidCall` is the first half, shared with async jobs.
+ * A retry of a paid call under the same x402 payment-identifier is answered by the payment layer
+ * from memory (authorize returns it as an answer), so `runPaidOperation` hands it the result.
  */
 import { ApiError } from "../errors.ts";
 import { type RateDecision, rateLimitHeaders } from "../jobs/rate-limit.ts";
@@ -66,6 +68,24 @@ export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
   readonly present: (result: unknown) => unknown;
 }
 
+/** A charge whose answer may be given again for a retry of the very same call: `body` is what the caller sent. */
+export interface ReplayableCharge extends Charge {
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
+  return "body" in charge;
+}
+
+/** An accepted payment that can keep the success answer, in memory, for a retry under the same payment identifier. */
+export interface HoldingPayment extends AcceptedPayment {
+  hold(answer: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown }): void;
+}
+
+export function isHoldingPayment(payment: AcceptedPayment): payment is HoldingPayment {
+  return typeof (payment as Partial<HoldingPayment>).hold === "function";
+}
+
 export interface AdmitOptions<E extends PluginEntry | SkillEntry> {
   readonly request: Request;
   readonly context: RequestContext;
@@ -74,6 +94,8 @@ export interface AdmitOptions<E extends PluginEntry | SkillEntry> {
   readonly route: string;
   /** Runs after validation and before payment (queue capacity, idempotency); may throw. */
   readonly beforePayment?: (value: unknown) => void | Promise<void>;
+  /** The caller will hand a success to `HoldingPayment.hold`, so a lost response can be answered again. */
+  readonly replayable?: boolean;
 }
 
 export type Admission =
@@ -93,7 +115,7 @@ export type Admission =
 /** Everything before the work: open for work (503), validate (400), price, authorize (402), rate limit (429). */
 export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   deps: OperationDeps,
-  { request, context, entry, input, route, beforePayment }: AdmitOptions<E>,
+  { request, context, entry, input, route, beforePayment, replayable }: AdmitOptions<E>,
 ): Promise<Admission> {
   context.operationId = entry.id;
   const open = deps.isOpenForWork();
@@ -106,7 +128,7 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
   await beforePayment?.(value);
-  const charge: Charge = {
+  const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
@@ -115,6 +137,7 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
     outputExample: entry.definition.examples[0]?.output,
+    ...(replayable ? { body: input } : {}),
   };
   const address = `addr:${context.clientIp}`;
   const authorized = await deps.payments.authorize(request, charge);
@@ -149,7 +172,7 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
 ): Promise<Response> {
   context.operationId = entry.id;
   try {
-    const admitted = await admitPaidCall(deps, { request, context, entry, input, route });
+    const admitted = await admitPaidCall(deps, { request, context, entry, input, route, replayable: true });
     if (admitted.kind === "answer") return admitted.response;
     const { value, payment } = admitted;
 
@@ -167,7 +190,9 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
       return settled.response;
     }
     context.outcome = "ok";
-    return jsonResponse(withRequestId(present(result), context.id), 200, { ...admitted.headers, ...settled.headers });
+    const body = present(result);
+    if (isHoldingPayment(payment)) payment.hold({ status: 200, headers: settled.headers, body });
+    return jsonResponse(withRequestId(body, context.id), 200, { ...admitted.headers, ...settled.headers });
   } catch (error) {
     return errorResponse(error, context, deps.log);
   }

@@ -1,12 +1,15 @@
 /**
  * @module http/x402-payments — the HTTP payments seam backed by the x402 gate: a Charge becomes a
- * PaidOperation (exact per-network USD total, bazaar discovery), gate answers become Responses.
+ * PaidOperation (exact per-network USD total, bazaar discovery, and for a replayable charge the
+ * body digest that payment-identifier retries must match), gate answers become Responses.
  */
 import type { PaymentInfo } from "../docs/catalogue.ts";
 import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price.ts";
 import type { ResolvedNetwork } from "../x402/config.ts";
 import type { HttpAnswer, PaidOperation, PaymentGate, VerifiedPayment } from "../x402/gate.ts";
-import type { AcceptedPayment, Charge, Payments } from "./payments.ts";
+import { digestJson } from "../x402/payment-identifier.ts";
+import { type HoldingPayment, isReplayableCharge } from "./operation.ts";
+import type { Charge, Payments } from "./payments.ts";
 import { contextOf } from "./request-context.ts";
 import { jsonResponse, withRequestId } from "./respond.ts";
 
@@ -32,11 +35,12 @@ export function paidOperationFor(charge: Charge, networks: readonly ResolvedNetw
       ...(charge.outputExample !== undefined ? { output: charge.outputExample } : {}),
       inputSchema: JSON.parse(JSON.stringify(charge.inputSchema)),
     },
+    ...(isReplayableCharge(charge) ? { requestDigest: digestJson(charge.body) } : {}),
   };
 }
 
 export function createX402Payments(gate: PaymentGate, networks: readonly ResolvedNetwork[]): Payments {
-  const accepted = (payment: VerifiedPayment, operationId: string): AcceptedPayment => {
+  const accepted = (payment: VerifiedPayment, operationId: string): HoldingPayment => {
     let done = false;
     return {
       payer: payment.payer,
@@ -53,6 +57,9 @@ export function createX402Payments(gate: PaymentGate, networks: readonly Resolve
         if (done) return;
         done = true;
         gate.release(payment);
+      },
+      hold(answer) {
+        gate.hold(payment, answer);
       },
     };
   };

@@ -1,7 +1,7 @@
 /**
- * @module x402/extensions — the extensions Tollbooth declares in a 402 (bazaar discovery) and the
+ * @module x402/extensions — the bazaar discovery extension Tollbooth declares in a 402 and the
  * echo rule: every field we advertised must come back unchanged in the PaymentPayload; the client
- * may add fields (payment-identifier adds `info.id`).
+ * may add fields (payment-identifier, declared in payment-identifier.ts, adds `info.id`).
  */
 
 export interface BazaarDeclaration {
@@ -73,9 +73,15 @@ export function isEchoOf(advertised: unknown, echoed: unknown): boolean {
 /**
  * Echo check of a payment's extensions against what we advertised. A client that sends no
  * extensions at all is accepted (it changed nothing); one that sends a declared extension altered
- * or drops one while echoing others is refused.
+ * or drops one while echoing others is refused, except the `optional` ones, which may be left out.
  */
-export function checkExtensionEcho(advertised: Record<string, unknown> | undefined, echoed: Record<string, unknown> | undefined): boolean {
+export function checkExtensionEcho(
+  advertised: Record<string, unknown> | undefined,
+  echoed: Record<string, unknown> | undefined,
+  optional: readonly string[] = [],
+): boolean {
   if (!advertised || !echoed) return true;
-  return Object.keys(advertised).every((k) => Object.hasOwn(echoed, k) && isEchoOf(advertised[k], echoed[k]));
+  return Object.keys(advertised).every((k) =>
+    Object.hasOwn(echoed, k) ? isEchoOf(advertised[k], echoed[k]) : optional.includes(k),
+  );
 }

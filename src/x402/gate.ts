@@ -10,6 +10,9 @@
  *                           SETTLEMENT_PENDING with the transaction, receipt kept pending
  *   release(payment)        work failed: the signature is not burned
  *   lookup(id) / reconcile()
+ *   hold(payment, answer)   keep a success answer in memory for a retry under the same
+ *                           payment-identifier (same payer, operation and body): answered again,
+ *                           never run or charged twice
  *
  * Answers are plain `{ status, headers, body }`; the HTTP layer only copies them.
  */
@@ -21,6 +24,7 @@ import { resolveNetworks, type X402Config } from "./config.ts";
 import { checkExtensionEcho, declareBazaar, type BazaarDeclaration } from "./extensions.ts";
 import { decodePaymentSignature, encodePaymentRequired, encodePaymentResponse, LEGACY_PAYMENT_HEADER, PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
 import { normalizeNetwork } from "./networks.ts";
+import { createReplayCache, declarePaymentIdentifier, digestJson, fingerprintCall, PAYMENT_IDENTIFIER, readPaymentIdentifier, type ReplayCacheOptions, type ReplayClaim } from "./payment-identifier.ts";
 import { buildOffers, type PriceUsd } from "./pricing.ts";
 import { createRails, type Rail } from "./rails.ts";
 import { reasons, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type ResourceInfo, type SettleResponse } from "./wire.ts";
@@ -30,6 +34,11 @@ export interface PaidOperation {
   /** The exact total for this body: one USD string, or per network (short name like "base", or CAIP-2 id). */
   readonly priceUsd: PriceUsd;
   readonly bazaar?: BazaarDeclaration;
+  /**
+   * Digest of the request body (`digestJson`). When set, the 402 declares payment-identifier and a
+   * retry carrying the same identifier for the same payer and body is answered from memory.
+   */
+  readonly requestDigest?: string;
 }
 
 export interface HttpAnswer {
@@ -49,6 +58,8 @@ export interface VerifiedPayment {
   readonly validBefore: number | null;
   readonly requirements: PaymentRequirements;
   readonly payload: PaymentPayload;
+  /** The buyer's payment-identifier and this call's fingerprint, when the operation is replayable. */
+  readonly paymentIdentifier?: { readonly id: string; readonly fingerprint: string };
 }
 
 export type PaymentState = Exclude<ReceiptState, "reserved"> | "in_flight";
@@ -78,6 +89,8 @@ export interface PaymentGate {
   reconcile(): Promise<{ settled: number; failed: number; released: number; stillPending: number }>;
   /** The offers (PaymentRequired) for an operation: the free price preview. */
   challenge(op: PaidOperation, error?: string): Promise<PaymentRequired>;
+  /** Keeps a settled call's success answer (in memory, for the replay TTL); false when not kept. */
+  hold(payment: VerifiedPayment, answer: HttpAnswer): boolean;
 }
 
 export interface PaymentGateDeps {
@@ -88,6 +101,8 @@ export interface PaymentGateDeps {
   readonly fetch?: typeof fetch;
   /** Receipt polling interval for local EVM settlement (default 1 s; tests use less). */
   readonly pollingIntervalMs?: number;
+  /** Held results for payment-identifier retries (TTL and byte budget; the clock is `now`). */
+  readonly replay?: Omit<ReplayCacheOptions, "now">;
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -138,6 +153,7 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
   const rails = createRails(networks, { config, now, fetch: deps.fetch, pollingIntervalMs: deps.pollingIntervalMs });
   /** Receipts whose settle call is running in this process; reconcile leaves them alone. */
   const settling = new Set<string>();
+  const replays = createReplayCache({ ...deps.replay, now: () => now().getTime() });
 
   async function offersFor(op: PaidOperation): Promise<PaymentRequirements[]> {
     const extras = new Map<string, Record<string, unknown>>();
@@ -151,7 +167,10 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
   }
 
   function extensionsFor(op: PaidOperation): Record<string, unknown> | undefined {
-    return op.bazaar ? { bazaar: declareBazaar(op.bazaar) } : undefined;
+    const extensions: Record<string, unknown> = {};
+    if (op.bazaar) extensions.bazaar = declareBazaar(op.bazaar);
+    if (op.requestDigest !== undefined) extensions[PAYMENT_IDENTIFIER] = declarePaymentIdentifier();
+    return Object.keys(extensions).length > 0 ? extensions : undefined;
   }
 
   async function challenge(op: PaidOperation, error?: string): Promise<PaymentRequired> {
@@ -174,6 +193,22 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
       headers: { [PAYMENT_REQUIRED_HEADER]: encodePaymentRequired(required) },
       body: { ...(reason ? { reason } : {}), ...mirror },
     });
+  }
+
+  /** The answer for a retry under a known payment identifier; undefined when the call may go on. */
+  function replayAnswer(claim: ReplayClaim): HttpAnswer | undefined {
+    switch (claim.kind) {
+      case "held":
+        return { status: claim.answer.status, headers: { ...claim.answer.headers }, body: claim.answer.body };
+      case "in_flight":
+        return errorAnswer("PAYMENT_IN_FLIGHT", { body: { payment_id: claim.token } });
+      case "not_held":
+        return errorAnswer("PAYMENT_RESULT_NOT_HELD", { headers: { ...claim.paymentHeaders } });
+      case "conflict":
+        return errorAnswer("PAYMENT_ID_CONFLICT");
+      case "claimed":
+        return undefined;
+    }
   }
 
   function refusalFor(existing: Receipt, rail: Rail, op: PaidOperation): Promise<HttpAnswer> | HttpAnswer {
@@ -199,14 +234,28 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
     const offers = await offersFor(op);
     const requirements = offers.find((offer) => matchesOffer(payload.accepted, offer));
     if (!requirements) return { kind: "answer", answer: await challengeAnswer(op, reasons.noMatchingRequirements) };
-    if (!checkExtensionEcho(extensionsFor(op), payload.extensions)) {
+    // payment-identifier is optional: a buyer that does not use it may leave it out.
+    if (!checkExtensionEcho(extensionsFor(op), payload.extensions, [PAYMENT_IDENTIFIER])) {
       return { kind: "answer", answer: await challengeAnswer(op, reasons.extensionEchoMismatch) };
     }
+    const paymentId = op.requestDigest !== undefined ? readPaymentIdentifier(payload.extensions) : ({ ok: true, id: null } as const);
+    if (!paymentId.ok) return { kind: "answer", answer: errorAnswer("PAYMENT_ID_INVALID", { body: { reason: paymentId.reason } }) };
     const rail = rails.get(requirements.network);
     if (!rail) return { kind: "answer", answer: await challengeAnswer(op, reasons.invalidNetwork) };
     const identified = rail.identify(payload);
     if (!identified.ok) return { kind: "answer", answer: await challengeAnswer(op, identified.reason) };
     const { identity } = identified;
+    const identifier =
+      paymentId.id !== null && op.requestDigest !== undefined
+        ? { id: paymentId.id, fingerprint: fingerprintCall({ payer: identity.payer, network: requirements.network, operation: `${context.operationId ?? ""} ${op.resource.url}`, bodyDigest: op.requestDigest }) }
+        : undefined;
+    const payloadDigest = identifier ? digestJson(payload) : "";
+    if (identifier) {
+      // Answerable before verifying: another call's identifier, or the very payload that paid sent again.
+      const early = replays.peek(identifier.id, identifier.fingerprint, payloadDigest);
+      const answer = early && replayAnswer(early);
+      if (answer) return { kind: "answer", answer };
+    }
     const nowSeconds = Math.floor(now().getTime() / 1000);
     if (identity.validBefore !== undefined && identity.validBefore < nowSeconds + config.settlementMarginSeconds) {
       return { kind: "answer", answer: await challengeAnswer(op, rail.expiringReason) };
@@ -220,8 +269,14 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
     if (!verdict.isValid) {
       return { kind: "answer", answer: await challengeAnswer(op, verdict.invalidReason ?? reasons.unexpectedVerifyError) };
     }
+    const receiptId = `pay_${randomUUID().replaceAll("-", "")}`;
+    if (identifier) {
+      // Verified first, so only the payer's own signature can reach a held result.
+      const answer = replayAnswer(replays.claim(identifier.id, identifier.fingerprint, receiptId));
+      if (answer) return { kind: "answer", answer };
+    }
     const reserved = store.reserve({
-      id: `pay_${randomUUID().replaceAll("-", "")}`,
+      id: receiptId,
       ...keyInput,
       payTo: requirements.payTo,
       amount: requirements.amount,
@@ -230,7 +285,10 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
       operationId: context.operationId ?? null,
       now: now(),
     });
-    if (!reserved.ok) return { kind: "answer", answer: await refusalFor(reserved.existing, rail, op) };
+    if (!reserved.ok) {
+      if (identifier) replays.abandon(identifier.id, receiptId);
+      return { kind: "answer", answer: await refusalFor(reserved.existing, rail, op) };
+    }
     return {
       kind: "verified",
       payment: {
@@ -242,6 +300,7 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
         validBefore: identity.validBefore ?? null,
         requirements,
         payload,
+        ...(identifier ? { paymentIdentifier: identifier } : {}),
       },
     };
   }
@@ -280,14 +339,18 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
       settling.delete(payment.receiptId);
     }
     const transaction = response.transaction || submitted || null;
+    const identifier = payment.paymentIdentifier;
     if (response.success) {
       store.markSettled(payment.receiptId, transaction, now());
       const receipt = store.get(payment.receiptId);
       if (!receipt) throw new Error("settled receipt vanished");
       const header = encodePaymentResponse(publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements));
-      return { kind: "settled", headers: { [PAYMENT_RESPONSE_HEADER]: header }, receipt };
+      const headers = { [PAYMENT_RESPONSE_HEADER]: header };
+      if (identifier) replays.settled(identifier.id, payment.receiptId, digestJson(payment.payload), headers);
+      return { kind: "settled", headers, receipt };
     }
     if (response.errorReason === reasons.settlementPending) {
+      // Outcome unknown: the identifier stays in flight (409 with the payment id to look up) until its TTL.
       if (transaction) store.recordSubmitted(payment.receiptId, transaction, now());
       const body = { payment_id: payment.receiptId, transaction, network: payment.network };
       return {
@@ -299,11 +362,18 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
       };
     }
     store.markFailed(payment.receiptId, response.errorReason ?? reasons.unexpectedSettleError, transaction, now());
+    if (identifier) replays.abandon(identifier.id, payment.receiptId);
     return { kind: "answer", answer: failedAnswer(response) };
   }
 
   function release(payment: VerifiedPayment): void {
     store.release(payment.receiptId, now());
+    if (payment.paymentIdentifier) replays.abandon(payment.paymentIdentifier.id, payment.receiptId);
+  }
+
+  function hold(payment: VerifiedPayment, answer: HttpAnswer): boolean {
+    const identifier = payment.paymentIdentifier;
+    return identifier ? replays.hold(identifier.id, payment.receiptId, answer) : false;
   }
 
   function lookup(id: string): PaymentLookup | undefined {
@@ -364,5 +434,5 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
     return tally;
   }
 
-  return { authorize, settle, release, lookup, reconcile, challenge };
+  return { authorize, settle, release, lookup, reconcile, challenge, hold };
 }
