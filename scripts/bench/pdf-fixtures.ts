@@ -3,7 +3,9 @@
  *   bun scripts/bench/pdf-fixtures.ts [outDir]
  * Built with mupdf itself: Helvetica text pages, /PageLabels, a blank page, pages with only vector graphics
  * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
- * repairs, an HTML page and a ZIP named .pdf, 21 pages, and 20 pages of about 120,000 characters.
+ * repairs, an HTML page and a ZIP named .pdf, 21 pages, 20 pages of about 120,000 characters, pages set in a font
+ * without a Unicode map (a Type0 font whose /ToUnicode is removed: mupdf reads U+FFFD), and a form widget whose
+ * appearance carries text.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +39,50 @@ function textContent(lines: readonly string[]): string {
 }
 
 const GRAPHICS_ONLY = "0.2 0.4 0.8 rg 72 500 300 200 re f 0 0 0 RG 4 w 72 300 m 500 450 l S";
+
+/** Appends a page: `unmapped` in a Type0 font stripped of /ToUnicode, then `readable` in Helvetica below it. */
+function addUnmappedPage(doc: PDFDocument, unmapped: string, readable: string): void {
+  const cid = new mupdf.Font("Times-Roman");
+  const cidRef = doc.addFont(cid);
+  cidRef.delete("ToUnicode");
+  const helvetica = new mupdf.Font("Helvetica");
+  const helveticaRef = doc.addSimpleFont(helvetica, "Latin");
+  const glyphs = [...unmapped].map((c) => cid.encodeCharacter(c.codePointAt(0) ?? 0x3f).toString(16).padStart(4, "0")).join("");
+  const resources = doc.addObject({ Font: { C1: cidRef, F1: helveticaRef } });
+  const page = doc.addPage([0, 0, 595, 842], 0, resources, `BT /C1 14 Tf 56 770 Td <${glyphs}> Tj ET\n${textContent([readable]).replace("56 770 Td", "56 740 Td")}`);
+  doc.insertPage(-1, page);
+  for (const o of [page, resources, helveticaRef, cidRef]) o.destroy();
+  helvetica.destroy();
+  cid.destroy();
+}
+
+/** Adds a text field to page `index` whose value appears only through the widget's /AP appearance stream. */
+function addFieldWidget(doc: PDFDocument, index: number, value: string): void {
+  const pageObj = doc.findPage(index);
+  const font = pageObj.get("Resources").get("Font").get("F1");
+  const appearance = doc.addStream(`/Tx BMC BT /F1 12 Tf 2 6 Td ${pdfString(value)} Tj ET EMC`, {
+    Type: "XObject",
+    Subtype: "Form",
+    BBox: [0, 0, 300, 24],
+    Resources: { Font: { F1: font } },
+  });
+  const widget = doc.addObject({
+    Type: "Annot",
+    Subtype: "Widget",
+    FT: "Tx",
+    T: "applicant",
+    V: value,
+    F: 4,
+    Rect: [56, 700, 356, 724],
+    AP: { N: appearance },
+    P: pageObj,
+  });
+  const annots = doc.newArray();
+  annots.push(widget);
+  pageObj.put("Annots", annots);
+  doc.getTrailer().get("Root").put("AcroForm", doc.newDictionary());
+  doc.getTrailer().get("Root").get("AcroForm").put("Fields", annots);
+}
 
 function buildDocument(pages: readonly string[], setup?: (doc: PDFDocument) => void): PDFDocument {
   const doc = new mupdf.PDFDocument();
@@ -96,6 +142,21 @@ save("no-text.pdf", buildDocument([GRAPHICS_ONLY, GRAPHICS_ONLY]));
 const secret = [textContent(["Confidential text"])];
 save("encrypted-user.pdf", buildDocument(secret), "encrypt=aes-256,user-password=user,owner-password=owner");
 save("encrypted-owner.pdf", buildDocument(secret), "encrypt=aes-128,owner-password=owner,permissions=-4");
+// Owner password only, with copying (bit 5) and editing (bit 4) disallowed.
+save("encrypted-owner-restricted.pdf", buildDocument(secret), "encrypt=aes-128,owner-password=owner,permissions=-28");
+
+// Page 1 readable; page 2 set almost entirely in a font without a Unicode map; page 3 readable with one such word.
+save(
+  "unmapped-font.pdf",
+  buildDocument([textContent(["Readable first page"])], (doc) => {
+    addUnmappedPage(doc, "Unmapped glyphs on this page", "p. 2");
+    addUnmappedPage(doc, "Gone", "Third page keeps its readable text around one unreadable word.");
+  }),
+);
+save("unmapped-only.pdf", buildDocument([], (doc) => addUnmappedPage(doc, "Nothing here can be read", "")));
+
+// A text field whose value is drawn by its widget's appearance stream, not by the page contents.
+save("widget-text.pdf", buildDocument([textContent(["Application form"])], (doc) => addFieldWidget(doc, 0, "Jane Q. Applicant")));
 
 // Cut to 40%: mupdf writes the page tree first, so it repairs the file and finds page 1's text only.
 const sound = save("truncated-source.tmp.pdf", buildDocument([1, 2, 3, 4].map((n) => textContent(paragraph(n, 40)))));

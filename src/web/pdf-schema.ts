@@ -11,7 +11,9 @@ export const PdfPageSchema = Type.Object(
     label: Type.Optional(
       Type.String({ description: "The page's label from the PDF's /PageLabels (e.g. 'iv', 'A-3'); present only when the PDF defines labels." }),
     ),
-    text: Type.String({ description: "Canonical text of the page; empty when the page has no embedded text." }),
+    text: Type.String({
+      description: "Canonical text of the page; empty when the page has no embedded text or its text is unreadable (see unreadable_text_pages).",
+    }),
     characters: Type.Integer({ minimum: 0, description: "Unicode code points in text." }),
   },
   { additionalProperties: false },
@@ -33,6 +35,13 @@ export const PdfExtractionSchema = Type.Object(
     empty_text_pages: Type.Array(Type.Integer({ minimum: 1 }), {
       description: "Physical pages with no embedded text (scanned or blank), over the whole document.",
     }),
+    // Optional in the schema only so that results shaped before it existed still validate; readPdf always sets it.
+    unreadable_text_pages: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1 }), {
+        description:
+          "Physical pages whose embedded text is mostly U+FFFD (more than half of its non-space characters: fonts without a Unicode map). Their text is withheld (returned empty) and a warning names each; they are not in empty_text_pages. Always present.",
+      }),
+    ),
     ocr_performed: Type.Literal(false),
     warnings: Type.Array(Type.String()),
     extraction_ms: Type.Integer({ minimum: 0, description: "Milliseconds spent parsing the PDF and extracting its text." }),

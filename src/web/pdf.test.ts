@@ -38,6 +38,7 @@ describe("readPdf", () => {
     expect(pdf.source_sha256).toBe(sha256Hex(bytes));
     expect(pdf.truncated).toBe(false);
     expect(pdf.empty_text_pages).toEqual([]);
+    expect(pdf.unreadable_text_pages).toEqual([]);
     expect(pdf.ocr_performed).toBe(false);
     expect(pdf.warnings).toEqual([]);
     expect(Number.isInteger(pdf.extraction_ms)).toBe(true);
@@ -66,6 +67,35 @@ describe("readPdf", () => {
     expect(pdf.text).toBe("--- page 1 ---\n\nBefore the blank page\n\n--- page 2 ---\n\n--- page 3 ---\n\nAfter the blank page");
     expect(pdf.warnings).toHaveLength(1);
     expect(pdf.warnings[0]).toContain("page(s) 2 ");
+    expect(pdf.warnings[0]).toContain("images may carry information");
+  });
+
+  it("withholds the text of a page that is mostly U+FFFD (font without a Unicode map), lists it and warns", async () => {
+    const pdf = await readPdf(fixture("unmapped-font.pdf"));
+    expect(pdf.page_count).toBe(3);
+    expect(pdf.unreadable_text_pages).toEqual([2]);
+    expect(pdf.empty_text_pages).toEqual([]);
+    expect(pdf.pages[1]).toEqual({ page: 2, text: "", characters: 0 });
+    expect(pdf.text).not.toContain("p. 2");
+    expect(pdf.pages[0]?.text).toBe("Readable first page");
+    const page2 = pdf.warnings.find((w) => w.startsWith("Page 2:"));
+    expect(page2).toContain("without a Unicode map");
+    expect(page2).toContain("withheld");
+    expect(page2).toContain("images may carry information");
+    // A minority of unmapped glyphs keeps the page's text, U+FFFD marking where they were, with a warning.
+    expect(pdf.pages[2]?.text).toBe("\uFFFD\uFFFD\uFFFD\uFFFD\n\nThird page keeps its readable text around one unreadable word.");
+    expect(pdf.warnings.find((w) => w.startsWith("Page 3:"))).toContain("4 character(s)");
+    expect(pdf.warnings).toHaveLength(2);
+  });
+
+  it("fails PDF_NO_TEXT when every page is unreadable text", async () => {
+    const error = await expectApiError(readPdf(fixture("unmapped-only.pdf")), "PDF_NO_TEXT");
+    expect(error.message).toContain("page(s) 1 use fonts without a Unicode map");
+  });
+
+  it("includes text drawn by form widgets' appearances", async () => {
+    const pdf = await readPdf(fixture("widget-text.pdf"));
+    expect(pdf.pages[0]?.text).toBe("Application form\n\nJane Q. Applicant");
   });
 
   it("truncates by code point at 100,000 characters, marks it and warns", async () => {
@@ -147,11 +177,20 @@ describe("readPdf", () => {
     await expectApiError(readPdf(fixture("truncated-no-pages.pdf")), "PDF_UNREADABLE");
   });
 
-  it("fails PDF_ENCRYPTED with a user password and with only an owner password", async () => {
+  it("fails PDF_ENCRYPTED when a user password is needed to open the file", async () => {
     const user = await expectApiError(readPdf(fixture("encrypted-user.pdf")), "PDF_ENCRYPTED");
     expect(user.message).toContain("password");
-    const owner = await expectApiError(readPdf(fixture("encrypted-owner.pdf")), "PDF_ENCRYPTED");
-    expect(owner.message).toContain("owner password");
+  });
+
+  it("reads a PDF with only an owner password (it opens without one) and warns, naming the restrictions", async () => {
+    const owner = await readPdf(fixture("encrypted-owner.pdf"));
+    expect(owner.pages[0]?.text).toBe("Confidential text");
+    expect(owner.warnings).toEqual(["The PDF is encrypted with an owner password only: it opens without a password and was read."]);
+    const restricted = await readPdf(fixture("encrypted-owner-restricted.pdf"));
+    expect(restricted.pages[0]?.text).toBe("Confidential text");
+    expect(restricted.warnings).toEqual([
+      "The PDF is encrypted with an owner password only: it opens without a password and was read; its permissions disallow: copy, edit.",
+    ]);
   });
 
   it("fails PDF_NO_TEXT when no page has embedded text", async () => {

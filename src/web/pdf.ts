@@ -1,11 +1,12 @@
 /**
  * @module web/pdf — embedded-text extraction from a digital PDF with mupdf (spec web-evidence §2.5, §4.3, §8).
  *
- * Every failure is an ApiError that is never settled: PDF_TOO_LARGE, NOT_A_PDF, PDF_UNREADABLE, PDF_ENCRYPTED,
- * PDF_TOO_MANY_PAGES, PDF_NO_TEXT. No OCR. mupdf is synchronous: a call holds the thread for the extraction
+ * Every failure is an ApiError that is never settled: PDF_TOO_LARGE, NOT_A_PDF, PDF_UNREADABLE, PDF_ENCRYPTED
+ * (a password is needed to open it), PDF_TOO_MANY_PAGES, PDF_NO_TEXT (no page has usable text). No OCR.
+ * A PDF with only an owner password opens without one, as in every viewer, and is read with a warning. mupdf is synchronous: a call holds the thread for the extraction
  * (70-250 ms for 20 dense pages on a shared 2-core machine, mostly mupdf layout); run it in a worker if that matters.
  */
-import type { Document, PDFDocument, PDFPage, StructuredText } from "mupdf";
+import type { DisplayList, Document, DocumentPermission, PDFDocument, PDFPage, StructuredText } from "mupdf";
 import { ApiError } from "../errors.ts";
 import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
 import { canonicalizePdfText } from "./pdf-text.ts";
@@ -38,12 +39,18 @@ const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 // mupdf's structured-text options: keep ligatures expanded and spacing as laid out; no dehyphenation (it
 // would glue real compounds split at a line end).
 const STEXT_OPTIONS = "";
+// A page whose non-space characters are more than this share of U+FFFD (glyphs of fonts without a Unicode
+// map) has no usable text: what is left is fragments that would read as evidence of something else.
+const MAX_UNMAPPED_SHARE = 0.5;
+const PERMISSIONS: readonly DocumentPermission[] = ["print", "copy", "edit", "annotate", "form", "accessibility", "assemble", "print-hq"];
 
 interface RawPage {
   page: number;
   label: string | undefined;
   text: string;
+  /** U+FFFD characters in `text`, and its characters other than whitespace. */
   unmapped: number;
+  visible: number;
   failed: boolean;
 }
 
@@ -66,19 +73,35 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
 
   const mupdf = await loadMupdf();
   const started = performance.now();
-  const { pageCount, pages, repaired } = extractPages(mupdf, bytes, maxPages);
+  const { pageCount, pages, repaired, ownerRestrictions } = extractPages(mupdf, bytes, maxPages);
 
   const warnings: string[] = [];
+  if (ownerRestrictions !== undefined) {
+    warnings.push(
+      "The PDF is encrypted with an owner password only: it opens without a password and was read" +
+        (ownerRestrictions.length > 0 ? `; its permissions disallow: ${ownerRestrictions.join(", ")}.` : "."),
+    );
+  }
   if (repaired) warnings.push("The PDF was damaged and has been repaired; some text may be missing or out of order.");
+  const unreadablePages = pages.filter((p) => !p.failed && isUnreadable(p)).map((p) => p.page);
   const emptyPages = pages.filter((p) => p.text === "").map((p) => p.page);
-  if (emptyPages.length === pages.length) {
+  if (emptyPages.length + unreadablePages.length === pages.length) {
+    const why =
+      unreadablePages.length === 0
+        ? "image-only or scanned"
+        : `page(s) ${unreadablePages.join(", ")} use fonts without a Unicode map` +
+          (emptyPages.length > 0 ? `, page(s) ${emptyPages.join(", ")} are image-only, scanned or blank` : "");
     throw new ApiError("PDF_NO_TEXT", {
-      message: `The PDF has no embedded text on any of its ${pageCount} page(s) (image-only or scanned; OCR is not offered).`,
+      message: `The PDF has no usable embedded text on any of its ${pageCount} page(s) (${why}; OCR is not offered).`,
     });
   }
   for (const p of pages) {
     if (p.failed) warnings.push(`Page ${p.page} could not be read and is reported without text.`);
-    else if (p.unmapped > 0) {
+    else if (unreadablePages.includes(p.page)) {
+      warnings.push(
+        `Page ${p.page}: ${p.unmapped} of its ${p.visible} characters use fonts without a Unicode map; its text is unreadable and withheld (listed in unreadable_text_pages; OCR is not offered; the page's glyphs and images may carry information).`,
+      );
+    } else if (p.unmapped > 0) {
       warnings.push(`Page ${p.page}: ${p.unmapped} character(s) use a font without a Unicode map and appear as U+FFFD.`);
     }
   }
@@ -88,7 +111,8 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
     );
   }
 
-  const { returned, text, truncated } = fitToBudget(pages, maxChars);
+  const usable = pages.map((p) => (unreadablePages.includes(p.page) ? { ...p, text: "" } : p));
+  const { returned, text, truncated } = fitToBudget(usable, maxChars);
   if (truncated) {
     const last = returned[returned.length - 1]?.page ?? 0;
     warnings.push(
@@ -105,6 +129,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
     source_sha256: sha256Hex(bytes),
     truncated,
     empty_text_pages: emptyPages,
+    unreadable_text_pages: unreadablePages,
     ocr_performed: false,
     warnings,
     extraction_ms: Math.round(performance.now() - started),
@@ -115,7 +140,7 @@ function extractPages(
   mupdf: MupdfModule,
   bytes: Uint8Array,
   maxPages: number,
-): { pageCount: number; pages: RawPage[]; repaired: boolean } {
+): { pageCount: number; pages: RawPage[]; repaired: boolean; ownerRestrictions: DocumentPermission[] | undefined } {
   let doc: Document;
   try {
     doc = mupdf.Document.openDocument(bytes, "application/pdf");
@@ -127,16 +152,12 @@ function extractPages(
     // header check above already stops those, this one holds if mupdf's sniffing ever disagrees with it.
     const pdf = doc.asPDF();
     if (!pdf) throw notAPdf("mupdf recognised another document format");
-    // Refused whether a user password (needed to open) or only an owner password (permissions) is set:
-    // the spec does not support password-protected PDFs, and an owner password is the author's restriction.
+    // Only a user password protects the content: a PDF with just an owner password opens without one in every
+    // viewer (mupdf decrypts it with the empty user password), so it is read, with a warning.
     if (pdf.needsPassword()) {
       throw new ApiError("PDF_ENCRYPTED", { message: "The PDF is password-protected: it needs a password to open." });
     }
-    if (isEncrypted(pdf)) {
-      throw new ApiError("PDF_ENCRYPTED", {
-        message: "The PDF is encrypted with an owner password (restricted permissions); password-protected PDFs are not supported.",
-      });
-    }
+    const ownerRestrictions = isEncrypted(pdf) ? PERMISSIONS.filter((p) => !pdf.hasPermission(p)) : undefined;
     let pageCount: number;
     try {
       pageCount = pdf.countPages();
@@ -154,7 +175,7 @@ function extractPages(
     const pages: RawPage[] = [];
     for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled));
     if (pages.every((p) => p.failed)) throw unreadable("none of its pages could be read");
-    return { pageCount, pages, repaired: pdf.wasRepaired() };
+    return { pageCount, pages, repaired: pdf.wasRepaired(), ownerRestrictions };
   } finally {
     doc.destroy();
   }
@@ -163,17 +184,22 @@ function extractPages(
 function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPage {
   const number = index + 1;
   let page: PDFPage | undefined;
+  let list: DisplayList | undefined;
   let stext: StructuredText | undefined;
   try {
     page = pdf.loadPage(index);
     const label = labelled ? readLabel(page) : undefined;
-    stext = page.toStructuredText(STEXT_OPTIONS);
+    // Through a display list with the page's annotations and form widgets: their appearances are drawn on the
+    // page like its contents (a filled-in field, a button's caption), and Page.toStructuredText leaves them out.
+    list = page.toDisplayList(true);
+    stext = list.toStructuredText(STEXT_OPTIONS);
     const text = canonicalizePdfText(stext.asText());
-    return { page: number, label, text, unmapped: countUnmapped(text), failed: false };
+    return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
   } catch {
-    return { page: number, label: undefined, text: "", unmapped: 0, failed: true };
+    return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
   } finally {
     stext?.destroy();
+    list?.destroy();
     page?.destroy();
   }
 }
@@ -258,6 +284,16 @@ function countUnmapped(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) n++;
   return n;
+}
+
+function countVisible(text: string): number {
+  let n = 0;
+  for (const ch of text) if (ch !== " " && ch !== "\n") n++;
+  return n;
+}
+
+function isUnreadable(p: RawPage): boolean {
+  return p.unmapped > 0 && p.unmapped > p.visible * MAX_UNMAPPED_SHARE;
 }
 
 function notAPdf(why: string): ApiError {
