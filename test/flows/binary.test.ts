@@ -6,17 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binaryPath, buildBinary } from "../support/binary-build.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
 const root = join(import.meta.dir, "../..");
-const binary = join(root, "dist/tollbooth");
+const binary = binaryPath;
 let workdir: string;
 let server: StartedProcess;
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, join(root, "scripts/build.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stderr.toString()}`);
+  await buildBinary();
   workdir = mkdtempSync(join(tmpdir(), "tb-binary-"));
   mkdirSync(join(workdir, "plugins"));
   copyFileSync(join(root, "examples/word-count.ts"), join(workdir, "plugins/word-count.ts"));
