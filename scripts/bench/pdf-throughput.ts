@@ -1,0 +1,134 @@
+/**
+ * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
+ * on the same files in the same run.
+ *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200]
+ * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
+ * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
+ *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
+ * - warm: in this process after one warm-up pass, `rounds` passes over the files; pdftotext runs as a process
+ *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
+ *   median per-document time.
+ * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
+ *   largest resident set size it saw (sampled after each document, and the kernel's maxrss).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
+};
+
+if (args[0] === "--child-one") await childReadOne(args[1] ?? "");
+else if (args[0] === "--child-rss") await childRss(Number(args[1]), args.slice(2));
+else await main();
+
+async function loadReadPdf(): Promise<typeof import("../../src/web/pdf.ts").readPdf> {
+  return (await import("../../src/web/pdf.ts")).readPdf;
+}
+
+/** One document in a fresh process: what a cold start costs (Bun start, WASM instantiation, extraction). */
+async function childReadOne(file: string): Promise<void> {
+  const readPdf = await loadReadPdf();
+  const result = await readPdf(new Uint8Array(readFileSync(file)));
+  console.log(JSON.stringify({ pages: result.pages.length }));
+}
+
+async function childRss(docs: number, files: string[]): Promise<void> {
+  const readPdf = await loadReadPdf();
+  const bytes = files.map((f) => new Uint8Array(readFileSync(f)));
+  let peak = process.memoryUsage().rss;
+  const start = peak;
+  for (let i = 0; i < docs; i++) {
+    await readPdf(bytes[i % bytes.length] as Uint8Array);
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  const end = process.memoryUsage().rss;
+  const maxRssKb = process.resourceUsage().maxRSS;
+  console.log(JSON.stringify({ startMb: start / 2 ** 20, peakMb: peak / 2 ** 20, endMb: end / 2 ** 20, maxRssMb: maxRssKb / 1024 }));
+}
+
+async function main(): Promise<void> {
+  const dir = option("dir", "/work/shared/bench/pdf");
+  const rounds = Number(option("rounds", "5"));
+  const docs = Number(option("docs", "200"));
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: { id: string; expect: string; file?: string; pages?: number }[] };
+  const entries = manifest.files.filter((f) => f.expect === "ok" && f.file).map((f) => ({ id: f.id, path: join(dir, f.file as string) }));
+  const readPdf = await loadReadPdf();
+  const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
+  console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}`);
+
+  const pagesOf = new Map<string, number>();
+  for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up pass
+  const totalPages = [...pagesOf.values()].reduce((a, b) => a + b, 0);
+  const runPdftotext = (path: string): void => {
+    const run = Bun.spawnSync(["pdftotext", "-enc", "UTF-8", path, "-"], { stdout: "pipe", stderr: "ignore" });
+    if (run.exitCode !== 0) throw new Error(`pdftotext failed on ${path}`);
+  };
+  for (const e of entries) runPdftotext(e.path);
+
+  // cold: one fresh process per document, each engine
+  const coldOurs: number[] = [];
+  const coldPoppler: number[] = [];
+  for (const e of entries) {
+    let t = performance.now();
+    const child = Bun.spawnSync([process.execPath, import.meta.path, "--child-one", e.path], { stdout: "pipe", stderr: "pipe" });
+    coldOurs.push(performance.now() - t);
+    if (child.exitCode !== 0) throw new Error(`cold read failed on ${e.id}: ${child.stderr.toString()}`);
+    t = performance.now();
+    runPdftotext(e.path);
+    coldPoppler.push(performance.now() - t);
+  }
+
+  // warm: interleave the engines per round so that machine noise hits both alike
+  const perDocOurs: number[] = [];
+  const perDocPoppler: number[] = [];
+  let oursMs = 0;
+  let popplerMs = 0;
+  const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
+  for (let r = 0; r < rounds; r++) {
+    for (const e of entries) {
+      let t = performance.now();
+      await readPdf(bytes.get(e.id) as Uint8Array);
+      const ours = performance.now() - t;
+      t = performance.now();
+      runPdftotext(e.path);
+      const poppler = performance.now() - t;
+      oursMs += ours;
+      popplerMs += poppler;
+      perDocOurs.push(ours);
+      perDocPoppler.push(poppler);
+    }
+  }
+  const pages = totalPages * rounds;
+
+  const rss = Bun.spawnSync([process.execPath, import.meta.path, "--child-rss", String(docs), ...entries.map((e) => e.path)], { stdout: "pipe", stderr: "pipe" });
+  if (rss.exitCode !== 0) throw new Error(`rss child failed: ${rss.stderr.toString()}`);
+  const memory = JSON.parse(rss.stdout.toString()) as { startMb: number; peakMb: number; endMb: number; maxRssMb: number };
+
+  const row = (name: string, cold: number[], perDoc: number[], ms: number): string =>
+    `${name.padEnd(18)} ${(pages / (ms / 1000)).toFixed(0).padStart(7)} ${median(perDoc).toFixed(1).padStart(14)} ${percentile(perDoc, 0.95).toFixed(1).padStart(11)} ${median(cold).toFixed(1).padStart(13)}`;
+  console.log(`\n${totalPages} pages per pass, ${pages} pages warm`);
+  console.log(`${"engine".padEnd(18)} ${"pages/s".padStart(7)} ${"warm ms/doc p50".padStart(14)} ${"warm ms p95".padStart(11)} ${"cold ms/doc p50".padStart(13)}`);
+  console.log(row("readPdf (mupdf)", coldOurs, perDocOurs, oursMs));
+  console.log(row("pdftotext", coldPoppler, perDocPoppler, popplerMs));
+  console.log(
+    `\npeak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
+      `${memory.startMb.toFixed(0)} MB after loading, ${memory.endMb.toFixed(0)} MB at the end`,
+  );
+  console.log(
+    `SUMMARY warm_pages_per_s=${(pages / (oursMs / 1000)).toFixed(0)} pdftotext_pages_per_s=${(pages / (popplerMs / 1000)).toFixed(0)} ` +
+      `warm_ms_p50=${median(perDocOurs).toFixed(1)} pdftotext_ms_p50=${median(perDocPoppler).toFixed(1)} ` +
+      `cold_ms_p50=${median(coldOurs).toFixed(1)} pdftotext_cold_ms_p50=${median(coldPoppler).toFixed(1)} peak_rss_mb=${Math.max(memory.peakMb, memory.maxRssMb).toFixed(0)}`,
+  );
+}
+
+function median(xs: number[]): number {
+  return percentile(xs, 0.5);
+}
+
+function percentile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
