@@ -25,6 +25,15 @@ function readRssBytes(pid: number): number {
   }
 }
 
+function readPssBytes(pid: number): number {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** Pids of `root` and all its descendants. */
 export function listProcessTree(root: number): number[] {
   const children = new Map<number, number[]>();
@@ -46,18 +55,25 @@ export function listProcessTree(root: number): number[] {
 }
 
 /** Sum of RSS over the tree (shared pages counted once per process, so an upper bound). */
-export function readTreeRssBytes(root: number): { bytes: number; processes: number } {
+export function readTreeRssBytes(root: number): { bytes: number; pssBytes: number; processes: number } {
   const tree = listProcessTree(root);
-  return { bytes: tree.reduce((sum, pid) => sum + readRssBytes(pid), 0), processes: tree.length };
+  return {
+    bytes: tree.reduce((sum, pid) => sum + readRssBytes(pid), 0),
+    // Proportional set size: shared pages split between the processes sharing them.
+    pssBytes: tree.reduce((sum, pid) => sum + readPssBytes(pid), 0),
+    processes: tree.length,
+  };
 }
 
 /** Samples the tree every `intervalMs` and keeps the peak until stopped. */
-export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBytes: number; peakProcesses: number } } {
+export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBytes: number; peakPssBytes: number; peakProcesses: number } } {
   let peakBytes = 0;
+  let peakPssBytes = 0;
   let peakProcesses = 0;
   const sample = () => {
-    const { bytes, processes } = readTreeRssBytes(root);
+    const { bytes, pssBytes, processes } = readTreeRssBytes(root);
     peakBytes = Math.max(peakBytes, bytes);
+    peakPssBytes = Math.max(peakPssBytes, pssBytes);
     peakProcesses = Math.max(peakProcesses, processes);
   };
   sample();
@@ -66,7 +82,7 @@ export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBy
     stop() {
       clearInterval(timer);
       sample();
-      return { peakBytes, peakProcesses };
+      return { peakBytes, peakPssBytes, peakProcesses };
     },
   };
 }

@@ -8,6 +8,7 @@
 import { createWebEngine, type ReadInput, type WebEngine } from "../../src/web/engine.ts";
 import { createRenderer } from "../../src/web/renderer.ts";
 import { startRenderSite } from "../../test/render/render-site.ts";
+import { readFileSync } from "node:fs";
 import { readTreeRssBytes, sampleTreeRss } from "./render-rss.ts";
 
 const args = process.argv.slice(2);
@@ -75,6 +76,7 @@ const simple = Array.from({ length: rounds }, () => site.url("/script-built.html
 
 console.log(`browser: ${status.detail}`);
 const baseline = readTreeRssBytes(process.pid).bytes;
+console.log(`load average before the run: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 const rss = sampleTreeRss(process.pid);
 let t = performance.now();
 await renderer.warm();
@@ -103,7 +105,8 @@ report(`no render, 3 page kinds, ${pool} at once`, await run(engine, urls, pool,
 
 const stats = renderer.stats();
 console.log(`browser launches: ${stats.launches}, renders: ${stats.renders}`);
-console.log(`peak RSS of the process tree: ${mib(peak.peakBytes)} over ${peak.peakProcesses} processes (bun alone before launch: ${mib(baseline)})`);
+console.log(`peak RSS of the process tree (sum of RSS): ${mib(peak.peakBytes)} over up to ${peak.peakProcesses} processes (bun alone before launch: ${mib(baseline)})`);
+console.log(`peak PSS of the process tree (shared pages split): ${mib(peak.peakPssBytes)}`);
 await renderer.close();
 await site.stop();
 const after = readTreeRssBytes(process.pid);
