@@ -6,7 +6,7 @@ export default definePlugin({
   route: "POST /v1/pdf/read",
   summary: "Extract the embedded text of a public digital PDF into page-numbered JSON (no OCR).",
   description:
-    "Downloads a public PDF (at most 5 MiB, 20 pages) and returns each page's embedded text with its number (and label when the PDF defines page labels), at most 100,000 characters. Pages without text are listed in empty_text_pages. Password-protected, broken, over-limit and image-only files fail and are not charged. extraction_ms is the time spent extracting.",
+    "Downloads a public PDF (at most 5 MiB, 20 pages) and returns each page's embedded text with its number (and label when the PDF defines page labels), at most 100,000 characters. Pages without text are listed in empty_text_pages; pages whose fonts have no Unicode map come out unreadable, are listed in unreadable_text_pages and their text is withheld. Files that need a password to open, broken, over-limit and image-only files fail and are not charged; files with only an owner password (restrictions, no password to open) are read, with a warning naming the restrictions. extraction_ms is the time spent extracting.",
   input: PdfRequestSchema,
   output: PdfResultSchema,
   price: pdfPrice,

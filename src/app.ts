@@ -32,7 +32,8 @@ export interface AppDeps {
   readonly gate?: PaymentGate | undefined;
   readonly log: Logger;
   readonly productVersion: string;
-  readonly features?: DocsContext["features"];
+  /** Optional features and whether they work right now (read per request). */
+  readonly features?: () => DocsContext["features"];
   readonly now?: () => Date;
 }
 
@@ -74,7 +75,7 @@ export function createApp(deps: AppDeps) {
     manager: store.settings.manager(),
     productVersion: deps.productVersion,
     startedAt,
-    features: deps.features ?? {},
+    features: deps.features?.() ?? {},
     jobs: jobService.info,
   });
 

@@ -13,6 +13,8 @@ import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type WebEngine } from "./web/engine.ts";
+import { rendererOptionsFromConfig } from "./web/render-config.ts";
+import { type BrowserRenderer, createRenderer } from "./web/renderer.ts";
 import { setUpPayments } from "./payments-setup.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 
@@ -38,6 +40,8 @@ export interface Service {
   /** The x402 gate when payments are on. */
   readonly gate: PaymentGate | undefined;
   readonly paymentInfo: PaymentInfo;
+  /** One line on JavaScript rendering for the banner. */
+  renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: RequestHandler;
   close(): Promise<void>;
@@ -54,6 +58,21 @@ export interface BuildServiceOptions {
   readonly pollingIntervalMs?: number;
 }
 
+/** The headless-browser renderer for render:true, or undefined when rendering is switched off. */
+export function createRendererFor(config: Config): BrowserRenderer | undefined {
+  const options = rendererOptionsFromConfig(config, { userAgent: userAgentFor(config) });
+  return options ? createRenderer(options) : undefined;
+}
+
+/** The web engine with the renderer wired in (the server and `tollbooth read` share it). */
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined): WebEngine {
+  return createWebEngine({
+    userAgent: userAgentFor(config),
+    allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
+    ...(renderer ? { renderer: (url: string, signal: AbortSignal) => renderer.render(url, signal) } : {}),
+  });
+}
+
 /** How often pending settlements and abandoned reservations are reconciled. */
 const reconcileEveryMs = 60_000;
 
@@ -61,8 +80,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const log = options.log ?? createLogger({ level: config.logLevel });
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
-  const web =
-    options.web ?? createWebEngine({ userAgent: userAgentFor(config), allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
+  const renderer = options.web ? undefined : createRendererFor(config);
+  const web = options.web ?? createWebEngineFor(config, renderer);
   let setup;
   try {
     setup = options.payments
@@ -84,7 +103,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler = setInterval(reconcile, reconcileEveryMs);
     reconciler.unref?.();
   }
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion });
+  const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features });
   const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
   return {
     config,
@@ -94,9 +114,14 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     log,
     gate,
     paymentInfo: info,
+    renderStatus: () => {
+      const f = features().render;
+      return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
+    },
     handle,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      await renderer?.close();
       store.close();
     },
   };
@@ -127,6 +152,7 @@ export function banner(service: RunningService): string[] {
     `  data:      ${service.store.path}`,
     `  payments:  ${config.payments === "on" ? `ON (x402 v2): ${service.paymentInfo.networks.map((n) => `${n.network} → ${n.payTo}`).join(", ")}` : "OFF: every call is free; bound to " + config.host}`,
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
+    `  render:    ${service.renderStatus()}`,
     `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
   ];
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {

@@ -8,6 +8,7 @@ import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
+import { renderConfigFields } from "./web/render-config.ts";
 import { X402Config } from "./x402/config.ts";
 
 const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);
@@ -35,6 +36,7 @@ export const configFields = {
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
+  ...renderConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
   maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),

@@ -76,7 +76,7 @@ async function bufferBody(request: Request): Promise<Request> {
   return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -23,6 +23,8 @@ export interface RenderedPage {
   finalUrl: string;
   /** Status of the main document, when the renderer knows it (default 200). */
   status?: number;
+  /** e.g. the page had not settled by the cap: the read result carries these. */
+  warnings?: string[];
 }
 
 /** Issue 7 seam: runs the page's JavaScript in a headless browser (whose requests the renderer guards itself). */
@@ -103,6 +105,8 @@ export interface SourceResource {
   headers: Record<string, string>;
   finalUrl: string;
   status: number;
+  /** Warnings from getting the bytes (a render that had not settled). */
+  warnings?: readonly string[];
 }
 
 async function extract(resource: SourceResource, input: ReadInput) {
@@ -143,7 +147,7 @@ async function extract(resource: SourceResource, input: ReadInput) {
  */
 export async function buildReadResult(resource: SourceResource, input: ReadInput, fetchedAt: string): Promise<ReadResult> {
   const { contentType, extraction } = await extract(resource, input);
-  const warnings = [...extraction.warnings];
+  const warnings = [...(resource.warnings ?? []), ...extraction.warnings];
   const text = limitText(extraction.text, input.maxChars);
   if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
   if (text.value === "") warnings.push("No text was found on the page.");
@@ -205,7 +209,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     return fetcher.fetch(url, { maxBytes, robots, accept: HTML_ACCEPT, signal });
   }
 
-  async function render(url: string, signal: AbortSignal): Promise<FetchedResource> {
+  async function render(url: string, signal: AbortSignal): Promise<FetchedResource & { warnings?: readonly string[] }> {
     if (!options.renderer) throw new ApiError("RENDER_UNAVAILABLE");
     const target = await vetTarget(url, { resolver: options.resolver, allowLoopbackTargets: options.allowLoopbackTargets });
     await robots.assertAllowed(target.url, signal);
@@ -216,6 +220,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       status: page.status ?? 200,
       headers: { "content-type": "text/html; charset=utf-8" },
       bytes: new TextEncoder().encode(page.html),
+      ...(page.warnings?.length ? { warnings: page.warnings } : {}),
     };
   }
 

@@ -71,6 +71,7 @@ export const examplePdfResult = {
   source_sha256: sha256Hex("%PDF-1.7 example"),
   truncated: false,
   empty_text_pages: [2],
+  unreadable_text_pages: [],
   ocr_performed: false as const,
   warnings: ["Page 2 has no embedded text (scanned or blank); OCR is not performed."],
   extraction_ms: 42,

@@ -35,13 +35,10 @@ export const PdfExtractionSchema = Type.Object(
     empty_text_pages: Type.Array(Type.Integer({ minimum: 1 }), {
       description: "Physical pages with no embedded text (scanned or blank), over the whole document.",
     }),
-    // Optional in the schema only so that results shaped before it existed still validate; readPdf always sets it.
-    unreadable_text_pages: Type.Optional(
-      Type.Array(Type.Integer({ minimum: 1 }), {
-        description:
-          "Physical pages whose embedded text is mostly U+FFFD (more than half of its non-space characters: fonts without a Unicode map). Their text is withheld (returned empty) and a warning names each; they are not in empty_text_pages. Always present.",
-      }),
-    ),
+    unreadable_text_pages: Type.Array(Type.Integer({ minimum: 1 }), {
+      description:
+        "Physical pages whose embedded text is mostly U+FFFD (more than half of its non-space characters: fonts without a Unicode map). Their text is withheld (returned empty) and a warning names each; they are not in empty_text_pages.",
+    }),
     ocr_performed: Type.Literal(false),
     warnings: Type.Array(Type.String()),
     extraction_ms: Type.Integer({ minimum: 0, description: "Milliseconds spent parsing the PDF and extracting its text." }),

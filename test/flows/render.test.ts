@@ -1,0 +1,60 @@
+/**
+ * render:true through the whole service: the renderer is wired into the engine, capabilities
+ * say whether it works, and `--render off` refuses it with 503. Needs Debian's chromium (CI installs it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { findBrowser } from "../../src/web/browser-discovery.ts";
+import { type SiteServer, startSiteServer } from "../support/site-server.ts";
+import { type TestService, testService } from "../support/service.ts";
+
+const browser = findBrowser().found;
+if (!browser) console.warn("\n*** render flow tests SKIPPED: no Chromium found (apt-get install -y chromium) ***\n");
+const scripted = `<html><head><title>Built by script</title></head><body><main id="app"></main>
+<script>document.getElementById("app").innerHTML = "<h1>Rendered</h1><p>" + ["only", "with", "javascript"].join(" ") + "</p>";</script></body></html>`;
+
+let site: SiteServer;
+let service: TestService;
+
+beforeAll(async () => {
+  site = startSiteServer();
+  site.set("/app", scripted);
+  service = await testService(["--unsafe-allow-loopback-targets"]);
+});
+afterAll(async () => {
+  await service.close();
+  await site.stop();
+});
+
+describe.skipIf(!browser)("render:true through the service", () => {
+  it("runs the page's script before extraction, and says so", async () => {
+    const res = await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/app"), render: true } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { text: string; javascript_rendered: boolean; headings: unknown[] };
+    expect(body.text).toContain("only with javascript");
+    expect(body.javascript_rendered).toBe(true);
+    expect(body.headings).toEqual([{ level: 1, text: "Rendered" }]);
+    const plain = (await (await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/app") } })).json()) as { text: string };
+    expect(plain.text).not.toContain("only with javascript");
+  }, 60_000);
+
+  it("reports render as available in capabilities", async () => {
+    const caps = (await (await service.request("/v1/capabilities")).json()) as { features: { render: { available: boolean } } };
+    expect(caps.features.render.available).toBe(true);
+  });
+});
+
+describe("--render off", () => {
+  it("refuses render:true with 503 and says why in capabilities, while plain reads work", async () => {
+    const off = await testService(["--unsafe-allow-loopback-targets", "--render", "off"]);
+    try {
+      const res = await off.request("/v1/web/read", { method: "POST", json: { url: site.url("/app"), render: true } });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toBe("RENDER_UNAVAILABLE");
+      const caps = (await (await off.request("/v1/capabilities")).json()) as { features: { render: { available: boolean } } };
+      expect(caps.features.render.available).toBe(false);
+      expect((await off.request("/v1/web/read", { method: "POST", json: { url: site.url("/app") } })).status).toBe(200);
+    } finally {
+      await off.close();
+    }
+  });
+});
