@@ -4,11 +4,12 @@
  * @mozilla/readability finds the main content (F1 0.904 on the shared dev set); when it finds
  * too little, the whole cleaned body is used and a warning says so.
  */
-import { Readability } from "@mozilla/readability";
-import { Window, type Document, type Element } from "happy-dom";
+import type { Document, Element } from "happy-dom";
 import { ApiError } from "../errors.ts";
 import { renderCanonicalText, renderInlineText, type TextNodeLike } from "./canonical-text.ts";
-import { absolutizeUrls, removeBoilerplate, removeNonContent } from "./html-clean.ts";
+import { detectMainContent } from "./content-detect.ts";
+import { minimizeHtml, parseHtmlDocument } from "./content-parse.ts";
+import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { makeWellFormed } from "./text-output.ts";
 
@@ -47,15 +48,6 @@ export const MIN_MAIN_CONTENT_CHARS = 200;
 
 export const FALLBACK_WARNING =
   "Main-content detection found too little text; the whole page body is returned (navigation, headers, footers and asides removed).";
-
-const WINDOW_SETTINGS = {
-  disableJavaScriptEvaluation: true,
-  disableJavaScriptFileLoading: true,
-  disableCSSFileLoading: true,
-  disableIframePageLoading: true,
-  disableComputedStyleRendering: true,
-  navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
-};
 
 function asTextNode(node: Element | Document): TextNodeLike {
   return node as unknown as TextNodeLike;
@@ -128,26 +120,6 @@ function selectScope(document: Document, selector: string): Element {
   return element;
 }
 
-const LEVEL_ATTRIBUTE = "data-tollbooth-level";
-
-/** Readability turns every h1 into h2; the level is kept in an attribute and restored afterwards. */
-function markHeadingLevels(document: Document): void {
-  for (const heading of Array.from(document.querySelectorAll("h1,h2,h3,h4,h5,h6"))) {
-    heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));
-  }
-}
-
-function restoreHeadingLevels(root: Element): void {
-  for (const element of Array.from(root.querySelectorAll(`[${LEVEL_ATTRIBUTE}]`))) {
-    const level = element.getAttribute(LEVEL_ATTRIBUTE);
-    element.removeAttribute(LEVEL_ATTRIBUTE);
-    if (!/^H[1-6]$/.test(element.tagName) || element.tagName === `H${level}`) continue;
-    const replacement = element.ownerDocument.createElement(`h${level}`);
-    while (element.firstChild) replacement.appendChild(element.firstChild);
-    element.replaceWith(replacement);
-  }
-}
-
 /** Readability drops the headline when it repeats the page title; the text and headings keep it. */
 function keepHeadline(content: Element, headline: Element | undefined): void {
   if (!headline) return;
@@ -159,73 +131,74 @@ function keepHeadline(content: Element, headline: Element | undefined): void {
   (first && first.id.startsWith("readability-page") ? first : content).prepend(headline);
 }
 
-/** The main content as a detached element of `document`, or undefined when detection found too little. */
-function detectMainContent(document: Document): Element | undefined {
-  markHeadingLevels(document);
+/** The main content (an element of `document`), or undefined when detection found too little. */
+function findMainContent(document: Document, useNames: boolean): Element | undefined {
   const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
-  const article = new Readability<Element>(document as unknown as globalThis.Document, {
-    serializer: (node) => node as unknown as Element,
-  }).parse();
-  const content = article?.content;
+  const content = detectMainContent(document, { useNames });
   if (!content) return undefined;
   keepHeadline(content, headline);
-  restoreHeadingLevels(content);
-  removeNonContent(content);
   return renderCanonicalText(asTextNode(content)).length >= MIN_MAIN_CONTENT_CHARS ? content : undefined;
-}
-
-function loadDocument(window: Window, html: string): Document {
-  const document = window.document;
-  document.write(html);
-  return document;
 }
 
 /** Extracts an HTML page. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
 export async function extractHtml(input: ExtractHtmlInput): Promise<HtmlExtraction> {
-  const windows = [new Window({ url: input.url, settings: WINDOW_SETTINGS })];
-  try {
-    const document = loadDocument(windows[0] as Window, input.html);
-    const base = document.baseURI || input.url;
-    const title = readTitle(document);
-    const description = readMeta(document, [
-      'meta[name="description" i]',
-      'meta[property="og:description"]',
-      'meta[name="twitter:description"]',
-    ]);
-    const language = readLanguage(document);
-    const warnings: string[] = [];
+  return extractHtmlSync(input);
+}
 
-    let root: Element;
-    if (input.selector !== undefined) {
-      root = selectScope(document, input.selector);
-      removeBoilerplate(root);
-    } else {
-      const main = detectMainContent(document);
-      if (main) {
-        root = main;
-      } else {
-        // Readability mutated the document: start again from the source.
-        const freshWindow = new Window({ url: input.url, settings: WINDOW_SETTINGS });
-        windows.push(freshWindow);
-        const fresh = loadDocument(freshWindow, input.html);
-        root = fresh.body ?? fresh.documentElement;
-        removeBoilerplate(root);
-        warnings.push(FALLBACK_WARNING);
-      }
+function baseOf(document: Document, url: string): string {
+  const href = document.querySelector("base[href]")?.getAttribute("href");
+  if (href) {
+    try {
+      return new URL(href, url).href;
+    } catch {
+      // an unusable <base> is ignored, as browsers do
     }
-    absolutizeUrls(root, base);
-    const text = renderCanonicalText(asTextNode(root));
-    return {
-      title,
-      description,
-      language,
-      text,
-      ...(input.markdown ? { markdown: renderMarkdown(root) } : {}),
-      headings: collectHeadings(root),
-      links: collectLinks(root, base),
-      warnings,
-    };
-  } finally {
-    await Promise.all(windows.map((w) => w.happyDOM.close()));
   }
+  return url;
+}
+
+/** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
+export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
+  // A selector may name any element, so its page is parsed whole; detection reads a leaner copy.
+  const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
+  const document = parseHtmlDocument(source);
+  const base = baseOf(document, input.url);
+  const title = readTitle(document);
+  const description = readMeta(document, [
+    'meta[name="description" i]',
+    'meta[property="og:description"]',
+    'meta[name="twitter:description"]',
+  ]);
+  const language = readLanguage(document);
+  const warnings: string[] = [];
+
+  let root: Element;
+  if (input.selector !== undefined) {
+    root = selectScope(document, input.selector);
+    removeBoilerplate(root);
+  } else {
+    // Detection moves and removes nodes; each further try starts again from the source.
+    let main = findMainContent(document, true);
+    if (!main) main = findMainContent(parseHtmlDocument(source), false);
+    if (main) {
+      root = main;
+    } else {
+      const fresh = parseHtmlDocument(source);
+      root = (fresh.body ?? fresh.documentElement) as Element;
+      removeBoilerplate(root);
+      warnings.push(FALLBACK_WARNING);
+    }
+  }
+  absolutizeUrls(root, base);
+  const text = renderCanonicalText(asTextNode(root));
+  return {
+    title,
+    description,
+    language,
+    text,
+    ...(input.markdown ? { markdown: renderMarkdown(root) } : {}),
+    headings: collectHeadings(root),
+    links: collectLinks(root, base),
+    warnings,
+  };
 }

@@ -1,0 +1,379 @@
+/**
+ * @module web/content-detect — finds a page's main content in one walk over the DOM, in the
+ * manner of Readability (paragraph scores flow to their ancestors; the best-scored container,
+ * weighed by its link density, wins; siblings that score well join it) but without cloning or
+ * re-walking the document: every element's text, link-text, comma, paragraph, image and list
+ * counts are gathered in the same pass, and the winner is then cleaned of chrome (comment
+ * threads, sharing, related lists, link-dense blocks) from those counts.
+ */
+import type { Document, Element, Node } from "happy-dom";
+import { CHROME_TAGS, NEVER_CONTENT_TAGS, isChromeByName, isNamedContent, isNeverContent, weighNames } from "./content-signals.ts";
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+
+/** Elements that start a new block of text (a paragraph's text never crosses one). */
+const BLOCK_TAGS = new Set([
+  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "CAPTION", "CENTER", "DD", "DETAILS", "DIV", "DL", "DT", "FIELDSET",
+  "FIGCAPTION", "FIGURE", "FOOTER", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "LI", "MAIN", "OL", "P", "PRE",
+  "SECTION", "SUMMARY", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL", "BR",
+]);
+const HEADING_TAGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+/** Never chosen as the content container (they hold it or are too small to). */
+const NOT_CANDIDATES = new Set(["HTML", "BODY", "A", "SPAN", "B", "I", "EM", "STRONG", "FONT", "TBODY", "THEAD", "TR"]);
+/** Containers the conditional cleaning judges (Readability's list plus sections). */
+const CLEANED_TAGS = new Set(["DIV", "SECTION", "TABLE", "UL", "OL", "DL", "ASIDE", "HEADER", "FOOTER", "FIGURE", "CENTER"]);
+const KEEP_NAMED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
+const COMMA = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
+const MIN_PARAGRAPH_CHARS = 25;
+
+interface Info {
+  element: Element;
+  chars: number;
+  linkChars: number;
+  commas: number;
+  /** Characters of text not inside a block descendant. */
+  inlineChars: number;
+  inlineLinkChars: number;
+  inlineCommas: number;
+  paragraphs: number;
+  images: number;
+  listItems: number;
+  embeds: number;
+  headingChars: number;
+  /** Descendants named as content (class/id/itemprop) or h1 headlines. */
+  contentMarks: number;
+  score: number;
+  candidate: boolean;
+}
+
+/** A paragraph score waiting on the fate of the chrome-named element it sits in. */
+interface PendingScore {
+  score: number;
+  /** Nearest first, at most five. */
+  ancestors: Info[];
+}
+
+export interface DetectOptions {
+  /** Drop elements whose class or id names page chrome (off for the relaxed second try). */
+  useNames: boolean;
+}
+
+interface Walk {
+  infos: Map<Element, Info>;
+  dropped: Set<Element>;
+  candidates: Info[];
+  useNames: boolean;
+  /** One list per chrome-named element being visited (innermost last). */
+  pending: PendingScore[][];
+}
+
+function createInfo(element: Element): Info {
+  return {
+    element, chars: 0, linkChars: 0, commas: 0, inlineChars: 0, inlineLinkChars: 0, inlineCommas: 0,
+    paragraphs: 0, images: 0, listItems: 0, embeds: 0, headingChars: 0, contentMarks: 0, score: 0, candidate: false,
+  };
+}
+
+function baseScore(tag: string): number {
+  switch (tag) {
+    case "DIV": case "ARTICLE": case "MAIN": case "SECTION":
+      return 5;
+    case "PRE": case "TD": case "BLOCKQUOTE":
+      return 3;
+    case "ADDRESS": case "OL": case "UL": case "DL": case "DD": case "DT": case "LI": case "FORM":
+      return -3;
+    case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": case "TH":
+      return -5;
+    default:
+      return 0;
+  }
+}
+
+function countCommas(text: string): number {
+  const found = text.match(COMMA);
+  return found ? found.length : 0;
+}
+
+function isDropped(element: Element, tag: string, inArticle: boolean): boolean {
+  if (NEVER_CONTENT_TAGS.has(tag)) return true;
+  if (tag === "ASIDE" || (CHROME_TAGS.has(tag) && !inArticle)) return true;
+  return isNeverContent(element);
+}
+
+function applyScore(walk: Walk, pending: PendingScore): void {
+  const { score, ancestors } = pending;
+  for (let level = 0; level < ancestors.length; level++) {
+    const ancestor = ancestors[level] as Info;
+    if (!ancestor.candidate) {
+      ancestor.candidate = true;
+      ancestor.score += baseScore(ancestor.element.nodeName) + weighNames(ancestor.element);
+      walk.candidates.push(ancestor);
+    }
+    ancestor.score += score / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+  }
+}
+
+function addParagraphScore(walk: Walk, stack: Info[], info: Info, ownsScore: boolean): void {
+  const linkDensity = info.inlineChars > 0 ? info.inlineLinkChars / info.inlineChars : 0;
+  const score = (1 + info.inlineCommas + Math.min(Math.floor(info.inlineChars / 100), 3)) * (1 - linkDensity);
+  if (score <= 0) return;
+  // A container with text of its own is scored like its paragraph's parent; a paragraph passes its score up.
+  const ancestors: Info[] = [];
+  for (let i = stack.length - (ownsScore ? 1 : 2); i >= 0 && ancestors.length < 5; i--) ancestors.push(stack[i] as Info);
+  const waiting = walk.pending[walk.pending.length - 1];
+  if (waiting) waiting.push({ score, ancestors });
+  else applyScore(walk, { score, ancestors });
+}
+
+/** A chrome-named element's paragraphs count only if it turns out to hold the content (a named container or the h1). */
+function settleChrome(walk: Walk, holdsContent: boolean): void {
+  const scores = walk.pending.pop() as PendingScore[];
+  if (!holdsContent) return;
+  const outer = walk.pending[walk.pending.length - 1];
+  for (const pending of scores) {
+    if (outer) outer.push(pending);
+    else applyScore(walk, pending);
+  }
+}
+
+function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inArticle: boolean): Info {
+  const info = createInfo(element);
+  walk.infos.set(element, info);
+  stack.push(info);
+  const tag = element.nodeName;
+  const link = inLink || tag === "A";
+  const article = inArticle || tag === "ARTICLE";
+  const children = element.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as Node;
+    if (child.nodeType === TEXT_NODE) {
+      const value = child.nodeValue ?? "";
+      const chars = value.trim().length;
+      if (chars === 0) continue;
+      const commas = countCommas(value);
+      info.chars += chars;
+      info.inlineChars += chars;
+      info.commas += commas;
+      info.inlineCommas += commas;
+      if (link) {
+        info.linkChars += chars;
+        info.inlineLinkChars += chars;
+      }
+      continue;
+    }
+    if (child.nodeType !== ELEMENT_NODE) continue;
+    const childElement = child as Element;
+    const childTag = childElement.nodeName;
+    if (isDropped(childElement, childTag, article)) {
+      walk.dropped.add(childElement);
+      continue;
+    }
+    const chrome = walk.useNames && !KEEP_NAMED_TAGS.has(childTag) && isChromeByName(childElement);
+    if (chrome) walk.pending.push([]);
+    const sub = visit(walk, childElement, stack, link, article);
+    if (chrome) {
+      const holdsContent = sub.contentMarks > 0;
+      settleChrome(walk, holdsContent);
+      if (!holdsContent) {
+        walk.dropped.add(childElement);
+        continue;
+      }
+    }
+    info.chars += sub.chars;
+    info.linkChars += sub.linkChars;
+    info.commas += sub.commas;
+    info.paragraphs += sub.paragraphs;
+    info.images += sub.images;
+    info.listItems += sub.listItems;
+    info.embeds += sub.embeds;
+    info.headingChars += sub.headingChars;
+    info.contentMarks += sub.contentMarks;
+    if (!BLOCK_TAGS.has(childTag)) {
+      info.inlineChars += sub.inlineChars;
+      info.inlineLinkChars += sub.inlineLinkChars;
+      info.inlineCommas += sub.inlineCommas;
+    }
+  }
+  switch (tag) {
+    case "P": info.paragraphs++; break;
+    case "IMG": info.images++; break;
+    case "LI": info.listItems++; break;
+    case "H1": info.contentMarks++; break;
+    case "VIDEO": case "AUDIO": case "OBJECT": case "EMBED": case "IFRAME": info.embeds++; break;
+  }
+  if (tag !== "H1" && isNamedContent(element)) info.contentMarks++;
+  if (HEADING_TAGS.has(tag)) info.headingChars += info.chars;
+  if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "BODY") {
+    addParagraphScore(walk, stack, info, info.inlineChars < info.chars);
+  }
+  stack.pop();
+  return info;
+}
+
+function linkDensity(info: Info): number {
+  return info.chars > 0 ? info.linkChars / info.chars : 0;
+}
+
+function finalScore(info: Info): number {
+  return info.score * (1 - linkDensity(info));
+}
+
+function infoOf(walk: Walk, element: Element | null): Info | undefined {
+  return element ? walk.infos.get(element) : undefined;
+}
+
+/** Readability's climb: several near-best candidates under one ancestor, or a better-scored parent, win. */
+function chooseTop(walk: Walk, body: Element): Info | undefined {
+  const ranked = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.nodeName)).sort((a, b) => finalScore(b) - finalScore(a));
+  let top = ranked[0];
+  if (!top) return undefined;
+  const topScore = finalScore(top);
+  const alternatives = ranked.slice(1, 5).filter((c) => finalScore(c) / topScore >= 0.75).map((c) => c.element);
+  if (alternatives.length >= 3) {
+    let parent = top.element.parentElement;
+    while (parent && parent !== body) {
+      const holding = alternatives.filter((a) => parent?.contains(a) === true).length;
+      if (holding >= 3) {
+        const info = infoOf(walk, parent);
+        if (info) top = info;
+        break;
+      }
+      parent = parent.parentElement;
+    }
+  }
+  let lastScore = finalScore(top);
+  const threshold = lastScore / 3;
+  for (let parent = top.element.parentElement; parent && parent !== body; parent = parent.parentElement) {
+    const info = infoOf(walk, parent);
+    if (!info?.candidate) continue;
+    const score = finalScore(info);
+    if (score < threshold) break;
+    if (score > lastScore) {
+      top = info;
+      break;
+    }
+    lastScore = score;
+  }
+  for (let parent = top.element.parentElement; parent && parent !== body && parent.children.length === 1; parent = parent.parentElement) {
+    const info = infoOf(walk, parent);
+    if (info) top = info;
+  }
+  return top;
+}
+
+function textOfParagraph(element: Element): string {
+  return (element.textContent ?? "").trim();
+}
+
+/** The top candidate's siblings that belong with it (score, or a clean paragraph). */
+function collectSiblings(walk: Walk, top: Info): Element[] {
+  const parent = top.element.parentElement;
+  if (!parent) return [top.element];
+  const topScore = finalScore(top);
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = top.element.getAttribute("class") ?? "";
+  const chosen: Element[] = [];
+  for (const sibling of Array.from(parent.children) as Element[]) {
+    if (sibling === top.element) {
+      chosen.push(sibling);
+      continue;
+    }
+    const info = walk.infos.get(sibling);
+    if (!info || walk.dropped.has(sibling)) continue;
+    let bonus = 0;
+    if (topClass !== "" && sibling.getAttribute("class") === topClass) bonus += topScore * 0.2;
+    if (info.candidate && finalScore(info) + bonus >= threshold) {
+      chosen.push(sibling);
+      continue;
+    }
+    if (sibling.nodeName === "P") {
+      const density = linkDensity(info);
+      if (info.chars > 80 && density < 0.25) chosen.push(sibling);
+      else if (info.chars > 0 && info.chars <= 80 && density === 0 && /\.( |$)/.test(textOfParagraph(sibling))) chosen.push(sibling);
+    }
+  }
+  return chosen;
+}
+
+function isInsideFigure(element: Element, root: Element): boolean {
+  for (let node = element.parentElement; node && node !== root; node = node.parentElement) if (node.nodeName === "FIGURE") return true;
+  return false;
+}
+
+/** Readability's conditional cleaning, from the counts of the walk. */
+function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element): boolean {
+  const tag = element.nodeName;
+  const weight = weighNames(element);
+  if (weight + (info.candidate ? info.score : 0) < 0) return true;
+  if (info.commas >= 10) return false;
+  const isList = tag === "UL" || tag === "OL" || tag === "DL";
+  const density = linkDensity(info);
+  const paragraphs = info.paragraphs;
+  const images = info.images;
+  const headingDensity = info.chars > 0 ? info.headingChars / info.chars : 0;
+  if (images > 1 && paragraphs / images < 0.5 && !isInsideFigure(element, root)) return true;
+  if (!isList && info.listItems - 100 > paragraphs) return true;
+  if (!isList && headingDensity < 0.9 && info.chars < 25 && (images === 0 || images > 2) && density > 0) return true;
+  if (weight < 25 && density > 0.2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if ((info.embeds === 1 && info.chars < 75) || info.embeds > 1) return true;
+  return false;
+}
+
+function clean(walk: Walk, element: Element, root: Element): void {
+  const children = element.children;
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i] as Element;
+    if (walk.dropped.has(child)) {
+      child.remove();
+      continue;
+    }
+    const info = walk.infos.get(child);
+    if (!info) continue;
+    if (child.nodeName === "FORM") {
+      child.remove();
+      continue;
+    }
+    if (CLEANED_TAGS.has(child.nodeName) && looksLikeChrome(walk, child, info, root)) {
+      child.remove();
+      continue;
+    }
+    if (HEADING_TAGS.has(child.nodeName) && weighNames(child) < 0) {
+      child.remove();
+      continue;
+    }
+    clean(walk, child, root);
+  }
+}
+
+function walkDocument(body: Element, options: DetectOptions): Walk {
+  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [] };
+  visit(walk, body, [], false, false);
+  return walk;
+}
+
+/**
+ * The main content of `document` as an element of it (the container itself, or a new div holding
+ * it and the siblings that join it), cleaned of chrome; undefined when nothing scored. Mutates
+ * the document.
+ */
+export function detectMainContent(document: Document, options: DetectOptions): Element | undefined {
+  const body = document.body as Element | null;
+  if (!body) return undefined;
+  const walk = walkDocument(body, options);
+  const top = chooseTop(walk, body);
+  if (!top) return undefined;
+  const members = collectSiblings(walk, top);
+  let root: Element;
+  if (members.length === 1) {
+    root = top.element;
+  } else {
+    root = document.createElement("div") as unknown as Element;
+    const parent = top.element.parentElement as Element;
+    parent.insertBefore(root as never, members[0] as never);
+    for (const member of members) root.appendChild(member as never);
+  }
+  clean(walk, root, root);
+  return root;
+}
