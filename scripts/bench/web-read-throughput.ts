@@ -1,0 +1,220 @@
+/**
+ * End-to-end `POST /v1/web/read` on loopback (issue 3): throughput and latency (p50/p95) under
+ * 16 concurrent clients, the server's peak RSS, and its RSS over a bounded run of reads.
+ *
+ * The real service (startService, payments off, --unsafe-allow-loopback-targets, port 0, a file
+ * data folder, info logging to a file) runs in a child process so the RSS figures are the
+ * server's alone. This process serves the pages (the extraction dev set, decompressed; the test
+ * fixtures when the dev set is absent) and runs the clients.
+ *
+ * Run: node_modules/.bin/bun scripts/bench/web-read-throughput.ts [--reads 10000] [--clients 16] [--pages DIR] [--format text|markdown] [--profile DIR]
+ * Targets (2-core machine): ≥ 100 reads/s, peak RSS < 300 MB, no RSS growth over 10,000 reads.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+const MIB = 1024 * 1024;
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+// ── child: the service under test ───────────────────────────────────────────────────────────────
+interface ChildReport {
+  rss: number;
+  heapUsed: number;
+}
+type ToChild = "gc" | "stop";
+type FromChild = { ready: string } | ({ gc: true } & ChildReport);
+
+async function serveAsChild(dataDir: string): Promise<void> {
+  const { startService } = await import("../../src/boot.ts");
+  const { loadConfig } = await import("../../src/config.ts");
+  const config = loadConfig({
+    argv: ["--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000"],
+    env: {},
+  });
+  const service = await startService(config);
+  const send = (message: FromChild) => process.send?.(message);
+  process.on("message", async (message: ToChild) => {
+    if (message === "gc") {
+      Bun.gc(true);
+      const usage = process.memoryUsage();
+      send({ gc: true, rss: usage.rss, heapUsed: usage.heapUsed });
+    } else if (message === "stop") {
+      await service.close();
+      process.exit(0);
+    }
+  });
+  send({ ready: service.server.url.href });
+}
+
+// ── parent: pages, clients, measurements ────────────────────────────────────────────────────────
+function loadPages(dir: string): { name: string; bytes: Uint8Array<ArrayBuffer> }[] {
+  const files = readdirSync(dir).filter((f) => /\.html?(\.gz)?$/.test(f)).sort();
+  return files.map((name) => {
+    const raw = readFileSync(join(dir, name));
+    return { name, bytes: new Uint8Array(name.endsWith(".gz") ? gunzipSync(raw) : raw) };
+  });
+}
+
+/** Resident and peak resident set size of a process (Linux /proc), in bytes. */
+function readRss(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? "0") * 1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+/** CPU time (user + system, all threads) a process has used, in milliseconds (Linux /proc, 100 ticks/s). */
+function readCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+const mb = (bytes: number) => `${(bytes / MIB).toFixed(1)} MB`;
+
+async function runParent(): Promise<void> {
+  const reads = Number(flag("reads", "10000"));
+  const clients = Number(flag("clients", "16"));
+  const format = flag("format", "text");
+  const profileDir = flag("profile", "");
+  const devSet = "/work/shared/bench/extraction/data/html";
+  const pagesDir = flag("pages", existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages"));
+  const pages = loadPages(pagesDir);
+  if (pages.length === 0) throw new Error(`no .html or .html.gz pages in ${pagesDir}`);
+
+  const site = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n", { headers: { "content-type": "text/plain" } });
+      const page = pages[Number(/^\/p\/(\d+)\.html$/.exec(path)?.[1] ?? -1)];
+      return page ? new Response(page.bytes, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
+    },
+  });
+
+  const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
+  const logFd = openSync(join(work, "server.log"), "w");
+  const child: ChildProcess = fork(import.meta.path, ["--serve-child", join(work, "data")], {
+    execPath: process.execPath,
+    // --profile DIR: the server writes a CPU profile (Markdown) there when it stops.
+    execArgv: profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : [],
+    stdio: ["ignore", logFd, "inherit", "ipc"],
+  });
+  const pending: ((message: FromChild) => void)[] = [];
+  child.on("message", (message: FromChild) => pending.shift()?.(message));
+  const nextMessage = () => new Promise<FromChild>((resolve) => pending.push(resolve));
+  const ready = await nextMessage();
+  if (!("ready" in ready)) throw new Error("child did not start");
+  const endpoint = new URL("/v1/web/read", ready.ready).href;
+  const pid = child.pid!;
+  const gcAndMeasure = async () => {
+    child.send("gc" satisfies ToChild);
+    const report = await nextMessage();
+    return { ...readRss(pid), heapUsed: "heapUsed" in report ? report.heapUsed : NaN };
+  };
+
+  const siteUrl = (i: number) => `http://127.0.0.1:${site.port}/p/${i}.html`;
+  const body = (i: number) => JSON.stringify({ url: siteUrl(i), format });
+  async function readOnce(i: number): Promise<{ status: number; error?: string; ms: number }> {
+    const started = performance.now();
+    const res = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: body(i) });
+    const json = (await res.json()) as { ok: boolean; error?: string };
+    return { status: res.status, ...(json.ok ? {} : { error: json.error }), ms: performance.now() - started };
+  }
+
+  const idle = readRss(pid);
+  console.log(`pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}`);
+  console.log(`server idle RSS: ${mb(idle.rss)}`);
+
+  // Warm-up: every page once (16 at a time); pages the engine refuses are reported and left out.
+  const usable: number[] = [];
+  const refused = new Map<string, number>();
+  for (let start = 0; start < pages.length; start += clients) {
+    const batch = pages.slice(start, start + clients).map((_, k) => start + k);
+    const results = await Promise.all(batch.map((i) => readOnce(i)));
+    results.forEach((r, k) => {
+      if (r.status === 200) usable.push(batch[k]!);
+      else refused.set(r.error ?? `http_${r.status}`, (refused.get(r.error ?? `http_${r.status}`) ?? 0) + 1);
+    });
+  }
+  if (refused.size > 0) console.log(`refused in warm-up (left out): ${[...refused].map(([c, n]) => `${c}×${n}`).join(", ")}`);
+  if (usable.length === 0) throw new Error("no page could be read");
+
+  const checkpoints: { reads: number; rss: number; heapUsed: number }[] = [];
+  checkpoints.push({ reads: 0, ...(await gcAndMeasure()) });
+  const every = Math.max(100, Math.floor(reads / 10));
+  let issued = 0;
+  let done = 0;
+  let nextCheckpoint = every;
+  let checkpointing: Promise<void> = Promise.resolve();
+  let peakSampled = 0;
+  const sampler = setInterval(() => {
+    peakSampled = Math.max(peakSampled, readRss(pid).rss);
+  }, 100);
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  const loadBefore = loadavg()[0]!;
+  const cpuBefore = readCpuMs(pid);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (issued < reads) {
+        const page = usable[issued++ % usable.length]!;
+        const r = await readOnce(page);
+        latencies.push(r.ms);
+        if (r.status !== 200) failures.set(r.error ?? `http_${r.status}`, (failures.get(r.error ?? `http_${r.status}`) ?? 0) + 1);
+        done++;
+        if (done >= nextCheckpoint) {
+          const at = nextCheckpoint;
+          nextCheckpoint += every;
+          checkpointing = checkpointing.then(async () => void checkpoints.push({ reads: at, ...(await gcAndMeasure()) }));
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuPerRead = (readCpuMs(pid) - cpuBefore) / reads;
+  clearInterval(sampler);
+  await checkpointing;
+  const end = readRss(pid);
+
+  latencies.sort((a, b) => a - b);
+  const rate = reads / seconds;
+  console.log(`\nend-to-end POST /v1/web/read, ${clients} concurrent clients, ${reads} reads over ${usable.length} pages`);
+  console.log(`  throughput   ${rate.toFixed(1)} reads/s   (target ≥ 100)`);
+  console.log(`  latency      p50 ${percentile(latencies, 50).toFixed(1)} ms   p95 ${percentile(latencies, 95).toFixed(1)} ms   max ${latencies.at(-1)!.toFixed(1)} ms`);
+  console.log(`  server CPU   ${cpuPerRead.toFixed(1)} ms per read (all threads)`);
+  console.log(`  machine load ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (1-min load average; ${navigator.hardwareConcurrency} cores; other work skews the figures)`);
+  if (failures.size > 0) console.log(`  failures     ${[...failures].map(([c, n]) => `${c}×${n}`).join(", ")}`);
+  console.log(`  peak RSS     ${mb(end.peak)} (kernel high-water mark; sampled max under load ${mb(peakSampled)})   (target < 300 MB)`);
+  console.log(`  RSS after forced GC, by reads done (JS heap in brackets):`);
+  for (const c of checkpoints) console.log(`    ${String(c.reads).padStart(6)}  ${mb(c.rss).padStart(9)}  [${mb(c.heapUsed)}]`);
+  // Growth: the last checkpoint against the first one after the run's first tenth (allocator and JIT settled).
+  const base = checkpoints[1] ?? checkpoints[0]!;
+  const last = checkpoints.at(-1)!;
+  const growth = last.rss - base.rss;
+  const perThousand = last.reads > base.reads ? growth / ((last.reads - base.reads) / 1000) : 0;
+  console.log(
+    `  RSS growth   ${mb(growth)} from ${base.reads} to ${last.reads} reads (${mb(perThousand)} per 1,000 reads; JS heap ${mb(last.heapUsed - base.heapUsed)})`,
+  );
+
+  child.send("stop" satisfies ToChild);
+  await new Promise((resolve) => child.once("exit", resolve));
+  closeSync(logFd);
+  await site.stop(true);
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!);
+else await runParent();
