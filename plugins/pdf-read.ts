@@ -13,5 +13,5 @@ export default definePlugin({
   timeoutMs: 60_000,
   errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "PDF_TOO_LARGE", "PDF_TOO_MANY_PAGES", "NOT_A_PDF", "PDF_UNREADABLE", "PDF_ENCRYPTED", "PDF_NO_TEXT", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT"],
   examples: [{ title: "Read a PDF", input: { url: "https://example.com/report.pdf" }, output: examplePdfResult }],
-  run: (input, ctx) => pdfEndpoint(input, ctx) as never,
+  run: (input, ctx) => pdfEndpoint(input, ctx),
 });

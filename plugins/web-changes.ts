@@ -14,5 +14,5 @@ export default definePlugin({
   timeoutMs: 60_000,
   errors: ["BASELINE_MISMATCH", "URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "BATCH_FAILED"],
   examples: [{ title: "Compare with the prior text", input: { url: "https://example.com/", previous_text: examplePreviousText }, output: exampleChangesResult }],
-  run: (input, ctx) => changesEndpoint(input, ctx) as never,
+  run: (input, ctx) => changesEndpoint(input, ctx),
 });

@@ -1,5 +1,5 @@
 /** Buys the compact read of a page: text, title and hashes without headings, links or metadata. */
-import { checkReadRequest, definePlugin, exampleReadResult, FetchOutputSchema, priceRead, ReadRequestSchema, readEndpoint, toCompactResult } from "tollbooth";
+import { checkReadRequest, definePlugin, exampleReadResult, FetchOutputSchema, fetchEndpoint, priceRead, ReadRequestSchema, toCompactResult } from "tollbooth";
 
 export default definePlugin({
   id: "web.fetch",
@@ -12,5 +12,5 @@ export default definePlugin({
   timeoutMs: 60_000,
   errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "BATCH_FAILED"],
   examples: [{ title: "Compact read", input: { url: "https://example.com/" }, output: toCompactResult(exampleReadResult) }],
-  run: (input, ctx) => readEndpoint(input, ctx, { compact: true, defaultFormat: "text" }) as never,
+  run: (input, ctx) => fetchEndpoint(input, ctx),
 });

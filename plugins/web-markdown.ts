@@ -12,5 +12,5 @@ export default definePlugin({
   timeoutMs: 60_000,
   errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "BATCH_FAILED"],
   examples: [{ title: "Page as Markdown", input: { url: "https://example.com/" }, output: exampleMarkdownResult }],
-  run: (input, ctx) => readEndpoint(input, ctx, { compact: false, defaultFormat: "markdown" }) as never,
+  run: (input, ctx) => readEndpoint(input, ctx, { defaultFormat: "markdown" }),
 });

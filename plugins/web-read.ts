@@ -14,5 +14,5 @@ export default definePlugin({
   timeoutMs: 60_000,
   errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SELECTOR_NOT_APPLICABLE", "TOO_MANY_REDIRECTS", "SOURCE_UNREACHABLE", "DNS_FAILED", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "BATCH_FAILED"],
   examples: [{ title: "Read a page", input: { url: "https://example.com/" }, output: exampleReadResult }],
-  run: (input, ctx) => readEndpoint(input, ctx, { compact: false, defaultFormat: "text" }) as never,
+  run: (input, ctx) => readEndpoint(input, ctx, { defaultFormat: "text" }),
 });

@@ -28,6 +28,6 @@ export {
   ReadOutputSchema,
   ReadRequestSchema,
 } from "./web/endpoint-schemas.ts";
-export { changesEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
+export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";

@@ -6,9 +6,10 @@ import { ApiError, toApiError } from "../errors.ts";
 import { readBatch } from "./batch.ts";
 import { compareText } from "./compare.ts";
 import type { ReadInput, WebEngine } from "./engine.ts";
-import type { ChangesItem, ChangesRequest, PdfRequest, ReadRequest } from "./endpoint-schemas.ts";
+import type { Static } from "@sinclair/typebox";
+import type { ChangesItem, ChangesOutputSchema, ChangesRequest, FetchOutputSchema, PdfRequest, PdfResultSchema, ReadOutputSchema, ReadRequest } from "./endpoint-schemas.ts";
 import { pdfLimits, readPdf } from "./pdf.ts";
-import { type InlineError, type ReadResult, toCompactResult } from "./read-result.ts";
+import { type InlineError, toCompactResult } from "./read-result.ts";
 
 export interface WebCapabilities {
   readonly web: WebEngine;
@@ -54,21 +55,32 @@ function inlineError(url: string, error: unknown): InlineError {
   return { ok: false, url, error: e.code, status: e.status, message: e.message };
 }
 
-export async function readEndpoint(
-  input: ReadRequest,
-  { web, signal }: WebCapabilities,
-  options: { compact: boolean; defaultFormat: "text" | "markdown" },
-): Promise<unknown> {
-  const shape = (r: ReadResult) => (options.compact ? toCompactResult(r) : r);
-  const read: Omit<ReadInput, "url"> = {
-    format: input.format ?? options.defaultFormat,
+function readOptions(input: ReadRequest, defaultFormat: "text" | "markdown"): Omit<ReadInput, "url"> {
+  return {
+    format: input.format ?? defaultFormat,
     maxChars: input.max_chars ?? defaultMaxChars,
     ...(input.selector !== undefined ? { selector: input.selector } : {}),
     ...(input.render ? { render: true } : {}),
   };
-  if (input.url !== undefined) return shape(await web.read({ ...read, url: input.url }, signal));
+}
+
+/** web/read and web/markdown: the full read result, or a batch of them. */
+export async function readEndpoint(
+  input: ReadRequest,
+  { web, signal }: WebCapabilities,
+  options: { defaultFormat: "text" | "markdown" },
+): Promise<Static<typeof ReadOutputSchema>> {
+  const read = readOptions(input, options.defaultFormat);
+  if (input.url !== undefined) return web.read({ ...read, url: input.url }, signal);
+  return envelope(await readBatch(web, input.urls ?? [], read, signal));
+}
+
+/** web/fetch: the compact projection of the same reads. */
+export async function fetchEndpoint(input: ReadRequest, { web, signal }: WebCapabilities): Promise<Static<typeof FetchOutputSchema>> {
+  const read = readOptions(input, "text");
+  if (input.url !== undefined) return toCompactResult(await web.read({ ...read, url: input.url }, signal));
   const results = await readBatch(web, input.urls ?? [], read, signal);
-  return envelope(results.map((r) => (r.ok ? shape(r) : r)));
+  return envelope(results.map((r) => (r.ok ? toCompactResult(r) : r)));
 }
 
 type Baseline = { url: string; previous_text?: string; previous_sha256?: string };
@@ -95,7 +107,7 @@ async function checkOne(baseline: Baseline, input: ChangesRequest, { web, signal
   return { ...rest, ...(includeText ? { text } : {}), warnings: [...current.warnings, ...warnings], comparison };
 }
 
-export async function changesEndpoint(input: ChangesRequest, caps: WebCapabilities): Promise<unknown> {
+export async function changesEndpoint(input: ChangesRequest, caps: WebCapabilities): Promise<Static<typeof ChangesOutputSchema>> {
   if (input.url !== undefined) {
     return checkOne({ url: input.url, previous_text: input.previous_text, previous_sha256: input.previous_sha256 }, input, caps);
   }
@@ -104,8 +116,8 @@ export async function changesEndpoint(input: ChangesRequest, caps: WebCapabiliti
   return envelope(results);
 }
 
-export async function pdfEndpoint(input: PdfRequest, { web, signal }: WebCapabilities): Promise<unknown> {
+export async function pdfEndpoint(input: PdfRequest, { web, signal }: WebCapabilities): Promise<Static<typeof PdfResultSchema>> {
   const source = await web.fetchBytes(input.url, { maxBytes: pdfLimits.maxBytes, tooLargeCode: "PDF_TOO_LARGE", signal });
   const extraction = await readPdf(source.bytes);
-  return { ok: true, url: input.url, ...extraction };
+  return { ok: true as const, url: input.url, ...extraction };
 }
