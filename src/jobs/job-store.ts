@@ -41,7 +41,26 @@ export const jobMigrations: Migration[] = [
     CREATE INDEX jobs_created ON jobs (created_at);
     CREATE INDEX jobs_refunds ON jobs (refund_state) WHERE refund_state IS NOT NULL;`,
   },
+  {
+    // Automatic refunds (jobs/refund-payer.ts): the claim taken before signing, the signed
+    // transaction (id and bytes, recorded before it is sent), attempts and the last error.
+    id: "0301_job_refund_payment",
+    sql: `ALTER TABLE jobs ADD COLUMN refund_claim TEXT;
+    ALTER TABLE jobs ADD COLUMN refund_claimed_at TEXT;
+    ALTER TABLE jobs ADD COLUMN refund_tx TEXT;
+    ALTER TABLE jobs ADD COLUMN refund_raw TEXT;
+    ALTER TABLE jobs ADD COLUMN refund_attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE jobs ADD COLUMN refund_error TEXT;
+    ALTER TABLE jobs ADD COLUMN refund_paid_at TEXT;`,
+  },
 ];
+
+/**
+ * `due`: owed, nothing signed. `sending`: claimed for automatic payment; once `refundTx` is set a
+ * transaction exists that may land, so it is only ever re-broadcast, never replaced until the
+ * chain shows it cannot land. `paid`: confirmed on chain or marked by the operator.
+ */
+export type RefundState = "due" | "sending" | "paid";
 
 /**
  * When the payment is settled: `completion` (verify now, settle when the job succeeds),
@@ -69,9 +88,14 @@ export interface JobRow {
   readonly settleMode: SettleMode;
   readonly settledAt: string | null;
   readonly paymentResponse: string | null;
-  readonly refundState: "due" | "paid" | null;
+  readonly refundState: RefundState | null;
   readonly refundReason: string | null;
   readonly refundNote: string | null;
+  /** The refund transaction id, once one was signed (automatic refunds). */
+  readonly refundTx: string | null;
+  readonly refundAttempts: number;
+  readonly refundError: string | null;
+  readonly refundPaidAt: string | null;
   readonly requestId: string;
   readonly createdAt: string;
   readonly startedAt: string | null;
@@ -99,6 +123,13 @@ interface RawRow {
   refund_state: string | null;
   refund_reason: string | null;
   refund_note: string | null;
+  refund_claim: string | null;
+  refund_claimed_at: string | null;
+  refund_tx: string | null;
+  refund_raw: string | null;
+  refund_attempts: number;
+  refund_error: string | null;
+  refund_paid_at: string | null;
   request_id: string;
   created_at: string;
   started_at: string | null;
@@ -138,6 +169,19 @@ export interface StatsRow {
   readonly durationMs: number | null;
 }
 
+/** A refund the automatic payer may work on (settled at acceptance, not yet paid). */
+export interface RefundWork {
+  readonly id: string;
+  readonly network: string;
+  readonly payer: string;
+  readonly priceMicros: number;
+  readonly state: "due" | "sending";
+  readonly claim: string | null;
+  readonly claimedAt: string | null;
+  /** The recorded signed transaction, when one exists. */
+  readonly signed: { readonly transaction: string; readonly raw: string } | null;
+}
+
 export interface JobStore {
   insert(job: NewJob): void;
   recordSyncCall(call: SyncCallRecord): void;
@@ -154,8 +198,25 @@ export interface JobStore {
   listByStatus(status: JobStatus): JobRow[];
   countByStatus(status: JobStatus): number;
   statsRows(since: Date): StatsRow[];
-  listRefunds(state?: "due" | "paid"): JobRow[];
+  /** `unpaid` = due or sending. */
+  listRefunds(state?: RefundState | "unpaid"): JobRow[];
+  /** The operator paid it by hand: due (or sending, after checking its transaction) → paid. */
   markRefundPaid(id: string, note: string): boolean;
+  /** Unpaid refunds of jobs whose payment was settled, on the given networks. */
+  refundWork(networks: readonly string[]): RefundWork[];
+  /** due → sending under `claim`; false when another pass holds it or it is no longer due. */
+  claimRefund(id: string, claim: string, at: Date): boolean;
+  /** Records the signed transaction before it is sent; false when the claim was lost (then it must not be sent). */
+  recordRefundTx(id: string, claim: string, signed: { transaction: string; raw: string }): boolean;
+  /** sending → paid for exactly this transaction. */
+  markRefundSent(id: string, transaction: string, at: Date): boolean;
+  /**
+   * sending → due, only for the claim and transaction (or none) the caller saw: after the chain
+   * proved the transaction can never land, or when nothing was signed under a stale claim.
+   */
+  releaseRefund(id: string, seen: { claim: string | null; transaction: string | null }, error: string): boolean;
+  /** Keeps the state, notes why it is not paid yet (shown by `tollbooth refunds`). */
+  noteRefundError(id: string, error: string): void;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
   purge(now: Date, rowsBefore: Date): { results: number; rows: number };
 }
@@ -189,6 +250,10 @@ function toRow(r: RawRow): JobRow {
     refundState: r.refund_state as JobRow["refundState"],
     refundReason: r.refund_reason,
     refundNote: r.refund_note,
+    refundTx: r.refund_tx,
+    refundAttempts: r.refund_attempts ?? 0,
+    refundError: r.refund_error,
+    refundPaidAt: r.refund_paid_at,
     requestId: r.request_id,
     createdAt: r.created_at,
     startedAt: r.started_at,
@@ -228,7 +293,26 @@ export function createJobStore(db: Database): JobStore {
     [string]
   >("SELECT status, payer, network, settled_at, settle_mode, started_at, finished_at FROM jobs WHERE created_at >= ?");
   const refunds = db.prepare<RawRow, []>("SELECT * FROM jobs WHERE refund_state IS NOT NULL ORDER BY finished_at");
-  const refundPaid = db.prepare<unknown, [string, string]>("UPDATE jobs SET refund_state = 'paid', refund_note = ? WHERE id = ? AND refund_state = 'due'");
+  const refundPaid = db.prepare<unknown, [string, string, string]>(
+    "UPDATE jobs SET refund_state = 'paid', refund_note = ?, refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL WHERE id = ? AND refund_state IN ('due', 'sending')",
+  );
+  const work = db.prepare<RawRow, []>(
+    "SELECT * FROM jobs WHERE refund_state IN ('due', 'sending') AND settled_at IS NOT NULL AND payer IS NOT NULL AND network IS NOT NULL ORDER BY finished_at, rowid",
+  );
+  const claim = db.prepare<unknown, [string, string, string]>(
+    "UPDATE jobs SET refund_state = 'sending', refund_claim = ?, refund_claimed_at = ?, refund_tx = NULL, refund_raw = NULL WHERE id = ? AND refund_state = 'due' AND settled_at IS NOT NULL",
+  );
+  const record = db.prepare<unknown, [string, string, string, string]>(
+    "UPDATE jobs SET refund_tx = ?, refund_raw = ?, refund_attempts = refund_attempts + 1 WHERE id = ? AND refund_state = 'sending' AND refund_claim = ? AND refund_tx IS NULL",
+  );
+  const sent = db.prepare<unknown, [string, string, string]>(
+    "UPDATE jobs SET refund_state = 'paid', refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL, refund_error = NULL WHERE id = ? AND refund_state = 'sending' AND refund_tx = ?",
+  );
+  const release = db.prepare<unknown, [string, string, string | null, string | null]>(
+    `UPDATE jobs SET refund_state = 'due', refund_error = ?, refund_claim = NULL, refund_claimed_at = NULL, refund_tx = NULL, refund_raw = NULL
+     WHERE id = ? AND refund_state = 'sending' AND refund_claim IS ? AND refund_tx IS ?`,
+  );
+  const noteError = db.prepare<unknown, [string, string]>("UPDATE jobs SET refund_error = ? WHERE id = ? AND refund_state IN ('due', 'sending')");
   const purgeResults = db.prepare<unknown, [string]>(
     "UPDATE jobs SET result = NULL, input = NULL, payment_response = NULL, expires_at = NULL WHERE expires_at IS NOT NULL AND expires_at <= ?",
   );
@@ -309,8 +393,35 @@ export function createJobStore(db: Database): JobStore {
         settled: r.settled_at !== null && r.settle_mode !== "free" && r.payer !== null && r.network !== null,
         durationMs: r.started_at && r.finished_at ? Date.parse(r.finished_at) - Date.parse(r.started_at) : null,
       })),
-    listRefunds: (state) => refunds.all().map(toRow).filter((r) => state === undefined || r.refundState === state),
-    markRefundPaid: (id, note) => refundPaid.run(note, id).changes === 1,
+    listRefunds: (state) =>
+      refunds
+        .all()
+        .map(toRow)
+        .filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid")),
+    markRefundPaid: (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
+    refundWork(networks) {
+      const wanted = new Set(networks);
+      return work
+        .all()
+        .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
+        .map((r) => ({
+          id: r.id,
+          network: r.network ?? "",
+          payer: r.payer ?? "",
+          priceMicros: r.price_micros,
+          state: r.refund_state === "sending" ? "sending" : "due",
+          claim: r.refund_claim,
+          claimedAt: r.refund_claimed_at,
+          signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
+        }));
+    },
+    claimRefund: (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
+    recordRefundTx: (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
+    markRefundSent: (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
+    releaseRefund: (id, seen, error) => release.run(error, id, seen.claim, seen.transaction).changes === 1,
+    noteRefundError(id, error) {
+      noteError.run(error, id);
+    },
     purge(now, rowsBefore) {
       const results = purgeResults.run(now.toISOString()).changes;
       const rows = purgeRows.run(rowsBefore.toISOString()).changes;

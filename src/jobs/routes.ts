@@ -62,7 +62,9 @@ export function jobView(row: JobRow, entry: SkillEntry | undefined): Record<stri
       price_usd: formatDollars(row.priceMicros),
       settlement: row.settleMode === "free" ? "free" : row.settleMode === "acceptance" ? "at_acceptance" : "on_completion",
       settled: row.settledAt !== null,
-      ...(row.refundState ? { refund: { state: row.refundState, reason: row.refundReason } } : {}),
+      ...(row.refundState
+        ? { refund: { state: row.refundState, reason: row.refundReason, ...(row.refundTx ? { transaction: row.refundTx } : {}), ...(row.refundPaidAt ? { paid_at: row.refundPaidAt } : {}) } }
+        : {}),
     },
     ...(entry ? { timeout_sec: Math.ceil(entry.definition.timeoutMs / 1000) } : {}),
   };

@@ -9,9 +9,12 @@ import type { Payments } from "../http/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import type { Store } from "../store/store.ts";
+import { resolveNetworks } from "../x402/config.ts";
+import { createRefundSenders, type RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createRefundPayer, type RefundPayer } from "./refund-payer.ts";
 import { createJobRoutes, type JobRoutes } from "./routes.ts";
 import type { Sla, Stats7d } from "./stats.ts";
 import { createJobWorker, type JobWorker } from "./worker.ts";
@@ -19,7 +22,9 @@ import { createJobWorker, type JobWorker } from "./worker.ts";
 export type JobConfig = Pick<
   Config,
   "maxConcurrentJobs" | "maxQueuedJobs" | "rateLimitPerMin" | "jobResultTtlHours" | "idempotencyTtlHours" | "maxPromptChars" | "jobTimeoutSec" | "slaCapMs"
->;
+> &
+  // The x402 networks' refund keys, when payments are on (absent: refunds are left to the operator).
+  Partial<Pick<Config, "payments" | "x402">>;
 
 /** What the free documents show about jobs (limits, live load, the 7-day figures). */
 export interface JobsInfo {
@@ -40,12 +45,20 @@ export interface JobsInfo {
 export interface JobService {
   readonly routes: JobRoutes;
   readonly worker: JobWorker;
+  /** Present when at least one network has a refund key. */
+  readonly refunds: RefundPayer | undefined;
   readonly info: JobsInfo;
   /** Hooks for OperationDeps: the shared rate limit and input limits. */
   readonly operationHooks: Pick<OperationDeps, "rateLimit" | "checkInput">;
 }
 
 const sweepEveryMs = 60_000;
+
+/** Refund senders for the networks with a refund key (keys were validated when payments were set up). */
+function refundSendersFor(config: JobConfig, pollingIntervalMs: number | undefined): Map<string, RefundSender> {
+  if (config.payments !== "on" || !config.x402) return new Map();
+  return createRefundSenders(resolveNetworks(config.x402), pollingIntervalMs !== undefined ? { pollingIntervalMs } : {});
+}
 
 /** Two steps because the operation deps need the hooks and the routes need the operation deps. */
 export function createJobService(options: {
@@ -55,6 +68,8 @@ export function createJobService(options: {
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
+  /** Chain polling interval for refund confirmations (small in tests). */
+  readonly pollingIntervalMs?: number;
 }): { hooks: JobService["operationHooks"]; start(operation: OperationDeps): JobService } {
   const { config, registry, store, payments, log, now } = options;
   const limiter = createRateLimiter({ perMinute: config.rateLimitPerMin, now: () => now().getTime() });
@@ -66,6 +81,17 @@ export function createJobService(options: {
     hooks,
     start(operation) {
       const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
+      const senders = refundSendersFor(config, options.pollingIntervalMs);
+      const refunds =
+        senders.size > 0
+          ? createRefundPayer({
+              jobs: store.jobs,
+              senders,
+              log: log.child({ component: "refunds" }),
+              confirmationTimeoutMs: config.x402?.confirmationTimeoutMs ?? 60_000,
+              now,
+            })
+          : undefined;
       const worker = createJobWorker({
         jobs: store.jobs,
         registry,
@@ -74,6 +100,7 @@ export function createJobService(options: {
         limits: config,
         contextFor: (entry: SkillEntry, signal, requestId) => operation.contextFor(entry, signal, requestId),
         now,
+        ...(refunds ? { refunds } : {}),
       });
       idempotency.releaseAllPending();
       worker.recover();
@@ -88,8 +115,15 @@ export function createJobService(options: {
       sweep();
       const timer = setInterval(sweep, sweepEveryMs);
       timer.unref?.();
+      // Retries refunds not sent, failed or still unconfirmed (also those left by a previous run).
+      const payRefunds = () => void refunds?.pass().catch((error: Error) => log.warn("refund pass failed", { error: error.message }));
+      payRefunds();
+      const refundTimer = refunds ? setInterval(payRefunds, sweepEveryMs) : undefined;
+      refundTimer?.unref?.();
       store.onClose(() => {
         clearInterval(timer);
+        if (refundTimer) clearInterval(refundTimer);
+        refunds?.stop();
         worker.stop();
       });
       const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
@@ -107,7 +141,7 @@ export function createJobService(options: {
         activeJobs: () => worker.activeJobs(),
         stats: () => worker.stats(),
       };
-      return { routes, worker, info, operationHooks: hooks };
+      return { routes, worker, refunds, info, operationHooks: hooks };
     },
   };
 }

@@ -6,7 +6,8 @@
  *   accept: insert queued → (acceptance mode) settle now, or discard on failure → enqueue
  *   run:    queued → running → run(skill) → settle (completion mode) → completed with result
  *           timeout → expired · error → failed · settlement failed → failed (result withheld)
- *           payment not settled → released; settled and our fault → refund due
+ *           payment not settled → released; settled and our fault → refund due, paid at once
+ *           when the network has a refund key (jobs/refund-payer.ts), else left to the operator
  */
 import { ApiError, errorCodes, toApiError } from "../errors.ts";
 import type { AcceptedPayment, Payments } from "../http/payments.ts";
@@ -16,6 +17,7 @@ import type { PluginContext } from "../plugin/context.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { type JobRow, type JobStore, newJobId, type SettleMode } from "./job-store.ts";
 import { chooseSettleMode } from "./payment-timing.ts";
+import type { RefundPayer } from "./refund-payer.ts";
 import { createJobQueue } from "./queue.ts";
 import { computeStats7d, type Sla, slaOf, type Stats7d, statsWindowHours } from "./stats.ts";
 
@@ -35,6 +37,8 @@ export interface JobWorkerDeps {
   readonly limits: JobLimits;
   readonly contextFor: (entry: SkillEntry, signal: AbortSignal, requestId: string) => PluginContext;
   readonly now?: () => Date;
+  /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
+  readonly refunds?: RefundPayer;
 }
 
 export interface AcceptJob {
@@ -132,7 +136,11 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     const charged = settled ? (refundReason ? "The payment was settled at acceptance; a refund is recorded." : "The payment was settled at acceptance.") : "Nothing was charged.";
     const message = expired ? `${row.skill} ran past its timeout and was aborted. ${charged}` : settled ? `${told} ${charged}` : error.message;
     write("fail", () => jobs.fail(row.id, { status: expired ? "expired" : "failed", code, message, refundReason }, now(), expiry(now())));
-    if (refundReason) log.warn("refund due", { job_id: row.id, skill: row.skill, payer: row.payer, reason: refundReason });
+    if (!refundReason) return;
+    log.warn("refund due", { job_id: row.id, skill: row.skill, payer: row.payer, reason: refundReason });
+    if (!stopped && deps.refunds?.covers(row.network)) {
+      deps.refunds.pay(row.id).catch((error: Error) => log.warn("refund payment failed", { job_id: row.id, error: error.message }));
+    }
   }
 
   const entry = (row: JobRow) => registry.skill(row.skill);

@@ -37,6 +37,9 @@ export const EvmNetworkConfig = Type.Object({
   /** 0x-prefixed 32-byte hex key paying the gas (local settlement). */
   settlerPrivateKey: Type.Optional(Type.String()),
   settlerPrivateKeyFile: Type.Optional(Type.String()),
+  /** Key of an account holding the token (typically payTo's own) that pays refunds due; needs rpcUrl. */
+  refundPrivateKey: Type.Optional(Type.String()),
+  refundPrivateKeyFile: Type.Optional(Type.String()),
   /** Overrides the global facilitator for this network (remote settlement). */
   facilitator: Type.Optional(FacilitatorConfig),
 });
@@ -58,6 +61,9 @@ export const AvmNetworkConfig = Type.Object({
   /** 25-word mnemonic of the fee payer (local settlement). */
   feePayerMnemonic: Type.Optional(Type.String()),
   feePayerMnemonicFile: Type.Optional(Type.String()),
+  /** 25-word mnemonic of an account holding the USDC ASA (typically payTo) that pays refunds due; needs algodUrl. */
+  refundMnemonic: Type.Optional(Type.String()),
+  refundMnemonicFile: Type.Optional(Type.String()),
   facilitator: Type.Optional(FacilitatorConfig),
 });
 export type AvmNetworkConfig = Static<typeof AvmNetworkConfig>;
@@ -89,6 +95,8 @@ export interface ResolvedEvmNetwork {
   readonly settlement: "local" | "remote";
   readonly rpcUrl: string | undefined;
   readonly settlerPrivateKey: `0x${string}` | undefined;
+  /** Pays refunds due (jobs/refund-payer.ts); absent = refunds are left to the operator. */
+  readonly refundPrivateKey?: `0x${string}` | undefined;
   readonly facilitator: FacilitatorConfig | undefined;
 }
 
@@ -105,6 +113,7 @@ export interface ResolvedAvmNetwork {
   readonly algodUrl: string | undefined;
   readonly algodToken: string | undefined;
   readonly feePayerMnemonic: string | undefined;
+  readonly refundMnemonic?: string | undefined;
   readonly facilitator: FacilitatorConfig | undefined;
 }
 
@@ -148,6 +157,11 @@ function resolveEvm(n: EvmNetworkConfig, config: X402Config): ResolvedEvmNetwork
   if (key !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(key)) {
     throw new X402ConfigError(`network ${network}: the settler key must be 0x followed by 64 hex digits`);
   }
+  const refundKey = readSecret(n.refundPrivateKey, n.refundPrivateKeyFile, `network ${network} refund key`);
+  if (refundKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(refundKey)) {
+    throw new X402ConfigError(`network ${network}: the refund key must be 0x followed by 64 hex digits`);
+  }
+  if (refundKey !== undefined && !n.rpcUrl) throw new X402ConfigError(`network ${network}: a refund key needs rpcUrl`);
   const facilitator = n.facilitator ?? config.facilitator;
   if (n.settlement === "local" && (!n.rpcUrl || !key)) {
     throw new X402ConfigError(`network ${network}: local settlement needs rpcUrl and a settler key`);
@@ -165,6 +179,7 @@ function resolveEvm(n: EvmNetworkConfig, config: X402Config): ResolvedEvmNetwork
     settlement: n.settlement,
     rpcUrl: n.rpcUrl,
     settlerPrivateKey: key as `0x${string}` | undefined,
+    ...(refundKey !== undefined ? { refundPrivateKey: refundKey as `0x${string}` } : {}),
     facilitator,
   };
 }
@@ -182,6 +197,11 @@ function resolveAvm(n: AvmNetworkConfig, config: X402Config): ResolvedAvmNetwork
   const asset = n.asset ?? knownAvm?.asset;
   if (!asset) throw new X402ConfigError(`network ${network}: custom Algorand networks need asset (ASA id)`);
   const mnemonic = readSecret(n.feePayerMnemonic, n.feePayerMnemonicFile, `network ${network} fee payer`);
+  const refundMnemonic = readSecret(n.refundMnemonic, n.refundMnemonicFile, `network ${network} refund account`);
+  if (refundMnemonic !== undefined && refundMnemonic.split(/\s+/).length !== 25) {
+    throw new X402ConfigError(`network ${network}: the refund mnemonic must be 25 words`);
+  }
+  if (refundMnemonic !== undefined && !n.algodUrl) throw new X402ConfigError(`network ${network}: a refund mnemonic needs algodUrl`);
   const facilitator = n.facilitator ?? config.facilitator;
   if (n.settlement === "local" && (!n.algodUrl || !mnemonic)) {
     throw new X402ConfigError(`network ${network}: local settlement needs algodUrl and a fee payer mnemonic`);
@@ -200,6 +220,7 @@ function resolveAvm(n: AvmNetworkConfig, config: X402Config): ResolvedAvmNetwork
     algodUrl: n.algodUrl,
     algodToken: n.algodToken,
     feePayerMnemonic: mnemonic,
+    ...(refundMnemonic !== undefined ? { refundMnemonic } : {}),
     facilitator,
   };
 }
