@@ -7,7 +7,7 @@
  * threads, sharing, related lists, link-dense blocks) from those counts.
  */
 import type { Document, Element, Node } from "happy-dom";
-import { CHROME_TAGS, NEVER_CONTENT_TAGS, isChromeByName, isNamedContent, isNeverContent, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -95,10 +95,8 @@ function countCommas(text: string): number {
   return found ? found.length : 0;
 }
 
-function isDropped(element: Element, tag: string, inArticle: boolean): boolean {
-  if (NEVER_CONTENT_TAGS.has(tag)) return true;
-  if (tag === "ASIDE" || (CHROME_TAGS.has(tag) && !inArticle)) return true;
-  return isNeverContent(element);
+function isDroppedTag(tag: string, inArticle: boolean): boolean {
+  return NEVER_CONTENT_TAGS.has(tag) || tag === "ASIDE" || (CHROME_TAGS.has(tag) && !inArticle);
 }
 
 function applyScore(walk: Walk, pending: PendingScore): void {
@@ -137,7 +135,7 @@ function settleChrome(walk: Walk, holdsContent: boolean): void {
   }
 }
 
-function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inArticle: boolean): Info {
+function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inArticle: boolean, namedContent: boolean): Info {
   const info = createInfo(element);
   walk.infos.set(element, info);
   stack.push(info);
@@ -165,13 +163,14 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     if (child.nodeType !== ELEMENT_NODE) continue;
     const childElement = child as Element;
     const childTag = childElement.nodeName;
-    if (isDropped(childElement, childTag, article)) {
+    const flags = isDroppedTag(childTag, article) ? NEVER_CONTENT : classifyElement(childElement);
+    if (flags & NEVER_CONTENT) {
       walk.dropped.add(childElement);
       continue;
     }
-    const chrome = walk.useNames && !KEEP_NAMED_TAGS.has(childTag) && isChromeByName(childElement);
+    const chrome = walk.useNames && (flags & CHROME_NAMED) !== 0 && !KEEP_NAMED_TAGS.has(childTag);
     if (chrome) walk.pending.push([]);
-    const sub = visit(walk, childElement, stack, link, article);
+    const sub = visit(walk, childElement, stack, link, article, (flags & CONTENT_NAMED) !== 0);
     if (chrome) {
       const holdsContent = sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
@@ -202,7 +201,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     case "H1": info.contentMarks++; break;
     case "VIDEO": case "AUDIO": case "OBJECT": case "EMBED": case "IFRAME": info.embeds++; break;
   }
-  if (tag !== "H1" && isNamedContent(element)) info.contentMarks++;
+  if (namedContent) info.contentMarks++;
   if (HEADING_TAGS.has(tag)) info.headingChars += info.chars;
   if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "BODY") {
     addParagraphScore(walk, stack, info, info.inlineChars < info.chars);
@@ -349,7 +348,7 @@ function clean(walk: Walk, element: Element, root: Element): void {
 
 function walkDocument(body: Element, options: DetectOptions): Walk {
   const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [] };
-  visit(walk, body, [], false, false);
+  visit(walk, body, [], false, false, false);
   return walk;
 }
 

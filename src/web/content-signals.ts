@@ -45,12 +45,6 @@ const POSITIVE_WEIGHT = /article|body|content|entry|hentry|h-entry|main|page|pag
 const NEGATIVE_WEIGHT =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|social|nav|menu/i;
 
-function namesOf(element: Element): string {
-  const id = element.id;
-  const className = element.getAttribute("class");
-  return className ? (id ? `${id} ${className}` : className) : id;
-}
-
 /** +25 / −25 per signal of class and id, as content candidates are weighed. */
 export function weighNames(element: Element): number {
   let weight = 0;
@@ -67,41 +61,59 @@ export function weighNames(element: Element): number {
   return weight;
 }
 
-function isHidden(element: Element): boolean {
-  if (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true") return true;
-  const style = element.getAttribute("style");
-  return style !== null && /(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
-}
+/** What an element's attributes say (flags below); 0 for most elements. */
+export const NEVER_CONTENT = 1;
+export const CHROME_NAMED = 2;
+export const CONTENT_NAMED = 4;
 
-/** Never content, whatever the page: hidden, a chrome role, a cookie banner. */
-export function isNeverContent(element: Element): boolean {
-  if (isHidden(element)) return true;
-  const role = element.getAttribute("role");
-  if (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) return true;
-  const names = namesOf(element);
-  return names !== "" && COOKIE_BANNER.test(names);
-}
+const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
 
-/** Named (class, id or itemprop) as the content container. */
-export function isNamedContent(element: Element): boolean {
-  const itemprop = element.getAttribute("itemprop");
-  if (itemprop !== null && /articleBody|text|reviewBody|mainEntity/i.test(itemprop)) return true;
-  const names = namesOf(element);
-  if (names === "") return false;
-  for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) if (token !== "" && CONTENT_TOKEN.test(token)) return true;
-  return false;
-}
-
-/** Chrome by its class or id (and not also named as the content container). */
-export function isChromeByName(element: Element): boolean {
-  const names = namesOf(element);
-  if (names === "") return false;
+function classifyNames(names: string): number {
   let chrome = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
     if (token === "") continue;
-    if (CONTENT_TOKEN.test(token)) return false;
+    if (CONTENT_TOKEN.test(token)) return CONTENT_NAMED;
     if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
   }
-  return chrome;
+  return chrome ? CHROME_NAMED : 0;
+}
+
+/**
+ * One pass over the attributes: never content (hidden, a chrome role, a cookie banner), chrome by
+ * class or id (unless also named as the content container), named as the content container.
+ */
+export function classifyElement(element: Element): number {
+  const attributes = element.attributes;
+  if (attributes.length === 0) return 0;
+  let names = "";
+  let flags = 0;
+  for (const attribute of attributes) {
+    const value = attribute.value ?? "";
+    switch (attribute.name) {
+      case "class":
+      case "id":
+        names = names === "" ? value : `${names} ${value}`;
+        break;
+      case "hidden":
+        return NEVER_CONTENT;
+      case "aria-hidden":
+        if (value === "true") return NEVER_CONTENT;
+        break;
+      case "style":
+        if (HIDDEN_STYLE.test(value)) return NEVER_CONTENT;
+        break;
+      case "role":
+        if (CHROME_ROLES.has(value.trim().toLowerCase())) return NEVER_CONTENT;
+        break;
+      case "itemprop":
+        if (CONTENT_ITEMPROP.test(value)) flags |= CONTENT_NAMED;
+        break;
+    }
+  }
+  if (names === "") return flags;
+  if (COOKIE_BANNER.test(names)) return NEVER_CONTENT;
+  const named = classifyNames(names);
+  return named === CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
 }

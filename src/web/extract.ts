@@ -8,6 +8,7 @@ import type { Document, Element } from "happy-dom";
 import { ApiError } from "../errors.ts";
 import { renderCanonicalText, renderInlineText, type TextNodeLike } from "./canonical-text.ts";
 import { detectMainContent } from "./content-detect.ts";
+import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument } from "./content-parse.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -55,31 +56,6 @@ function asTextNode(node: Element | Document): TextNodeLike {
 
 function oneLine(value: string | null | undefined): string {
   return makeWellFormed(value ?? "").replace(/\s+/g, " ").trim();
-}
-
-function readMeta(document: Document, selectors: string[]): string {
-  for (const selector of selectors) {
-    const content = oneLine(document.querySelector(selector)?.getAttribute("content"));
-    if (content !== "") return content;
-  }
-  return "";
-}
-
-function readTitle(document: Document): string {
-  const title = oneLine(document.querySelector("title")?.textContent);
-  if (title !== "") return title;
-  const og = readMeta(document, ['meta[property="og:title"]', 'meta[name="twitter:title"]']);
-  if (og !== "") return og;
-  const h1 = document.querySelector("h1");
-  return h1 ? renderInlineText(asTextNode(h1)) : "";
-}
-
-function readLanguage(document: Document): string {
-  const lang = oneLine(document.documentElement?.getAttribute("lang") ?? document.documentElement?.getAttribute("xml:lang"));
-  if (lang !== "") return lang;
-  const declared = readMeta(document, ['meta[http-equiv="content-language" i]', 'meta[name="language" i]']);
-  if (declared !== "") return declared.split(",")[0]?.trim() ?? "";
-  return readMeta(document, ['meta[property="og:locale"]']).replace("_", "-");
 }
 
 function collectHeadings(root: Element): Heading[] {
@@ -145,31 +121,14 @@ export async function extractHtml(input: ExtractHtmlInput): Promise<HtmlExtracti
   return extractHtmlSync(input);
 }
 
-function baseOf(document: Document, url: string): string {
-  const href = document.querySelector("base[href]")?.getAttribute("href");
-  if (href) {
-    try {
-      return new URL(href, url).href;
-    } catch {
-      // an unusable <base> is ignored, as browsers do
-    }
-  }
-  return url;
-}
-
 /** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
 export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
   // A selector may name any element, so its page is parsed whole; detection reads a leaner copy.
   const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
   const document = parseHtmlDocument(source);
-  const base = baseOf(document, input.url);
-  const title = readTitle(document);
-  const description = readMeta(document, [
-    'meta[name="description" i]',
-    'meta[property="og:description"]',
-    'meta[name="twitter:description"]',
-  ]);
-  const language = readLanguage(document);
+  const { title: declaredTitle, description, language, base } = readPageInfo(document, input.url);
+  const firstH1 = declaredTitle === "" ? document.querySelector("h1") : null;
+  const title = firstH1 ? renderInlineText(asTextNode(firstH1)) : declaredTitle;
   const warnings: string[] = [];
 
   let root: Element;
