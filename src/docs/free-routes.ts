@@ -142,7 +142,7 @@ function trust(docs: DocsContext) {
     sla: figures?.sla ?? null,
     payment_timing:
       "Async jobs: the payment is verified at submission and settled when the job completes; the result is released only after settlement succeeded. Where an authorization cannot outlive the job (Algorand signs for about 10 rounds), it is settled at acceptance and a failure through our fault records a refund due.",
-    refunds: "Failed work is never settled. When a payment was settled at acceptance and the job then failed through our fault, a refund is recorded on the job; contact the operator with the job id within 7 days.",
+    refunds: "Failed work is never settled. When a payment was settled at acceptance and the job then failed through our fault, a refund is recorded on the job (GET /v1/jobs/{id}: payment.refund). Where the operator configured a refund account it is sent back to the paying wallet automatically, exactly once, and payment.refund shows the transaction; otherwise contact the operator with the job id within 7 days.",
   };
 }
 
