@@ -7,7 +7,7 @@ import { ApiError, type ErrorCode } from "../errors.ts";
 import { readBody } from "./body-reader.ts";
 import type { Connector } from "./http-connector.ts";
 import type { RobotsPolicy } from "./robots.ts";
-import { vetTarget, type Resolver } from "./target-guard.ts";
+import { vetTarget, vetUrl, type Resolver } from "./target-guard.ts";
 
 /** spec web-evidence §8: redirects. */
 export const MAX_REDIRECTS = 4;
@@ -82,6 +82,13 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           if (hop >= MAX_REDIRECTS) {
             throw new ApiError("TOO_MANY_REDIRECTS", { message: `The source redirected more than ${MAX_REDIRECTS} times.` });
           }
+          // Check the raw Location before URL normalisation turns numeric spellings (http://134744072/) into dotted ones.
+          const absolute = /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location)
+            ? location
+            : /^[\\/]{2}/.test(location)
+              ? `${target.url.protocol}${location}`
+              : undefined;
+          if (absolute !== undefined) vetUrl(absolute, { allowLoopbackTargets: options.allowLoopbackTargets });
           let next: URL;
           try {
             next = new URL(location, target.url);

@@ -159,10 +159,11 @@ const ROWS: Row[] = [
   ["303 → CGNAT", redirectTo("http://100.64.1.1/", 303), {}, "TARGET_NOT_PUBLIC"],
   ["protocol-relative redirect → metadata", redirectTo("//169.254.169.254/x"), {}, "TARGET_NOT_PUBLIC"],
   ["redirect → IPv6 loopback", redirectTo("http://[::1]/"), {}, "TARGET_NOT_PUBLIC"],
-  // A Location is resolved (and so normalised to dotted decimal) before it is vetted: the address
-  // check refuses these, not the spelling check that refuses the same URLs as a request.
-  ["redirect → decimal loopback", redirectTo("http://2130706433/"), {}, "TARGET_NOT_PUBLIC"],
-  ["redirect → hex metadata", redirectTo("http://0xa9fea9fe/"), {}, "TARGET_NOT_PUBLIC"],
+  // The raw Location is vetted before URL normalisation would turn these spellings into dotted decimal.
+  ["redirect → decimal loopback", redirectTo("http://2130706433/"), {}, "URL_NOT_ALLOWED"],
+  ["redirect → hex metadata", redirectTo("http://0xa9fea9fe/"), {}, "URL_NOT_ALLOWED"],
+  ["redirect → decimal spelling of a public address", redirectTo("http://134744072/"), {}, "URL_NOT_ALLOWED"],
+  ["protocol-relative redirect → octal spelling", redirectTo("//0177.0.0.1/"), {}, "URL_NOT_ALLOWED"],
   ["redirect → file scheme", redirectTo("file:///etc/passwd"), {}, "URL_NOT_ALLOWED"],
   ["redirect → gopher", redirectTo("gopher://origin.test:70/_x"), {}, "URL_NOT_ALLOWED"],
   ["redirect → port 8443", redirectTo("https://origin.test:8443/"), {}, "URL_NOT_ALLOWED"],
