@@ -26,6 +26,7 @@ const CLEANED_TAGS = new Set(["DIV", "SECTION", "TABLE", "UL", "OL", "DL", "ASID
 const KEEP_NAMED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
 const COMMA = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
 const MIN_PARAGRAPH_CHARS = 25;
+const MIN_CANDIDATE_CHARS = 100;
 
 interface Info {
   element: Element;
@@ -224,7 +225,10 @@ function infoOf(walk: Walk, element: Element | null): Info | undefined {
 
 /** Readability's climb: several near-best candidates under one ancestor, or a better-scored parent, win. */
 function chooseTop(walk: Walk, body: Element): Info | undefined {
-  const ranked = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.nodeName)).sort((a, b) => finalScore(b) - finalScore(a));
+  const eligible = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.nodeName));
+  // A name bonus must not crown a box too small to be the content when larger ones scored.
+  const sizable = eligible.filter((c) => c.chars >= MIN_CANDIDATE_CHARS);
+  const ranked = (sizable.length > 0 ? sizable : eligible).sort((a, b) => finalScore(b) - finalScore(a));
   let top = ranked[0];
   if (!top) return undefined;
   const topScore = finalScore(top);
@@ -314,7 +318,9 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   if (images > 1 && paragraphs / images < 0.5 && !isInsideFigure(element, root)) return true;
   if (!isList && info.listItems - 100 > paragraphs) return true;
   if (!isList && headingDensity < 0.9 && info.chars < 25 && (images === 0 || images > 2) && density > 0) return true;
-  if (weight < 25 && density > 0.2) return true;
+  // A list of sentences that link their subjects is text, not a link farm.
+  const proseList = isList && info.listItems > 0 && info.chars / info.listItems >= 60 && density < 0.5;
+  if (weight < 25 && density > 0.2 && !proseList) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((info.embeds === 1 && info.chars < 75) || info.embeds > 1) return true;
   return false;

@@ -33,7 +33,7 @@ const COOKIE_BANNER =
  * blocks, sign-up boxes.
  */
 const CHROME_WORD =
-  /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback|share|shares|sharing|sharedaddy|social|sociable|addthis|sharethis|shareaholic|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|sidebar|widgets?|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|banner|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|outbrain|taboola|zergnet|yarpp|hidden|popup|overlay)(?=$|[-_\d])/i;
+  /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback|share|shares|sharing|sharedaddy|social|sociable|addthis|sharethis|shareaholic|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|sidebar|widgets?|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|banner|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp|hidden|popup|overlay)(?=$|[-_\d])/i;
 const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|read[-_]more|side[-_]bar|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
 
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */
@@ -69,7 +69,11 @@ export const CONTENT_NAMED = 4;
 const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
 
+/** Class names of elements that stylesheets hide (CSS is not loaded, so the name is the signal). */
+const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden|sr-only|visually-hidden|screen-reader-text|offscreen)(?=$|\s)/i;
+
 function classifyNames(names: string): number {
+  if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
   let chrome = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
@@ -115,5 +119,6 @@ export function classifyElement(element: Element): number {
   if (names === "") return flags;
   if (COOKIE_BANNER.test(names)) return NEVER_CONTENT;
   const named = classifyNames(names);
+  if (named === NEVER_CONTENT) return NEVER_CONTENT;
   return named === CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
 }
