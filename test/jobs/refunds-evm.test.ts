@@ -125,8 +125,8 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const transfersBefore = (await refundTransfers()).length;
     const a = payerFor(manual).payer;
     const b = payerFor(manual).payer;
-    const outcomes = await Promise.all([a.pass(), b.pass(), a.pass(), a.pay(dueId), b.pay(dueId)]);
-    expect(outcomes.slice(0, 3).reduce((n, o) => n + o.paid, 0) + outcomes.slice(3).filter((o) => "kind" in o && o.kind === "paid").length).toBeGreaterThanOrEqual(1);
+    const [passes, pays] = await Promise.all([Promise.all([a.pass(), b.pass(), a.pass()]), Promise.all([a.pay(dueId), b.pay(dueId)])]);
+    expect(passes.reduce((n, o) => n + o.paid, 0) + pays.filter((o) => o.kind === "paid").length).toBe(1);
     expect(await buyerBalance()).toBe(before + PRICE);
     expect(await refunderBalance()).toBe(refunderBefore - PRICE);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);

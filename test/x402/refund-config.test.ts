@@ -22,13 +22,13 @@ describe("refund key settings", () => {
   });
 
   it("read an EVM refund key inline or from a file, and need rpcUrl", () => {
-    const key = `0x${"42".repeat(32)}`;
+    const key: string = `0x${"42".repeat(32)}`;
     const [inline] = resolveNetworks(evm({ rpcUrl: "http://127.0.0.1:1", refundPrivateKey: key }));
-    expect(inline?.family === "evm" && inline.refundPrivateKey).toBe(key);
+    expect(inline?.family === "evm" ? inline.refundPrivateKey : undefined).toBe(key as `0x${string}`);
     const file = join(mkdtempSync(join(tmpdir(), "tb-refund-key-")), "key");
     writeFileSync(file, `${key}\n`);
     const [fromFile] = resolveNetworks(evm({ rpcUrl: "http://127.0.0.1:1", refundPrivateKeyFile: file }));
-    expect(fromFile?.family === "evm" && fromFile.refundPrivateKey).toBe(key);
+    expect(fromFile?.family === "evm" ? fromFile.refundPrivateKey : undefined).toBe(key as `0x${string}`);
     expect(() => resolveNetworks(evm({ refundPrivateKey: key }))).toThrow(/refund key needs rpcUrl/);
     expect(() => resolveNetworks(evm({ rpcUrl: "http://127.0.0.1:1", refundPrivateKey: key, refundPrivateKeyFile: file }))).toThrow(X402ConfigError);
   });
