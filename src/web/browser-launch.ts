@@ -3,6 +3,9 @@
  * proxy: every scheme goes to the proxy (loopback included), the host resolver answers nothing
  * (so Chromium cannot resolve or bypass), QUIC and non-proxied WebRTC UDP are off, and
  * popups, permission prompts, images and background services are off at the browser level.
+ * What background traffic Chromium still makes (sign-in's ListAccounts, the component updater
+ * in this headless build) is sent to addresses that exist nowhere and lands on the proxy's base
+ * port, which admits nothing: only render contexts have a lane (see proxy-guard.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,6 +28,26 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
+/** A URL that resolves nowhere: `.invalid` never exists (RFC 2606) and the proxy's base port refuses it anyway. */
+const NOWHERE = "http://chromium-service.invalid/";
+const SERVICE_URL_SWITCHES = ["gaia-url", "google-apis-url", "lso-url", "sync-url", "variations-server-url", "google-base-url"];
+/** Features that fetch from Google in the background (unknown names are ignored by Chromium). */
+const DISABLED_SERVICE_FEATURES = [
+  "NetworkTimeServiceQuerying",
+  "OptimizationHints",
+  "OptimizationHintsFetching",
+  "OptimizationGuideModelDownloading",
+  "OptimizationTargetPrediction",
+  "CertificateTransparencyComponentUpdater",
+  "MediaRouter",
+  "DialMediaRouteProvider",
+  "Translate",
+  "AutofillServerCommunication",
+  "InterestFeedContentSuggestions",
+  "SafeBrowsingBetterTelemetry",
+  "PrivacySandboxSettings4",
+];
+
 /** The switches that close every route except the proxy. Exported for the test that reads them. */
 export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" | "userAgent" | "sandbox">): string[] {
   return [
@@ -33,14 +56,28 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     // Fewer processes: the (software) GPU and network services live in the browser process.
     "--in-process-gpu",
     "--enable-features=NetworkServiceInProcess2",
+    // Chromium's own services: none of them is needed to render a page.
     "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
     "--disable-component-update",
     "--disable-sync",
     "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--safebrowsing-disable-auto-update",
+    "--disable-field-trial-config",
+    "--disable-breakpad",
+    "--disable-crash-reporter",
+    "--metrics-recording-only",
+    "--no-service-autorun",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-default-browser-check",
+    "--disable-quic",
+    "--no-first-run",
     "--dns-prefetch-disable",
     "--no-pings",
+    // Services that ignore the switches above (sign-in, the component updater) are pointed nowhere.
+    ...SERVICE_URL_SWITCHES.map((name) => `--${name}=${NOWHERE}`),
+    `--component-updater=url-source=${NOWHERE}`,
     `--proxy-server=${options.proxyUrl}`,
     // "<-loopback>" removes Chromium's implicit bypass, so even 127.0.0.1 goes through the proxy.
     "--proxy-bypass-list=<-loopback>",
@@ -52,7 +89,7 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     "--block-new-web-contents",
     "--blink-settings=imagesEnabled=false",
     // Frames stay in the page's process so the page's request interception sees their requests too.
-    "--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,MediaRouter,Translate,AutofillServerCommunication,InterestFeedContentSuggestions",
+    `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,${DISABLED_SERVICE_FEATURES.join(",")}`,
     "--disable-site-isolation-trials",
     `--user-agent=${options.userAgent}`,
   ];

@@ -4,6 +4,11 @@
  * vetted by `vetTarget` (same rules as the plain fetcher: public IPv4, ports 80/443) and the
  * socket is opened to the vetted address only, so a page cannot reach the operator's network
  * and DNS rebinding has no window (Chromium never resolves names itself: see browser-launch.ts).
+ *
+ * Only traffic made on behalf of a render is admitted: each render's browser context gets its own
+ * lane (a listener on its own loopback port, closed with the context). The proxy's base port,
+ * where the browser's own traffic lands (component updater, sign-in, time queries…), refuses
+ * every request and tunnel without vetting or dialling anything.
  */
 import http from "node:http";
 import net from "node:net";
@@ -21,8 +26,10 @@ export interface ProxyDecision {
   allowed: boolean;
   /** The vetted address the socket went to (allowed decisions only). */
   address?: string;
-  /** The refusal code (URL_NOT_ALLOWED, TARGET_NOT_PUBLIC, DNS_FAILED, …). */
+  /** The refusal code (URL_NOT_ALLOWED, TARGET_NOT_PUBLIC, DNS_FAILED, NOT_A_RENDER, …). */
   reason?: string;
+  /** The lane it arrived on (absent: the base port, which admits nothing). */
+  lane?: number;
 }
 
 export interface GuardProxyOptions {
@@ -34,12 +41,27 @@ export interface GuardProxyOptions {
   onDecision?: (decision: ProxyDecision) => void;
 }
 
+/** A render's own way out: a loopback port admitting (vetted) traffic until closed. */
+export interface ProxyLane {
+  readonly id: number;
+  readonly port: number;
+  /** For the render context's proxy server. */
+  readonly url: string;
+  /** Stops admitting and drops the lane's open tunnels and requests. */
+  close(): Promise<void>;
+}
+
 export interface GuardProxy {
+  /** The base port: refuses everything (traffic not made on behalf of a render). */
   readonly port: number;
   /** For Chromium's `--proxy-server`. */
   readonly url: string;
+  openLane(): Promise<ProxyLane>;
   close(): Promise<void>;
 }
+
+/** The base port's refusal: the request was not made by a render's context. */
+export const NOT_A_RENDER = "NOT_A_RENDER";
 
 const connectWithNet: SocketConnector = (address, port) => net.connect({ host: address, port, family: 4 });
 
@@ -67,20 +89,30 @@ function parseAuthority(authority: string): { host: string; port: string } | und
   return { host: match[1] ?? "", port: match[2] ?? "" };
 }
 
-/** Starts the proxy on 127.0.0.1 (a free port). */
+/** Sockets of one listener (the base port or a lane), dropped together when it closes. */
+interface Listener {
+  lane?: number;
+  sockets: Set<Duplex>;
+  closed: boolean;
+}
+
+/** Starts the proxy's base port on 127.0.0.1 (a free port); lanes are opened per render. */
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
   const connect = options.connect ?? connectWithNet;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
-  const sockets = new Set<Duplex>();
-  const track = (socket: Duplex) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
+  const servers = new Set<{ server: http.Server; listener: Listener }>();
+  let nextLane = 1;
+  const track = (socket: Duplex, listener: Listener) => {
+    listener.sockets.add(socket);
+    socket.once("close", () => listener.sockets.delete(socket));
+    if (listener.closed) socket.destroy();
   };
-  const decide = (decision: ProxyDecision) => options.onDecision?.(decision);
+  const decide = (decision: ProxyDecision, listener: Listener) =>
+    options.onDecision?.(listener.lane === undefined ? decision : { ...decision, lane: listener.lane });
 
   /** Opens a socket to the vetted address; resolves once connected. */
-  function openUpstream(address: string, port: number): Promise<net.Socket> {
+  function openUpstream(address: string, port: number, listener: Listener): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
       let upstream: net.Socket;
       try {
@@ -89,7 +121,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         reject(error);
         return;
       }
-      track(upstream);
+      track(upstream, listener);
       const timer = setTimeout(() => upstream.destroy(new Error("connect timeout")), connectTimeoutMs);
       upstream.once("connect", () => {
         clearTimeout(timer);
@@ -103,17 +135,17 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     });
   }
 
-  const server = http.createServer((req, res) => {
-    void forwardRequest(req, res);
-  });
-
-  async function forwardRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  async function forwardRequest(req: http.IncomingMessage, res: http.ServerResponse, listener: Listener): Promise<void> {
     const target = req.url ?? "";
     const refuse = (status: number, reason: string) => {
-      decide({ kind: "request", target, allowed: false, reason });
+      decide({ kind: "request", target, allowed: false, reason }, listener);
       res.writeHead(status, { "content-type": "text/plain", "x-tollbooth-proxy": "refused", connection: "close" });
       res.end(`Refused by Tollbooth's render guard: ${reason}\n`);
     };
+    if (listener.lane === undefined || listener.closed) {
+      refuse(403, NOT_A_RENDER);
+      return;
+    }
     // Only absolute-form http URLs are proxied; https goes through CONNECT.
     if (!/^http:\/\//i.test(target)) {
       refuse(400, "URL_NOT_ALLOWED");
@@ -126,7 +158,11 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       refuse(403, refusalCode(error));
       return;
     }
-    decide({ kind: "request", target, allowed: true, address: vetted.address });
+    if (listener.closed) {
+      refuse(403, NOT_A_RENDER);
+      return;
+    }
+    decide({ kind: "request", target, allowed: true, address: vetted.address }, listener);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
@@ -138,7 +174,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     const agent = new http.Agent({ keepAlive: false });
     (agent as unknown as { createConnection: () => net.Socket }).createConnection = () => {
       const socket = connect(address, vetted.port);
-      track(socket);
+      track(socket, listener);
       socket.setTimeout(idleTimeoutMs, () => socket.destroy());
       return socket;
     };
@@ -172,17 +208,15 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     req.pipe(upstream);
   }
 
-  server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
-    client.on("error", () => client.destroy());
-    void openTunnel(req.url ?? "", client, head);
-  });
-
-  async function openTunnel(authority: string, client: Duplex, head: Buffer): Promise<void> {
+  async function openTunnel(authority: string, client: Duplex, head: Buffer, listener: Listener): Promise<void> {
     const refuse = (reason: string) => {
-      decide({ kind: "connect", target: authority, allowed: false, reason });
+      decide({ kind: "connect", target: authority, allowed: false, reason }, listener);
       client.end(`HTTP/1.1 403 Forbidden\r\nx-tollbooth-proxy: refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
     };
+    if (listener.lane === undefined || listener.closed) {
+      refuse(NOT_A_RENDER);
+      return;
+    }
     const parsed = parseAuthority(authority);
     if (!parsed) {
       refuse("URL_NOT_ALLOWED");
@@ -196,10 +230,14 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       refuse(refusalCode(error));
       return;
     }
-    decide({ kind: "connect", target: authority, allowed: true, address: vetted.address });
+    if (listener.closed) {
+      refuse(NOT_A_RENDER);
+      return;
+    }
+    decide({ kind: "connect", target: authority, allowed: true, address: vetted.address }, listener);
     let upstream: net.Socket;
     try {
-      upstream = await openUpstream(vetted.address, vetted.port);
+      upstream = await openUpstream(vetted.address, vetted.port, listener);
     } catch {
       client.end("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
       return;
@@ -217,25 +255,58 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     client.on("close", () => upstream.destroy());
   }
 
-  // Chromium tunnels WebSockets with CONNECT; an absolute-form Upgrade is refused rather than half-supported.
-  server.on("upgrade", (req: http.IncomingMessage, client: Duplex) => {
-    decide({ kind: "request", target: req.url ?? "", allowed: false, reason: "UPGRADE_NOT_PROXIED" });
-    client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
-  });
-  server.on("connection", (socket: net.Socket) => track(socket));
-  server.on("clientError", (_error, socket: Duplex) => socket.destroy());
+  async function listen(listener: Listener): Promise<{ port: number; close(): Promise<void> }> {
+    const server = http.createServer((req, res) => {
+      void forwardRequest(req, res, listener);
+    });
+    server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+      client.on("error", () => client.destroy());
+      void openTunnel(req.url ?? "", client, head, listener);
+    });
+    // Chromium tunnels WebSockets with CONNECT; an absolute-form Upgrade is refused rather than half-supported.
+    server.on("upgrade", (req: http.IncomingMessage, client: Duplex) => {
+      decide({ kind: "request", target: req.url ?? "", allowed: false, reason: "UPGRADE_NOT_PROXIED" }, listener);
+      client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    });
+    server.on("connection", (socket: net.Socket) => track(socket, listener));
+    server.on("clientError", (_error, socket: Duplex) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    const entry = { server, listener };
+    servers.add(entry);
+    let closing: Promise<void> | undefined;
+    return {
+      port: (server.address() as net.AddressInfo).port,
+      close() {
+        closing ??= (async () => {
+          listener.closed = true;
+          for (const socket of listener.sockets) socket.destroy();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          servers.delete(entry);
+        })();
+        return closing;
+      },
+    };
+  }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const base = await listen({ sockets: new Set(), closed: false });
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    port: base.port,
+    url: `http://127.0.0.1:${base.port}`,
+    async openLane() {
+      const id = nextLane++;
+      const lane = await listen({ lane: id, sockets: new Set(), closed: false });
+      return { id, port: lane.port, url: `http://127.0.0.1:${lane.port}`, close: lane.close };
+    },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...servers].map(async ({ server, listener }) => {
+        listener.closed = true;
+        for (const socket of listener.sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }));
+      servers.clear();
     },
   };
 }

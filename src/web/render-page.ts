@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
-import type { RenderedPage } from "./engine.ts";
+import type { NavigationCheck, RenderedPage } from "./engine.ts";
 import { type TargetPolicy, vetTarget } from "./target-guard.ts";
 
 /**
@@ -36,7 +36,7 @@ export interface PageRenderOptions {
   maxHtmlChars: number;
   policy: TargetPolicy;
   /** Asked for every later main-frame navigation (redirect hop, script navigation), e.g. robots.txt. */
-  checkNavigation?: (url: URL, signal: AbortSignal) => Promise<void>;
+  checkNavigation?: NavigationCheck;
 }
 
 export interface RenderedDom extends RenderedPage {
@@ -47,11 +47,35 @@ export interface RenderedDom extends RenderedPage {
 export interface RenderContext {
   context: BrowserContext;
   page: Page;
+  lane: ContextLane;
+  /** Closes the context, then its proxy lane (the lane's connections die with it). */
+  close(): Promise<void>;
 }
 
-/** Opens a context (downloads denied) and its page; popups that still open in it are closed. */
-export async function openRenderContext(browser: Browser): Promise<RenderContext> {
-  const context = await browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
+/** The context's own way out through the guard proxy (see proxy-guard.ts). */
+export interface ContextLane {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a context (downloads denied) whose traffic goes through its own proxy lane, and its page;
+ * popups that still open in it are closed.
+ */
+export async function openRenderContext(browser: Browser, openLane: () => Promise<ContextLane>): Promise<RenderContext> {
+  const lane = await openLane();
+  let context: BrowserContext;
+  try {
+    // "<-loopback>" as at launch: even 127.0.0.1 goes through the lane.
+    context = await browser.createBrowserContext({ proxyServer: lane.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
+  } catch (error) {
+    await lane.close();
+    throw error;
+  }
+  const close = async () => {
+    await context.close().catch(() => undefined);
+    await lane.close();
+  };
   let ours: Page | undefined;
   // Popups are refused by --block-new-web-contents; anything that still opens is closed.
   context.on("targetcreated", (target) => {
@@ -64,10 +88,10 @@ export async function openRenderContext(browser: Browser): Promise<RenderContext
   try {
     ours = await context.newPage();
   } catch (error) {
-    await context.close().catch(() => undefined);
+    await close();
     throw error;
   }
-  return { context, page: ours };
+  return { context, page: ours, lane, close };
 }
 
 /** Renders `url` in the context's page. The caller owns the deadline and closes the context. */

@@ -4,6 +4,7 @@
  * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
  */
 import { ApiError } from "../errors.ts";
+import type { NavigationCheck } from "./engine.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
 import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
@@ -33,8 +34,6 @@ export interface RendererOptions {
   maxHtmlChars?: number;
   /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
   sandbox?: boolean;
-  /** Asked for later main-frame navigations (redirects, script navigations), e.g. robots.txt. */
-  checkNavigation?: PageRenderOptions["checkNavigation"];
   /** Tests: the proxy's socket opener and its decision log. */
   proxyConnect?: SocketConnector;
   onProxyDecision?: (decision: ProxyDecision) => void;
@@ -60,8 +59,12 @@ export interface RendererStats {
 }
 
 export interface BrowserRenderer {
-  /** The engine's `Renderer`. Throws ApiError (RENDER_UNAVAILABLE, RENDER_TIMEOUT, RENDER_FAILED, AT_CAPACITY, guard refusals). */
-  render(url: string, signal: AbortSignal): Promise<RenderedDom>;
+  /**
+   * The engine's `Renderer`. `checkNavigation` is asked before each later main-frame navigation
+   * (the engine passes robots.txt). Throws ApiError (RENDER_UNAVAILABLE, RENDER_TIMEOUT,
+   * RENDER_FAILED, AT_CAPACITY, guard and robots refusals).
+   */
+  render(url: string, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<RenderedDom>;
   status(): RendererStatus;
   stats(): RendererStats;
   /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
@@ -106,7 +109,6 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     quietMs: settings.quietMs,
     maxHtmlChars: settings.maxHtmlChars,
     policy: options.policy,
-    checkNavigation: options.checkNavigation,
   };
   let proxy: Promise<GuardProxy> | undefined;
   let current: Generation | undefined;
@@ -120,6 +122,10 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     proxy ??= startGuardProxy({ policy: options.policy, connect: options.proxyConnect, onDecision: options.onProxyDecision });
     return proxy;
   }
+
+  /** Each context's traffic goes through its own lane; the browser's own traffic hits the base port, which refuses it. */
+  const openLane = () => startProxy().then((guard) => guard.openLane());
+  const openContext = (browser: LaunchedBrowser) => openRenderContext(browser.browser, openLane);
 
   function launchGeneration(): Generation {
     launches++;
@@ -175,14 +181,17 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   async function closeGeneration(generation: Generation): Promise<void> {
     if (current === generation) current = undefined;
     const launched = await generation.launched.catch(() => undefined);
+    const spares = generation.spares.splice(0);
     await launched?.close();
+    // Spare contexts died with the browser; their lanes are closed here.
+    await Promise.all(spares.map((spare) => spare.then((context) => context.lane.close(), () => undefined)));
     generations.delete(generation);
   }
 
   /** A fresh context for this render: a spare opened earlier, else a new one. */
   function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
     const spare = generation.spares.shift();
-    return spare ? spare.catch(() => openRenderContext(browser.browser)) : openRenderContext(browser.browser);
+    return spare ? spare.catch(() => openContext(browser)) : openContext(browser);
   }
 
   /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called while the finishing render still holds its slot. */
@@ -197,7 +206,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       generation.spares.length < settings.spareContexts &&
       busy() < settings.pages
     ) {
-      const spare = openRenderContext(generation.browser.browser);
+      const spare = openContext(generation.browser);
       generation.spares.push(spare);
       spare.catch(() => {
         const index = generation.spares.indexOf(spare);
@@ -206,7 +215,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  async function renderOnce(url: string, signal: AbortSignal, done: () => void): Promise<RenderedDom> {
+  async function renderOnce(url: string, signal: AbortSignal, checkNavigation: NavigationCheck | undefined, done: () => void): Promise<RenderedDom> {
     const generation = acquireGeneration();
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.totalTimeoutMs)]);
     const timedOut = new Promise<never>((_, reject) => {
@@ -225,7 +234,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
         throw new ApiError("RENDER_UNAVAILABLE", { message: `The browser could not be started: ${launchError ?? "unknown error"}.`, cause: error });
       }
       opened = takeContext(generation, launched);
-      const work = opened.then((context) => renderInContext(context, url, pageOptions, deadline));
+      const work = opened.then((context) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline));
       work.catch(() => undefined);
       try {
         return await Promise.race([work, timedOut, generation.lost]);
@@ -246,20 +255,27 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
 
   async function closeRenderContext(generation: Generation, opened: Promise<RenderContext> | undefined): Promise<void> {
     const context = await opened?.catch(() => undefined);
-    if (!context || generation.dead) return;
-    const closedInTime = await withinMs(context.context.close(), CONTEXT_CLOSE_TIMEOUT_MS);
-    // A context that will not close (a renderer stuck in a loop) takes its browser with it.
-    if (!closedInTime) retire(generation);
+    if (!context) return;
+    if (generation.dead) {
+      await context.lane.close();
+      return;
+    }
+    const closedInTime = await withinMs(context.close(), CONTEXT_CLOSE_TIMEOUT_MS);
+    if (!closedInTime) {
+      // A context that will not close (a renderer stuck in a loop) takes its browser with it; its lane closes now.
+      await context.lane.close();
+      retire(generation);
+    }
   }
 
   return {
-    async render(url, signal) {
+    async render(url, signal, checkNavigation) {
       if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
       if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
       await slots.acquire(signal);
       renders++;
       const releaseSlot = () => slots.release();
-      return renderOnce(url, signal, releaseSlot);
+      return renderOnce(url, signal, checkNavigation, releaseSlot);
     },
 
     status() {

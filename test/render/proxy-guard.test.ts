@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import net from "node:net";
-import { type GuardProxy, type ProxyDecision, startGuardProxy } from "../../src/web/proxy-guard.ts";
+import { type GuardProxy, NOT_A_RENDER, type ProxyDecision, type ProxyLane, startGuardProxy } from "../../src/web/proxy-guard.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { type RenderSite, startRenderSite } from "./render-site.ts";
 
@@ -35,10 +35,13 @@ describe("web/proxy-guard", () => {
   let site: RenderSite;
   let guarded: ReturnType<typeof startProxy>;
   let proxy: GuardProxy;
+  /** A render's lane: where the vetting below applies (the base port admits nothing). */
+  let lane: ProxyLane;
   beforeAll(async () => {
     site = await startRenderSite();
     guarded = startProxy(true);
     proxy = await guarded.proxy;
+    lane = await proxy.openLane();
   });
   afterAll(async () => {
     await proxy.close();
@@ -46,16 +49,16 @@ describe("web/proxy-guard", () => {
   });
 
   it("refuses a CONNECT tunnel to a name that resolves to a private address, without opening a socket", async () => {
-    const answer = await exchange(proxy.port, "CONNECT intranet.test:443 HTTP/1.1\r\nHost: intranet.test:443\r\n\r\n");
+    const answer = await exchange(lane.port, "CONNECT intranet.test:443 HTTP/1.1\r\nHost: intranet.test:443\r\n\r\n");
     expect(answer).toStartWith("HTTP/1.1 403");
     expect(guarded.names.lookups).toContain("intranet.test");
-    expect(guarded.decisions).toContainEqual({ kind: "connect", target: "intranet.test:443", allowed: false, reason: "TARGET_NOT_PUBLIC" });
+    expect(guarded.decisions).toContainEqual({ kind: "connect", target: "intranet.test:443", allowed: false, reason: "TARGET_NOT_PUBLIC", lane: lane.id });
     expect(guarded.sockets.attempts).toEqual([]);
   });
 
   it("refuses plain-http requests to link-local and private literals, without opening a socket", async () => {
     for (const target of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1:8080/", "http://metadata.test/"]) {
-      const answer = await exchange(proxy.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const answer = await exchange(lane.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(answer).toStartWith("HTTP/1.1 403");
       expect(answer.toLowerCase()).toContain("x-tollbooth-proxy: refused");
     }
@@ -63,7 +66,7 @@ describe("web/proxy-guard", () => {
   });
 
   it("refuses a public name on a port other than 80/443", async () => {
-    const answer = await exchange(proxy.port, "CONNECT public.test:22 HTTP/1.1\r\nHost: public.test:22\r\n\r\n");
+    const answer = await exchange(lane.port, "CONNECT public.test:22 HTTP/1.1\r\nHost: public.test:22\r\n\r\n");
     expect(answer).toStartWith("HTTP/1.1 403");
     expect(guarded.decisions.at(-1)).toMatchObject({ allowed: false, reason: "URL_NOT_ALLOWED" });
     expect(guarded.sockets.attempts).toEqual([]);
@@ -71,7 +74,7 @@ describe("web/proxy-guard", () => {
 
   it("forwards plain http to the vetted address only", async () => {
     const target = `http://site.test:${new URL(site.origin).port}/data.json`;
-    const answer = await exchange(proxy.port, `GET ${target} HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`);
+    const answer = await exchange(lane.port, `GET ${target} HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`);
     expect(answer).toStartWith("HTTP/1.1 200");
     expect(answer).toContain("sentence");
     expect(guarded.sockets.attempts.at(-1)).toBe(`127.0.0.1:${new URL(site.origin).port}`);
@@ -80,7 +83,7 @@ describe("web/proxy-guard", () => {
   it("opens an allowed CONNECT tunnel to the vetted address and relays bytes both ways", async () => {
     const port = new URL(site.origin).port;
     const answer = await exchange(
-      proxy.port,
+      lane.port,
       `CONNECT site.test:${port} HTTP/1.1\r\nHost: site.test:${port}\r\n\r\nGET /data.json HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`,
     );
     expect(answer).toStartWith("HTTP/1.1 200 Connection Established");
@@ -89,8 +92,46 @@ describe("web/proxy-guard", () => {
   });
 
   it("refuses absolute-form upgrades (WebSockets must use a vetted CONNECT)", async () => {
-    const answer = await exchange(proxy.port, "GET http://intranet.test/ws HTTP/1.1\r\nHost: intranet.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+    const answer = await exchange(lane.port, "GET http://intranet.test/ws HTTP/1.1\r\nHost: intranet.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
     expect(answer).toStartWith("HTTP/1.1 403");
+  });
+
+  it("admits nothing on the base port (the browser's own traffic): no vetting, no lookup, no socket", async () => {
+    const port = new URL(site.origin).port;
+    const lookups = guarded.names.lookups.length;
+    const attempts = guarded.sockets.attempts.length;
+    const hits = site.hits("/data.json");
+    const request = await exchange(proxy.port, `GET http://site.test:${port}/data.json HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`);
+    expect(request).toStartWith("HTTP/1.1 403");
+    expect(request).not.toContain("sentence");
+    const tunnel = await exchange(proxy.port, `CONNECT site.test:${port} HTTP/1.1\r\nHost: site.test:${port}\r\n\r\n`);
+    expect(tunnel).toStartWith("HTTP/1.1 403");
+    expect(guarded.decisions.slice(-2)).toEqual([
+      { kind: "request", target: `http://site.test:${port}/data.json`, allowed: false, reason: NOT_A_RENDER },
+      { kind: "connect", target: `site.test:${port}`, allowed: false, reason: NOT_A_RENDER },
+    ]);
+    expect(guarded.names.lookups.length).toBe(lookups);
+    expect(guarded.sockets.attempts.length).toBe(attempts);
+    expect(site.hits("/data.json")).toBe(hits);
+  });
+
+  it("tags what a lane admits with the lane, and a closed lane stops listening and drops its tunnels", async () => {
+    const port = new URL(site.origin).port;
+    const other = await proxy.openLane();
+    expect(other.port).not.toBe(lane.port);
+    const answer = await exchange(other.port, `GET http://site.test:${port}/data.json HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n`);
+    expect(answer).toStartWith("HTTP/1.1 200");
+    expect(guarded.decisions.at(-1)).toMatchObject({ allowed: true, lane: other.id });
+    // A tunnel left open when the lane closes is cut.
+    const held = net.connect({ host: "127.0.0.1", port: other.port }, () => held.write(`CONNECT site.test:${port} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    const cut = new Promise<void>((resolve) => held.once("close", () => resolve()));
+    held.on("error", () => undefined);
+    await new Promise<void>((resolve) => held.once("data", () => resolve()));
+    await other.close();
+    await cut;
+    const attempts = guarded.sockets.attempts.length;
+    await expect(exchange(other.port, `GET http://site.test:${port}/data.json HTTP/1.1\r\nHost: x\r\n\r\n`)).rejects.toThrow();
+    expect(guarded.sockets.attempts.length).toBe(attempts);
   });
 
   it("refuses loopback when the test switch is off", async () => {
@@ -98,9 +139,10 @@ describe("web/proxy-guard", () => {
     const strictProxy = await strict.proxy;
     try {
       const port = new URL(site.origin).port;
-      const answer = await exchange(strictProxy.port, `GET http://127.0.0.1:${port}/data.json HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const strictLane = await strictProxy.openLane();
+      const answer = await exchange(strictLane.port, `GET http://127.0.0.1:${port}/data.json HTTP/1.1\r\nHost: x\r\n\r\n`);
       expect(answer).toStartWith("HTTP/1.1 403");
-      const tunnel = await exchange(strictProxy.port, "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
+      const tunnel = await exchange(strictLane.port, "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
       expect(tunnel).toStartWith("HTTP/1.1 403");
       expect(strict.sockets.attempts).toEqual([]);
     } finally {

@@ -54,4 +54,16 @@ describe("web/browser-launch switches", () => {
     expect(args).not.toContain("--no-sandbox");
     expect(buildBrowserArgs({ proxyUrl: "http://127.0.0.1:1", userAgent: "x", sandbox: false })).toContain("--no-sandbox");
   });
+
+  it("turns Chromium's background services off and points the ones that ignore that nowhere", async () => {
+    const { buildBrowserArgs } = await import("../../src/web/browser-launch.ts");
+    const args = buildBrowserArgs({ proxyUrl: "http://127.0.0.1:4567", userAgent: "Tollbooth/x", sandbox: true });
+    for (const off of ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-domain-reliability", "--safebrowsing-disable-auto-update", "--disable-field-trial-config", "--metrics-recording-only"]) {
+      expect(args).toContain(off);
+    }
+    expect(args).toContain("--gaia-url=http://chromium-service.invalid/");
+    expect(args).toContain("--component-updater=url-source=http://chromium-service.invalid/");
+    const features = args.find((arg) => arg.startsWith("--disable-features="))!.split("=")[1]!.split(",");
+    expect(features).toEqual(expect.arrayContaining(["NetworkTimeServiceQuerying", "OptimizationHintsFetching", "Translate", "MediaRouter"]));
+  });
 });

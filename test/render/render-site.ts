@@ -45,6 +45,9 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     if (path === "/sw.js") return send(200, "text/javascript", "self.addEventListener('fetch', () => {});");
     if (path === "/popup-target.html") return send(200, "text/html", "<p>popup</p>");
     if (path === "/hang" || path === "/never") return; // never answers
+    // Same-site ways into the robots-disallowed /private: a script navigation and a server redirect.
+    if (path === "/to-private.html") return send(200, "text/html", `<p>Leaving.</p><script>location.href = "/private/by-script.html";</script>`);
+    if (path === "/redirect-to-private") return send(302, "text/plain", "", { location: "/private/by-redirect.html" });
     if (path === "/private.html") return send(200, "text/html", readFileSync(join(RENDER_FIXTURES, "script-built.html")));
     if (path === "/slow.html") {
       slowInFlight++;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { ApiError } from "../../src/errors.ts";
 import { findBrowser } from "../../src/web/browser-discovery.ts";
 import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
-import type { ProxyDecision } from "../../src/web/proxy-guard.ts";
+import { NOT_A_RENDER, type ProxyDecision } from "../../src/web/proxy-guard.ts";
 import { UNSETTLED_WARNING } from "../../src/web/render-page.ts";
 import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/renderer.ts";
 import { listProcessTree } from "../../scripts/bench/render-rss.ts";
@@ -78,7 +78,7 @@ function createHarness(overrides: Partial<RendererOptions> = {}): Harness {
     userAgent: USER_AGENT,
     allowLoopbackTargets: true,
     resolver: names.resolver,
-    renderer: (url, signal) => renderer.render(url, signal),
+    renderer: (url, signal, checkNavigation) => renderer.render(url, signal, checkNavigation),
   });
   return { renderer, engine, sockets, names, decisions };
 }
@@ -111,6 +111,16 @@ describeWithBrowser("web/renderer with Chromium", () => {
   it("checks robots.txt for the page before rendering it", async () => {
     const error = await rejection(h.engine.read({ url: site.url("/private.html"), format: "text", maxChars: 20_000, render: true }, AbortSignal.timeout(20_000)));
     expect(error.code).toBe("ROBOTS_DISALLOWED");
+    expect(site.hits("/private")).toBe(0);
+  }, SLOW);
+
+  it("checks robots.txt on a later main-frame navigation: a script navigation and a redirect into a disallowed path are refused, never requested", async () => {
+    for (const path of ["/to-private.html", "/redirect-to-private"]) {
+      const error = await rejection(h.engine.read({ url: site.url(path), format: "text", maxChars: 20_000, render: true }, AbortSignal.timeout(20_000)));
+      expect(error.code).toBe("ROBOTS_DISALLOWED");
+    }
+    expect(site.hits("/to-private.html")).toBe(1);
+    expect(site.hits("/redirect-to-private")).toBe(1);
     expect(site.hits("/private")).toBe(0);
   }, SLOW);
 
@@ -258,6 +268,41 @@ describeWithBrowser("web/renderer browser lifecycle", () => {
     expect(existsSync(profile)).toBe(false);
     const error = await rejection(h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(5_000)));
     expect(error.code).toBe("RENDER_UNAVAILABLE");
+  }, SLOW);
+});
+
+describeWithBrowser("web/renderer and the browser's own traffic", () => {
+  it("admits nothing through the proxy from a bare browser start; a render's requests arrive on its own lane", async () => {
+    const sockets = createRecordingSockets();
+    const decisions: ProxyDecision[] = [];
+    // Every name resolves to a public stand-in, so vetting alone would admit Chromium's update, sign-in
+    // or time queries: only the lane guard refuses them. The recording connector never dials off loopback.
+    const renderer = createRenderer({
+      userAgent: USER_AGENT,
+      policy: { allowLoopbackTargets: true, resolver: async () => ["93.184.216.34"] },
+      proxyConnect: sockets.connect,
+      onProxyDecision: (d) => decisions.push(d),
+    });
+    const site = await startRenderSite();
+    try {
+      await renderer.warm();
+      expect(renderer.stats().browserPid).toBeNumber();
+      // Chromium's background requests start within a second or two of launch.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(decisions.filter((d) => d.allowed)).toEqual([]);
+      expect(decisions.every((d) => d.reason === NOT_A_RENDER && d.lane === undefined)).toBe(true);
+      expect(sockets.attempts).toEqual([]);
+
+      const page = await renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      expect(page.html).toContain(DATA_SENTENCE);
+      const admitted = decisions.filter((d) => d.allowed);
+      expect(admitted.map((d) => d.target)).toEqual(expect.arrayContaining([site.url("/script-built.html"), site.url("/data.json")]));
+      expect(admitted.every((d) => d.lane !== undefined)).toBe(true);
+      expect(sockets.attempts.every((attempt) => attempt.startsWith("127.0.0.1:"))).toBe(true);
+    } finally {
+      await renderer.close();
+      await site.stop();
+    }
   }, SLOW);
 });
 
