@@ -27,8 +27,14 @@ export interface RenderedPage {
   warnings?: string[];
 }
 
-/** Issue 7 seam: runs the page's JavaScript in a headless browser (whose requests the renderer guards itself). */
-export type Renderer = (url: string, signal: AbortSignal) => Promise<RenderedPage>;
+/** Asked before each later main-frame navigation of a render (redirect hop, script navigation); throws to refuse it. */
+export type NavigationCheck = (url: URL, signal: AbortSignal) => Promise<void>;
+
+/**
+ * Issue 7 seam: runs the page's JavaScript in a headless browser (whose requests the renderer
+ * guards itself). `checkNavigation` carries the engine's robots.txt policy to later navigations.
+ */
+export type Renderer = (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<RenderedPage>;
 
 export interface WebEngineOptions {
   /** Names the product and a contact URL, e.g. "Tollbooth/0.1 (+https://example.com/contact)". */
@@ -213,7 +219,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     if (!options.renderer) throw new ApiError("RENDER_UNAVAILABLE");
     const target = await vetTarget(url, { resolver: options.resolver, allowLoopbackTargets: options.allowLoopbackTargets });
     await robots.assertAllowed(target.url, signal);
-    const page = await options.renderer(target.url.href, signal);
+    const page = await options.renderer(target.url.href, signal, (next, navigationSignal) => robots.assertAllowed(next, navigationSignal));
     return {
       url,
       finalUrl: page.finalUrl,
