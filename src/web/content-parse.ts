@@ -6,7 +6,7 @@
  * elements no extraction reads (script, style, comments, svg, ...) are cut out of the source and
  * whitespace next to block tags (which the text form drops anyway) is not turned into nodes.
  */
-import { Window, type Document } from "happy-dom";
+import { PropertySymbol, Window, type Document } from "happy-dom";
 
 const WINDOW_SETTINGS = {
   disableJavaScriptEvaluation: true,
@@ -18,16 +18,36 @@ const WINDOW_SETTINGS = {
 };
 
 let shared: Window | undefined;
+/** The window's own property names when new: anything added later is a page's named element. */
+let ownNames: Set<string> | undefined;
 
 function sharedWindow(): Window {
-  shared ??= new Window({ url: "about:blank", settings: WINDOW_SETTINGS });
+  if (!shared) {
+    shared = new Window({ url: "about:blank", settings: WINDOW_SETTINGS });
+    ownNames = new Set(Object.getOwnPropertyNames(shared));
+  }
   return shared;
+}
+
+/**
+ * happy-dom keeps two references from the window into every document parsed in it: elements with
+ * an id become window[id] (named access), and elements with a hyphenated (custom element) name
+ * wait in the custom element registry for a definition. Either would keep each page reachable from
+ * the shared window for ever, so both are dropped before the next parse.
+ */
+function forgetPreviousPages(window: Window): void {
+  const record = window as unknown as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(window)) if (!ownNames?.has(name)) delete record[name];
+  const registry = window.customElements as unknown as Record<symbol, unknown>;
+  const waiting = registry[PropertySymbol.callbacks];
+  if (waiting instanceof Map) waiting.clear();
 }
 
 /** Closes the process's parsing window (tests, shutdown); the next parse opens a new one. */
 export async function closeParserWindow(): Promise<void> {
   const window = shared;
   shared = undefined;
+  ownNames = undefined;
   if (window) await window.happyDOM.close();
 }
 
@@ -89,5 +109,6 @@ export function minimizeHtml(html: string): string {
 /** Parses HTML into a fresh document of the shared window (no scripts, styles or frames loaded). */
 export function parseHtmlDocument(html: string): Document {
   const window = sharedWindow();
+  forgetPreviousPages(window);
   return new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
 }
