@@ -3,10 +3,10 @@
  * with the same engine as the server (guard and robots rules for URLs; the same extraction for
  * local files, with no network), printed as the web/read JSON result.
  */
-import { userAgentFor } from "./boot.ts";
+import { createRendererFor, createWebEngineFor } from "./boot.ts";
 import type { Config } from "./config.ts";
 import { toApiError } from "./errors.ts";
-import { createWebEngine, type ReadInput } from "./web/engine.ts";
+import type { ReadInput } from "./web/engine.ts";
 import { loadLocalFile, readLocalSource } from "./web/read-local.ts";
 
 export interface CliReadOptions {
@@ -48,8 +48,14 @@ export async function readForCli(config: Config, options: CliReadOptions): Promi
       const source = await loadLocalFile(options.file, { url: options.url, ...(options.contentType ? { contentType: options.contentType } : {}) });
       result = await readLocalSource(source, input);
     } else {
-      const web = createWebEngine({ userAgent: userAgentFor(config), allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
-      result = await web.read({ ...input, url: options.url, ...(options.render ? { render: true } : {}) }, AbortSignal.timeout(60_000));
+      // The browser is started only when asked for, and always closed.
+      const renderer = options.render ? createRendererFor(config) : undefined;
+      try {
+        const web = createWebEngineFor(config, renderer);
+        result = await web.read({ ...input, url: options.url, ...(options.render ? { render: true } : {}) }, AbortSignal.timeout(60_000));
+      } finally {
+        await renderer?.close();
+      }
     }
     console.log(JSON.stringify(result, null, 2));
     return 0;
