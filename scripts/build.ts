@@ -12,7 +12,10 @@ writeFileSync(join(root, "src/plugin/builtins.generated.ts"), renderBuiltinIndex
 const outfile = join(root, "dist/tollbooth");
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: [join(root, "src/main.ts")],
+  // The extraction thread's entry is bundled beside main; with the root at src/, the binary holds it
+  // at web/extract-worker (src/web/extract-pool.ts names it so).
+  entrypoints: [join(root, "src/main.ts"), join(root, "src/web/extract-worker.ts")],
+  root: join(root, "src"),
   compile: { outfile },
   minify: true,
   sourcemap: "none",

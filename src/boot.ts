@@ -13,6 +13,7 @@ import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type WebEngine } from "./web/engine.ts";
+import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/extract-pool.ts";
 import { rendererOptionsFromConfig } from "./web/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/renderer.ts";
 import { setUpPayments } from "./payments-setup.ts";
@@ -64,12 +65,19 @@ export function createRendererFor(config: Config): BrowserRenderer | undefined {
   return options ? createRenderer(options) : undefined;
 }
 
-/** The web engine with the renderer wired in (the server and `tollbooth read` share it). */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined): WebEngine {
+/** The server's extraction threads, or undefined when extraction stays on the server's thread (--extract-workers 0). */
+export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): ExtractPool | undefined {
+  const size = config.extractWorkers ?? defaultExtractThreads();
+  return size > 0 ? createExtractPool({ size }) : undefined;
+}
+
+/** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool): WebEngine {
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
     ...(renderer ? { renderer: (url: string, signal: AbortSignal) => renderer.render(url, signal) } : {}),
+    ...(extractPool ? { extractHtml: extractPool.extract } : {}),
   });
 }
 
@@ -81,7 +89,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
-  const web = options.web ?? createWebEngineFor(config, renderer);
+  const extractPool = options.web ? undefined : createExtractPoolFor(config);
+  const web = options.web ?? createWebEngineFor(config, renderer, extractPool);
   let setup;
   try {
     setup = options.payments
@@ -89,6 +98,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       : setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
   } catch (error) {
     store.close();
+    await extractPool?.close();
     throw error;
   }
   const { payments, info, gate } = setup;
@@ -122,6 +132,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     async close() {
       if (reconciler) clearInterval(reconciler);
       await renderer?.close();
+      await extractPool?.close();
       store.close();
     },
   };

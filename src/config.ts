@@ -36,6 +36,9 @@ export const configFields = {
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
+  extractWorkers: t.Optional(
+    t.Integer({ minimum: 0, maximum: 64, description: "Threads that extract HTML pages for web reads (0: on the server's own thread). Default: one per CPU core." }),
+  ),
   ...renderConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────

@@ -6,6 +6,7 @@ import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./decode.ts";
 import { extractHtml, type Heading, type Link } from "./extract.ts";
+import type { HtmlExtractor } from "./extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
 import { type Connector, createNodeConnector } from "./http-connector.ts";
 import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
@@ -52,6 +53,8 @@ export interface WebEngineOptions {
   /** Opens connections (default: node:http(s) pinned to the vetted address). Tests inject a recording one. */
   connector?: Connector;
   renderer?: Renderer;
+  /** Extracts HTML pages (default: `extractHtml` on this thread; the server passes its worker pool). */
+  extractHtml?: HtmlExtractor;
 }
 
 export interface ReadInput {
@@ -115,7 +118,7 @@ export interface SourceResource {
   warnings?: readonly string[];
 }
 
-async function extract(resource: SourceResource, input: ReadInput) {
+async function extract(resource: SourceResource, input: ReadInput, extractor: HtmlExtractor) {
   const contentType = parseContentType(resource.headers["content-type"]);
   const finalUrl = new URL(resource.finalUrl);
   const kind = classifySource(contentType, resource.bytes, finalUrl);
@@ -130,7 +133,7 @@ async function extract(resource: SourceResource, input: ReadInput) {
   const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
   if (kind === "html") {
     if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
-    const extraction: Extracted = await extractHtml({
+    const extraction: Extracted = await extractor({
       html: decoded,
       url: resource.finalUrl,
       selector: input.selector,
@@ -151,8 +154,13 @@ async function extract(resource: SourceResource, input: ReadInput) {
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.
  * `read` calls it after the guarded download; `tollbooth read --file` calls it on local bytes.
  */
-export async function buildReadResult(resource: SourceResource, input: ReadInput, fetchedAt: string): Promise<ReadResult> {
-  const { contentType, extraction } = await extract(resource, input);
+export async function buildReadResult(
+  resource: SourceResource,
+  input: ReadInput,
+  fetchedAt: string,
+  extractor: HtmlExtractor = extractHtml,
+): Promise<ReadResult> {
+  const { contentType, extraction } = await extract(resource, input, extractor);
   const warnings = [...(resource.warnings ?? []), ...extraction.warnings];
   const text = limitText(extraction.text, input.maxChars);
   if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
@@ -235,7 +243,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
-      return buildReadResult(resource, input, fetchedAt);
+      return buildReadResult(resource, input, fetchedAt, options.extractHtml);
     },
 
     async fetchBytes(url, fetchOptions) {

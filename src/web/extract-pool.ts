@@ -1,0 +1,129 @@
+/**
+ * @module web/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
+ * thread only fetches and answers while extraction (synchronous, ~16 ms a page) uses every
+ * core. Each thread runs `extractHtmlSync` with its own happy-dom window; results are the same
+ * objects the in-thread path returns. Threads start on first use; one that dies is replaced.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { ApiError, errorCodes } from "../errors.ts";
+import type { ExtractHtmlInput, HtmlExtraction } from "./extract.ts";
+import type { ExtractReply, ExtractRequest } from "./extract-pool-protocol.ts";
+
+/** What the engine calls to extract a page: the pool's `extract`, or `extractHtml` in-thread. */
+export type HtmlExtractor = (input: ExtractHtmlInput) => Promise<HtmlExtraction>;
+
+export interface ExtractPoolOptions {
+  /** Threads (at least 1). */
+  size: number;
+  /** Bun's small-heap mode for each thread (less memory, more frequent GC). */
+  smol?: boolean;
+}
+
+export interface ExtractPool {
+  readonly size: number;
+  extract: HtmlExtractor;
+  /** Threads started so far (they start on first use). */
+  started(): number;
+  /** Terminates every thread; pending and later extractions reject. */
+  close(): Promise<void>;
+}
+
+/** Default pool size: one thread per core. */
+export function defaultExtractThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/**
+ * The worker's entry. From source it is the file beside this one; in the compiled binary
+ * (scripts/build.ts lists it as an entry point, build root src/) Bun resolves a relative specifier
+ * against its embedded file system, where the worker is web/extract-worker.
+ */
+function workerEntry(): string {
+  const beside = new URL("./extract-worker.ts", import.meta.url);
+  if (beside.protocol === "file:" && existsSync(fileURLToPath(beside))) return beside.href;
+  return "./web/extract-worker.ts";
+}
+
+interface Pending {
+  resolve(result: HtmlExtraction): void;
+  reject(error: Error): void;
+}
+
+/** Bun's Worker also has ref/unref (the DOM typings in scope do not say so). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+interface Thread {
+  worker: BunWorker;
+  pending: Map<number, Pending>;
+}
+
+function toError(reply: Extract<ExtractReply, { ok: false }>): Error {
+  if (reply.code !== undefined && reply.code in errorCodes) return new ApiError(reply.code, { message: reply.message });
+  return new Error(`extraction failed: ${reply.message}`);
+}
+
+export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
+  const size = Math.max(1, Math.floor(options.size));
+  const entry = workerEntry();
+  const threads: Thread[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function retire(thread: Thread, reason: string): void {
+    const index = threads.indexOf(thread);
+    if (index >= 0) threads.splice(index, 1);
+    for (const task of thread.pending.values()) task.reject(new Error(`extraction thread stopped: ${reason}`));
+    thread.pending.clear();
+    thread.worker.terminate();
+  }
+
+  function startThread(): Thread {
+    const worker = new Worker(entry, options.smol ? ({ smol: true } as WorkerOptions) : {}) as BunWorker;
+    const thread: Thread = { worker, pending: new Map() };
+    worker.onmessage = (event: MessageEvent<ExtractReply>) => {
+      const reply = event.data;
+      const task = thread.pending.get(reply.id);
+      if (!task) return;
+      thread.pending.delete(reply.id);
+      if (thread.pending.size === 0) worker.unref();
+      if (reply.ok) task.resolve(reply.result);
+      else task.reject(toError(reply));
+    };
+    worker.onerror = (event: ErrorEvent) => retire(thread, event.message || "worker error");
+    worker.addEventListener("close", () => retire(thread, "worker exited"));
+    worker.unref();
+    threads.push(thread);
+    return thread;
+  }
+
+  /** The least busy thread; a new one while fewer than `size` run and none is idle. */
+  function pickThread(): Thread {
+    let best: Thread | undefined;
+    for (const thread of threads) if (!best || thread.pending.size < best.pending.size) best = thread;
+    if ((!best || best.pending.size > 0) && threads.length < size) return startThread();
+    return best as Thread;
+  }
+
+  return {
+    size,
+    started: () => threads.length,
+    extract(input) {
+      if (closed) return Promise.reject(new Error("the extraction pool is closed"));
+      const thread = pickThread();
+      const id = nextId++;
+      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown };
+      if (input.selector !== undefined) request.selector = input.selector;
+      return new Promise<HtmlExtraction>((resolve, reject) => {
+        thread.pending.set(id, { resolve, reject });
+        if (thread.pending.size === 1) thread.worker.ref();
+        thread.worker.postMessage(request);
+      });
+    },
+    async close() {
+      closed = true;
+      for (const thread of [...threads]) retire(thread, "pool closed");
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The extraction pool: results from the worker threads are byte-identical to the in-thread
+ * path (fixtures and, when present, dev-set pages; text, markdown and selector), errors keep
+ * their codes, concurrent calls each get their own page's result, and the engine's read result
+ * is the same with either extractor.
+ */
+import { afterAll, describe, expect, it } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { ApiError } from "../../src/errors.ts";
+import { buildReadResult, type ReadInput } from "../../src/web/engine.ts";
+import { type ExtractHtmlInput, extractHtmlSync } from "../../src/web/extract.ts";
+import { createExtractPool } from "../../src/web/extract-pool.ts";
+import { FIXTURES } from "../support/page-server.ts";
+
+const DEV_SET = "/work/shared/bench/extraction/data/html";
+
+function loadPages(): { name: string; html: string }[] {
+  const pages = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith(".html"))
+    .map((name) => ({ name, html: readFileSync(join(FIXTURES, name), "utf8") }));
+  if (existsSync(DEV_SET)) {
+    // Every 10th dev-set page: varied real markup without making the test slow.
+    const files = readdirSync(DEV_SET).filter((f) => f.endsWith(".html.gz")).sort();
+    for (const name of files.filter((_, i) => i % 10 === 0)) pages.push({ name, html: gunzipSync(readFileSync(join(DEV_SET, name))).toString("utf8") });
+  }
+  return pages;
+}
+
+const pages = loadPages();
+const pool = createExtractPool({ size: 2 });
+
+afterAll(async () => {
+  await pool.close();
+});
+
+const json = (value: unknown) => JSON.stringify(value);
+
+describe("extraction pool", () => {
+  it("returns byte-identical results to the in-thread path, for text and markdown", async () => {
+    expect(pages.length).toBeGreaterThan(3);
+    for (const page of pages) {
+      for (const markdown of [false, true]) {
+        const input: ExtractHtmlInput = { html: page.html, url: `https://example.com/${page.name}`, markdown };
+        expect({ page: page.name, result: json(await pool.extract(input)) }).toEqual({ page: page.name, result: json(extractHtmlSync(input)) });
+      }
+    }
+    expect(pool.started()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("scopes to a selector exactly as in-thread", async () => {
+    const html = readFileSync(join(FIXTURES, "article.html"), "utf8");
+    const input: ExtractHtmlInput = { html, url: "https://example.com/a", selector: "h1", markdown: true };
+    expect(json(await pool.extract(input))).toBe(json(extractHtmlSync(input)));
+  });
+
+  it("brings selector errors back as the same ApiError codes", async () => {
+    const html = "<html><body><p>one</p></body></html>";
+    const missing = pool.extract({ html, url: "https://example.com/", selector: "article.none", markdown: false });
+    await expect(missing).rejects.toBeInstanceOf(ApiError);
+    await expect(missing).rejects.toMatchObject({ code: "SELECTOR_NOT_FOUND", status: 422 });
+    await expect(pool.extract({ html, url: "https://example.com/", selector: "p[[", markdown: false })).rejects.toMatchObject({ code: "SELECTOR_INVALID", status: 400 });
+  });
+
+  it("gives each of many concurrent calls its own page's result, on every thread", async () => {
+    const inputs = Array.from({ length: 48 }, (_, i) => {
+      const page = pages[i % pages.length]!;
+      return { html: page.html, url: `https://example.com/${i}/${page.name}`, markdown: i % 3 === 0 } satisfies ExtractHtmlInput;
+    });
+    const results = await Promise.all(inputs.map((input) => pool.extract(input)));
+    results.forEach((result, i) => expect(json(result)).toBe(json(extractHtmlSync(inputs[i]!))));
+    expect(pool.started()).toBe(2);
+  });
+
+  it("makes the engine's read result identical to the in-thread one", async () => {
+    const bytes = readFileSync(join(FIXTURES, "article.html"));
+    const resource = { bytes, headers: { "content-type": "text/html; charset=utf-8" }, finalUrl: "https://example.com/article", status: 200 };
+    const input: ReadInput = { url: "https://example.com/article", format: "markdown", maxChars: 20_000 };
+    const at = "2025-01-01T00:00:00.000Z";
+    expect(json(await buildReadResult(resource, input, at, pool.extract))).toBe(json(await buildReadResult(resource, input, at)));
+  });
+
+  it("refuses work once closed", async () => {
+    const closing = createExtractPool({ size: 1 });
+    const html = readFileSync(join(FIXTURES, "short.html"), "utf8");
+    await closing.extract({ html, url: "https://example.com/", markdown: false });
+    await closing.close();
+    expect(closing.started()).toBe(0);
+    await expect(closing.extract({ html, url: "https://example.com/", markdown: false })).rejects.toThrow("closed");
+  });
+});
