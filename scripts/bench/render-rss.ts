@@ -65,16 +65,44 @@ export function readTreeRssBytes(root: number): { bytes: number; pssBytes: numbe
   };
 }
 
+/** What a process is, for the breakdown: Chromium's `--type=` (renderer, zygote, utility…), else "browser" or the executable's name. */
+function describeProcess(pid: number): string {
+  try {
+    // Chromium rewrites its command line with spaces instead of NULs.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    const type = /--type=([a-z-]+)/.exec(cmdline)?.[1];
+    if (type) return type;
+    const exe = cmdline.split(/[\0 ]/)[0] ?? "";
+    return /chrom/.test(exe) ? "browser" : (exe.split("/").pop() ?? "?");
+  } catch {
+    return "?";
+  }
+}
+
+export interface TreePeak {
+  peakBytes: number;
+  peakPssBytes: number;
+  peakProcesses: number;
+  /** RSS per process at the moment of the RSS peak, e.g. "browser 250 MiB". */
+  peakBreakdown: string[];
+}
+
 /** Samples the tree every `intervalMs` and keeps the peak until stopped. */
-export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBytes: number; peakPssBytes: number; peakProcesses: number } } {
+export function sampleTreeRss(root: number, intervalMs = 50): { stop(): TreePeak } {
   let peakBytes = 0;
   let peakPssBytes = 0;
   let peakProcesses = 0;
+  let peakBreakdown: string[] = [];
   const sample = () => {
-    const { bytes, pssBytes, processes } = readTreeRssBytes(root);
-    peakBytes = Math.max(peakBytes, bytes);
-    peakPssBytes = Math.max(peakPssBytes, pssBytes);
-    peakProcesses = Math.max(peakProcesses, processes);
+    const tree = listProcessTree(root);
+    const rss = tree.map((pid) => readRssBytes(pid));
+    const bytes = rss.reduce((sum, value) => sum + value, 0);
+    if (bytes > peakBytes) {
+      peakBytes = bytes;
+      peakBreakdown = tree.map((pid, i) => `${describeProcess(pid)} ${((rss[i] ?? 0) / 1024 / 1024).toFixed(0)} MiB`);
+    }
+    peakPssBytes = Math.max(peakPssBytes, tree.reduce((sum, pid) => sum + readPssBytes(pid), 0));
+    peakProcesses = Math.max(peakProcesses, tree.length);
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -82,7 +110,7 @@ export function sampleTreeRss(root: number, intervalMs = 50): { stop(): { peakBy
     stop() {
       clearInterval(timer);
       sample();
-      return { peakBytes, peakPssBytes, peakProcesses };
+      return { peakBytes, peakPssBytes, peakProcesses, peakBreakdown };
     },
   };
 }

@@ -106,6 +106,7 @@ report(`no render, 3 page kinds, ${pool} at once`, await run(engine, urls, pool,
 const stats = renderer.stats();
 console.log(`browser launches: ${stats.launches}, renders: ${stats.renders}`);
 console.log(`peak RSS of the process tree (sum of RSS): ${mib(peak.peakBytes)} over up to ${peak.peakProcesses} processes (bun alone before launch: ${mib(baseline)})`);
+console.log(`  at the RSS peak: ${peak.peakBreakdown.join(", ")}`);
 console.log(`peak PSS of the process tree (shared pages split): ${mib(peak.peakPssBytes)}`);
 await renderer.close();
 await site.stop();

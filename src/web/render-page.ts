@@ -48,6 +48,8 @@ export interface RenderContext {
   context: BrowserContext;
   page: Page;
   lane: ContextLane;
+  /** Installed when the context opens (off the caller's clock), armed by the render that uses it. */
+  guard: RequestGuard;
   /** Closes the context, then its proxy lane (the lane's connections die with it). */
   close(): Promise<void>;
 }
@@ -85,28 +87,24 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
       .then((other) => (ours && other && other !== ours ? other.close() : undefined))
       .catch(() => undefined);
   });
+  let guard: RequestGuard;
   try {
     ours = await context.newPage();
+    guard = await prepareRenderPage(ours);
   } catch (error) {
     await close();
     throw error;
   }
-  return { context, page: ours, lane, close };
+  return { context, page: ours, lane, guard, close };
 }
 
 /** Renders `url` in the context's page. The caller owns the deadline and closes the context. */
-export async function renderInContext({ page }: RenderContext, url: string, options: PageRenderOptions, signal: AbortSignal): Promise<RenderedDom> {
+export async function renderInContext({ page, guard }: RenderContext, url: string, options: PageRenderOptions, signal: AbortSignal): Promise<RenderedDom> {
   const crashed = new Promise<never>((_, reject) => {
     page.once("error", (error) => reject(new ApiError("RENDER_FAILED", { message: "The page's renderer crashed.", cause: error })));
   });
   crashed.catch(() => undefined);
-  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
-  const cdp = await page.createCDPSession();
-  const guard = await guardRequests(cdp, url, options, signal);
-  await Promise.all([
-    cdp.send("Network.setBypassServiceWorker", { bypass: true }),
-    page.evaluateOnNewDocument(refuseServiceWorkers),
-  ]);
+  guard.arm(url, options, signal);
   const loaded = new Promise<void>((resolve) => page.once("load", () => resolve()));
 
   let response: HTTPResponse | null;
@@ -140,19 +138,31 @@ export async function renderInContext({ page }: RenderContext, url: string, opti
   };
 }
 
+/** The page's request guard; requests before `arm` (there should be none) are failed. */
+export interface RequestGuard {
+  arm(initialUrl: string, options: PageRenderOptions, signal: AbortSignal): void;
+  /** The reason a main-frame navigation was refused, if one was. */
+  refusal(): ApiError | undefined;
+}
+
 /**
- * Fails blocked resource types before they are sent and vets every document request; a refused
- * main-frame navigation is remembered so the render fails with its reason.
+ * Sets the page up for a render before the render needs it: dialogs dismissed, service workers
+ * bypassed and refused, and every request paused so blocked resource types fail before they are
+ * sent and document requests are vetted. A refused main-frame navigation is remembered so the
+ * render fails with its reason.
  */
-async function guardRequests(cdp: CDPSession, initialUrl: string, options: PageRenderOptions, signal: AbortSignal) {
+async function prepareRenderPage(page: Page): Promise<RequestGuard> {
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+  const cdp: CDPSession = await page.createCDPSession();
   const tree = await cdp.send("Page.getFrameTree");
   const mainFrameId = tree.frameTree.frame.id;
+  let armed: { initialUrl: string; options: PageRenderOptions; signal: AbortSignal } | undefined;
   let mainRefusal: ApiError | undefined;
   const blocked = new Set<string>(BLOCKED_RESOURCE_TYPES);
   cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     void (async () => {
       // The favicon is fetched as "Other" with an image Accept header.
-      if (blocked.has(event.resourceType) || (event.resourceType === "Other" && /^image\//.test(event.request.headers.Accept ?? ""))) {
+      if (!armed || blocked.has(event.resourceType) || (event.resourceType === "Other" && /^image\//.test(event.request.headers.Accept ?? ""))) {
         await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
         return;
       }
@@ -160,6 +170,7 @@ async function guardRequests(cdp: CDPSession, initialUrl: string, options: PageR
         await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
         return;
       }
+      const { initialUrl, options, signal } = armed;
       const isMain = event.frameId === mainFrameId;
       try {
         const target = await vetTarget(event.request.url, options.policy);
@@ -172,9 +183,18 @@ async function guardRequests(cdp: CDPSession, initialUrl: string, options: PageR
       await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
     })().catch(() => undefined);
   });
-  // Every request pauses here (Chromium's fetch filter does not know every resource type, e.g. TextTrack).
-  await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
-  return { refusal: () => mainRefusal };
+  await Promise.all([
+    // Every request pauses here (Chromium's fetch filter does not know every resource type, e.g. TextTrack).
+    cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
+    cdp.send("Network.setBypassServiceWorker", { bypass: true }),
+    page.evaluateOnNewDocument(refuseServiceWorkers),
+  ]);
+  return {
+    arm(initialUrl, options, signal) {
+      armed = { initialUrl, options, signal };
+    },
+    refusal: () => mainRefusal,
+  };
 }
 
 /** Runs in every document before its scripts: service worker registration is refused. */

@@ -194,7 +194,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     return spare ? spare.catch(() => openContext(browser)) : openContext(browser);
   }
 
-  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called while the finishing render still holds its slot. */
+  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called when a render takes its context and when it has closed it. */
   function refillSpares(generation: Generation): void {
     // A spare only takes a page the pool is not using, so it never adds a renderer process beyond `pages`.
     const busy = () => slots.active() + slots.queued() + generation.spares.length;
@@ -234,6 +234,8 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
         throw new ApiError("RENDER_UNAVAILABLE", { message: `The browser could not be started: ${launchError ?? "unknown error"}.`, cause: error });
       }
       opened = takeContext(generation, launched);
+      // The next caller's context opens while this one renders, when the pool has a page free for it.
+      refillSpares(generation);
       const work = opened.then((context) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline));
       work.catch(() => undefined);
       try {
