@@ -56,6 +56,9 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     // Fewer processes: the (software) GPU and network services live in the browser process.
     "--in-process-gpu",
     "--enable-features=NetworkServiceInProcess2",
+    // Processes that run unsandboxed anyway (the storage service) are started directly, not from a second
+    // zygote kept alive for them: one process fewer (~70 MiB RSS); the renderers' zygote and sandbox are unchanged.
+    "--no-unsandboxed-zygote",
     // Chromium's own services: none of them is needed to render a page.
     "--disable-background-networking",
     "--disable-component-update",
