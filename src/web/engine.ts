@@ -5,7 +5,7 @@
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./decode.ts";
-import { extractHtml, type Heading, type Link } from "./extract.ts";
+import { extractHtml, type HtmlExtraction } from "./extract.ts";
 import type { HtmlExtractor } from "./extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
 import { type Connector, createNodeConnector } from "./http-connector.ts";
@@ -84,16 +84,8 @@ export interface WebEngine {
   fetchBytes(url: string, options: { maxBytes: number; tooLargeCode?: ErrorCode; signal: AbortSignal }): Promise<FetchedBytes>;
 }
 
-interface Extracted {
-  title: string;
-  description: string;
-  language: string;
-  text: string;
-  markdown?: string;
-  headings: Heading[];
-  links: Link[];
-  warnings: string[];
-}
+/** HTML and plain sources are extracted into the same shape. */
+type Extracted = HtmlExtraction;
 
 function throwForStatus(resource: FetchedResource): void {
   if (resource.status >= 200 && resource.status < 300) return;
