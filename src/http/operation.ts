@@ -12,7 +12,7 @@ import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import type { AcceptedPayment, Charge, Payments } from "./payments.ts";
+import { type AcceptedPayment, type Charge, isHoldingPayment, type Payments, type ReplayableCharge } from "./payments.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 
@@ -66,24 +66,6 @@ export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
   readonly route: string;
   /** Shapes the plugin's result into the response body. */
   readonly present: (result: unknown) => unknown;
-}
-
-/** A charge whose answer may be given again for a retry of the very same call: `body` is what the caller sent. */
-export interface ReplayableCharge extends Charge {
-  readonly body: Readonly<Record<string, unknown>>;
-}
-
-export function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
-  return "body" in charge;
-}
-
-/** An accepted payment that can keep the success answer, in memory, for a retry under the same payment identifier. */
-export interface HoldingPayment extends AcceptedPayment {
-  hold(answer: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown }): void;
-}
-
-export function isHoldingPayment(payment: AcceptedPayment): payment is HoldingPayment {
-  return typeof (payment as Partial<HoldingPayment>).hold === "function";
 }
 
 export interface AdmitOptions<E extends PluginEntry | SkillEntry> {

@@ -67,3 +67,21 @@ export const paymentsOff: Payments = {
   authorize: async () => ({ kind: "accepted", payment: free }),
   restore: () => free,
 };
+
+/** A charge whose answer may be given again for a retry of the very same call: `body` is what the caller sent. */
+export interface ReplayableCharge extends Charge {
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
+  return "body" in charge;
+}
+
+/** An accepted payment that can keep the success answer, in memory, for a retry under the same payment identifier. */
+export interface HoldingPayment extends AcceptedPayment {
+  hold(answer: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown }): void;
+}
+
+export function isHoldingPayment(payment: AcceptedPayment): payment is HoldingPayment {
+  return typeof (payment as Partial<HoldingPayment>).hold === "function";
+}

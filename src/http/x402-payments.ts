@@ -8,8 +8,7 @@ import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price
 import type { ResolvedNetwork } from "../x402/config.ts";
 import type { HttpAnswer, PaidOperation, PaymentGate, VerifiedPayment } from "../x402/gate.ts";
 import { digestJson } from "../x402/payment-identifier.ts";
-import { type HoldingPayment, isReplayableCharge } from "./operation.ts";
-import type { Charge, Payments } from "./payments.ts";
+import { type Charge, type HoldingPayment, isReplayableCharge, type Payments } from "./payments.ts";
 import { contextOf } from "./request-context.ts";
 import { jsonResponse, withRequestId } from "./respond.ts";
 
