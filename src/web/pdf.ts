@@ -9,6 +9,7 @@
 import type { DisplayList, Document, DocumentPermission, PDFDocument, PDFPage, StructuredText } from "mupdf";
 import { ApiError } from "../errors.ts";
 import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
+import { readPageText } from "./pdf-page-text.ts";
 import { canonicalizePdfText } from "./pdf-text.ts";
 import { countCodePoints, limitText, sha256Hex } from "./text-output.ts";
 import { loadMupdf, type MupdfModule } from "./pdf-wasm.ts";
@@ -193,7 +194,7 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPag
     // page like its contents (a filled-in field, a button's caption), and Page.toStructuredText leaves them out.
     list = page.toDisplayList(true);
     stext = list.toStructuredText(STEXT_OPTIONS);
-    const text = canonicalizePdfText(stext.asText());
+    const text = canonicalizePdfText(readPageText(stext));
     return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
   } catch {
     return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
