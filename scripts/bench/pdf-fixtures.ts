@@ -4,8 +4,10 @@
  * Built with mupdf itself: Helvetica text pages, /PageLabels, a blank page, pages with only vector graphics
  * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
  * repairs, an HTML page and a ZIP named .pdf, 21 pages, 20 pages of about 120,000 characters, pages set in a font
- * without a Unicode map (a Type0 font whose /ToUnicode is removed: mupdf reads U+FFFD), and a form widget whose
- * appearance carries text.
+ * without a Unicode map (a Type0 font whose /ToUnicode is removed: mupdf reads U+FFFD), a form widget whose
+ * appearance carries text, and two- and three-column pages drawn row by row across their columns (as the IRS
+ * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
+ * short labels and longer values drawn the same way, whose rows must stay rows.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -110,6 +112,52 @@ function save(name: string, doc: PDFDocument, options = "compress"): Uint8Array 
   return bytes;
 }
 
+/** One line of text at an absolute position (x, y from the bottom-left corner, in points). */
+function textAt(x: number, y: number, size: number, text: string): string {
+  return `BT /F1 ${size} Tf 1 0 0 1 ${x} ${y} Tm ${pdfString(text)} Tj ET`;
+}
+
+/** Sentences of a column, one per line: `${name} ${n}` opens each, so a test can find them. */
+const columnSentences = (name: string, from: number, to: number, tail: string): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${name} ${from + i}: ${tail}`);
+
+interface ColumnBand {
+  /** Each column's lines, drawn row by row across the columns. */
+  columns: string[][];
+  /** The band's first baseline. */
+  top: number;
+}
+
+/**
+ * A page of columns in bands, drawn row by row across the columns (each column's baseline shifted by `stagger`
+ * points more than the last, as independent text flows are); full-width lines (a title, a heading between
+ * bands) are drawn after everything else, so only their position says where they belong.
+ */
+function columnsPage(options: {
+  size: number;
+  leading: number;
+  left: number;
+  columnWidth: number;
+  gutter: number;
+  stagger: number;
+  bands: ColumnBand[];
+  fullWidth: { y: number; size: number; text: string }[];
+}): string {
+  const ops: string[] = [];
+  for (const band of options.bands) {
+    const rows = Math.max(...band.columns.map((c) => c.length));
+    for (let row = 0; row < rows; row++) {
+      band.columns.forEach((column, k) => {
+        const line = column[row];
+        const x = options.left + k * (options.columnWidth + options.gutter);
+        if (line !== undefined) ops.push(textAt(x, band.top - row * options.leading - k * options.stagger, options.size, line));
+      });
+    }
+  }
+  for (const line of options.fullWidth) ops.push(textAt(options.left, line.y, line.size, line.text));
+  return ops.join("\n");
+}
+
 const paragraph = (page: number, lines: number, width = 60): string[] =>
   Array.from({ length: lines }, (_, i) => `Page ${page} line ${i + 1}: ${"lorem ipsum dolor sit amet ".repeat(8).slice(0, width)}`);
 
@@ -182,6 +230,68 @@ save("too-many-pages.pdf", buildDocument(Array.from({ length: 21 }, (_, i) => te
 
 // 20 pages x 60 lines x ~100 characters: about 120,000 characters, over the 100,000 limit.
 save("long-text.pdf", buildDocument(Array.from({ length: 20 }, (_, i) => textContent(paragraph(i + 1, 60, 84)))));
+
+// Two columns of eight sentences on aligned baselines under a full-width title (drawn last).
+save(
+  "two-columns.pdf",
+  buildDocument([
+    columnsPage({
+      size: 10,
+      leading: 14,
+      left: 56,
+      columnWidth: 230,
+      gutter: 24,
+      stagger: 0,
+      bands: [{ top: 720, columns: [columnSentences("Left", 1, 8, "the tide comes in at dawn."), columnSentences("Right", 1, 8, "the ferry leaves at noon.")] }],
+      fullWidth: [{ y: 770, size: 16, text: "Harbour report: tides and ferries for the whole week" }],
+    }),
+  ]),
+);
+
+// Three columns in two bands: a full-width title, four sentences per column, a full-width heading, four more.
+// Baselines staggered by 3 points per column.
+save(
+  "three-columns.pdf",
+  buildDocument([
+    columnsPage({
+      size: 9,
+      leading: 12,
+      left: 40,
+      columnWidth: 160,
+      gutter: 18,
+      stagger: 3,
+      bands: [
+        { top: 730, columns: ["West", "Centre", "East"].map((name) => columnSentences(name, 1, 4, "rain falls on the hills.")) },
+        { top: 640, columns: ["West", "Centre", "East"].map((name) => columnSentences(name, 5, 8, "wind turns to the north.")) },
+      ],
+      fullWidth: [
+        { y: 770, size: 16, text: "Weather across the three valleys, week twelve" },
+        { y: 668, size: 12, text: "Outlook for the second half of the week, from Thursday to Sunday" },
+      ],
+    }),
+  ]),
+);
+
+// A two-column table drawn row by row (short labels, longer values): its rows must stay rows.
+const tableRows: [string, string][] = [
+  ["Name", "Jane Q. Applicant of the northern district"],
+  ["Filing status", "Married filing separately for the year"],
+  ["Country", "Republic of Korea, resident since 2004"],
+  ["Visa type", "F-1 student visa, valid until next spring"],
+  ["Wages", "$3,400 reported on Form W-2 by the college"],
+  ["Treaty", "Article 21 of the income tax treaty applies"],
+  ["Refund", "Direct deposit to the account on file today"],
+  ["Signed", "On the fifteenth of April, in the morning"],
+];
+save(
+  "table-rows.pdf",
+  buildDocument([
+    [
+      textAt(56, 770, 14, "Applicant details"),
+      ...tableRows.flatMap(([label, value], i) => [textAt(56, 740 - i * 16, 10, label), textAt(170, 740 - i * 16, 10, value)]),
+    ].join("\n"),
+  ]),
+);
 
 for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rmSync(join(outDir, tmp));
 console.log(`fixtures written to ${outDir}`);
