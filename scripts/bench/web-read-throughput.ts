@@ -8,6 +8,7 @@
  * fixtures when the dev set is absent) and runs the clients.
  *
  * Run: node_modules/.bin/bun scripts/bench/web-read-throughput.ts [--reads 10000] [--clients 16] [--pages DIR] [--format text|markdown] [--profile DIR]
+ *        [--extract-workers N] (server's extraction threads; default one per core, 0 = on the server thread) [--smol] (server runs with bun --smol)
  * Targets (2-core machine): ≥ 100 reads/s, peak RSS < 300 MB, no RSS growth over 10,000 reads.
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -31,11 +32,11 @@ interface ChildReport {
 type ToChild = "gc" | "stop";
 type FromChild = { ready: string } | ({ gc: true } & ChildReport);
 
-async function serveAsChild(dataDir: string): Promise<void> {
+async function serveAsChild(dataDir: string, extractWorkers: string): Promise<void> {
   const { startService } = await import("../../src/boot.ts");
   const { loadConfig } = await import("../../src/config.ts");
   const config = loadConfig({
-    argv: ["--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000"],
+    argv: ["--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000", ...(extractWorkers !== "" ? ["--extract-workers", extractWorkers] : [])],
     env: {},
   });
   const service = await startService(config);
@@ -87,6 +88,8 @@ async function runParent(): Promise<void> {
   const clients = Number(flag("clients", "16"));
   const format = flag("format", "text");
   const profileDir = flag("profile", "");
+  const extractWorkers = flag("extract-workers", "");
+  const smol = process.argv.includes("--smol");
   const devSet = "/work/shared/bench/extraction/data/html";
   const pagesDir = flag("pages", existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages"));
   const pages = loadPages(pagesDir);
@@ -105,10 +108,10 @@ async function runParent(): Promise<void> {
 
   const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
   const logFd = openSync(join(work, "server.log"), "w");
-  const child: ChildProcess = fork(import.meta.path, ["--serve-child", join(work, "data")], {
+  const child: ChildProcess = fork(import.meta.path, ["--serve-child", join(work, "data"), extractWorkers], {
     execPath: process.execPath,
     // --profile DIR: the server writes a CPU profile (Markdown) there when it stops.
-    execArgv: profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : [],
+    execArgv: [...(profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : []), ...(smol ? ["--smol"] : [])],
     stdio: ["ignore", logFd, "inherit", "ipc"],
   });
   const pending: ((message: FromChild) => void)[] = [];
@@ -134,7 +137,9 @@ async function runParent(): Promise<void> {
   }
 
   const idle = readRss(pid);
-  console.log(`pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}`);
+  console.log(
+    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}`,
+  );
   console.log(`server idle RSS: ${mb(idle.rss)}`);
 
   // Warm-up: every page once (16 at a time); pages the engine refuses are reported and left out.
@@ -216,5 +221,5 @@ async function runParent(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
-if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!);
+if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "");
 else await runParent();

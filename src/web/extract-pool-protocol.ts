@@ -9,6 +9,8 @@ export interface ExtractRequest {
   url: string;
   selector?: string;
   markdown: boolean;
+  /** After answering, run a full garbage collection (see ExtractPoolOptions.collectEvery). */
+  collect?: boolean;
 }
 
 export type ExtractReply =

@@ -21,4 +21,5 @@ function answer(request: ExtractRequest): ExtractReply {
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
   self.postMessage(answer(event.data));
+  if (event.data.collect) Bun.gc(true);
 };
