@@ -7,6 +7,7 @@
  * threads, sharing, related lists, link-dense blocks) from those counts.
  */
 import type { Document, Element, Node } from "happy-dom";
+import type { DomChanges } from "./content-changes.ts";
 import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
@@ -326,29 +327,29 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   return false;
 }
 
-function clean(walk: Walk, element: Element, root: Element): void {
+function clean(walk: Walk, element: Element, root: Element, changes: DomChanges): void {
   const children = element.children;
   for (let i = children.length - 1; i >= 0; i--) {
     const child = children[i] as Element;
     if (walk.dropped.has(child)) {
-      child.remove();
+      changes.remove(child);
       continue;
     }
     const info = walk.infos.get(child);
     if (!info) continue;
     if (child.nodeName === "FORM") {
-      child.remove();
+      changes.remove(child);
       continue;
     }
     if (CLEANED_TAGS.has(child.nodeName) && looksLikeChrome(walk, child, info, root)) {
-      child.remove();
+      changes.remove(child);
       continue;
     }
     if (HEADING_TAGS.has(child.nodeName) && weighNames(child) < 0) {
-      child.remove();
+      changes.remove(child);
       continue;
     }
-    clean(walk, child, root);
+    clean(walk, child, root, changes);
   }
 }
 
@@ -361,9 +362,9 @@ function walkDocument(body: Element, options: DetectOptions): Walk {
 /**
  * The main content of `document` as an element of it (the container itself, or a new div holding
  * it and the siblings that join it), cleaned of chrome; undefined when nothing scored. Mutates
- * the document.
+ * the document, each change recorded in `changes` (so it can be undone).
  */
-export function detectMainContent(document: Document, options: DetectOptions): Element | undefined {
+export function detectMainContent(document: Document, options: DetectOptions, changes: DomChanges): Element | undefined {
   const body = document.body as Element | null;
   if (!body) return undefined;
   const walk = walkDocument(body, options);
@@ -376,9 +377,9 @@ export function detectMainContent(document: Document, options: DetectOptions): E
   } else {
     root = document.createElement("div") as unknown as Element;
     const parent = top.element.parentElement as Element;
-    parent.insertBefore(root as never, members[0] as never);
-    for (const member of members) root.appendChild(member as never);
+    changes.insert(parent, root, members[0] as unknown as Node);
+    for (const member of members) changes.append(root, member);
   }
-  clean(walk, root, root);
+  clean(walk, root, root, changes);
   return root;
 }

@@ -7,6 +7,7 @@
  * whitespace next to block tags (which the text form drops anyway) is not turned into nodes.
  */
 import { PropertySymbol, Window, type Document } from "happy-dom";
+import { trimUnreadMarkup } from "./content-trim.ts";
 
 const WINDOW_SETTINGS = {
   disableJavaScriptEvaluation: true,
@@ -101,7 +102,7 @@ const PREFORMATTED = /<(pre|listing|plaintext)\b/i;
 
 /** HTML made cheaper to parse with the same extraction result (see the module comment). */
 export function minimizeHtml(html: string): string {
-  const cut = cutRawElements(html);
+  const cut = trimUnreadMarkup(cutRawElements(html));
   if (PREFORMATTED.test(cut)) return cut;
   return cut.replace(SPACE_AFTER_BLOCK, "$1").replace(SPACE_BEFORE_BLOCK, ">");
 }

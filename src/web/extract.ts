@@ -4,9 +4,10 @@
  * @mozilla/readability finds the main content (F1 0.904 on the shared dev set); when it finds
  * too little, the whole cleaned body is used and a warning says so.
  */
-import type { Document, Element } from "happy-dom";
+import type { Document, Element, Node } from "happy-dom";
 import { ApiError } from "../errors.ts";
 import { renderCanonicalText, renderInlineText, type TextNodeLike } from "./canonical-text.ts";
+import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument } from "./content-parse.ts";
@@ -97,22 +98,26 @@ function selectScope(document: Document, selector: string): Element {
 }
 
 /** Readability drops the headline when it repeats the page title; the text and headings keep it. */
-function keepHeadline(content: Element, headline: Element | undefined): void {
+function keepHeadline(content: Element, headline: Element | undefined, changes: DomChanges): void {
   if (!headline) return;
   const text = renderInlineText(asTextNode(headline));
   if (text === "" || text.length > 300) return;
   const present = Array.from(content.querySelectorAll("h1,h2,h3")).some((h) => renderInlineText(asTextNode(h)) === text);
   if (present) return;
   const first = content.firstElementChild;
-  (first && first.id.startsWith("readability-page") ? first : content).prepend(headline);
+  const parent = first && first.id.startsWith("readability-page") ? first : content;
+  changes.insert(parent, headline, parent.firstChild as unknown as Node | null);
 }
 
-/** The main content (an element of `document`), or undefined when detection found too little. */
-function findMainContent(document: Document, useNames: boolean): Element | undefined {
+/**
+ * The main content (an element of `document`), or undefined when detection found too little
+ * (its changes to the document are then in `changes`, to be undone before another try).
+ */
+function findMainContent(document: Document, useNames: boolean, changes: DomChanges): Element | undefined {
   const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
-  const content = detectMainContent(document, { useNames });
+  const content = detectMainContent(document, { useNames }, changes);
   if (!content) return undefined;
-  keepHeadline(content, headline);
+  keepHeadline(content, headline, changes);
   return renderCanonicalText(asTextNode(content)).length >= MIN_MAIN_CONTENT_CHARS ? content : undefined;
 }
 
@@ -136,14 +141,18 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
     root = selectScope(document, input.selector);
     removeBoilerplate(root);
   } else {
-    // Detection moves and removes nodes; each further try starts again from the source.
-    let main = findMainContent(document, true);
-    if (!main) main = findMainContent(parseHtmlDocument(source), false);
+    // Detection moves and removes nodes; each further try starts from the document as parsed.
+    const changes = new DomChanges();
+    let main = findMainContent(document, true, changes);
+    if (!main) {
+      changes.undo();
+      main = findMainContent(document, false, changes);
+    }
     if (main) {
       root = main;
     } else {
-      const fresh = parseHtmlDocument(source);
-      root = (fresh.body ?? fresh.documentElement) as Element;
+      changes.undo();
+      root = (document.body ?? document.documentElement) as Element;
       removeBoilerplate(root);
       warnings.push(FALLBACK_WARNING);
     }
