@@ -183,8 +183,8 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     const launched = await generation.launched.catch(() => undefined);
     const spares = generation.spares.splice(0);
     await launched?.close();
-    // Spare contexts died with the browser; their lanes are closed here.
-    await Promise.all(spares.map((spare) => spare.then((context) => context.lane.close(), () => undefined)));
+    // Spare contexts died with the browser; their lanes are closed here (or by the proxy's close, whichever comes first).
+    for (const spare of spares) void spare.then((context) => context.lane.close(), () => undefined);
     generations.delete(generation);
   }
 

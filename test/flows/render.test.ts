@@ -20,10 +20,11 @@ beforeAll(async () => {
   site.set("/app", scripted);
   service = await testService(["--unsafe-allow-loopback-targets"]);
 });
+// Closing the service waits for the browser to exit (up to seconds on a loaded machine).
 afterAll(async () => {
   await service.close();
   await site.stop();
-});
+}, 60_000);
 
 describe.skipIf(!browser)("render:true through the service", () => {
   it("runs the page's script before extraction, and says so", async () => {

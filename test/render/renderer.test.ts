@@ -90,10 +90,11 @@ describeWithBrowser("web/renderer with Chromium", () => {
     site = await startRenderSite();
     h = createHarness();
   });
+  // Closing waits for the browser to exit (up to seconds on a loaded machine).
   afterAll(async () => {
     await h.renderer.close();
     await site.stop();
-  });
+  }, SLOW);
 
   it("runs the page's script: text built by JavaScript is present with render and absent without", async () => {
     const input = { url: site.url("/script-built.html"), format: "text" as const, maxChars: 20_000 };
