@@ -117,6 +117,11 @@ function textAt(x: number, y: number, size: number, text: string): string {
   return `BT /F1 ${size} Tf 1 0 0 1 ${x} ${y} Tm ${pdfString(text)} Tj ET`;
 }
 
+/** One line of text turned 90 degrees anticlockwise (reading upwards), as margin notes are. */
+function upwardTextAt(x: number, y: number, size: number, text: string): string {
+  return `BT /F1 ${size} Tf 0 1 -1 0 ${x} ${y} Tm ${pdfString(text)} Tj ET`;
+}
+
 /** Sentences of a column, one per line: `${name} ${n}` opens each, so a test can find them. */
 const columnSentences = (name: string, from: number, to: number, tail: string): string[] =>
   Array.from({ length: to - from + 1 }, (_, i) => `${name} ${from + i}: ${tail}`);
@@ -249,10 +254,12 @@ save(
 );
 
 // Three columns in two bands: a full-width title, four sentences per column, a full-width heading, four more.
-// Baselines staggered by 3 points per column.
+// Baselines staggered by 3 points per column; a margin note reading upwards on the left, drawn first.
 save(
   "three-columns.pdf",
   buildDocument([
+    upwardTextAt(28, 560, 8, "Printed for the valley councils") +
+    "\n" +
     columnsPage({
       size: 9,
       leading: 12,

@@ -88,6 +88,15 @@ describe("orderLinesByColumns", () => {
     expect(read([...left, ...right])).toBeUndefined();
   });
 
+  it("keeps the order given when it reads column after column, but for a header placed beside the title", () => {
+    const title = line("title", 50, 40, 200, 0, 16);
+    const header = line("header", 330, 44, 480, 0);
+    const left = column("L", 50, 100, 20, 230, 1);
+    const right = column("R", 304, 100, 20, 230, 2);
+    // The header (above the right column) is given before the title: a reordering would move it, not fix it.
+    expect(read([header, title, ...left, ...right])).toBeUndefined();
+  });
+
   it("leaves a single column alone, ragged or indented", () => {
     const ragged = column("P", 50, 100, 20, [480, 470, 300, 480, 120, 460, 475]);
     const indented = [...column("p", 50, 100, 5, 480), ...column("q", 90, 160, 5, 400), ...column("r", 50, 220, 5, 480)];

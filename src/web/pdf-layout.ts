@@ -25,16 +25,32 @@ export interface ColumnOrderOptions {
 
 /**
  * The lines' reading order as runs of indices into `lines` (a column's piece of a band, or full-width lines
- * between bands; runs are set off from each other like blocks), or `undefined` when no columns were found or
- * the order found is the one given: then the caller keeps mupdf's text exactly as it is.
+ * between bands; runs are set off from each other like blocks), or `undefined` when the order given stands: no
+ * columns were found, or the order given already reads them one after another (then the caller keeps mupdf's
+ * text exactly as it is).
  * @example orderLinesByColumns(lines)?.flat() // [0, 2, 4, 1, 3, 5] for two interleaved columns
  */
 export function orderLinesByColumns(lines: readonly LayoutLine[], options: ColumnOrderOptions = {}): number[][] | undefined {
   if (lines.length < 2 * MIN_COLUMN_LINES) return undefined;
   const all = lines.map((_, i) => i);
   const runs = orderRegion(lines, all, options.rightToLeft === true, 0);
-  const flat = runs.flat();
-  return flat.every((v, i) => v === i) ? undefined : runs;
+  return isInterleaved(runs, lines.length) ? runs : undefined;
+}
+
+/**
+ * Whether the order given hops between the runs found more than a few times. A producer that writes column after
+ * column (LaTeX, most) gives an order that reads well, up to a few lines placed elsewhere (a page header beside
+ * the title, a margin note), which its order may well have right; only one that writes row by row across the
+ * columns (bench d16) needs reordering.
+ */
+function isInterleaved(runs: number[][], count: number): boolean {
+  const runOf = new Int32Array(count);
+  runs.forEach((run, r) => {
+    for (const i of run) runOf[i] = r;
+  });
+  let hops = 0;
+  for (let i = 1; i < count; i++) if (runOf[i] !== runOf[i - 1]) hops++;
+  return hops > MAX_HOPS_PER_RUN * runs.length && hops >= MIN_HOP_SHARE * count;
 }
 
 // A column holds at least this many lines within a band.
@@ -45,6 +61,11 @@ const MIN_GUTTER_HEIGHTS = 0.75;
 // A column's median line is at least this long, in line heights (about 16 characters): prose, not the short
 // cells of a table's first column, which must keep its rows.
 const MIN_COLUMN_LINE_HEIGHTS = 8;
+// The order given stands if it hops between the runs found at most this many times per run (each run entered
+// once, plus a line or so placed elsewhere per run), or on fewer than this share of its lines (a page header and
+// footer placed elsewhere on a page of 190 lines: 8 hops). Row by row across columns hops on most lines.
+const MAX_HOPS_PER_RUN = 2;
+const MIN_HOP_SHARE = 1 / 8;
 // Nested splits (a column of columns) go no deeper than this.
 const MAX_DEPTH = 6;
 // Coverage is counted in cells of at least one unit, at most this many across the text.

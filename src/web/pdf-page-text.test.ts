@@ -46,7 +46,7 @@ describe("readPageText", () => {
     expect(pdf.pages[0]?.text).toContain("Left 8: the tide comes in at dawn.\n\nRight 1:");
   });
 
-  it("reads three columns band by band around a full-width heading", async () => {
+  it("reads three columns band by band around a full-width heading, a rotated margin note last", async () => {
     const pdf = await readPdf(fixture("three-columns.pdf"));
     const valleys = ["West", "Centre", "East"];
     expect(nonBlank(pdf.pages[0]?.text)).toEqual([
@@ -54,6 +54,7 @@ describe("readPageText", () => {
       ...valleys.flatMap((v) => sentences(v, 1, 4, "rain falls on the hills.")),
       "Outlook for the second half of the week, from Thursday to Sunday",
       ...valleys.flatMap((v) => sentences(v, 5, 8, "wind turns to the north.")),
+      "Printed for the valley councils",
     ]);
   });
 

@@ -2,60 +2,84 @@
  * @module web/pdf-page-text — a page's text from mupdf's structured text, in reading order.
  *
  * Most pages come out as mupdf writes them (`asText`: lines, blocks set off by a blank line). Where mupdf's lines
- * interleave columns (pdf-layout.ts finds them from line boxes, which cost well under a millisecond to walk), the
- * page is rebuilt from its lines (`asJSON`, a few milliseconds, paid only on such pages) column by column.
+ * interleave columns (pdf-layout.ts finds them from the line boxes, walked without their characters), the page
+ * is rebuilt from the same lines, cut out of `asText`, column by column.
  */
 import type { StructuredText } from "mupdf";
 import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
-
-interface JsonPage {
-  blocks: { type: string; lines?: { text: string }[] }[];
-}
 
 // Letters of right-to-left scripts, against all letters: a page mostly in these reads its columns right to left.
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
 const LETTER = /\p{L}/gu;
 
-/** The page's raw text (before canonicalization), columns read one after another. */
+/**
+ * The page's raw text (before canonicalization), columns read one after another. Lines that do not run left to
+ * right (a rotated margin note, a diagonal watermark) take no part in finding columns and come last.
+ */
 export function readPageText(stext: StructuredText): string {
-  const boxes = collectLineBoxes(stext);
-  if (boxes === undefined) return stext.asText();
-  let order = orderLinesByColumns(boxes);
-  if (order === undefined) return stext.asText();
-  const texts = collectLineTexts(stext);
-  if (texts.length !== boxes.length) return stext.asText();
-  if (isRightToLeft(texts)) {
-    order = orderLinesByColumns(boxes, { rightToLeft: true });
-    if (order === undefined) return stext.asText();
-  }
-  return joinRuns(order, boxes, texts);
+  const page = collectLines(stext);
+  const raw = stext.asText();
+  // Vertical writing (CJK) reads in columns of its own; mostly rotated text is a rotated page: mupdf's order.
+  if (page.vertical || page.horizontal.length * 2 < page.boxes.length) return raw;
+  const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
+  if (ordered === undefined) return raw;
+  const texts = splitLines(raw, page.linesPerBlock);
+  if (texts === undefined || texts.length !== page.boxes.length) return raw;
+  const order = isRightToLeft(texts) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
+  if (order === undefined) return raw;
+  const runs = order.map((run) => run.map((k) => page.horizontal[k] as number));
+  const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i]);
+  if (others.length > 0) runs.push(others);
+  return joinRuns(runs, page.boxes, texts);
 }
 
-/** Line boxes in mupdf's order, or undefined when some line is not horizontal (vertical CJK, rotated text). */
-function collectLineBoxes(stext: StructuredText): LayoutLine[] | undefined {
-  const boxes: LayoutLine[] = [];
-  let block = -1;
-  let horizontal = true;
+interface PageLines {
+  /** Every text line's box, in mupdf's order. */
+  boxes: LayoutLine[];
+  /** Indices of the lines that run left to right. */
+  horizontal: number[];
+  isHorizontal: boolean[];
+  /** Some line is in vertical writing mode. */
+  vertical: boolean;
+  /** Lines per text block, in order. */
+  linesPerBlock: number[];
+}
+
+/** The text lines' boxes and directions, walked without their characters. */
+function collectLines(stext: StructuredText): PageLines {
+  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, linesPerBlock: [] };
   stext.walk({
     beginTextBlock() {
-      block++;
+      page.linesPerBlock.push(0);
     },
     beginLine(bbox, wmode, direction) {
-      if (wmode !== 0 || Math.abs(direction[1]) > 1e-3 || direction[0] <= 0) horizontal = false;
-      boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
+      const block = page.linesPerBlock.length - 1;
+      page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
+      const horizontal = wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
+      if (wmode !== 0) page.vertical = true;
+      if (horizontal) page.horizontal.push(page.boxes.length);
+      page.isHorizontal.push(horizontal);
+      page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
     },
   });
-  return horizontal ? boxes : undefined;
+  return page;
 }
 
-function collectLineTexts(stext: StructuredText): string[] {
-  const page = JSON.parse(stext.asJSON()) as JsonPage;
+/**
+ * Each line's text from asText, which writes every line of a text block followed by a newline and every block
+ * followed by one more (and nothing for image blocks); undefined when the text does not have exactly that shape
+ * (a glyph mapped to a newline), and then the page keeps mupdf's order.
+ */
+function splitLines(raw: string, linesPerBlock: number[]): string[] | undefined {
+  const parts = raw.split("\n");
   const texts: string[] = [];
-  for (const block of page.blocks) {
-    if (block.type !== "text") continue;
-    for (const line of block.lines ?? []) texts.push(line.text);
+  let at = 0;
+  for (const count of linesPerBlock) {
+    for (let k = 0; k < count; k++) texts.push(parts[at++] ?? "");
+    if (parts[at++] !== "") return undefined;
   }
-  return texts;
+  // What follows the last block's newline is the empty string after it.
+  return at === parts.length - 1 && parts[at] === "" ? texts : undefined;
 }
 
 function isRightToLeft(texts: string[]): boolean {

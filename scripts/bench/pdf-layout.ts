@@ -1,0 +1,86 @@
+/**
+ * What reading order costs per page: mupdf's own text (`asText`) against our `readPageText` (line boxes, column
+ * detection, and on multi-column pages a rebuild from `asJSON`), on the same structured text, beside the time to
+ * build that structured text (mupdf layout, paid either way).
+ *   bun scripts/bench/pdf-layout.ts [--dir /work/shared/bench/pdf] [--rounds 5] [extra.pdf ...]
+ * Files: the bench manifest's "ok" entries plus any given. Pages are split into those left as mupdf wrote them
+ * and those read column by column; the median and mean per page of each, over `rounds` passes after a warm-up.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readPageText } from "../../src/web/pdf-page-text.ts";
+import { loadMupdf } from "../../src/web/pdf-wasm.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
+};
+const dir = option("dir", "/work/shared/bench/pdf");
+const rounds = Number(option("rounds", "5"));
+const extra = args.filter((a, i) => a.endsWith(".pdf") && !args[i - 1]?.startsWith("--"));
+const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: { id: string; expect: string; file?: string }[] };
+const files = [...manifest.files.filter((f) => f.expect === "ok" && f.file).map((f) => join(dir, f.file as string)), ...extra];
+
+const mupdf = await loadMupdf();
+interface Sample {
+  stextMs: number;
+  asTextMs: number;
+  readMs: number;
+}
+const kept: Sample[] = [];
+const reordered: Sample[] = [];
+const reorderedPages = new Map<string, number[]>();
+
+for (let round = 0; round <= rounds; round++) {
+  for (const file of files) {
+    const doc = mupdf.Document.openDocument(new Uint8Array(readFileSync(file)), "application/pdf");
+    try {
+      for (let i = 0; i < Math.min(doc.countPages(), 20); i++) {
+        const page = doc.loadPage(i);
+        const list = page.toDisplayList(true);
+        let t = performance.now();
+        const stext = list.toStructuredText("");
+        const stextMs = performance.now() - t;
+        t = performance.now();
+        const raw = stext.asText();
+        const asTextMs = performance.now() - t;
+        t = performance.now();
+        const text = readPageText(stext);
+        const readMs = performance.now() - t;
+        stext.destroy();
+        list.destroy();
+        page.destroy();
+        if (round === 0) {
+          if (text !== raw) reorderedPages.set(file, [...(reorderedPages.get(file) ?? []), i + 1]);
+          continue; // warm-up
+        }
+        (text === raw ? kept : reordered).push({ stextMs, asTextMs, readMs });
+      }
+    } finally {
+      doc.destroy();
+    }
+  }
+}
+
+const stat = (xs: number[]): string => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return `p50 ${median.toFixed(3)} mean ${mean.toFixed(3)}`;
+};
+const report = (name: string, samples: Sample[]): void => {
+  console.log(
+    `${name.padEnd(10)} ${String(samples.length / rounds).padStart(4)} pages  asText ${stat(samples.map((s) => s.asTextMs))} ms  ` +
+      `readPageText ${stat(samples.map((s) => s.readMs))} ms  (structured text ${stat(samples.map((s) => s.stextMs))} ms)`,
+  );
+};
+console.log(`files: ${files.length}; rounds ${rounds}; bun ${Bun.version}`);
+for (const [file, pages] of reorderedPages) console.log(`read by columns: ${file.split("/").pop()} pages ${pages.join(",")}`);
+report("unchanged", kept);
+report("columns", reordered);
+const extraMs = (samples: Sample[]): number => samples.reduce((a, s) => a + s.readMs - s.asTextMs, 0) / Math.max(1, samples.length);
+console.log(
+  `SUMMARY pages_unchanged=${kept.length / rounds} pages_by_columns=${reordered.length / rounds} ` +
+    `extra_ms_per_page_unchanged=${extraMs(kept).toFixed(3)} extra_ms_per_page_columns=${extraMs(reordered).toFixed(3)}`,
+);
