@@ -2,18 +2,26 @@
  * Extraction speed on the shared dev set, in one run and on the same pages: our extraction
  * (extractHtml, parse included), Mozilla Readability on happy-dom (the README's reference: new
  * Window, document.write, Readability.parse, window closed), and happy-dom parsing alone (the
- * same Window + write + close, and our parse: the shared window's DOMParser on the leaner HTML).
+ * same Window + write + close, and ours: the shared window's DOMParser on the HTML the first
+ * main-content try reads, trimmed and pruned).
  * Runs are interleaved page by page so load on the machine hits all of them alike.
  *
- *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N]
+ * Wall-clock time is the figure; the load average is printed beside it, and so is each call's
+ * CPU time (this thread's, see extraction-thread-clock.ts): on a loaded machine the difference is
+ * time spent waiting for a core, not extraction work.
+ *
+ *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N] [--tail N]
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Readability } from "@mozilla/readability";
 import { Window } from "happy-dom";
 import { closeParserWindow, minimizeHtml, parseHtmlDocument } from "../../src/web/content-parse.ts";
+import { pruneDroppedSubtrees } from "../../src/web/content-prune.ts";
 import { extractHtml } from "../../src/web/extract.ts";
+import { threadCpuMs } from "./extraction-thread-clock.ts";
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,11 +31,13 @@ function option(name: string, fallback: string): string {
 const dataDir = option("data", "/work/shared/bench/extraction/data");
 const rounds = Number(option("rounds", "3"));
 const limit = Number(option("limit", "0"));
+const tail = Number(option("tail", "0"));
 const URL_BASE = "https://example.com/";
 const SETTINGS = { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true };
 
 const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
-const pages = (limit > 0 ? files.slice(0, limit) : files).map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
+const chosen = limit > 0 ? files.slice(0, limit) : files;
+const pages = chosen.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
 
 type Runner = (html: string) => Promise<unknown>;
 const runners: Record<string, Runner> = {
@@ -46,35 +56,64 @@ const runners: Record<string, Runner> = {
     window.document.write(html);
     await window.happyDOM.close();
   },
-  "our parse alone (shared window, lean HTML)": async (html) => parseHtmlDocument(minimizeHtml(html)),
+  "our parse alone (first try's pruned HTML)": async (html) => parseHtmlDocument(pruneDroppedSubtrees(minimizeHtml(html))),
 };
 
-const times: Record<string, number[]> = Object.fromEntries(Object.keys(runners).map((name) => [name, []]));
+const names = Object.keys(runners);
+const wall: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+const cpu: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+/** Our wall times per page, for --tail. */
+const oursByPage: number[][] = pages.map(() => []);
+const loadBefore = loadavg();
 for (const html of pages.slice(0, 5)) for (const run of Object.values(runners)) await run(html);
 for (let round = 0; round < rounds; round++) {
-  for (const html of pages) {
+  for (const [index, html] of pages.entries()) {
     for (const [name, run] of Object.entries(runners)) {
+      const cpuStart = threadCpuMs();
       const start = performance.now();
       await run(html);
-      times[name]?.push(performance.now() - start);
+      const elapsed = performance.now() - start;
+      wall[name]?.push(elapsed);
+      cpu[name]?.push(threadCpuMs() - cpuStart);
+      if (name === names[0]) oursByPage[index]?.push(elapsed);
     }
   }
 }
+const loadAfter = loadavg();
 await closeParserWindow();
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-const summary: Record<string, { median: number; p95: number }> = {};
-console.log(`pages=${pages.length} rounds=${rounds} samples_per_runner=${pages.length * rounds}`);
-for (const [name, samples] of Object.entries(times)) {
+function stats(samples: number[]): { median: number; p95: number; mean: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  summary[name] = { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-  console.log(`${name.padEnd(44)} median ${quantile(sorted, 0.5).toFixed(2).padStart(7)} ms   p95 ${quantile(sorted, 0.95).toFixed(2).padStart(7)} ms   mean ${(sorted.reduce((a, b) => a + b, 0) / sorted.length).toFixed(2).padStart(7)} ms`);
+  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+}
+
+const ms = (value: number) => value.toFixed(2).padStart(7);
+const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(" ");
+console.log(`pages=${pages.length} rounds=${rounds} samples_per_runner=${pages.length * rounds} cores=${navigator.hardwareConcurrency}`);
+console.log(`load average (1/5/15 min) before: ${load(loadBefore)}   after: ${load(loadAfter)}`);
+const summary: Record<string, { wall: ReturnType<typeof stats>; cpu: ReturnType<typeof stats> }> = {};
+for (const name of names) {
+  const w = stats(wall[name] ?? []);
+  const c = stats(cpu[name] ?? []);
+  summary[name] = { wall: w, cpu: c };
+  console.log(`${name.padEnd(44)} median ${ms(w.median)} ms   p95 ${ms(w.p95)} ms   mean ${ms(w.mean)} ms   | CPU median ${ms(c.median)} p95 ${ms(c.p95)}`);
+}
+if (tail > 0) {
+  const slowest = oursByPage
+    .map((samples, index) => ({ file: chosen[index] as string, kb: (pages[index]?.length ?? 0) / 1024, median: stats(samples).median }))
+    .sort((a, b) => b.median - a.median)
+    .slice(0, tail);
+  console.log(`slowest pages (ours, median wall ms): ${slowest.map((p) => `${p.file.replace(".html.gz", "")} ${p.kb.toFixed(0)}KB ${p.median.toFixed(1)}`).join(", ")}`);
 }
 const ours = summary["ours (extractHtml, text)"];
 const reference = summary["readability on happy-dom"];
 if (ours && reference) {
-  console.log(`RESULT ours_median_ms=${ours.median.toFixed(2)} ours_p95_ms=${ours.p95.toFixed(2)} readability_median_ms=${reference.median.toFixed(2)} readability_p95_ms=${reference.p95.toFixed(2)} median_ratio=${(ours.median / reference.median).toFixed(3)}`);
+  const fixed = (value: number) => value.toFixed(2);
+  console.log(
+    `RESULT ours_median_ms=${fixed(ours.wall.median)} ours_p95_ms=${fixed(ours.wall.p95)} readability_median_ms=${fixed(reference.wall.median)} readability_p95_ms=${fixed(reference.wall.p95)} median_ratio=${(ours.wall.median / reference.wall.median).toFixed(3)} ours_cpu_median_ms=${fixed(ours.cpu.median)} ours_cpu_p95_ms=${fixed(ours.cpu.p95)} readability_cpu_median_ms=${fixed(reference.cpu.median)} readability_cpu_p95_ms=${fixed(reference.cpu.p95)} load1_before=${loadBefore[0]?.toFixed(2)} load1_after=${loadAfter[0]?.toFixed(2)}`,
+  );
 }

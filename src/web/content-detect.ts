@@ -8,7 +8,7 @@
  */
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
-import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -24,7 +24,6 @@ const HEADING_TAGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
 const NOT_CANDIDATES = new Set(["HTML", "BODY", "A", "SPAN", "B", "I", "EM", "STRONG", "FONT", "TBODY", "THEAD", "TR"]);
 /** Containers the conditional cleaning judges (Readability's list plus sections). */
 const CLEANED_TAGS = new Set(["DIV", "SECTION", "TABLE", "UL", "OL", "DL", "ASIDE", "HEADER", "FOOTER", "FIGURE", "CENTER"]);
-const KEEP_NAMED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
 const COMMA = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
 const MIN_PARAGRAPH_CHARS = 25;
 const MIN_CANDIDATE_CHARS = 100;
@@ -170,7 +169,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       walk.dropped.add(childElement);
       continue;
     }
-    const chrome = walk.useNames && (flags & CHROME_NAMED) !== 0 && !KEEP_NAMED_TAGS.has(childTag);
+    const chrome = walk.useNames && (flags & CHROME_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(childTag);
     if (chrome) walk.pending.push([]);
     const sub = visit(walk, childElement, stack, link, article, (flags & CONTENT_NAMED) !== 0);
     if (chrome) {

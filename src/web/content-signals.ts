@@ -84,6 +84,15 @@ function classifyNames(names: string): number {
   return chrome ? CHROME_NAMED : 0;
 }
 
+/** An attribute as a DOM element or a tag read from the source has it. */
+export interface AttributeLike {
+  name: string;
+  value: string | null;
+}
+
+/** Tags never dropped for a chrome-like class or id (they hold everything). */
+export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
+
 /**
  * One pass over the attributes: never content (hidden, a chrome role, a cookie banner), chrome by
  * class or id (unless also named as the content container), named as the content container.
@@ -91,6 +100,11 @@ function classifyNames(names: string): number {
 export function classifyElement(element: Element): number {
   const attributes = element.attributes;
   if (attributes.length === 0) return 0;
+  return classifyAttributes(attributes as unknown as Iterable<AttributeLike>);
+}
+
+/** classifyElement on a list of (decoded) attributes, the first of each name. */
+export function classifyAttributes(attributes: Iterable<AttributeLike>): number {
   let names = "";
   let flags = 0;
   for (const attribute of attributes) {

@@ -6,6 +6,7 @@
  * What stays is what content-signals, content-head, html-clean, extract and markdown (turndown)
  * read. One forward pass, no backtracking: every character is looked at a bounded number of times.
  */
+import { EndTagFinder, Finder, createQuoteFinders, isLetter, readStartTag, type StartTag } from "./content-tokens.ts";
 
 /** Attributes read on any element (classification, hidden checks, headline id). */
 const KEPT_EVERYWHERE = new Set(["id", "class", "hidden", "aria-hidden", "role", "itemprop"]);
@@ -31,14 +32,6 @@ const HIDING_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Elements whose content is text (not markup) up to their end tag: copied untouched. */
 const RCDATA = new Set(["title"]);
 
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
 function keepsAttribute(tag: string, name: string, value: string): boolean {
   if (KEPT_EVERYWHERE.has(name)) return true;
   // An entity could spell "display:none" in a way only the parser decodes: keep it to be safe.
@@ -46,104 +39,12 @@ function keepsAttribute(tag: string, name: string, value: string): boolean {
   return KEPT_ON[tag]?.has(name) === true;
 }
 
-/** Finds the next occurrence of a character, remembering a miss so no later search rescans. */
-class Finder {
-  private found = -1;
-  private searchedFrom = Number.POSITIVE_INFINITY;
-
-  constructor(
-    private readonly text: string,
-    private readonly target: string,
-  ) {}
-
-  next(from: number): number {
-    if (from >= this.searchedFrom && (this.found === -1 || from <= this.found)) return this.found;
-    this.searchedFrom = from;
-    this.found = this.text.indexOf(this.target, from);
-    return this.found;
-  }
-}
-
-/** Case-insensitive search for `</name`, with the same memory of a miss. */
-class EndTagFinder {
-  private readonly pattern: RegExp;
-  private found = -1;
-  private searchedFrom = Number.POSITIVE_INFINITY;
-
-  constructor(
-    private readonly text: string,
-    name: string,
-  ) {
-    this.pattern = new RegExp(`</${name}(?=[\\s/>])`, "gi");
-  }
-
-  next(from: number): number {
-    if (from >= this.searchedFrom && (this.found === -1 || from <= this.found)) return this.found;
-    this.searchedFrom = from;
-    this.pattern.lastIndex = from;
-    this.found = this.pattern.exec(this.text)?.index ?? -1;
-    return this.found;
-  }
-}
-
-interface StartTag {
-  /** Index just past the tag's `>`. */
-  end: number;
-  /** The tag rewritten, or undefined when nothing in it changes. */
-  rewritten: string | undefined;
-}
-
-/**
- * Reads the start tag at `at` (`<` then a letter) as the HTML tokenizer does (quoted values may
- * hold `>`). Returns undefined when the tag does not end cleanly (an unclosed quote, the end of
- * the input), together with where reading stopped, so the caller copies it untouched.
- */
-function readStartTag(html: string, at: number, name: string, nameEnd: number, quotes: { double: Finder; single: Finder }): StartTag | number {
-  const length = html.length;
-  const kept: string[] = [];
-  let dropped = false;
-  let i = nameEnd;
-  for (;;) {
-    while (i < length && (isSpace(html.charCodeAt(i)) || (html.charCodeAt(i) === 47 && html.charCodeAt(i + 1) !== 62))) i++;
-    if (i >= length) return i;
-    const code = html.charCodeAt(i);
-    if (code === 62 || code === 47) break; // ">" or "/>"
-    const attributeStart = i;
-    i++;
-    for (; i < length; i++) {
-      const c = html.charCodeAt(i);
-      if (isSpace(c) || c === 47 || c === 62 || c === 61) break;
-    }
-    const attributeName = html.slice(attributeStart, i).toLowerCase();
-    let valueEnd = i;
-    let value = "";
-    let j = i;
-    while (j < length && isSpace(html.charCodeAt(j))) j++;
-    if (html.charCodeAt(j) === 61) {
-      j++;
-      while (j < length && isSpace(html.charCodeAt(j))) j++;
-      const quote = html.charCodeAt(j);
-      if (quote === 34 || quote === 39) {
-        const close = (quote === 34 ? quotes.double : quotes.single).next(j + 1);
-        if (close < 0) return j + 1;
-        value = html.slice(j + 1, close);
-        valueEnd = close + 1;
-      } else {
-        const valueStart = j;
-        while (j < length && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
-        value = html.slice(valueStart, j);
-        valueEnd = j;
-      }
-      i = valueEnd;
-    }
-    if (keepsAttribute(name, attributeName, value)) kept.push(html.slice(attributeStart, valueEnd));
-    else dropped = true;
-  }
-  const selfClosing = html.charCodeAt(i) === 47;
-  const end = i + (selfClosing ? 2 : 1);
-  if (!dropped) return { end, rewritten: undefined };
-  const attributes = kept.length > 0 ? ` ${kept.join(" ")}` : "";
-  return { end, rewritten: `${html.slice(at, nameEnd)}${attributes}${selfClosing ? "/>" : ">"}` };
+/** The tag written with only the attributes extraction reads, or undefined when it has no others. */
+function rewriteStartTag(html: string, at: number, tag: StartTag): string | undefined {
+  const kept = tag.attributes.filter((attribute) => keepsAttribute(tag.name, attribute.name, attribute.value));
+  if (kept.length === tag.attributes.length) return undefined;
+  const attributes = kept.map((attribute) => ` ${html.slice(attribute.start, attribute.end)}`).join("");
+  return `${html.slice(at, tag.nameEnd)}${attributes}${tag.selfClosing ? "/>" : ">"}`;
 }
 
 /**
@@ -153,7 +54,7 @@ function readStartTag(html: string, at: number, name: string, nameEnd: number, q
 export function trimUnreadMarkup(html: string): string {
   const length = html.length;
   const out: string[] = [];
-  const quotes = { double: new Finder(html, '"'), single: new Finder(html, "'") };
+  const quotes = createQuoteFinders(html);
   const endTags = new Map<string, EndTagFinder>();
   const endTag = (name: string): EndTagFinder => {
     let finder = endTags.get(name);
@@ -168,20 +69,14 @@ export function trimUnreadMarkup(html: string): string {
       at = lessThan.next(at + 1);
       continue;
     }
-    let nameEnd = at + 2;
-    while (nameEnd < length) {
-      const c = html.charCodeAt(nameEnd);
-      if (isSpace(c) || c === 47 || c === 62) break;
-      nameEnd++;
-    }
-    const name = html.slice(at + 1, nameEnd).toLowerCase();
-    const tag = readStartTag(html, at, name, nameEnd, quotes);
+    const tag = readStartTag(html, at, quotes);
     if (typeof tag === "number") {
       at = lessThan.next(tag);
       continue;
     }
+    const name = tag.name;
     let end = tag.end;
-    let replacement = tag.rewritten;
+    let replacement = rewriteStartTag(html, at, tag);
     if (DROPPED_VOID.has(name)) {
       replacement = "";
     } else if (name === "select") {

@@ -11,6 +11,7 @@ import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument } from "./content-parse.ts";
+import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { makeWellFormed } from "./text-output.ts";
@@ -128,9 +129,11 @@ export async function extractHtml(input: ExtractHtmlInput): Promise<HtmlExtracti
 
 /** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
 export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
-  // A selector may name any element, so its page is parsed whole; detection reads a leaner copy.
+  // A selector may name any element, so its page is parsed whole; detection reads a leaner copy,
+  // and its first try a copy without the subtrees that try drops unseen.
   const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
-  const document = parseHtmlDocument(source);
+  const firstTry = input.selector !== undefined ? source : pruneDroppedSubtrees(source);
+  const document = parseHtmlDocument(firstTry);
   const { title: declaredTitle, description, language, base } = readPageInfo(document, input.url);
   const firstH1 = declaredTitle === "" ? document.querySelector("h1") : null;
   const title = firstH1 ? renderInlineText(asTextNode(firstH1)) : declaredTitle;
@@ -141,18 +144,21 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
     root = selectScope(document, input.selector);
     removeBoilerplate(root);
   } else {
-    // Detection moves and removes nodes; each further try starts from the document as parsed.
-    const changes = new DomChanges();
+    // Detection moves and removes nodes; each further try starts from the page as parsed, whole.
+    let changes = new DomChanges();
     let main = findMainContent(document, true, changes);
+    let page = document;
     if (!main) {
-      changes.undo();
-      main = findMainContent(document, false, changes);
+      if (firstTry === source) changes.undo();
+      else page = parseHtmlDocument(source);
+      changes = new DomChanges();
+      main = findMainContent(page, false, changes);
     }
     if (main) {
       root = main;
     } else {
       changes.undo();
-      root = (document.body ?? document.documentElement) as Element;
+      root = (page.body ?? page.documentElement) as Element;
       removeBoilerplate(root);
       warnings.push(FALLBACK_WARNING);
     }
