@@ -5,6 +5,8 @@
  *   bun scripts/bench/pdf-layout.ts [--dir /work/shared/bench/pdf] [--rounds 5] [extra.pdf ...]
  * Files: the bench manifest's "ok" entries plus any given. Pages are split into those left as mupdf wrote them
  * and those read column by column; the median and mean per page of each, over `rounds` passes after a warm-up.
+ * Reading order, which the bench's bag-of-tokens F1 cannot see: per file with a reference (`refs/<id>.json`,
+ * pdftotext's own reading order), the F1 of consecutive token pairs (bigrams) of each page, mupdf's text against ours.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +33,8 @@ interface Sample {
 const kept: Sample[] = [];
 const reordered: Sample[] = [];
 const reorderedPages = new Map<string, number[]>();
+/** Per file: [bigram F1 of asText, of readPageText] per page, from the warm-up pass. */
+const orderScores = new Map<string, [number, number][]>();
 
 for (let round = 0; round <= rounds; round++) {
   for (const file of files) {
@@ -53,6 +57,10 @@ for (let round = 0; round <= rounds; round++) {
         page.destroy();
         if (round === 0) {
           if (text !== raw) reorderedPages.set(file, [...(reorderedPages.get(file) ?? []), i + 1]);
+          const reference = referencePages(file)?.[i];
+          if (reference !== undefined) {
+            orderScores.set(file, [...(orderScores.get(file) ?? []), [scoreBigrams(raw, reference), scoreBigrams(text, reference)]]);
+          }
           continue; // warm-up
         }
         (text === raw ? kept : reordered).push({ stextMs, asTextMs, readMs });
@@ -61,6 +69,33 @@ for (let round = 0; round <= rounds; round++) {
       doc.destroy();
     }
   }
+}
+
+function referencePages(file: string): string[] | undefined {
+  const id = file.split("/").pop()?.replace(/\.pdf$/, "") ?? "";
+  try {
+    return (JSON.parse(readFileSync(join(dir, "refs", `${id}.json`), "utf8")) as { pages: string[] }).pages;
+  } catch {
+    return undefined;
+  }
+}
+
+function scoreBigrams(text: string, reference: string): number {
+  const bigrams = (t: string): Map<string, number> => {
+    const tokens = t.normalize("NFKC").split(/\s+/).filter((w) => w !== "");
+    const counts = new Map<string, number>();
+    for (let k = 1; k < tokens.length; k++) {
+      const pair = `${tokens[k - 1]} ${tokens[k]}`;
+      counts.set(pair, (counts.get(pair) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const ours = bigrams(text);
+  const theirs = bigrams(reference);
+  let common = 0;
+  for (const [pair, n] of ours) common += Math.min(n, theirs.get(pair) ?? 0);
+  const total = [...ours.values()].reduce((a, b) => a + b, 0) + [...theirs.values()].reduce((a, b) => a + b, 0);
+  return total === 0 ? 1 : (2 * common) / total;
 }
 
 const stat = (xs: number[]): string => {
@@ -79,6 +114,10 @@ console.log(`files: ${files.length}; rounds ${rounds}; bun ${Bun.version}`);
 for (const [file, pages] of reorderedPages) console.log(`read by columns: ${file.split("/").pop()} pages ${pages.join(",")}`);
 report("unchanged", kept);
 report("columns", reordered);
+for (const [file, scores] of orderScores) {
+  const mean = (k: 0 | 1): string => (scores.reduce((a, s) => a + s[k], 0) / scores.length).toFixed(3);
+  console.log(`order (bigram F1 against pdftotext): ${file.split("/").pop()} asText ${mean(0)} readPageText ${mean(1)}`);
+}
 const extraMs = (samples: Sample[]): number => samples.reduce((a, s) => a + s.readMs - s.asTextMs, 0) / Math.max(1, samples.length);
 console.log(
   `SUMMARY pages_unchanged=${kept.length / rounds} pages_by_columns=${reordered.length / rounds} ` +
