@@ -12,7 +12,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
-import { createWebEngine, type WebEngine } from "./web/engine.ts";
+import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/extract-pool.ts";
 import { rendererOptionsFromConfig } from "./web/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/renderer.ts";
@@ -76,7 +76,7 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
-    ...(renderer ? { renderer: (url: string, signal: AbortSignal) => renderer.render(url, signal) } : {}),
+    ...(renderer ? { renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation) } : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
   });
 }

@@ -18,6 +18,9 @@ let service: TestService;
 beforeAll(async () => {
   site = startSiteServer();
   site.set("/app", scripted);
+  site.set("/robots.txt", "User-agent: *\nDisallow: /private\n", "text/plain");
+  site.set("/private", "<html><body><main><p>Not for robots.</p></main></body></html>");
+  site.set("/nav", `<html><body><main><p>Leaving.</p></main><script>location.href = "/private";</script></body></html>`);
   service = await testService(["--unsafe-allow-loopback-targets"]);
 });
 // Closing the service waits for the browser to exit (up to seconds on a loaded machine).
@@ -36,6 +39,13 @@ describe.skipIf(!browser)("render:true through the service", () => {
     expect(body.headings).toEqual([{ level: 1, text: "Rendered" }]);
     const plain = (await (await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/app") } })).json()) as { text: string };
     expect(plain.text).not.toContain("only with javascript");
+  }, 60_000);
+
+  it("checks robots.txt on a script navigation inside the render, never requesting the disallowed page", async () => {
+    const res = await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/nav"), render: true } });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: string }).error).toBe("ROBOTS_DISALLOWED");
+    expect(site.hits("/private")).toBe(0);
   }, 60_000);
 
   it("reports render as available in capabilities", async () => {
