@@ -37,6 +37,7 @@ export const errorCodes = {
   UNSUPPORTED_CONTENT_TYPE: { status: 422, message: "The source's content type is not supported (HTML, plain text, Markdown, CSV or JSON)." },
   PDF_NOT_SUPPORTED_HERE: { status: 422, message: "The source is a PDF: use POST /v1/pdf/read." },
   BOT_CHALLENGE: { status: 422, message: "The source answered with a bot challenge or CAPTCHA instead of content." },
+  CONTENT_TOO_COMPLEX: { status: 422, message: "The page's markup is nested too deeply to extract." },
   SELECTOR_NOT_FOUND: { status: 422, message: "The CSS selector matched no element." },
   SELECTOR_INVALID: { status: 400, message: "The CSS selector is not valid." },
   SELECTOR_NOT_APPLICABLE: { status: 422, message: "A selector applies to HTML sources only." },

@@ -129,6 +129,19 @@ export async function extractHtml(input: ExtractHtmlInput): Promise<HtmlExtracti
 
 /** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
 export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
+  try {
+    return extractHtmlUnguarded(input);
+  } catch (error) {
+    // Detection and text rendering recurse over the tree: a hostile page nested tens of thousands
+    // deep overflows the stack. That is the page's fault, not ours, and it is never settled.
+    if (error instanceof RangeError) {
+      throw new ApiError("CONTENT_TOO_COMPLEX", { cause: error });
+    }
+    throw error;
+  }
+}
+
+function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   // A selector may name any element, so its page is parsed whole; detection reads a leaner copy,
   // and its first try a copy without the subtrees that try drops unseen.
   const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
