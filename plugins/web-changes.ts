@@ -12,7 +12,7 @@ export default definePlugin({
   check: checkChangesRequest,
   price: priceChanges,
   timeoutMs: 60_000,
-  errors: ["BASELINE_MISMATCH", "URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "BATCH_FAILED"],
+  errors: ["BASELINE_MISMATCH", "URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "SOURCE_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "CONTENT_TOO_COMPLEX", "SELECTOR_NOT_FOUND", "SELECTOR_INVALID", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "BATCH_FAILED"],
   examples: [{ title: "Compare with the prior text", input: { url: "https://example.com/", previous_text: examplePreviousText }, output: exampleChangesResult }],
   run: (input, ctx) => changesEndpoint(input, ctx),
 });
