@@ -9,9 +9,12 @@
  *
  * Run: node_modules/.bin/bun scripts/bench/web-read-throughput.ts [--reads 10000] [--clients 16] [--pages DIR] [--format text|markdown] [--profile DIR]
  *        [--extract-workers N] (server's extraction threads; default one per core, 0 = on the server thread) [--smol] (server runs with bun --smol)
+ *        [--binary PATH] (the server is that compiled executable, `PATH serve`, as shipped: bundled and minified, which a
+ *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
  * Targets (2-core machine): ≥ 100 reads/s, peak RSS < 300 MB, no RSS growth over 10,000 reads.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { heapStats } from "bun:jsc";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,14 +32,14 @@ interface ChildReport {
   rss: number;
   heapUsed: number;
 }
-type ToChild = "gc" | "stop";
-type FromChild = { ready: string } | ({ gc: true } & ChildReport);
+type ToChild = "gc" | "heap" | "stop";
+type FromChild = { ready: string } | ({ gc: true } & ChildReport) | { heap: true; capacity: number };
 
 async function serveAsChild(dataDir: string, extractWorkers: string): Promise<void> {
   const { startService } = await import("../../src/boot.ts");
   const { loadConfig } = await import("../../src/config.ts");
   const config = loadConfig({
-    argv: ["--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000", ...(extractWorkers !== "" ? ["--extract-workers", extractWorkers] : [])],
+    argv: serverArgs(dataDir, extractWorkers, "0"),
     env: {},
   });
   const service = await startService(config);
@@ -46,6 +49,9 @@ async function serveAsChild(dataDir: string, extractWorkers: string): Promise<vo
       Bun.gc(true);
       const usage = process.memoryUsage();
       send({ gc: true, rss: usage.rss, heapUsed: usage.heapUsed });
+    } else if (message === "heap") {
+      // The server thread's JS heap as it stands (no collection): what its own pacing lets it grow to.
+      send({ heap: true, capacity: heapStats().heapCapacity });
     } else if (message === "stop") {
       await service.close();
       process.exit(0);
@@ -83,6 +89,81 @@ function percentile(sorted: number[], p: number): number {
 
 const mb = (bytes: number) => `${(bytes / MIB).toFixed(1)} MB`;
 
+interface ServerUnderTest {
+  pid: number;
+  url: string;
+  /** RSS after a full collection on the server's thread (the binary cannot be asked: RSS as it stands, heapUsed NaN). */
+  gcAndMeasure(): Promise<{ rss: number; peak: number; heapUsed: number }>;
+  /** The server thread's JS heap capacity as it stands, when the server can report it. */
+  heapCapacity?(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const serverArgs = (dataDir: string, extractWorkers: string, port: string) => [
+  "--host", "127.0.0.1", "--port", port, "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000",
+  ...(extractWorkers !== "" ? ["--extract-workers", extractWorkers] : []),
+];
+
+/** The service from source in a child Bun process, driven over IPC (forced GC, heap reports). */
+async function startSourceServer(dataDir: string, extractWorkers: string, logFd: number, profileDir: string, smol: boolean): Promise<ServerUnderTest> {
+  const child: ChildProcess = fork(import.meta.path, ["--serve-child", dataDir, extractWorkers], {
+    execPath: process.execPath,
+    // --profile DIR: the server writes a CPU profile (Markdown) there when it stops.
+    execArgv: [...(profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : []), ...(smol ? ["--smol"] : [])],
+    stdio: ["ignore", logFd, "inherit", "ipc"],
+  });
+  const pending: ((message: FromChild) => void)[] = [];
+  child.on("message", (message: FromChild) => pending.shift()?.(message));
+  const nextMessage = () => new Promise<FromChild>((resolve) => pending.push(resolve));
+  const ready = await nextMessage();
+  if (!("ready" in ready)) throw new Error("child did not start");
+  const pid = child.pid!;
+  return {
+    pid,
+    url: ready.ready,
+    async gcAndMeasure() {
+      child.send("gc" satisfies ToChild);
+      const report = await nextMessage();
+      return { ...readRss(pid), heapUsed: "heapUsed" in report ? report.heapUsed : NaN };
+    },
+    async heapCapacity() {
+      child.send("heap" satisfies ToChild);
+      const report = await nextMessage();
+      return "heap" in report ? report.capacity : NaN;
+    },
+    async stop() {
+      child.send("stop" satisfies ToChild);
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+/** The compiled executable (`tollbooth serve`), as shipped: bundled, minified, its worker embedded. */
+async function startBinaryServer(binary: string, dataDir: string, extractWorkers: string, logFd: number): Promise<ServerUnderTest> {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = String(probe.port);
+  await probe.stop(true);
+  const child = spawn(binary, ["serve", ...serverArgs(dataDir, extractWorkers, port)], { stdio: ["ignore", logFd, "inherit"] });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`${binary} exited with ${child.exitCode}`);
+    const up = await fetch(new URL("/v1/capabilities", url)).then((r) => r.ok, () => false);
+    if (up) break;
+    if (tries > 200) throw new Error(`${binary} did not start`);
+    await Bun.sleep(50);
+  }
+  const pid = child.pid!;
+  return {
+    pid,
+    url,
+    gcAndMeasure: async () => ({ ...readRss(pid), heapUsed: NaN }),
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
 async function runParent(): Promise<void> {
   const reads = Number(flag("reads", "10000"));
   const clients = Number(flag("clients", "16"));
@@ -90,6 +171,7 @@ async function runParent(): Promise<void> {
   const profileDir = flag("profile", "");
   const extractWorkers = flag("extract-workers", "");
   const smol = process.argv.includes("--smol");
+  const binary = flag("binary", "");
   const devSet = "/work/shared/bench/extraction/data/html";
   const pagesDir = flag("pages", existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages"));
   const pages = loadPages(pagesDir);
@@ -108,24 +190,10 @@ async function runParent(): Promise<void> {
 
   const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
   const logFd = openSync(join(work, "server.log"), "w");
-  const child: ChildProcess = fork(import.meta.path, ["--serve-child", join(work, "data"), extractWorkers], {
-    execPath: process.execPath,
-    // --profile DIR: the server writes a CPU profile (Markdown) there when it stops.
-    execArgv: [...(profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : []), ...(smol ? ["--smol"] : [])],
-    stdio: ["ignore", logFd, "inherit", "ipc"],
-  });
-  const pending: ((message: FromChild) => void)[] = [];
-  child.on("message", (message: FromChild) => pending.shift()?.(message));
-  const nextMessage = () => new Promise<FromChild>((resolve) => pending.push(resolve));
-  const ready = await nextMessage();
-  if (!("ready" in ready)) throw new Error("child did not start");
-  const endpoint = new URL("/v1/web/read", ready.ready).href;
-  const pid = child.pid!;
-  const gcAndMeasure = async () => {
-    child.send("gc" satisfies ToChild);
-    const report = await nextMessage();
-    return { ...readRss(pid), heapUsed: "heapUsed" in report ? report.heapUsed : NaN };
-  };
+  const server = binary ? await startBinaryServer(binary, join(work, "data"), extractWorkers, logFd) : await startSourceServer(join(work, "data"), extractWorkers, logFd, profileDir, smol);
+  const endpoint = new URL("/v1/web/read", server.url).href;
+  const pid = server.pid;
+  const gcAndMeasure = server.gcAndMeasure;
 
   const siteUrl = (i: number) => `http://127.0.0.1:${site.port}/p/${i}.html`;
   const body = (i: number) => JSON.stringify({ url: siteUrl(i), format });
@@ -138,7 +206,7 @@ async function runParent(): Promise<void> {
 
   const idle = readRss(pid);
   console.log(
-    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}`,
+    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}; server: ${binary || "source, in a child bun"}`,
   );
   console.log(`server idle RSS: ${mb(idle.rss)}`);
 
@@ -164,8 +232,10 @@ async function runParent(): Promise<void> {
   let nextCheckpoint = every;
   let checkpointing: Promise<void> = Promise.resolve();
   let peakSampled = 0;
+  let peakHeap = 0;
   const sampler = setInterval(() => {
     peakSampled = Math.max(peakSampled, readRss(pid).rss);
+    void server.heapCapacity?.().then((capacity) => void (peakHeap = Math.max(peakHeap, capacity)));
   }, 100);
   const latencies: number[] = [];
   const failures = new Map<string, number>();
@@ -203,7 +273,8 @@ async function runParent(): Promise<void> {
   console.log(`  machine load ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (1-min load average; ${navigator.hardwareConcurrency} cores; other work skews the figures)`);
   if (failures.size > 0) console.log(`  failures     ${[...failures].map(([c, n]) => `${c}×${n}`).join(", ")}`);
   console.log(`  peak RSS     ${mb(end.peak)} (kernel high-water mark; sampled max under load ${mb(peakSampled)})   (target < 300 MB)`);
-  console.log(`  RSS after forced GC, by reads done (JS heap in brackets):`);
+  if (server.heapCapacity) console.log(`  server thread's JS heap: peak capacity ${mb(peakHeap)} under load (sampled every 100 ms; extraction threads' heaps not included)`);
+  console.log(binary ? `  RSS by reads done (no forced GC: the binary takes no commands):` : `  RSS after forced GC, by reads done (JS heap in brackets):`);
   for (const c of checkpoints) console.log(`    ${String(c.reads).padStart(6)}  ${mb(c.rss).padStart(9)}  [${mb(c.heapUsed)}]`);
   // Growth: the last checkpoint against the first one after the run's first tenth (allocator and JIT settled).
   const base = checkpoints[1] ?? checkpoints[0]!;
@@ -214,8 +285,7 @@ async function runParent(): Promise<void> {
     `  RSS growth   ${mb(growth)} from ${base.reads} to ${last.reads} reads (${mb(perThousand)} per 1,000 reads; JS heap ${mb(last.heapUsed - base.heapUsed)})`,
   );
 
-  child.send("stop" satisfies ToChild);
-  await new Promise((resolve) => child.once("exit", resolve));
+  await server.stop();
   closeSync(logFd);
   await site.stop(true);
   rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./decode.ts";
-import { extractHtml, type HtmlExtraction } from "./extract.ts";
+import type { HtmlExtraction } from "./extract.ts";
 import type { HtmlExtractor } from "./extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
 import { type Connector, createNodeConnector } from "./http-connector.ts";
@@ -143,6 +143,12 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
 }
 
 /**
+ * Extraction on this thread, loaded on first use: happy-dom and turndown cost ~40 MB of RSS once
+ * evaluated, which a server whose extraction threads do all the parsing should not carry.
+ */
+const extractInThread: HtmlExtractor = async (input) => (await import("./extract.ts")).extractHtml(input);
+
+/**
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.
  * `read` calls it after the guarded download; `tollbooth read --file` calls it on local bytes.
  */
@@ -150,7 +156,7 @@ export async function buildReadResult(
   resource: SourceResource,
   input: ReadInput,
   fetchedAt: string,
-  extractor: HtmlExtractor = extractHtml,
+  extractor: HtmlExtractor = extractInThread,
 ): Promise<ReadResult> {
   const { contentType, extraction } = await extract(resource, input, extractor);
   const warnings = [...(resource.warnings ?? []), ...extraction.warnings];

@@ -9,7 +9,9 @@ export interface ExtractRequest {
   url: string;
   selector?: string;
   markdown: boolean;
-  /** After answering, run a full garbage collection (see ExtractPoolOptions.collectEvery). */
+  /** Before extracting, run a full garbage collection (see ExtractPoolOptions.collectAfterChars). */
+  collectBefore?: boolean;
+  /** After answering, run a full garbage collection. */
   collect?: boolean;
 }
 

@@ -20,16 +20,19 @@ export interface ExtractPoolOptions {
   /** Bun's small-heap mode for each thread (less memory, more frequent GC). */
   smol?: boolean;
   /**
-   * Pages a thread extracts between two full garbage collections (0: never forced). A worker's
-   * heap left to JavaScriptCore's own pacing grew to ~500 MB of RSS per thread under load, since
-   * each page's DOM outlives the quick young-generation collections (web-read bench, 2 threads: peak
-   * RSS ~1 GB never forced, ~500 MB every 20 pages, ~420 MB every 5, ~390 MB every page at +14 ms CPU a page).
+   * Characters of HTML a thread extracts between two full garbage collections (0: never forced).
+   * A happy-dom page costs ~125 bytes of heap per character of HTML (a 650K-character page: 80 MB)
+   * and every page's DOM outlives JavaScriptCore's quick young-generation collections, so a worker
+   * left to its own pacing grew to ~500 MB of RSS. A page that would take a thread past the budget
+   * is extracted after a collection, not on top of the garbage of the pages before it; a thread
+   * past the budget collects after answering. Counting pages instead (every 5) left one large page
+   * on top of four pages of garbage, and collected small pages as often as large ones.
    */
-  collectEvery?: number;
+  collectAfterChars?: number;
 }
 
-/** Default pages between forced collections on a thread (see collectEvery). */
-export const DEFAULT_COLLECT_EVERY = 5;
+/** Default characters of HTML between forced collections on a thread (see collectAfterChars). */
+export const DEFAULT_COLLECT_AFTER_CHARS = 400_000;
 
 export interface ExtractPool {
   readonly size: number;
@@ -38,6 +41,23 @@ export interface ExtractPool {
   started(): number;
   /** Terminates every thread; pending and later extractions reject. */
   close(): Promise<void>;
+}
+
+export interface CollectionPlan {
+  /** Collect before extracting this page (it would take the thread past the budget). */
+  before: boolean;
+  /** Collect after answering (the thread reached the budget). */
+  after: boolean;
+  /** Characters counted since the last collection once this page is done. */
+  since: number;
+}
+
+/** When a thread collects around a page of `length` characters, `since` characters after its last collection. */
+export function planCollections(since: number, length: number, budget: number): CollectionPlan {
+  if (budget <= 0) return { before: false, after: false, since: 0 };
+  const before = since > 0 && since + length > budget;
+  const counted = (before ? 0 : since) + length;
+  return counted >= budget ? { before, after: true, since: 0 } : { before, after: false, since: counted };
 }
 
 /** Default pool size: one thread per core. */
@@ -67,7 +87,7 @@ type BunWorker = Worker & { ref(): void; unref(): void };
 interface Thread {
   worker: BunWorker;
   pending: Map<number, Pending>;
-  /** Pages sent since the last forced collection. */
+  /** Characters of HTML sent since the last forced collection. */
   sinceCollect: number;
 }
 
@@ -78,7 +98,7 @@ function toError(reply: Extract<ExtractReply, { ok: false }>): Error {
 
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const size = Math.max(1, Math.floor(options.size));
-  const collectEvery = options.collectEvery ?? DEFAULT_COLLECT_EVERY;
+  const budget = options.collectAfterChars ?? DEFAULT_COLLECT_AFTER_CHARS;
   const entry = workerEntry();
   const threads: Thread[] = [];
   let nextId = 1;
@@ -128,10 +148,10 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
       const id = nextId++;
       const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown };
       if (input.selector !== undefined) request.selector = input.selector;
-      if (collectEvery > 0 && ++thread.sinceCollect >= collectEvery) {
-        thread.sinceCollect = 0;
-        request.collect = true;
-      }
+      const plan = planCollections(thread.sinceCollect, input.html.length, budget);
+      thread.sinceCollect = plan.since;
+      if (plan.before) request.collectBefore = true;
+      if (plan.after) request.collect = true;
       return new Promise<HtmlExtraction>((resolve, reject) => {
         thread.pending.set(id, { resolve, reject });
         if (thread.pending.size === 1) thread.worker.ref();

@@ -20,6 +20,7 @@ function answer(request: ExtractRequest): ExtractReply {
 }
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
+  if (event.data.collectBefore) Bun.gc(true);
   self.postMessage(answer(event.data));
   if (event.data.collect) Bun.gc(true);
 };
