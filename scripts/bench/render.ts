@@ -1,28 +1,52 @@
 /**
- * render:true benchmark: loopback pages that build their content with JavaScript, read through
- * the web engine with the renderer at its default pool, then the same pages without render.
- * Prints pages/s and p50/p95 latency (sequential and at pool concurrency), cold start, and the
- * peak RSS of the whole process tree (bun + Chromium and its children, from /proc).
+ * render:true benchmark, end to end: loopback pages that build their content with JavaScript, read
+ * through the real service's `POST /v1/web/read {render:true}` with the renderer at its default
+ * pool, then the same pages without render in the same run. Prints pages/s and p50/p95 latency
+ * (sequential and at pool concurrency), the first render after start (browser launch included),
+ * the machine's load average, and the peak RSS and PSS summed over the service's process tree only.
+ *
+ * The service (startService: payments off, --unsafe-allow-loopback-targets, port 0, a temporary
+ * data folder, logs to a file) runs in a child Bun process, so the tree measured is that process
+ * and the Chromium it launches. This process serves the fixture pages, runs the clients and samples
+ * /proc; none of that is counted.
  * Usage: bun scripts/bench/render.ts [rounds=20] [--browser /path/to/chromium]
+ * Targets (2-core machine): p50 < 400 ms for the simple script-built page, peak RSS < 800 MB.
  */
-import { createWebEngine, type ReadInput, type WebEngine } from "../../src/web/engine.ts";
-import { createRenderer } from "../../src/web/renderer.ts";
+import { fork } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startRenderSite } from "../../test/render/render-site.ts";
-import { readFileSync } from "node:fs";
-import { readTreeRssBytes, sampleTreeRss } from "./render-rss.ts";
+import { listProcessTree, readTreeRssBytes, sampleTreeRss } from "./render-rss.ts";
 
-const args = process.argv.slice(2);
-const browserFlag = args.indexOf("--browser");
-const browserPath = browserFlag >= 0 ? args[browserFlag + 1] : undefined;
-const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 20);
 const PAGES = ["/script-built.html", "/catalogue.html", "/deferred.html"];
-const USER_AGENT = "Tollbooth/bench (+https://example.invalid/contact)";
 
+// ── child: the service under test ───────────────────────────────────────────────────────────────
+const serverArgs = (dataDir: string, browserPath: string) => [
+  "--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000",
+  ...(browserPath ? ["--browser-path", browserPath] : []),
+];
+
+async function serveAsChild(dataDir: string, browserPath: string): Promise<void> {
+  const { startService } = await import("../../src/boot.ts");
+  const { loadConfig } = await import("../../src/config.ts");
+  const service = await startService(loadConfig({ argv: serverArgs(dataDir, browserPath), env: {} }));
+  process.on("message", async (message: string) => {
+    if (message !== "stop") return;
+    await service.close();
+    process.exit(0);
+  });
+  process.send?.({ ready: service.server.url.href, render: service.renderStatus() });
+}
+
+// ── parent: pages, clients, measurements ────────────────────────────────────────────────────────
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 interface RunResult {
   latencies: number[];
@@ -30,85 +54,140 @@ interface RunResult {
   failures: number;
 }
 
-async function run(engine: WebEngine, urls: string[], concurrency: number, render: boolean): Promise<RunResult> {
-  const latencies: number[] = [];
-  let failures = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < urls.length) {
-        const url = urls[next++]!;
-        const input: ReadInput = { url, format: "text", maxChars: 20_000, render };
-        const t = performance.now();
-        try {
-          const result = await engine.read(input, AbortSignal.timeout(30_000));
-          if (render && result.text.includes("Loading…")) failures++;
-        } catch (error) {
-          failures++;
-          console.error(`  ${url}: ${(error as Error).message}`);
+interface ReadReply {
+  ok: boolean;
+  error?: string;
+  message?: string;
+  text?: string;
+  javascript_rendered?: boolean;
+}
+
+async function runParent(): Promise<void> {
+  const args = process.argv.slice(2);
+  const browserFlag = args.indexOf("--browser");
+  const browserPath = browserFlag >= 0 ? (args[browserFlag + 1] ?? "") : "";
+  const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 20);
+
+  const site = await startRenderSite();
+  const work = mkdtempSync(join(tmpdir(), "tb-bench-render-"));
+  const logFd = openSync(join(work, "server.log"), "w");
+  const child = fork(import.meta.path, ["--serve-child", join(work, "data"), browserPath], {
+    execPath: process.execPath,
+    stdio: ["ignore", logFd, "inherit", "ipc"],
+  });
+  const ready = await new Promise<{ ready: string; render: string }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { ready: string; render: string }));
+    child.once("exit", (code) => reject(new Error(`service exited with ${code} before it was ready`)));
+  });
+  const servicePid = child.pid!;
+  const endpoint = new URL("/v1/web/read", ready.ready).href;
+  console.log(`service: pid ${servicePid} at ${ready.ready}; render ${ready.render}`);
+  if (!ready.render.startsWith("on")) {
+    child.send("stop");
+    process.exitCode = 1;
+    return;
+  }
+
+  async function readOnce(url: string, render: boolean): Promise<boolean> {
+    const res = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url, format: "text", max_chars: 20_000, render }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const reply = (await res.json()) as ReadReply;
+    if (!reply.ok) {
+      console.error(`  ${url}: ${res.status} ${reply.error} ${reply.message ?? ""}`);
+      return false;
+    }
+    // A rendered page whose script has not finished still says "Loading…" (deferred.html).
+    return !render || (reply.javascript_rendered === true && !(reply.text ?? "").includes("Loading…"));
+  }
+
+  async function run(urls: string[], concurrency: number, render: boolean): Promise<RunResult> {
+    const latencies: number[] = [];
+    let failures = 0;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < urls.length) {
+          const url = urls[next++]!;
+          const t = performance.now();
+          const ok = await readOnce(url, render).catch((error: Error) => (console.error(`  ${url}: ${error.message}`), false));
+          if (!ok) failures++;
+          latencies.push(performance.now() - t);
         }
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  return { latencies, wallMs: performance.now() - started, failures };
-}
+      }),
+    );
+    return { latencies, wallMs: performance.now() - started, failures };
+  }
 
-function report(label: string, result: RunResult): void {
-  const { latencies, wallMs, failures } = result;
+  function report(label: string, result: RunResult): void {
+    const { latencies, wallMs, failures } = result;
+    console.log(
+      `${label.padEnd(34)} ${String(latencies.length).padStart(4)} pages  ${((latencies.length * 1000) / wallMs).toFixed(1).padStart(6)} pages/s  p50 ${percentile(latencies, 50).toFixed(0).padStart(5)} ms  p95 ${percentile(latencies, 95).toFixed(0).padStart(5)} ms${failures ? `  FAILURES ${failures}` : ""}`,
+    );
+  }
+
+  const pool = 2; // the renderer's default (renderPages)
+  const urls = Array.from({ length: rounds }, () => PAGES.map((p) => site.url(p))).flat();
+  const simple = Array.from({ length: rounds }, () => site.url("/script-built.html"));
+
+  const idle = readTreeRssBytes(servicePid);
+  console.log(`load average before the run: ${loadAverage()}`);
+  console.log(`service idle, before the browser starts: RSS ${mib(idle.bytes)}, PSS ${mib(idle.pssBytes)} (${idle.processes} process)`);
+  const rss = sampleTreeRss(servicePid);
+  let t = performance.now();
+  await run([site.url("/script-built.html")], 1, true);
+  console.log(`first render (browser launch + first context + render): ${(performance.now() - t).toFixed(0)} ms`);
+
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+  const sequentialSimple: RunResult = { latencies: [], wallMs: 0, failures: 0 };
+  for (const url of simple) {
+    // A caller at a time, with a short gap between calls (the spare context is ready again).
+    const r = await run([url], 1, true);
+    sequentialSimple.latencies.push(...r.latencies);
+    sequentialSimple.wallMs += r.wallMs;
+    sequentialSimple.failures += r.failures;
+    await pause();
+  }
+  report("render, simple page, 1 at a time", sequentialSimple);
+  report(`render, simple page, ${pool} at once`, await run(simple, pool, true));
+  report(`render, 3 page kinds, ${pool} at once`, await run(urls, pool, true));
+  report("render, 3 page kinds, 10 at once", await run(urls, 10, true));
+  const peak = rss.stop();
+  report("no render, simple page, 1 at a time", await run(simple, 1, false));
+  report(`no render, 3 page kinds, ${pool} at once`, await run(urls, pool, false));
+  console.log(`load average after the run: ${loadAverage()}`);
+
   console.log(
-    `${label.padEnd(34)} ${String(latencies.length).padStart(4)} pages  ${((latencies.length * 1000) / wallMs).toFixed(1).padStart(6)} pages/s  p50 ${percentile(latencies, 50).toFixed(0).padStart(5)} ms  p95 ${percentile(latencies, 95).toFixed(0).padStart(5)} ms${failures ? `  FAILURES ${failures}` : ""}`,
+    `peak RSS of the service's process tree (sum of RSS): ${mib(peak.peakBytes)} = ${mb(peak.peakBytes)} over up to ${peak.peakProcesses} processes (target < 800 MB)`,
   );
+  console.log(`  at the RSS peak: ${peak.peakBreakdown.join(", ")}`);
+  console.log(`peak PSS of the service's process tree (shared pages split): ${mib(peak.peakPssBytes)} = ${mb(peak.peakPssBytes)}`);
+
+  const treeBeforeStop = listProcessTree(servicePid);
+  child.send("stop");
+  await new Promise((resolve) => child.once("exit", resolve));
+  closeSync(logFd);
+  await site.stop();
+  rmSync(work, { recursive: true, force: true });
+  // Chromium's last children exit just after the service; give them a moment. A zombie has exited.
+  const alive = (pid: number) => {
+    try {
+      return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+  let left = treeBeforeStop.filter(alive);
+  for (let waited = 0; left.length > 0 && waited < 3000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = left.filter(alive);
+  }
+  console.log(`after the service stopped: ${left.length} of its ${treeBeforeStop.length} process(es) left${left.length ? ` (${left.join(", ")})` : ""}`);
 }
 
-const site = await startRenderSite();
-const renderer = createRenderer({ browserPath, userAgent: USER_AGENT, policy: { allowLoopbackTargets: true } });
-const status = renderer.status();
-if (!status.available) {
-  console.error(`render bench: ${status.detail}`);
-  process.exit(1);
-}
-const engine = createWebEngine({ userAgent: USER_AGENT, allowLoopbackTargets: true, renderer: (url, signal) => renderer.render(url, signal) });
-const pool = 2; // the renderer's default
-const urls = Array.from({ length: rounds }, () => PAGES.map((p) => site.url(p))).flat();
-const simple = Array.from({ length: rounds }, () => site.url("/script-built.html"));
-
-console.log(`browser: ${status.detail}`);
-const baseline = readTreeRssBytes(process.pid).bytes;
-console.log(`load average before the run: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-const rss = sampleTreeRss(process.pid);
-let t = performance.now();
-await renderer.warm();
-console.log(`cold start (launch + first context): ${(performance.now() - t).toFixed(0)} ms`);
-t = performance.now();
-await run(engine, [site.url("/script-built.html")], 1, true);
-console.log(`first render after launch: ${(performance.now() - t).toFixed(0)} ms`);
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
-const sequentialSimple: RunResult = { latencies: [], wallMs: 0, failures: 0 };
-for (const url of simple) {
-  // A caller at a time, with a short gap between calls (the spare context is ready again).
-  const r = await run(engine, [url], 1, true);
-  sequentialSimple.latencies.push(...r.latencies);
-  sequentialSimple.wallMs += r.wallMs;
-  sequentialSimple.failures += r.failures;
-  await pause();
-}
-report("render, simple page, 1 at a time", sequentialSimple);
-report(`render, simple page, ${pool} at once`, await run(engine, simple, pool, true));
-report(`render, 3 page kinds, ${pool} at once`, await run(engine, urls, pool, true));
-report("render, 3 page kinds, 10 at once", await run(engine, urls, 10, true));
-const peak = rss.stop();
-report("no render, simple page, 1 at a time", await run(engine, simple, 1, false));
-report(`no render, 3 page kinds, ${pool} at once`, await run(engine, urls, pool, false));
-
-const stats = renderer.stats();
-console.log(`browser launches: ${stats.launches}, renders: ${stats.renders}`);
-console.log(`peak RSS of the process tree (sum of RSS): ${mib(peak.peakBytes)} over up to ${peak.peakProcesses} processes (bun alone before launch: ${mib(baseline)})`);
-console.log(`  at the RSS peak: ${peak.peakBreakdown.join(", ")}`);
-console.log(`peak PSS of the process tree (shared pages split): ${mib(peak.peakPssBytes)}`);
-await renderer.close();
-await site.stop();
-const after = readTreeRssBytes(process.pid);
-console.log(`after close: ${after.processes} process(es) in the tree`);
+if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "");
+else await runParent();
