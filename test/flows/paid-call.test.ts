@@ -4,11 +4,10 @@
  * free preview with the exact total for the body; receipts can be looked up.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { startService, type RunningService } from "../../src/boot.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createMemoryLogger } from "../../src/log.ts";
+import type { RunningService } from "../../src/boot.ts";
 import { decodePaymentRequired, decodePaymentResponse } from "../../src/x402/headers.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
+import { startPaidService } from "../support/paid-service.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 
 let fx: EvmFixture;
@@ -20,12 +19,7 @@ beforeAll(async () => {
   fx = await startEvmFixture();
   site = startSiteServer();
   site.set("/page", "<html><head><title>Paid</title></head><body><main><h1>Paid page</h1><p>Worth every micro-dollar of it.</p></main></body></html>");
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", "0", "--host", "127.0.0.1", "--payments", "on", "--unsafe-allow-loopback-targets"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
-  });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
-  base = service.server.url.toString().replace(/\/$/, "");
+  ({ service, base } = await startPaidService(fx));
 }, 60_000);
 
 afterAll(async () => {

@@ -13,12 +13,11 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { parseAbiItem } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startService, type RunningService } from "../../src/boot.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createMemoryLogger } from "../../src/log.ts";
+import type { RunningService } from "../../src/boot.ts";
 import { decodePaymentRequired, decodePaymentResponse } from "../../src/x402/headers.ts";
 import { PAYMENT_IDENTIFIER } from "../../src/x402/payment-identifier.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
+import { startPaidService } from "../support/paid-service.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { scanSqlite } from "./sqlite-scan.ts";
 
@@ -37,12 +36,7 @@ beforeAll(async () => {
   site.set("/page", `<html><head><title>Probe</title></head><body><main><h1>Probe page</h1><p>${PAGE_PROBE} every morning.</p></main></body></html>`);
   site.set("/other", "<html><head><title>Other</title></head><body><main><h1>Other</h1><p>Another page entirely, not the same call.</p></main></body></html>");
   dataDir = mkdtempSync(join(tmpdir(), "tollbooth-payid-flow-"));
-  const config = loadConfig({
-    argv: ["--data", dataDir, "--port", "0", "--host", "127.0.0.1", "--payments", "on", "--unsafe-allow-loopback-targets"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
-  });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
-  base = service.server.url.toString().replace(/\/$/, "");
+  ({ service, base } = await startPaidService(fx, dataDir));
 }, 60_000);
 
 afterAll(async () => {

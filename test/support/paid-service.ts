@@ -1,0 +1,20 @@
+/** The whole service with payments on, settling on the EVM fixture's anvil (for paid flow tests). */
+import { type RunningService, startService } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import type { EvmFixture } from "../x402/evm-fixture.ts";
+
+export interface PaidService {
+  readonly service: RunningService;
+  /** Base URL without the trailing slash. */
+  readonly base: string;
+}
+
+export async function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
+  const config = loadConfig({
+    argv: ["--data", data, "--port", "0", "--host", "127.0.0.1", "--payments", "on", "--unsafe-allow-loopback-targets"],
+    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+  });
+  const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
+  return { service, base: service.server.url.toString().replace(/\/$/, "") };
+}
