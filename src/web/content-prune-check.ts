@@ -12,16 +12,19 @@ function describeAttributes(element: Element): string {
   return Array.from(element.attributes).map((attribute) => `${attribute.name}=${attribute.value}`).join(" ");
 }
 
-function isDroppedUnseen(element: Element): boolean {
+function isDroppedUnseen(element: Element, chromeNamed: boolean): boolean {
   const tag = element.nodeName;
   if (tag === "H1" || element.querySelector("h1")) return false;
   if (NEVER_CONTENT_TAGS.has(tag) || tag === "ASIDE") return true;
   const flags = classifyElement(element);
-  return (flags & NEVER_CONTENT) !== 0 || ((flags & CHROME_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
+  return (flags & NEVER_CONTENT) !== 0 || (chromeNamed && (flags & CHROME_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
 }
 
-/** Differences between the parsed whole and pruned pages other than allowed emptied elements (empty: they agree). */
-export function comparePrunedParse(whole: string, pruned: string, limit = 5): string[] {
+/**
+ * Differences between the parsed whole and pruned pages other than allowed emptied elements (empty: they agree).
+ * `chromeNamed: false` checks the copy for the try that ignores names.
+ */
+export function comparePrunedParse(whole: string, pruned: string, limit = 5, chromeNamed = true): string[] {
   const problems: string[] = [];
   const compare = (full: Node, lean: Node, path: string): void => {
     if (problems.length >= limit) return;
@@ -40,7 +43,7 @@ export function comparePrunedParse(whole: string, pruned: string, limit = 5): st
       return;
     }
     if (lean.childNodes.length === 0 && full.childNodes.length > 0) {
-      if (!isDroppedUnseen(fullElement)) problems.push(`${path}: emptied, but the first try reads it`);
+      if (!isDroppedUnseen(fullElement, chromeNamed)) problems.push(`${path}: emptied, but the try reads it`);
       return;
     }
     if (full.childNodes.length !== lean.childNodes.length) {

@@ -5,8 +5,9 @@
  * lists...) holding neither an h1 nor anything named as the content. On a typical page that is
  * most of the markup, and happy-dom's cost is per node. Each such element stays, empty, with its
  * tag and attributes, so the walk sees the same elements in the same places and drops them as
- * before: the first try's result is the same as on the whole page. The other tries (names
- * ignored, whole body) need what was cut, so they parse the page whole.
+ * before: the first try's result is the same as on the whole page. The second try ignores names,
+ * so its copy empties only what is never content (`chromeNamed: false`); the last (whole body)
+ * parses the page whole.
  *
  * Where a subtree ends is decided as happy-dom 21's HTMLParser builds its tree (the stack rules
  * of its parseEndOfStartTag and parseEndTag, with its element config), simulated on tag names
@@ -58,8 +59,8 @@ function hasEntity(attributes: AttributeLike[]): boolean {
   return attributes.some((attribute) => CLASSIFIED.has(attribute.name) && attribute.value?.includes("&") === true);
 }
 
-/** Whether the first try drops this element unseen: "never" (whatever it holds), "chrome" (unless it holds content), or no. */
-function droppedKind(name: string, attributes: AttributeLike[]): "never" | "chrome" | undefined {
+/** Whether a try drops this element unseen: "never" (whatever it holds), "chrome" (unless it holds content), or no. */
+function droppedKind(name: string, attributes: AttributeLike[], chromeNamed: boolean): "never" | "chrome" | undefined {
   const tag = name.toUpperCase();
   // The first h1 is the headline whatever its attributes, so no h1 is emptied (nor anything holding one).
   if (tag === "H1") return undefined;
@@ -67,7 +68,7 @@ function droppedKind(name: string, attributes: AttributeLike[]): "never" | "chro
   if (attributes.length === 0 || hasEntity(attributes)) return undefined;
   const flags = classifyAttributes(attributes);
   if (flags & NEVER_CONTENT) return "never";
-  if (flags & CHROME_NAMED && !NAMES_IGNORED_TAGS.has(tag)) return "chrome";
+  if (chromeNamed && flags & CHROME_NAMED && !NAMES_IGNORED_TAGS.has(tag)) return "chrome";
   return undefined;
 }
 
@@ -173,8 +174,14 @@ function startsTag(html: string, at: number): boolean {
   return !(Number.isNaN(c) || isSpace(c) || c === 47 || c === 33 || c === 62 || c === 63);
 }
 
-/** HTML (already trimmed) with the subtrees the first main-content try drops emptied (see the module comment). */
-export function pruneDroppedSubtrees(html: string): string {
+export interface PruneOptions {
+  /** Empty chrome named by class or id too, as the first try drops it (default); false for the try that ignores names. */
+  chromeNamed?: boolean;
+}
+
+/** HTML (already trimmed) with the subtrees a main-content try drops unseen emptied (see the module comment). */
+export function pruneDroppedSubtrees(html: string, options: PruneOptions = {}): string {
+  const chromeNamed = options.chromeNamed ?? true;
   const out: string[] = [];
   const quotes = createQuoteFinders(html);
   const lessThan = new Finder(html, "<");
@@ -235,7 +242,7 @@ export function pruneDroppedSubtrees(html: string): string {
     } else if (opened === "pushed") {
       if (name === "body" && bodyDepth < 0) bodyDepth = stack.names.length - 1;
       else if (bodyDepth >= 0) {
-        const kind = droppedKind(name, attributes);
+        const kind = droppedKind(name, attributes, chromeNamed);
         if (kind) region = { depth: stack.names.length - 1, name, contentStart: tag.end, chrome: kind === "chrome", kept: false };
       }
     }

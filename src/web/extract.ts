@@ -143,7 +143,7 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
 
 function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   // A selector may name any element, so its page is parsed whole; detection reads a leaner copy,
-  // and its first try a copy without the subtrees that try drops unseen.
+  // and each of its tries a copy without the subtrees that try drops unseen.
   const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
   const firstTry = input.selector !== undefined ? source : pruneDroppedSubtrees(source);
   const document = parseHtmlDocument(firstTry);
@@ -157,20 +157,24 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     root = selectScope(document, input.selector);
     removeBoilerplate(root);
   } else {
-    // Detection moves and removes nodes; each further try starts from the page as parsed, whole.
+    // Detection moves and removes nodes; each further try starts from the page as parsed (its own
+    // pruned copy, or the same document with the changes undone when nothing was pruned).
     let changes = new DomChanges();
     let main = findMainContent(document, true, changes);
     let page = document;
+    let parsed = firstTry;
     if (!main) {
-      if (firstTry === source) changes.undo();
-      else page = parseHtmlDocument(source);
+      const secondTry = pruneDroppedSubtrees(source, { chromeNamed: false });
+      if (secondTry === parsed) changes.undo();
+      else page = parseHtmlDocument((parsed = secondTry));
       changes = new DomChanges();
       main = findMainContent(page, false, changes);
     }
     if (main) {
       root = main;
     } else {
-      changes.undo();
+      if (parsed === source) changes.undo();
+      else page = parseHtmlDocument(source);
       root = (page.body ?? page.documentElement) as Element;
       removeBoilerplate(root);
       warnings.push(FALLBACK_WARNING);

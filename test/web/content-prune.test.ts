@@ -85,4 +85,25 @@ describe("web/content-prune", () => {
     expect(result.text).toContain("The comment report");
     expect(result.text).toContain("The reply report");
   });
+
+  it("for the try that ignores names, empties only what is never content", () => {
+    const body = '<nav><a href="/">Home</a></nav><div class="sidebar"><p>Kept</p></div><div hidden><p>x</p></div><aside><p>a</p></aside><p>Text</p>';
+    const whole = page(body);
+    const pruned = pruneDroppedSubtrees(whole, { chromeNamed: false });
+    expect(comparePrunedParse(whole, pruned, 5, false)).toEqual([]);
+    expect(pruned).toContain('<nav></nav><div class="sidebar"><p>Kept</p></div><div hidden></div><aside></aside><p>Text</p>');
+    // The check itself refuses a chrome-named element emptied for that try.
+    expect(comparePrunedParse(whole, pruneDroppedSubtrees(whole), 5, false)).not.toEqual([]);
+  });
+
+  it("the second try reads chrome-named content but never navigation or hidden text", async () => {
+    const result = await extractHtml({
+      html: page(`<nav><p>${"Menu entry words ".repeat(30)}</p></nav><div hidden>${paragraph("hidden")}</div><div class="comments">${paragraph("comment")}${paragraph("reply")}</div><p>Short.</p>`),
+      url: "https://example.com/",
+      markdown: false,
+    });
+    expect(result.text).toContain("The reply report");
+    expect(result.text).not.toContain("Menu entry");
+    expect(result.text).not.toContain("The hidden report");
+  });
 });
