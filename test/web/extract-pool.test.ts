@@ -81,6 +81,18 @@ describe("extraction pool", () => {
     expect(json(await buildReadResult(resource, input, at, pool.extract))).toBe(json(await buildReadResult(resource, input, at)));
   });
 
+  it("lets small pages pass a slow page: no page waits behind another on a busy thread", async () => {
+    const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(5_000)}</main></body></html>`;
+    const small = readFileSync(join(FIXTURES, "short.html"), "utf8");
+    const finished: string[] = [];
+    const track = (name: string, input: ExtractHtmlInput) => pool.extract(input).then(() => void finished.push(name));
+    const slowDone = track("slow", { html: slow, url: "https://example.com/slow", markdown: false });
+    const smallDone = Array.from({ length: 12 }, (_, i) => track(`small-${i}`, { html: small, url: `https://example.com/s${i}`, markdown: false }));
+    await Promise.all([slowDone, ...smallDone]);
+    // Handed out by the least pending count, half the small pages queued behind the slow one on its thread.
+    expect(finished.at(-1)).toBe("slow");
+  });
+
   it("refuses work once closed", async () => {
     const closing = createExtractPool({ size: 1 });
     const html = readFileSync(join(FIXTURES, "short.html"), "utf8");
