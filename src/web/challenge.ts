@@ -51,7 +51,8 @@ export function isBotChallenge(input: ChallengeInput): boolean {
     return true;
   }
   const html = input.html.slice(0, 256 * 1024);
-  const textLength = input.textLength ?? estimateTextLength(html);
+  // Only "more than MAX_CHALLENGE_TEXT" matters, so the count stops there: a long page costs a few KB of scanning.
+  const textLength = input.textLength ?? estimateTextLength(html, MAX_CHALLENGE_TEXT);
   if (textLength > MAX_CHALLENGE_TEXT) return false;
   if (VENDOR_MARKERS.some((marker) => marker.test(html))) return true;
   // Phrases and widgets also appear in articles about CAPTCHAs: only a near-empty page counts.
@@ -59,10 +60,60 @@ export function isBotChallenge(input: ChallengeInput): boolean {
   return PHRASES.some((phrase) => phrase.test(html)) || CAPTCHA_WIDGETS.test(html);
 }
 
-function estimateTextLength(html: string): number {
-  return html
-    .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim().length;
+/** Elements whose content is never visible text. */
+const HIDDEN_CONTENT = /<(script|style|noscript|template)\b/iy;
+
+/** `\s` as JavaScript's regular expressions read it. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/** Where `</name` then optional spaces then `>` ends (just past the `>`), searching from `from`; -1 when absent. */
+function indexAfterClosing(html: string, lowerHtml: () => string, name: string, from: number): number {
+  const lower = lowerHtml();
+  for (let at = lower.indexOf(`</${name}`, from); at >= 0; at = lower.indexOf(`</${name}`, at + 2)) {
+    let i = at + 2 + name.length;
+    while (i < html.length && isSpace(html.charCodeAt(i))) i++;
+    if (html.charCodeAt(i) === 62) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * Length of the page's visible text with whitespace collapsed and trimmed (script, style,
+ * noscript and template content and every tag count as a space), counted up to just past `cap`.
+ */
+export function estimateTextLength(html: string, cap = Number.POSITIVE_INFINITY): number {
+  let lower: string | undefined;
+  const lowerHtml = () => (lower ??= html.toLowerCase());
+  let count = 0;
+  let space = false;
+  let i = 0;
+  while (i < html.length && count <= cap) {
+    const code = html.charCodeAt(i);
+    if (code === 60) {
+      HIDDEN_CONTENT.lastIndex = i;
+      const hidden = HIDDEN_CONTENT.exec(html);
+      const end = hidden ? indexAfterClosing(html, lowerHtml, (hidden[1] as string).toLowerCase(), HIDDEN_CONTENT.lastIndex) : -1;
+      const tagEnd = end >= 0 ? end : html.indexOf(">", i + 1) + 1;
+      if (tagEnd > 0) {
+        space = true;
+        i = tagEnd;
+        continue;
+      }
+    }
+    if (isSpace(code)) space = true;
+    else {
+      if (space && count > 0) count++;
+      space = false;
+      count++;
+    }
+    i++;
+  }
+  return count;
 }
