@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 
 export interface BrowserLaunchOptions {
   executablePath: string;
@@ -102,6 +102,8 @@ export async function launchBrowser(options: BrowserLaunchOptions): Promise<Laun
   const userDataDir = await mkdtemp(join(tmpdir(), "tollbooth-chromium-"));
   let browser: Browser;
   try {
+    // Loaded on the first launch: a server that never renders does not carry puppeteer (~20 MiB of RSS).
+    const { default: puppeteer } = await import("puppeteer-core");
     browser = await puppeteer.launch({
       executablePath: options.executablePath,
       headless: true,
