@@ -9,7 +9,7 @@
  * data folder, logs to a file) runs in a child Bun process, so the tree measured is that process
  * and the Chromium it launches. This process serves the fixture pages, runs the clients and samples
  * /proc; none of that is counted.
- * Usage: bun scripts/bench/render.ts [rounds=20] [--browser /path/to/chromium]
+ * Usage: bun scripts/bench/render.ts [rounds=20] [--browser /path/to/chromium] [--service-arg=--flag=value ...]
  * Targets (2-core machine): p50 < 400 ms for the simple script-built page, peak RSS < 800 MB.
  */
 import { fork } from "node:child_process";
@@ -22,15 +22,16 @@ import { listProcessTree, readTreeRssBytes, sampleTreeRss } from "./render-rss.t
 const PAGES = ["/script-built.html", "/catalogue.html", "/deferred.html"];
 
 // ── child: the service under test ───────────────────────────────────────────────────────────────
-const serverArgs = (dataDir: string, browserPath: string) => [
+const serverArgs = (dataDir: string, browserPath: string, extra: string[]) => [
+  ...extra,
   "--host", "127.0.0.1", "--port", "0", "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000",
   ...(browserPath ? ["--browser-path", browserPath] : []),
 ];
 
-async function serveAsChild(dataDir: string, browserPath: string): Promise<void> {
+async function serveAsChild(dataDir: string, browserPath: string, extra: string[]): Promise<void> {
   const { startService } = await import("../../src/boot.ts");
   const { loadConfig } = await import("../../src/config.ts");
-  const service = await startService(loadConfig({ argv: serverArgs(dataDir, browserPath), env: {} }));
+  const service = await startService(loadConfig({ argv: serverArgs(dataDir, browserPath, extra), env: {} }));
   process.on("message", async (message: string) => {
     if (message !== "stop") return;
     await service.close();
@@ -67,11 +68,17 @@ async function runParent(): Promise<void> {
   const browserFlag = args.indexOf("--browser");
   const browserPath = browserFlag >= 0 ? (args[browserFlag + 1] ?? "") : "";
   const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 20);
+  // --service-arg=--extract-workers=1 (repeatable): a service setting to compare against the default.
+  const serviceArgs = args.filter((a) => a.startsWith("--service-arg=")).flatMap((a) => {
+    const flag = a.slice("--service-arg=".length);
+    const eq = flag.indexOf("=");
+    return eq > 0 ? [flag.slice(0, eq), flag.slice(eq + 1)] : [flag];
+  });
 
   const site = await startRenderSite();
   const work = mkdtempSync(join(tmpdir(), "tb-bench-render-"));
   const logFd = openSync(join(work, "server.log"), "w");
-  const child = fork(import.meta.path, ["--serve-child", join(work, "data"), browserPath], {
+  const child = fork(import.meta.path, ["--serve-child", join(work, "data"), browserPath, ...serviceArgs], {
     execPath: process.execPath,
     stdio: ["ignore", logFd, "inherit", "ipc"],
   });
@@ -189,5 +196,5 @@ async function runParent(): Promise<void> {
   console.log(`after the service stopped: ${left.length} of its ${treeBeforeStop.length} process(es) left${left.length ? ` (${left.join(", ")})` : ""}`);
 }
 
-if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "");
+if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "", process.argv.slice(5));
 else await runParent();
