@@ -249,8 +249,10 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       // Closing happens after the answer; the page stays counted in the pool until it is gone.
       void closeRenderContext(generation, opened).finally(() => {
         release(generation);
-        refillSpares(generation);
+        // The slot is given back first: a refill that still counted this finished render as busy opened no
+        // spare, and back-to-back renders each waited ~150 ms for a context of their own.
         done();
+        refillSpares(generation);
       });
     }
   }
