@@ -213,6 +213,29 @@ describeWithBrowser("web/renderer with Chromium", () => {
   }, SLOW);
 });
 
+describeWithBrowser("web/renderer spare contexts", () => {
+  it("opens the next caller's spare as soon as a finished render's context has closed, while another render runs", async () => {
+    const site = await startRenderSite({ slowMs: 2_500 });
+    const h = createHarness();
+    try {
+      await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      // Started while the first render's context is still closing: it takes the spare opened during the first render.
+      const slow = h.renderer.render(site.url("/slow.html?second"), AbortSignal.timeout(20_000));
+      // Once the first context has closed, its page is free again: a spare must open for the next caller
+      // while the slow render still waits for its source.
+      const spareDuringSlow = await eventually(() => {
+        const stats = h.renderer.stats();
+        return stats.active === 1 && stats.spareContexts === 1;
+      }, 2_000);
+      expect(spareDuringSlow).toBe(true);
+      expect((await slow).html).toContain("Slow page built for second.");
+    } finally {
+      await h.renderer.close();
+      await site.stop();
+    }
+  }, SLOW);
+});
+
 describeWithBrowser("web/renderer browser lifecycle", () => {
   let site: RenderSite;
   beforeAll(async () => {
