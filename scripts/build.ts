@@ -12,9 +12,9 @@ writeFileSync(join(root, "src/plugin/builtins.generated.ts"), renderBuiltinIndex
 const outfile = join(root, "dist/tollbooth");
 const started = performance.now();
 const result = await Bun.build({
-  // The extraction thread's entry is bundled beside main; with the root at src/, the binary holds it
-  // at web/extract-worker (src/web/extract-pool.ts names it so).
-  entrypoints: [join(root, "src/main.ts"), join(root, "src/web/extract-worker.ts")],
+  // The extraction and PDF threads' entries are bundled beside main; with the root at src/, the binary
+  // holds them at web/extract-worker and web/pdf-worker (src/web/extract-pool.ts and pdf-thread.ts name them so).
+  entrypoints: [join(root, "src/main.ts"), join(root, "src/web/extract-worker.ts"), join(root, "src/web/pdf-worker.ts")],
   root: join(root, "src"),
   compile: { outfile },
   minify: true,

@@ -14,6 +14,7 @@ import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/extract-pool.ts";
+import { createPdfThread, type PdfThread } from "./web/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/renderer.ts";
 import { setUpPayments } from "./payments-setup.ts";
@@ -72,12 +73,13 @@ export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): Ex
 }
 
 /** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool): WebEngine {
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread): WebEngine {
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
     ...(renderer ? { renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation) } : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
+    ...(pdfThread ? { readPdf: pdfThread.read } : {}),
   });
 }
 
@@ -90,7 +92,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
-  const web = options.web ?? createWebEngineFor(config, renderer, extractPool);
+  // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
+  const pdfThread = options.web ? undefined : createPdfThread();
+  const web = options.web ?? createWebEngineFor(config, renderer, extractPool, pdfThread);
   let setup;
   try {
     setup = options.payments
@@ -99,6 +103,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   } catch (error) {
     store.close();
     await extractPool?.close();
+    await pdfThread?.close();
     throw error;
   }
   const { payments, info, gate } = setup;
@@ -133,6 +138,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       if (reconciler) clearInterval(reconciler);
       await renderer?.close();
       await extractPool?.close();
+      await pdfThread?.close();
       store.close();
     },
   };

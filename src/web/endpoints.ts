@@ -8,7 +8,7 @@ import { compareText } from "./compare.ts";
 import type { ReadInput, WebEngine } from "./engine.ts";
 import type { Static } from "@sinclair/typebox";
 import type { ChangesItem, ChangesOutputSchema, ChangesRequest, FetchOutputSchema, PdfRequest, PdfResultSchema, ReadOutputSchema, ReadRequest } from "./endpoint-schemas.ts";
-import { pdfLimits, readPdf } from "./pdf.ts";
+import { pdfLimits } from "./pdf.ts";
 import { type InlineError, toCompactResult } from "./read-result.ts";
 
 export interface WebCapabilities {
@@ -118,6 +118,6 @@ export async function changesEndpoint(input: ChangesRequest, caps: WebCapabiliti
 
 export async function pdfEndpoint(input: PdfRequest, { web, signal }: WebCapabilities): Promise<Static<typeof PdfResultSchema>> {
   const source = await web.fetchBytes(input.url, { maxBytes: pdfLimits.maxBytes, tooLargeCode: "PDF_TOO_LARGE", signal });
-  const extraction = await readPdf(source.bytes);
+  const extraction = await web.readPdf(source.bytes);
   return { ok: true as const, url: input.url, ...extraction };
 }

@@ -6,6 +6,8 @@ import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./decode.ts";
 import type { HtmlExtraction } from "./extract.ts";
+import { readPdf } from "./pdf.ts";
+import type { PdfReader } from "./pdf-thread.ts";
 import type { HtmlExtractor } from "./extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
 import { type Connector, createNodeConnector } from "./http-connector.ts";
@@ -55,6 +57,8 @@ export interface WebEngineOptions {
   renderer?: Renderer;
   /** Extracts HTML pages (default: `extractHtml` on this thread; the server passes its worker pool). */
   extractHtml?: HtmlExtractor;
+  /** Reads PDFs (default: `readPdf` on this thread; the server passes its PDF thread). */
+  readPdf?: PdfReader;
 }
 
 export interface ReadInput {
@@ -82,6 +86,8 @@ export interface WebEngine {
   read(input: ReadInput, signal: AbortSignal): Promise<ReadResult>;
   /** Guarded download of raw bytes (for PDFs): same guard, redirects, robots; no content-type filtering. */
   fetchBytes(url: string, options: { maxBytes: number; tooLargeCode?: ErrorCode; signal: AbortSignal }): Promise<FetchedBytes>;
+  /** A PDF's embedded text, page by page (see web/pdf.ts). Throws ApiError. */
+  readPdf: PdfReader;
 }
 
 /** HTML and plain sources are extracted into the same shape. */
@@ -237,6 +243,8 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
   }
 
   return {
+    readPdf: options.readPdf ?? readPdf,
+
     async read(input, signal) {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
