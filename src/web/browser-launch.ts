@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "puppeteer-core";
+import { outcomeWithin } from "./outcome-within.ts";
 
 export interface BrowserLaunchOptions {
   executablePath: string;
@@ -140,11 +141,10 @@ export async function launchBrowser(options: BrowserLaunchOptions): Promise<Laun
           if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
           else child.once("exit", () => resolve());
         });
-        const graceful = browser.close().catch(() => undefined);
-        const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 3_000).unref?.());
-        if ((await Promise.race([graceful.then(() => "done" as const), timer])) === "late") killGroup(child?.pid);
+        await outcomeWithin(browser.close(), 3_000);
+        // Whether or not it closed in time: zygote and renderers that outlive the browser go with the group.
         killGroup(child?.pid);
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+        await outcomeWithin(exited, 3_000);
         await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
       })();
       return closing;

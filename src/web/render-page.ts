@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
 import { ApiError } from "../errors.ts";
 import type { NavigationCheck, RenderedPage } from "./engine.ts";
+import { outcomeWithin } from "./outcome-within.ts";
 import { type TargetPolicy, vetTarget } from "./target-guard.ts";
 
 /**
@@ -124,7 +125,7 @@ export async function renderInContext({ page, guard }: RenderContext, url: strin
   }
 
   const quiet = Promise.all([loaded, page.waitForNetworkIdle({ idleTime: options.quietMs, timeout: options.settleTimeoutMs, concurrency: 0 })]);
-  const settled = await Promise.race([settleWithin(quiet, options.settleTimeoutMs), crashed]);
+  const settled = (await Promise.race([outcomeWithin(quiet, options.settleTimeoutMs), crashed])) === "fulfilled";
   const html = await Promise.race([page.content(), crashed]);
   // A script navigation to a refused address fails the render like a refused redirect would.
   const lateRefusal = guard.refusal();
@@ -222,17 +223,4 @@ function describeNavigationFailure(error: unknown): ApiError {
   }
   if (net) return new ApiError("SOURCE_UNREACHABLE", { message: `The source could not be reached (${net}).`, cause: error });
   return new ApiError("RENDER_FAILED", { cause: error });
-}
-
-/** true when `promise` fulfils within `ms`; false when it rejects or the cap passes first. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const cap = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => false), cap]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

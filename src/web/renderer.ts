@@ -4,6 +4,7 @@
  * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
  */
 import { ApiError } from "../errors.ts";
+import { outcomeWithin } from "./outcome-within.ts";
 import type { NavigationCheck } from "./engine.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
@@ -264,7 +265,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       await context.lane.close();
       return;
     }
-    const closedInTime = await withinMs(context.close(), CONTEXT_CLOSE_TIMEOUT_MS);
+    const closedInTime = (await outcomeWithin(context.close(), CONTEXT_CLOSE_TIMEOUT_MS)) !== "late";
     if (!closedInTime) {
       // A context that will not close (a renderer stuck in a loop) takes its browser with it; its lane closes now.
       await context.lane.close();
@@ -321,16 +322,4 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-async function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
