@@ -102,3 +102,17 @@ export async function until<T>(check: () => T | undefined | Promise<T | undefine
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** An async skill that fails by our fault (a thrown Error, not an ApiError): its payment is refunded. */
+export const crashSkill = `import { defineSkill, t } from "tollbooth";
+export default defineSkill({
+  skill: "test.crash",
+  summary: "Fails by our fault after a long declared timeout.",
+  input: t.Object({ tag: t.Optional(t.String()) }, { additionalProperties: false }),
+  price: "0.002",
+  async: true,
+  timeoutMs: 100_000,
+  examples: [{ input: {} }],
+  async run() { throw new Error("disk full"); },
+});
+`;

@@ -9,25 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { decodePaymentResponse } from "../../src/x402/headers.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
-import { type GateControl, gatedSkill, installGates, jobSkillFolder, overrunSkill, until } from "./job-skills.ts";
+import { crashSkill, gatedSkill, installGates, jobSkillFolder, overrunSkill, type GateControl, until } from "./job-skills.ts";
 
 let fx: EvmFixture;
 let gates: GateControl;
 let service: TestService;
 let prepaid: TestService;
 
-const crashSkill = `import { defineSkill, t } from "tollbooth";
-export default defineSkill({
-  skill: "test.crash",
-  summary: "Fails by our fault after a long declared timeout.",
-  input: t.Object({}, { additionalProperties: false }),
-  price: "0.002",
-  async: true,
-  timeoutMs: 100_000,
-  examples: [{ input: {} }],
-  async run() { throw new Error("disk full"); },
-});
-`;
 
 beforeAll(async () => {
   fx = await startEvmFixture();

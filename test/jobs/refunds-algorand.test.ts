@@ -16,25 +16,13 @@ import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
 import { createRefundSenders, type RefundSender } from "../../src/x402/refund.ts";
 import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
-import { jobSkillFolder, until } from "./job-skills.ts";
+import { crashSkill, jobSkillFolder, until } from "./job-skills.ts";
 
 const NETWORK = "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k";
 const USDC_ASA = "31566704";
 const ALGO = 1_000_000n;
 const PRICE = 2000n;
 
-const crashSkill = `import { defineSkill, t } from "tollbooth";
-export default defineSkill({
-  skill: "test.crash",
-  summary: "Fails by our fault.",
-  input: t.Object({ tag: t.Optional(t.String()) }, { additionalProperties: false }),
-  price: "0.002",
-  async: true,
-  timeoutMs: 100_000,
-  examples: [{ input: {} }],
-  async run() { throw new Error("disk full"); },
-});
-`;
 
 let algod: FakeAlgod;
 let buyer: algosdk.Account;

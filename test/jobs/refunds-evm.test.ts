@@ -16,20 +16,8 @@ import { resolveNetworks } from "../../src/x402/config.ts";
 import { createRefundSenders, type RefundSender } from "../../src/x402/refund.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
-import { jobSkillFolder, until } from "./job-skills.ts";
+import { crashSkill, jobSkillFolder, until } from "./job-skills.ts";
 
-const crashSkill = `import { defineSkill, t } from "tollbooth";
-export default defineSkill({
-  skill: "test.crash",
-  summary: "Fails by our fault after a long declared timeout.",
-  input: t.Object({ tag: t.Optional(t.String()) }, { additionalProperties: false }),
-  price: "0.002",
-  async: true,
-  timeoutMs: 100_000,
-  examples: [{ input: {} }],
-  async run() { throw new Error("disk full"); },
-});
-`;
 
 const PRICE = 2000n;
 let fx: EvmFixture;

@@ -17,6 +17,7 @@ import { createPaymentGate, type PaidOperation, type PaymentGate } from "../../s
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
 import type { PaymentPayload, PaymentRequired } from "../../src/x402/wire.ts";
+import { catchPayment } from "../support/payment-capture.ts";
 import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";
 
@@ -80,24 +81,9 @@ function officialFetch(account: algosdk.Account, baseFetch: typeof fetch = fetch
 }
 
 async function capturePayment(server: PaidServer, account: algosdk.Account, editRequired?: (r: PaymentRequired) => void): Promise<string> {
-  let captured: string | undefined;
-  const intercept = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const signature = request.headers.get("PAYMENT-SIGNATURE");
-    if (signature) {
-      captured = signature;
-      return new Response("{}", { status: 200 });
-    }
-    const response = await fetch(request);
-    if (response.status !== 402 || !editRequired) return response;
-    const decoded = decodePaymentRequired(response.headers.get("PAYMENT-REQUIRED") ?? "");
-    if (!decoded.ok) throw new Error(decoded.reason);
-    editRequired(decoded.value);
-    return new Response("{}", { status: 402, headers: { "PAYMENT-REQUIRED": encodeBase64Json(decoded.value) } });
-  };
-  await officialFetch(account, intercept as typeof fetch)(`${server.url}/v1/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
-  if (!captured) throw new Error("no payment captured");
-  return captured;
+  const catcher = catchPayment(editRequired);
+  await officialFetch(account, catcher.fetch)(`${server.url}/v1/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+  return catcher.captured();
 }
 
 const post = (f: typeof fetch, server: PaidServer, headers: Record<string, string> = {}) =>

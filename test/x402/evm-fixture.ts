@@ -8,8 +8,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { toHex, type Hex } from "viem";
 import { randomBytes } from "node:crypto";
 import { transferWithAuthorizationTypes } from "../../src/x402/evm/abi.ts";
-import { decodePaymentRequired, encodeBase64Json } from "../../src/x402/headers.ts";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "../../src/x402/wire.ts";
+import { catchPayment } from "../support/payment-capture.ts";
 import { openDatabase, type Database } from "../../src/store/db.ts";
 import { receiptMigrations } from "../../src/store/receipts.ts";
 import type { X402Config } from "../../src/x402/config.ts";
@@ -86,28 +86,13 @@ export async function startEvmFixture(): Promise<EvmFixture> {
     },
     officialFetch,
     async capturePayment(url, body, options = {}) {
-      let captured: string | undefined;
-      const intercept = async (input: RequestInfo | URL, init?: RequestInit) => {
-        const request = new Request(input, init);
-        const signature = request.headers.get("PAYMENT-SIGNATURE");
-        if (signature) {
-          captured = signature;
-          return new Response("{}", { status: 200 });
-        }
-        const response = await fetch(request);
-        if (response.status !== 402 || !options.editRequired) return response;
-        const decoded = decodePaymentRequired(response.headers.get("PAYMENT-REQUIRED") ?? "");
-        if (!decoded.ok) throw new Error(decoded.reason);
-        options.editRequired(decoded.value);
-        return new Response("{}", { status: 402, headers: { "PAYMENT-REQUIRED": encodeBase64Json(decoded.value) } });
-      };
-      await officialFetch(options.key ?? buyer.key, undefined, intercept as typeof fetch)(url, {
+      const catcher = catchPayment(options.editRequired);
+      await officialFetch(options.key ?? buyer.key, undefined, catcher.fetch)(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-      if (!captured) throw new Error("the official buyer sent no payment");
-      return captured;
+      return catcher.captured();
     },
     async signedPayment(accepted, fields, key = buyer.key) {
       const now = Math.floor(Date.now() / 1000);
