@@ -60,8 +60,14 @@ export function isBotChallenge(input: ChallengeInput): boolean {
   return PHRASES.some((phrase) => phrase.test(html)) || CAPTCHA_WIDGETS.test(html);
 }
 
-/** Elements whose content is never visible text. */
+/** Elements whose content is never visible text, and where each ends. */
 const HIDDEN_CONTENT = /<(script|style|noscript|template)\b/iy;
+const HIDDEN_END: Record<string, RegExp> = {
+  script: /<\/script\s*>/gi,
+  style: /<\/style\s*>/gi,
+  noscript: /<\/noscript\s*>/gi,
+  template: /<\/template\s*>/gi,
+};
 
 /** `\s` as JavaScript's regular expressions read it. */
 function isSpace(code: number): boolean {
@@ -73,15 +79,11 @@ function isSpace(code: number): boolean {
   );
 }
 
-/** Where `</name` then optional spaces then `>` ends (just past the `>`), searching from `from`; -1 when absent. */
-function indexAfterClosing(html: string, lowerHtml: () => string, name: string, from: number): number {
-  const lower = lowerHtml();
-  for (let at = lower.indexOf(`</${name}`, from); at >= 0; at = lower.indexOf(`</${name}`, at + 2)) {
-    let i = at + 2 + name.length;
-    while (i < html.length && isSpace(html.charCodeAt(i))) i++;
-    if (html.charCodeAt(i) === 62) return i + 1;
-  }
-  return -1;
+/** Just past the end tag of the hidden element `name` whose content starts at `from`; -1 when it is not closed. */
+function indexAfterHidden(html: string, name: string, from: number): number {
+  const end = HIDDEN_END[name.toLowerCase()] as RegExp;
+  end.lastIndex = from;
+  return end.exec(html) ? end.lastIndex : -1;
 }
 
 /**
@@ -89,8 +91,6 @@ function indexAfterClosing(html: string, lowerHtml: () => string, name: string, 
  * noscript and template content and every tag count as a space), counted up to just past `cap`.
  */
 export function estimateTextLength(html: string, cap = Number.POSITIVE_INFINITY): number {
-  let lower: string | undefined;
-  const lowerHtml = () => (lower ??= html.toLowerCase());
   let count = 0;
   let space = false;
   let i = 0;
@@ -99,7 +99,7 @@ export function estimateTextLength(html: string, cap = Number.POSITIVE_INFINITY)
     if (code === 60) {
       HIDDEN_CONTENT.lastIndex = i;
       const hidden = HIDDEN_CONTENT.exec(html);
-      const end = hidden ? indexAfterClosing(html, lowerHtml, (hidden[1] as string).toLowerCase(), HIDDEN_CONTENT.lastIndex) : -1;
+      const end = hidden ? indexAfterHidden(html, hidden[1] as string, HIDDEN_CONTENT.lastIndex) : -1;
       const tagEnd = end >= 0 ? end : html.indexOf(">", i + 1) + 1;
       if (tagEnd > 0) {
         space = true;
