@@ -7,6 +7,7 @@
 import type { Element, Node } from "happy-dom";
 import { CHROME_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement } from "./content-signals.ts";
 import { parseHtmlDocument } from "./content-parse.ts";
+import type { PruneOptions } from "./content-prune.ts";
 
 function describeAttributes(element: Element): string {
   return Array.from(element.attributes).map((attribute) => `${attribute.name}=${attribute.value}`).join(" ");
@@ -22,9 +23,11 @@ function isDroppedUnseen(element: Element, chromeNamed: boolean): boolean {
 
 /**
  * Differences between the parsed whole and pruned pages other than allowed emptied elements (empty: they agree).
- * `chromeNamed: false` checks the copy for the try that ignores names.
+ * `chromeNamed` as given to pruneDroppedSubtrees; `limit` caps the differences listed (default 5).
  */
-export function comparePrunedParse(whole: string, pruned: string, limit = 5, chromeNamed = true): string[] {
+export function comparePrunedParse(whole: string, pruned: string, options: PruneOptions & { limit?: number } = {}): string[] {
+  const limit = options.limit ?? 5;
+  const chromeNamed = options.chromeNamed ?? true;
   const problems: string[] = [];
   const compare = (full: Node, lean: Node, path: string): void => {
     if (problems.length >= limit) return;
