@@ -1,7 +1,4 @@
-/** @module web/extract-pool-protocol — the messages between the extraction pool and its threads. */
-import type { ErrorCode } from "../errors.ts";
-import type { HtmlExtraction } from "./extract.ts";
-
+/** @module web/extract-pool-protocol — what the extraction pool sends its threads (replies: thread-worker.ts). */
 /** A flat object of strings, numbers and booleans (Bun's fast path for postMessage). */
 export interface ExtractRequest {
   id: number;
@@ -14,8 +11,3 @@ export interface ExtractRequest {
   /** After answering, run a full garbage collection. */
   collect?: boolean;
 }
-
-export type ExtractReply =
-  | { id: number; ok: true; result: HtmlExtraction }
-  /** `code` is set when extraction threw an ApiError (SELECTOR_INVALID, SELECTOR_NOT_FOUND). */
-  | { id: number; ok: false; code?: ErrorCode; message: string };

@@ -1,0 +1,137 @@
+/**
+ * @module web/thread-pool — a small pool of Bun Workers for synchronous work that must not hold the
+ * server's event loop (HTML extraction, PDF text). Work waits in one queue; a thread gets the next
+ * item only when it answers, so nothing waits behind a slow item on a busy thread. Threads start on
+ * first use, up to `size`; one that dies fails its item and is replaced by the next item. ApiErrors
+ * thrown on a thread come back with the same code, message and details (see thread-worker.ts).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { ApiError, errorCodes } from "../errors.ts";
+import type { ThreadReply } from "./thread-worker.ts";
+
+export interface ThreadPoolOptions<I, S> {
+  /** The worker's file beside this module (src/web/NAME); scripts/build.ts bundles it as web/NAME. */
+  entry: string;
+  /** Threads at most (at least 1). */
+  size: number;
+  /** Bun's small-heap mode for each thread. */
+  smol?: boolean;
+  /** Names the work in errors ("extraction", "PDF extraction"). */
+  label: string;
+  /** A thread's own state when it starts (e.g. what it has done since its last collection). */
+  newState(): S;
+  /** The message that hands `input` to a thread, numbered `id`; may update the thread's state. */
+  message(input: I, id: number, state: S): { id: number };
+}
+
+export interface ThreadPool<I, R> {
+  readonly size: number;
+  run(input: I): Promise<R>;
+  /** Threads running now. */
+  started(): number;
+  /** Terminates every thread; queued and later work rejects. */
+  close(): Promise<void>;
+}
+
+/** Bun's Worker also has ref/unref (the DOM typings in scope do not say so). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+interface Item<I, R> {
+  input: I;
+  resolve(result: R): void;
+  reject(error: Error): void;
+}
+
+interface Thread<I, R, S> {
+  worker: BunWorker;
+  state: S;
+  /** The one item this thread is working on, with its message id. */
+  busy: (Item<I, R> & { id: number }) | undefined;
+}
+
+/**
+ * From source the entry is the file beside this one; in the compiled binary (build root src/) Bun
+ * resolves a relative specifier against its embedded file system, where it is web/NAME.
+ */
+function workerEntry(name: string): string {
+  const beside = new URL(`./${name}`, import.meta.url);
+  if (beside.protocol === "file:" && existsSync(fileURLToPath(beside))) return beside.href;
+  return `./web/${name}`;
+}
+
+export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): ThreadPool<I, R> {
+  const size = Math.max(1, Math.floor(options.size));
+  const entry = workerEntry(options.entry);
+  const threads: Thread<I, R, S>[] = [];
+  const queue: Item<I, R>[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function toError(reply: Extract<ThreadReply<R>, { ok: false }>): Error {
+    if (reply.code !== undefined && reply.code in errorCodes) {
+      return new ApiError(reply.code, { message: reply.message, ...(reply.details ? { details: reply.details } : {}) });
+    }
+    return new Error(`${options.label} failed: ${reply.message}`);
+  }
+
+  function retire(thread: Thread<I, R, S>, reason: string): void {
+    const index = threads.indexOf(thread);
+    if (index >= 0) threads.splice(index, 1);
+    const item = thread.busy;
+    thread.busy = undefined;
+    item?.reject(new Error(`${options.label} thread stopped: ${reason}`));
+    thread.worker.terminate();
+    pump();
+  }
+
+  function startThread(): Thread<I, R, S> {
+    const worker = new Worker(entry, options.smol ? ({ smol: true } as WorkerOptions) : {}) as BunWorker;
+    const thread: Thread<I, R, S> = { worker, state: options.newState(), busy: undefined };
+    worker.onmessage = (event: MessageEvent<ThreadReply<R>>) => {
+      const reply = event.data;
+      const item = thread.busy;
+      if (!item || item.id !== reply.id) return;
+      thread.busy = undefined;
+      worker.unref();
+      if (reply.ok) item.resolve(reply.result);
+      else item.reject(toError(reply));
+      pump();
+    };
+    worker.onerror = (event: ErrorEvent) => retire(thread, event.message || "worker error");
+    worker.addEventListener("close", () => retire(thread, "worker exited"));
+    worker.unref();
+    threads.push(thread);
+    return thread;
+  }
+
+  /** Hands queued items to free threads (starting threads up to `size`). */
+  function pump(): void {
+    while (!closed && queue.length > 0) {
+      const free = threads.find((thread) => !thread.busy) ?? (threads.length < size ? startThread() : undefined);
+      if (!free) return;
+      const item = queue.shift() as Item<I, R>;
+      const id = nextId++;
+      free.busy = { ...item, id };
+      free.worker.ref();
+      free.worker.postMessage(options.message(item.input, id, free.state));
+    }
+  }
+
+  return {
+    size,
+    started: () => threads.length,
+    run(input) {
+      if (closed) return Promise.reject(new Error(`the ${options.label} pool is closed`));
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ input, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const item of queue.splice(0)) item.reject(new Error(`the ${options.label} pool is closed`));
+      for (const thread of [...threads]) retire(thread, "pool closed");
+    },
+  };
+}
