@@ -54,7 +54,8 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
   return [
     ...(options.sandbox ? [] : ["--no-sandbox"]),
     "--disable-gpu",
-    // No SwiftShader either: text extraction needs no rasterised pixels (~30 MiB less summed RSS, measured).
+    // No SwiftShader either: text extraction needs no rasterised pixels (10-18 MiB less summed RSS, 9-14 MiB less
+    // PSS with two pages open: scripts/bench/chromium-memory.ts --drop=--disable-software-rasterizer).
     "--disable-software-rasterizer",
     // Fewer processes: the (software) GPU and network services live in the browser process.
     "--in-process-gpu",
