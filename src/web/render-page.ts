@@ -99,8 +99,24 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
   return { context, page: ours, lane, guard, close };
 }
 
+/** What a render tells its caller while it runs. */
+export interface RenderProgress {
+  /**
+   * The page has loaded and its network has been idle for a third of the quiet window: it is most
+   * likely done, and the render only waits out the window. The moment for browser work off this
+   * render's critical path. Not called when the page never goes quiet.
+   */
+  onQuieting?(): void;
+}
+
 /** Renders `url` in the context's page. The caller owns the deadline and closes the context. */
-export async function renderInContext({ page, guard }: RenderContext, url: string, options: PageRenderOptions, signal: AbortSignal): Promise<RenderedDom> {
+export async function renderInContext(
+  { page, guard }: RenderContext,
+  url: string,
+  options: PageRenderOptions,
+  signal: AbortSignal,
+  progress: RenderProgress = {},
+): Promise<RenderedDom> {
   const crashed = new Promise<never>((_, reject) => {
     page.once("error", (error) => reject(new ApiError("RENDER_FAILED", { message: "The page's renderer crashed.", cause: error })));
   });
@@ -124,7 +140,11 @@ export async function renderInContext({ page, guard }: RenderContext, url: strin
     throw new ApiError("PDF_NOT_SUPPORTED_HERE", { message: "The source is a PDF: read it with POST /v1/pdf/read." });
   }
 
-  const quiet = Promise.all([loaded, page.waitForNetworkIdle({ idleTime: options.quietMs, timeout: options.settleTimeoutMs, concurrency: 0 })]);
+  const quietFor = (idleTime: number) =>
+    Promise.all([loaded, page.waitForNetworkIdle({ idleTime, timeout: options.settleTimeoutMs, concurrency: 0 })]);
+  const quiet = quietFor(options.quietMs);
+  const { onQuieting } = progress;
+  if (onQuieting) quietFor(Math.round(options.quietMs / 3)).then(() => onQuieting(), () => undefined);
   const settled = (await Promise.race([outcomeWithin(quiet, options.settleTimeoutMs), crashed])) === "fulfilled";
   const html = await Promise.race([page.content(), crashed]);
   // A script navigation to a refused address fails the render like a refused redirect would.

@@ -236,6 +236,31 @@ describeWithBrowser("web/renderer spare contexts", () => {
   }, SLOW);
 });
 
+describeWithBrowser("web/renderer spare timing", () => {
+  it("opens the next caller's spare only once the render's page is quiet, not while it still loads", async () => {
+    const site = await startRenderSite({ slowMs: 1_500 });
+    const h = createHarness();
+    try {
+      await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      expect(await eventually(() => {
+        const stats = h.renderer.stats();
+        return stats.active === 0 && stats.spareContexts === 1 && stats.openContexts === 1;
+      })).toBe(true);
+      // Takes the spare; its page waits 1.5 s for its document. Opening the next spare now would cost the
+      // browser ~160 ms of CPU in the middle of this render's navigation.
+      const slow = h.renderer.render(site.url("/slow.html?loading"), AbortSignal.timeout(20_000));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(h.renderer.stats()).toMatchObject({ active: 1, spareContexts: 0 });
+      expect((await slow).html).toContain("Slow page built for loading.");
+      // Once the page went quiet the spare opened, before the render's own context closed.
+      expect(h.renderer.stats().spareContexts).toBe(1);
+    } finally {
+      await h.renderer.close();
+      await site.stop();
+    }
+  }, SLOW);
+});
+
 describeWithBrowser("web/renderer browser lifecycle", () => {
   let site: RenderSite;
   beforeAll(async () => {
