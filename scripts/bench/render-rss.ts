@@ -85,11 +85,18 @@ export interface TreePeak {
   peakProcesses: number;
   /** RSS per process at the moment of the RSS peak, e.g. "browser 250 MiB". */
   peakBreakdown: string[];
+  /** What was running at the RSS peak (the last `phase` named before it). */
+  peakPhase: string;
+  /** The root process's own peak RSS (the service: Bun and its threads), whenever it came. */
+  rootPeakBytes: number;
 }
 
-/** Samples the tree every `intervalMs` and keeps the peak until stopped. */
-export function sampleTreeRss(root: number, intervalMs = 50): { stop(): TreePeak } {
+/** Samples the tree every `intervalMs`; `phase` names what runs from now on, and the peak says during which phase it came. */
+export function sampleTreeRss(root: number, intervalMs = 50): { phase(name: string): void; stop(): TreePeak } {
+  let phase = "";
+  let peakPhase = "";
   let peakBytes = 0;
+  let rootPeakBytes = 0;
   let peakPssBytes = 0;
   let peakProcesses = 0;
   let peakBreakdown: string[] = [];
@@ -97,9 +104,11 @@ export function sampleTreeRss(root: number, intervalMs = 50): { stop(): TreePeak
     const tree = listProcessTree(root);
     const rss = tree.map((pid) => readRssBytes(pid));
     const bytes = rss.reduce((sum, value) => sum + value, 0);
+    rootPeakBytes = Math.max(rootPeakBytes, rss[tree.indexOf(root)] ?? 0);
     if (bytes > peakBytes) {
       peakBytes = bytes;
       peakBreakdown = tree.map((pid, i) => `${describeProcess(pid)} ${((rss[i] ?? 0) / 1024 / 1024).toFixed(0)} MiB`);
+      peakPhase = phase;
     }
     peakPssBytes = Math.max(peakPssBytes, tree.reduce((sum, pid) => sum + readPssBytes(pid), 0));
     peakProcesses = Math.max(peakProcesses, tree.length);
@@ -107,10 +116,14 @@ export function sampleTreeRss(root: number, intervalMs = 50): { stop(): TreePeak
   sample();
   const timer = setInterval(sample, intervalMs);
   return {
+    phase(name) {
+      sample();
+      phase = name;
+    },
     stop() {
       clearInterval(timer);
       sample();
-      return { peakBytes, peakPssBytes, peakProcesses, peakBreakdown };
+      return { peakBytes, peakPssBytes, peakProcesses, peakBreakdown, peakPhase, rootPeakBytes };
     },
   };
 }

@@ -146,11 +146,13 @@ async function runParent(): Promise<void> {
   console.log(`service idle, before the browser starts: RSS ${mib(idle.bytes)}, PSS ${mib(idle.pssBytes)} (${idle.processes} process)`);
   const rss = sampleTreeRss(servicePid);
   let t = performance.now();
+  rss.phase("first render");
   await run([site.url("/script-built.html")], 1, true);
   console.log(`first render (browser launch + first context + render): ${(performance.now() - t).toFixed(0)} ms`);
 
   const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
   const sequentialSimple: RunResult = { latencies: [], wallMs: 0, failures: 0 };
+  rss.phase("simple page, 1 at a time");
   for (const url of simple) {
     // A caller at a time, with a short gap between calls (the spare context is ready again).
     const r = await run([url], 1, true);
@@ -160,8 +162,11 @@ async function runParent(): Promise<void> {
     await pause();
   }
   report("render, simple page, 1 at a time", sequentialSimple);
+  rss.phase(`simple page, ${pool} at once`);
   report(`render, simple page, ${pool} at once`, await run(simple, pool, true));
+  rss.phase(`3 page kinds, ${pool} at once`);
   report(`render, 3 page kinds, ${pool} at once`, await run(urls, pool, true));
+  rss.phase("3 page kinds, 10 at once");
   report("render, 3 page kinds, 10 at once", await run(urls, 10, true));
   const peak = rss.stop();
   report("no render, simple page, 1 at a time", await run(simple, 1, false));
@@ -171,8 +176,9 @@ async function runParent(): Promise<void> {
   console.log(
     `peak RSS of the service's process tree (sum of RSS): ${mib(peak.peakBytes)} = ${mb(peak.peakBytes)} over up to ${peak.peakProcesses} processes (target < 800 MB)`,
   );
-  console.log(`  at the RSS peak: ${peak.peakBreakdown.join(", ")}`);
+  console.log(`  at the RSS peak (renders: ${peak.peakPhase}): ${peak.peakBreakdown.join(", ")}`);
   console.log(`peak PSS of the service's process tree (shared pages split): ${mib(peak.peakPssBytes)} = ${mb(peak.peakPssBytes)}`);
+  console.log(`peak RSS of the service's own process (Bun, its threads) during the renders: ${mib(peak.rootPeakBytes)}`);
 
   const treeBeforeStop = listProcessTree(servicePid);
   child.send("stop");
