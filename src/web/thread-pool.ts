@@ -1,9 +1,9 @@
 /**
  * @module web/thread-pool — a small pool of Bun Workers for synchronous work that must not hold the
  * server's event loop (HTML extraction, PDF text). Work waits in one queue; a thread gets the next
- * item only when it answers, so nothing waits behind a slow item on a busy thread. Threads start on
- * first use, up to `size`; one that dies fails its item and is replaced by the next item. ApiErrors
- * thrown on a thread come back with the same code, message and details (see thread-worker.ts).
+ * item only when it answers, so nothing waits behind a slow item on a busy thread. The first thread
+ * starts on first use, more (up to `size`) when work keeps waiting for one; one that dies fails its
+ * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code, message and details (see thread-worker.ts).
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,12 @@ export interface ThreadPoolOptions<I, S> {
   size: number;
   /** Bun's small-heap mode for each thread. */
   smol?: boolean;
+  /**
+   * A thread beyond the first starts only once work has waited this long for a free thread (default
+   * 0: as soon as it waits). Each thread costs its own runtime and modules (an extraction thread
+   * ~25 MiB), which a server that seldom has two items at once should not pay.
+   */
+  startAfterWaitMs?: number;
   /** Names the work in errors ("extraction", "PDF extraction"). */
   label: string;
   /** A thread's own state when it starts (e.g. what it has done since its last collection). */
@@ -67,6 +73,9 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
   const queue: Item<I, R>[] = [];
   let nextId = 1;
   let closed = false;
+  const startAfterWaitMs = Math.max(0, options.startAfterWaitMs ?? 0);
+  /** Pending while work waits and another thread may start if the wait lasts. */
+  let startTimer: ReturnType<typeof setTimeout> | undefined;
 
   function toError(reply: Extract<ThreadReply<R>, { ok: false }>): Error {
     if (reply.code !== undefined && reply.code in errorCodes) {
@@ -105,10 +114,23 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     return thread;
   }
 
+  /** Another thread (up to `size`) for work that waits: at once, or if the wait lasts `startAfterWaitMs`. */
+  function threadForWaitingWork(): Thread<I, R, S> | undefined {
+    if (threads.length >= size) return undefined;
+    if (threads.length === 0 || startAfterWaitMs === 0) return startThread();
+    startTimer ??= setTimeout(() => {
+      startTimer = undefined;
+      if (closed || queue.length === 0 || threads.length >= size) return;
+      startThread();
+      pump();
+    }, startAfterWaitMs);
+    return undefined;
+  }
+
   /** Hands queued items to free threads (starting threads up to `size`). */
   function pump(): void {
     while (!closed && queue.length > 0) {
-      const free = threads.find((thread) => !thread.busy) ?? (threads.length < size ? startThread() : undefined);
+      const free = threads.find((thread) => !thread.busy) ?? threadForWaitingWork();
       if (!free) return;
       const item = queue.shift() as Item<I, R>;
       const id = nextId++;
@@ -130,6 +152,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     },
     async close() {
       closed = true;
+      clearTimeout(startTimer);
       for (const item of queue.splice(0)) item.reject(new Error(`the ${options.label} pool is closed`));
       for (const thread of [...threads]) retire(thread, "pool closed");
     },

@@ -102,3 +102,33 @@ describe("extraction pool", () => {
     await expect(closing.extract({ html, url: "https://example.com/", markdown: false })).rejects.toThrow("closed");
   });
 });
+
+describe("extraction pool threads", () => {
+  const small = readFileSync(join(FIXTURES, "short.html"), "utf8");
+  const pageAt = (i: number): ExtractHtmlInput => ({ html: small, url: `https://example.com/t${i}`, markdown: false });
+
+  it("keeps to one thread while pages only briefly wait for it", async () => {
+    const patient = createExtractPool({ size: 2, startAfterWaitMs: 5_000 });
+    try {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => patient.extract(pageAt(i))));
+      expect(patient.started()).toBe(1);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it("starts the second thread when a page waits: at once with no wait set, else once the wait lasts", async () => {
+    const eager = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+    const waiting = createExtractPool({ size: 2, startAfterWaitMs: 50 });
+    try {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => eager.extract(pageAt(i))));
+      expect(eager.started()).toBe(2);
+      // A page long enough to keep the first thread busy well past 50 ms, and one behind it.
+      const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(5_000)}</main></body></html>`;
+      await Promise.all([waiting.extract({ html: slow, url: "https://example.com/slow", markdown: false }), waiting.extract(pageAt(0))]);
+      expect(waiting.started()).toBe(2);
+    } finally {
+      await Promise.all([eager.close(), waiting.close()]);
+    }
+  });
+});
