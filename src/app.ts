@@ -20,6 +20,7 @@ import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
   readonly config: Pick<Config, "publicUrl"> & JobConfig;
@@ -35,6 +36,8 @@ export interface AppDeps {
   /** Optional features and whether they work right now (read per request). */
   readonly features?: () => DocsContext["features"];
   readonly now?: () => Date;
+  /** Refund senders for the job worker (payments on, a network with a refund key). */
+  readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }
 
 export function createApp(deps: AppDeps) {
@@ -44,7 +47,15 @@ export function createApp(deps: AppDeps) {
   const catalogue = buildCatalogue(registry);
   const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
-  const jobSetup = createJobService({ config: deps.config, registry, store, payments: deps.payments, log, now });
+  const jobSetup = createJobService({
+    config: deps.config,
+    registry,
+    store,
+    payments: deps.payments,
+    log,
+    now,
+    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
+  });
 
   const operationDeps: OperationDeps = {
     ...jobSetup.hooks,

@@ -98,15 +98,15 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   let setup;
   try {
     setup = options.payments
-      ? { ...options.payments, gate: undefined }
-      : setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
+      ? { ...options.payments, gate: undefined, refundSenders: undefined }
+      : await setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
   } catch (error) {
     store.close();
     await extractPool?.close();
     await pdfThread?.close();
     throw error;
   }
-  const { payments, info, gate } = setup;
+  const { payments, info, gate, refundSenders } = setup;
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
     const reconcile = () =>
@@ -119,7 +119,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features });
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
   const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
   return {
     config,

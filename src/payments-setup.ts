@@ -10,7 +10,8 @@ import { createX402Payments, paymentInfoFor } from "./http/x402-payments.ts";
 import { paymentsOff, type Payments } from "./http/payments.ts";
 import type { Database } from "./store/db.ts";
 import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
-import { createPaymentGate, type PaymentGate } from "./x402/gate.ts";
+import type { PaymentGate } from "./x402/gate.ts";
+import { loadRefundSenders, type RefundSender } from "./x402/refund.ts";
 
 export function x402ConfigFrom(config: Config): X402Config {
   if (config.x402) return config.x402;
@@ -25,10 +26,16 @@ export interface PaymentSetup {
   readonly payments: Payments;
   readonly info: PaymentInfo;
   readonly gate: PaymentGate | undefined;
+  /** One per network with a refund key (the job worker pays refunds with them). */
+  readonly refundSenders: ReadonlyMap<string, RefundSender>;
 }
 
-export function setUpPayments(config: Config, db: Database, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): PaymentSetup {
-  if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined };
+/**
+ * The payment rails and the chain libraries under them (viem, algosdk: ~19 MB of RSS) are loaded
+ * here only when payments are on.
+ */
+export async function setUpPayments(config: Config, db: Database, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
+  if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
   const x402 = x402ConfigFrom(config);
   let networks: ReturnType<typeof resolveNetworks>;
   try {
@@ -37,6 +44,8 @@ export function setUpPayments(config: Config, db: Database, options: { fetch?: t
     if (error instanceof X402ConfigError) throw new ConfigError([`payments: ${error.message}`]);
     throw error;
   }
+  const { createPaymentGate } = await import("./x402/gate.ts");
   const gate = createPaymentGate({ config: x402, db, ...options });
-  return { payments: createX402Payments(gate, networks), info: paymentInfoFor(networks), gate };
+  const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
+  return { payments: createX402Payments(gate, networks), info: paymentInfoFor(networks), gate, refundSenders };
 }

@@ -9,8 +9,7 @@ import type { Payments } from "../http/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import type { Store } from "../store/store.ts";
-import { resolveNetworks } from "../x402/config.ts";
-import { createRefundSenders, type RefundSender } from "../x402/refund.ts";
+import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -54,12 +53,6 @@ export interface JobService {
 
 const sweepEveryMs = 60_000;
 
-/** Refund senders for the networks with a refund key (keys were validated when payments were set up). */
-function refundSendersFor(config: JobConfig, pollingIntervalMs: number | undefined): Map<string, RefundSender> {
-  if (config.payments !== "on" || !config.x402) return new Map();
-  return createRefundSenders(resolveNetworks(config.x402), pollingIntervalMs !== undefined ? { pollingIntervalMs } : {});
-}
-
 /** Two steps because the operation deps need the hooks and the routes need the operation deps. */
 export function createJobService(options: {
   readonly config: JobConfig;
@@ -68,8 +61,8 @@ export function createJobService(options: {
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
-  /** Chain polling interval for refund confirmations (small in tests). */
-  readonly pollingIntervalMs?: number;
+  /** Refund senders of the networks with a refund key (x402/refund.ts loadRefundSenders); none: no refunds paid. */
+  readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }): { hooks: JobService["operationHooks"]; start(operation: OperationDeps): JobService } {
   const { config, registry, store, payments, log, now } = options;
   const limiter = createRateLimiter({ perMinute: config.rateLimitPerMin, now: () => now().getTime() });
@@ -81,7 +74,7 @@ export function createJobService(options: {
     hooks,
     start(operation) {
       const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
-      const senders = refundSendersFor(config, options.pollingIntervalMs);
+      const senders = options.refundSenders ?? new Map<string, RefundSender>();
       const refunds =
         senders.size > 0
           ? createRefundPayer({
