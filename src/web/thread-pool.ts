@@ -3,7 +3,8 @@
  * server's event loop (HTML extraction, PDF text). Work waits in one queue; a thread gets the next
  * item only when it answers, so nothing waits behind a slow item on a busy thread. The first thread
  * starts on first use, more (up to `size`) when work keeps waiting for one; one that dies fails its
- * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code, message and details (see thread-worker.ts).
+ * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code,
+ * message and details (see thread-worker.ts).
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -45,6 +46,8 @@ type BunWorker = Worker & { ref(): void; unref(): void };
 
 interface Item<I, R> {
   input: I;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve(result: R): void;
   reject(error: Error): void;
 }
@@ -114,17 +117,26 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     return thread;
   }
 
-  /** Another thread (up to `size`) for work that waits: at once, or if the wait lasts `startAfterWaitMs`. */
+  /** Another thread (up to `size`) for work that waits: at once, or once the oldest item has waited `startAfterWaitMs`. */
   function threadForWaitingWork(): Thread<I, R, S> | undefined {
     if (threads.length >= size) return undefined;
     if (threads.length === 0 || startAfterWaitMs === 0) return startThread();
-    startTimer ??= setTimeout(() => {
+    armStartTimer();
+    return undefined;
+  }
+
+  function armStartTimer(): void {
+    const oldest = queue[0];
+    if (startTimer || !oldest) return;
+    const left = Math.max(0, oldest.queuedAt + startAfterWaitMs - performance.now());
+    startTimer = setTimeout(() => {
       startTimer = undefined;
-      if (closed || queue.length === 0 || threads.length >= size) return;
+      if (closed || threads.length >= size || queue.length === 0) return;
+      // The item that armed the timer may have gone to a thread since: wait out the one now oldest.
+      if (performance.now() - (queue[0] as Item<I, R>).queuedAt < startAfterWaitMs) return armStartTimer();
       startThread();
       pump();
-    }, startAfterWaitMs);
-    return undefined;
+    }, left);
   }
 
   /** Hands queued items to free threads (starting threads up to `size`). */
@@ -146,7 +158,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     run(input) {
       if (closed) return Promise.reject(new Error(`the ${options.label} pool is closed`));
       return new Promise<R>((resolve, reject) => {
-        queue.push({ input, resolve, reject });
+        queue.push({ input, queuedAt: performance.now(), resolve, reject });
         pump();
       });
     },
