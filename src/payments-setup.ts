@@ -31,7 +31,7 @@ export interface PaymentSetup {
 }
 
 /**
- * The payment rails and the chain libraries under them (viem, algosdk: ~19 MB of RSS) are loaded
+ * The payment rails and the chain libraries under them (viem, algosdk: ~15 MB of RSS) are loaded
  * here only when payments are on.
  */
 export async function setUpPayments(config: Config, db: Database, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {

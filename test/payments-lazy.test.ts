@@ -1,4 +1,4 @@
-/** The chain libraries load only when payments are on: a server with payments off does not carry them (~19 MB of RSS). */
+/** The chain libraries load only when payments are on: a server with payments off does not carry them (~15 MB of RSS). */
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 

@@ -69,7 +69,7 @@ export function refundAmountAtomic(priceMicros: number, decimals: number): bigin
 
 /**
  * One sender per configured network that has a refund key; empty when none has. The chain
- * libraries (viem, algosdk: ~19 MB of RSS together with the settlement code) load only here, so a
+ * libraries (viem, algosdk: ~15 MB of RSS together with the settlement code) load only here, so a
  * server without refund keys never carries them for refunds.
  */
 export async function loadRefundSenders(networks: readonly ResolvedNetwork[], options: { pollingIntervalMs?: number; fetch?: typeof fetch } = {}): Promise<Map<string, RefundSender>> {
