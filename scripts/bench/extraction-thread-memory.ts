@@ -1,0 +1,41 @@
+/**
+ * What one extraction thread holds: the dev set's pages extracted one after another on a pool of
+ * one thread, with the process's RSS and high-water mark every 30 pages, then after the thread has
+ * been idle (its idle collection has run). Shows how much of a thread's RSS is memory the runtime
+ * freed but kept, and what the collection budget changes:
+ *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget CHARS] [--data DIR]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { DEFAULT_COLLECT_AFTER_CHARS, createExtractPool } from "../../src/web/extract-pool.ts";
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
+}
+
+const dataDir = option("data", "/work/shared/bench/extraction/data");
+const budget = Number(option("budget", String(DEFAULT_COLLECT_AFTER_CHARS)));
+const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
+const pages = files.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
+const status = () => readFileSync("/proc/self/status", "utf8");
+const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status())?.[1] ?? Number.NaN);
+const line = (label: string) => console.log(`${label.padEnd(34)} RSS ${(kib("VmRSS") / 1024).toFixed(0).padStart(4)} MiB   high-water ${(kib("VmHWM") / 1024).toFixed(0).padStart(4)} MiB`);
+
+Bun.gc(true);
+line("before the thread");
+const pool = createExtractPool({ size: 1, collectAfterChars: budget });
+await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
+await Bun.sleep(1_000);
+line("thread started, idle");
+console.log(`${pages.length} pages, full collection every ${budget} characters`);
+for (const [i, html] of pages.entries()) {
+  await pool.extract({ html, url: `https://example.com/${i}`, markdown: false });
+  if ((i + 1) % 30 === 0) line(`after ${i + 1} pages`);
+}
+await Bun.sleep(1_000);
+line("idle 1 s (idle collection ran)");
+await Bun.sleep(5_000);
+line("idle 6 s");
+await pool.close();
