@@ -4,21 +4,13 @@
  * shows as a rising line.
  *   node_modules/.bin/bun scripts/bench/extraction-rss.ts [--reads 10000] [--data DIR]
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { closeParserWindow } from "../../src/web/content-parse.ts";
 import { extractHtml } from "../../src/web/extract.ts";
+import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
-}
-
-const dataDir = option("data", "/work/shared/bench/extraction/data");
+const dataDir = option("data", DEV_SET_DIR);
 const reads = Number(option("reads", "10000"));
-const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
-const pages = files.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
+const pages = loadDevPages(dataDir);
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
 
 const start = performance.now();

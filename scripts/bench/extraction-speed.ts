@@ -21,14 +21,10 @@ import { Window } from "happy-dom";
 import { closeParserWindow, minimizeHtml, parseHtmlDocument } from "../../src/web/content-parse.ts";
 import { pruneDroppedSubtrees } from "../../src/web/content-prune.ts";
 import { extractHtml } from "../../src/web/extract.ts";
+import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
-}
-
-const dataDir = option("data", "/work/shared/bench/extraction/data");
+const dataDir = option("data", DEV_SET_DIR);
 const rounds = Number(option("rounds", "3"));
 const limit = Number(option("limit", "0"));
 const tail = Number(option("tail", "0"));

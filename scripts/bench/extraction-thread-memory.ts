@@ -5,20 +5,13 @@
  * freed but kept, and what the collection budget changes:
  *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget CHARS] [--data DIR]
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
 import { DEFAULT_COLLECT_AFTER_CHARS, createExtractPool } from "../../src/web/extract-pool.ts";
+import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
-}
-
-const dataDir = option("data", "/work/shared/bench/extraction/data");
+const dataDir = option("data", DEV_SET_DIR);
 const budget = Number(option("budget", String(DEFAULT_COLLECT_AFTER_CHARS)));
-const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
-const pages = files.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
+const pages = loadDevPages(dataDir);
 const status = () => readFileSync("/proc/self/status", "utf8");
 const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status())?.[1] ?? Number.NaN);
 const line = (label: string) => console.log(`${label.padEnd(34)} RSS ${(kib("VmRSS") / 1024).toFixed(0).padStart(4)} MiB   high-water ${(kib("VmHWM") / 1024).toFixed(0).padStart(4)} MiB`);

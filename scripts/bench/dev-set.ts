@@ -1,0 +1,19 @@
+/** Shared by the extraction benches: `--name value` options and the dev set's pages (gzipped HTML, in name order). */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+export const DEV_SET_DIR = "/work/shared/bench/extraction/data";
+
+/** The value after `--name` on the command line, else `fallback`. */
+export function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
+}
+
+/** The dev set's pages as text, sorted by file name; `limit` > 0 keeps the first `limit`. */
+export function loadDevPages(dataDir: string, limit = 0): string[] {
+  const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
+  const chosen = limit > 0 ? files.slice(0, limit) : files;
+  return chosen.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
+}
