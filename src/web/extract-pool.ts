@@ -50,7 +50,7 @@ export const DEFAULT_COLLECT_AFTER_CHARS = 800_000;
 export interface ExtractPool {
   readonly size: number;
   extract: HtmlExtractor;
-  /** Threads started so far (they start on first use). */
+  /** Threads started so far (the first on first use, another when pages wait; see startAfterWaitMs). */
   started(): number;
   /** Terminates every thread; pending and later extractions reject. */
   close(): Promise<void>;

@@ -195,7 +195,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     return spare ? spare.catch(() => openContext(browser)) : openContext(browser);
   }
 
-  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called when a render takes its context and when it has closed it. */
+  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called at launch, when a render's page goes quiet and when a render has closed its context. */
   function refillSpares(generation: Generation): void {
     // A spare only takes a page the pool is not using, so it never adds a renderer process beyond `pages`.
     const busy = () => slots.active() + slots.queued() + generation.spares.length;
@@ -237,7 +237,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       opened = takeContext(generation, launched);
       // The next caller's context opens while this one waits out the network-quiet window, when the pool
       // has a page free for it. Opening one costs the browser ~160 ms of CPU: opened as the render
-      // started (or at DOMContentLoaded), it slowed this render's navigation and its last requests.
+      // started, it slowed this render's navigation and its last requests.
       const progress = { onQuieting: () => refillSpares(generation) };
       const work = opened.then((context) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline, progress));
       work.catch(() => undefined);

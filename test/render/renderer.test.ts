@@ -214,10 +214,20 @@ describeWithBrowser("web/renderer with Chromium", () => {
 });
 
 describeWithBrowser("web/renderer spare contexts", () => {
-  it("opens the next caller's spare as soon as a finished render's context has closed, while another render runs", async () => {
-    const site = await startRenderSite({ slowMs: 2_500 });
+  /** A renderer of its own and a site whose /slow.html answers after `slowMs`, both closed after `body`. */
+  async function withSlowSite(slowMs: number, body: (h: Harness, site: RenderSite) => Promise<void>): Promise<void> {
+    const site = await startRenderSite({ slowMs });
     const h = createHarness();
     try {
+      await body(h, site);
+    } finally {
+      await h.renderer.close();
+      await site.stop();
+    }
+  }
+
+  it("opens the next caller's spare as soon as a finished render's context has closed, while another render runs", () =>
+    withSlowSite(2_500, async (h, site) => {
       await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
       // Started while the first render's context is still closing: it takes the spare opened during the first render.
       const slow = h.renderer.render(site.url("/slow.html?second"), AbortSignal.timeout(20_000));
@@ -229,18 +239,10 @@ describeWithBrowser("web/renderer spare contexts", () => {
       }, 2_000);
       expect(spareDuringSlow).toBe(true);
       expect((await slow).html).toContain("Slow page built for second.");
-    } finally {
-      await h.renderer.close();
-      await site.stop();
-    }
-  }, SLOW);
-});
+    }), SLOW);
 
-describeWithBrowser("web/renderer spare timing", () => {
-  it("opens the next caller's spare only once the render's page is quiet, not while it still loads", async () => {
-    const site = await startRenderSite({ slowMs: 1_500 });
-    const h = createHarness();
-    try {
+  it("opens the next caller's spare only once the render's page is quiet, not while it still loads", () =>
+    withSlowSite(1_500, async (h, site) => {
       await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
       expect(await eventually(() => {
         const stats = h.renderer.stats();
@@ -254,11 +256,7 @@ describeWithBrowser("web/renderer spare timing", () => {
       expect((await slow).html).toContain("Slow page built for loading.");
       // Once the page went quiet the spare opened, before the render's own context closed.
       expect(h.renderer.stats().spareContexts).toBe(1);
-    } finally {
-      await h.renderer.close();
-      await site.stop();
-    }
-  }, SLOW);
+    }), SLOW);
 });
 
 describeWithBrowser("web/renderer browser lifecycle", () => {
