@@ -16,8 +16,6 @@ export type HtmlExtractor = (input: ExtractHtmlInput) => Promise<HtmlExtraction>
 export interface ExtractPoolOptions {
   /** Threads (at least 1). */
   size: number;
-  /** Bun's small-heap mode for each thread (less memory, more frequent GC). */
-  smol?: boolean;
   /**
    * Characters of HTML a thread extracts between two full garbage collections (0: never forced).
    * A happy-dom page costs ~125 bytes of heap per character of HTML (a 650K-character page: 80 MB)
@@ -83,7 +81,6 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction, { sinceCollect: number }>({
     entry: "extract-worker.ts",
     size: options.size,
-    ...(options.smol ? { smol: true } : {}),
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
     label: "extraction",
     newState: () => ({ sinceCollect: 0 }),

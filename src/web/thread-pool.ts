@@ -16,8 +16,6 @@ export interface ThreadPoolOptions<I, S> {
   entry: string;
   /** Threads at most (at least 1). */
   size: number;
-  /** Bun's small-heap mode for each thread. */
-  smol?: boolean;
   /**
    * A thread beyond the first starts only once work has waited this long for a free thread (default
    * 0: as soon as it waits). Each thread costs its own runtime and modules (an extraction thread
@@ -98,7 +96,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
   }
 
   function startThread(): Thread<I, R, S> {
-    const worker = new Worker(entry, options.smol ? ({ smol: true } as WorkerOptions) : {}) as BunWorker;
+    const worker = new Worker(entry) as BunWorker;
     const thread: Thread<I, R, S> = { worker, state: options.newState(), busy: undefined };
     worker.onmessage = (event: MessageEvent<ThreadReply<R>>) => {
       const reply = event.data;
