@@ -89,13 +89,18 @@ export async function readBody(body: AsyncIterable<Uint8Array>, options: ReadBod
       chunks.push(toBytes(chunk));
     }
   };
-  const stages: (Readable | Transform)[] = [Readable.from(raw(), { objectMode: false })];
-  for (const [index, encoding] of encodings.entries()) {
-    const decoder = createDecoder(encoding, index === 0 ? first : new Uint8Array(0));
-    if (decoder) stages.push(decoder);
-  }
   try {
-    await (pipeline as (...args: unknown[]) => Promise<void>)(...stages, collect, { signal: options.signal });
+    if (encodings.length === 0) {
+      // Nothing to decode: no stream pipeline (node streams were most of the read path's cost).
+      await collect(raw());
+    } else {
+      const stages: (Readable | Transform)[] = [Readable.from(raw(), { objectMode: false })];
+      for (const [index, encoding] of encodings.entries()) {
+        const decoder = createDecoder(encoding, index === 0 ? first : new Uint8Array(0));
+        if (decoder) stages.push(decoder);
+      }
+      await (pipeline as (...args: unknown[]) => Promise<void>)(...stages, collect, { signal: options.signal });
+    }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       if (options.truncateAtMax) return concat(chunks, total);
