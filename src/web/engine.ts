@@ -10,7 +10,7 @@ import { readPdf } from "./pdf.ts";
 import type { PdfReader } from "./pdf-thread.ts";
 import type { HtmlExtractor } from "./extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
-import { type Connector, createNodeConnector } from "./http-connector.ts";
+import { type Connector, createPinnedConnector } from "./http-connector.ts";
 import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
 import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./robots.ts";
 import { extractPlain } from "./source-text.ts";
@@ -46,13 +46,15 @@ export interface WebEngineOptions {
   allowLoopbackTargets: boolean;
   resolver?: Resolver;
   robotsTtlMs?: number;
-  connectTimeoutMs?: number;
+  /** Limit on connecting and receiving a response's headers (default 5 s). */
+  headersTimeoutMs?: number;
+  /** Limit on a whole fetch, redirects and body included (default 15 s). */
   totalTimeoutMs?: number;
   /** Cap on a web source's uncompressed body (default 1 MiB). */
   maxBytes?: number;
   /** Product token matched against robots.txt User-agent lines (default: the first token of userAgent). */
   robotsAgent?: string;
-  /** Opens connections (default: node:http(s) pinned to the vetted address). Tests inject a recording one. */
+  /** Opens connections (default: Bun's fetch pinned to the vetted address). Tests inject a recording one. */
   connector?: Connector;
   renderer?: Renderer;
   /** Extracts HTML pages (default: `extractHtml` on this thread; the server passes its worker pool). */
@@ -209,8 +211,8 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     userAgent: options.userAgent,
     allowLoopbackTargets: options.allowLoopbackTargets,
     resolver: options.resolver,
-    connector: options.connector ?? createNodeConnector(),
-    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    connector: options.connector ?? createPinnedConnector(),
+    headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
     totalTimeoutMs: options.totalTimeoutMs ?? 15_000,
   });
   const robots: RobotsPolicy = createRobotsPolicy({

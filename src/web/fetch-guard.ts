@@ -20,7 +20,7 @@ export interface GuardedFetcherOptions {
   allowLoopbackTargets: boolean;
   resolver?: Resolver;
   connector: Connector;
-  connectTimeoutMs: number;
+  headersTimeoutMs: number;
   totalTimeoutMs: number;
 }
 
@@ -70,7 +70,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           "accept-language": "en;q=1.0, *;q=0.5",
           connection: "close",
         },
-        connectTimeoutMs: options.connectTimeoutMs,
+        headersTimeoutMs: options.headersTimeoutMs,
         signal,
       });
       // Closing the socket on abort unblocks a body read that is waiting for bytes that never come.

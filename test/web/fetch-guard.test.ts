@@ -173,6 +173,38 @@ describe("web/fetch-guard timeouts and failures", () => {
     expect(error.status).toBe(504);
   });
 
+  it("answers 504 when the headers are later than the headers limit, long before the total limit", async () => {
+    const { engine } = setup({ headersTimeoutMs: 300, totalTimeoutMs: 60_000 });
+    const error = await errorOf(engine.read(input(site.url("/slow-headers")), never));
+    expect(error.code).toBe("SOURCE_TIMEOUT");
+  });
+
+  it("connects to the vetted address even when the environment names a proxy", async () => {
+    let proxied = 0;
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        proxied++;
+        return new Response("<p>the proxy's page</p>", { headers: { "content-type": "text/html" } });
+      },
+    });
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+    process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${proxy.port}`;
+    try {
+      const { engine } = setup();
+      const result = await engine.read(input(site.url("/pages/article.html")), never);
+      expect(result.text).toContain("River Survey Results");
+      expect(proxied).toBe(0);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await proxy.stop(true);
+    }
+  });
+
   it("answers 504 when the body stalls", async () => {
     const { engine } = setup({ totalTimeoutMs: 300 });
     expect((await errorOf(engine.read(input(site.url("/slow-body")), never))).code).toBe("SOURCE_TIMEOUT");

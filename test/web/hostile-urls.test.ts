@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { ApiError } from "../../src/errors.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
-import { type Connector, createNodeConnector } from "../../src/web/http-connector.ts";
+import { type Connector, createPinnedConnector } from "../../src/web/http-connector.ts";
 import { createStaticResolver } from "../../src/web/resolver.ts";
 import { type PageServer, ROBOTS_ALLOW, startPageServer } from "../support/page-server.ts";
 
@@ -37,7 +37,7 @@ interface Attempt {
 }
 
 function createRoutingConnector(attempts: Attempt[]): Connector {
-  const real = createNodeConnector();
+  const real = createPinnedConnector();
   return (request) => {
     if (request.address !== ORIGIN_ADDRESS) {
       attempts.push({ vetted: request.address, connected: "", url: request.url.href });

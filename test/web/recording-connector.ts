@@ -1,6 +1,6 @@
 /** A connector that records every connection attempt before (optionally) opening it for real. */
 import type { ConnectRequest, Connector } from "../../src/web/http-connector.ts";
-import { createNodeConnector, type NodeConnectorOptions } from "../../src/web/http-connector.ts";
+import { createPinnedConnector, type ConnectorOptions } from "../../src/web/http-connector.ts";
 
 export interface RecordingConnector {
   connector: Connector;
@@ -8,8 +8,8 @@ export interface RecordingConnector {
   attempts: string[];
 }
 
-export function createRecordingConnector(options: NodeConnectorOptions = {}): RecordingConnector {
-  const real = createNodeConnector(options);
+export function createRecordingConnector(options: ConnectorOptions = {}): RecordingConnector {
+  const real = createPinnedConnector(options);
   const attempts: string[] = [];
   const connector: Connector = (request: ConnectRequest) => {
     attempts.push(`${request.address}:${request.port} ${request.url.href}`);
