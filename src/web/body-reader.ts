@@ -45,6 +45,7 @@ function createDecoder(encoding: string, first: Uint8Array): Transform | undefin
 }
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]?.byteLength === total) return chunks[0];
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

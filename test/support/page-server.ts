@@ -82,6 +82,7 @@ function hang(request: Request): Promise<Response> {
 }
 
 /** A body that sends its first bytes and then stalls until the client goes away. */
+/** A body that sends its first bytes and then nothing. */
 function stalledBody(request: Request): Response {
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -132,6 +133,13 @@ export function startPageServer(options: PageServerOptions = {}): PageServer {
     }
     if (path === "/redirect-to") {
       return new Response(null, { status: Number(url.searchParams.get("status") ?? "302"), headers: { location: url.searchParams.get("url") ?? "/" } });
+    }
+    if (path === "/gzip-bomb-sized") {
+      // Eight members in one buffer: an announced length of ~8 KiB that inflates to 8 MiB.
+      const members = Array.from({ length: 8 }, () => BOMB_MEMBER);
+      const body = new Uint8Array(members.reduce((sum, member) => sum + member.byteLength, 0));
+      members.reduce((offset, member) => (body.set(member, offset), offset + member.byteLength), 0);
+      return new Response(body, { headers: { "content-type": "text/html", "content-encoding": "gzip" } });
     }
     if (path === "/gzip-bomb") {
       return endless(() => BOMB_MEMBER, { "content-type": "text/html", "content-encoding": "gzip" });

@@ -138,6 +138,12 @@ describe("web/fetch-guard size cap", () => {
     expect(error.code).toBe("SOURCE_TOO_LARGE");
   });
 
+  it("stops a small bomb whose length is announced (read in one piece) at the cap", async () => {
+    const { engine } = setup({ totalTimeoutMs: 60_000 });
+    const error = await errorOf(engine.read(input(site.url("/gzip-bomb-sized")), never));
+    expect(error.code).toBe("SOURCE_TOO_LARGE");
+  });
+
   it("stops an endless plain body at the cap", async () => {
     const { engine } = setup({ totalTimeoutMs: 60_000 });
     expect((await errorOf(engine.read(input(site.url("/endless")), never))).code).toBe("SOURCE_TOO_LARGE");
@@ -208,6 +214,37 @@ describe("web/fetch-guard timeouts and failures", () => {
   it("answers 504 when the body stalls", async () => {
     const { engine } = setup({ totalTimeoutMs: 300 });
     expect((await errorOf(engine.read(input(site.url("/slow-body")), never))).code).toBe("SOURCE_TIMEOUT");
+  });
+
+  it("answers 504 when a body of announced length stalls (read in one piece)", async () => {
+    // Bun.serve would send a stream chunked: a raw socket announces a length it never reaches.
+    let pageSocketsClosed = 0;
+    const stalling = Bun.listen<{ page?: boolean }>({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket, request) {
+          if (request.toString().startsWith("GET /robots.txt ")) {
+            socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+          } else {
+            socket.data = { page: true };
+            socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 4096\r\n\r\n<html><body><p>first bytes");
+          }
+        },
+        close(socket) {
+          if (socket.data?.page) pageSocketsClosed++;
+        },
+      },
+    });
+    try {
+      const { engine } = setup({ totalTimeoutMs: 300 });
+      expect((await errorOf(engine.read(input(`http://127.0.0.1:${stalling.port}/`), never))).code).toBe("SOURCE_TIMEOUT");
+      // The connection is given up, not left waiting for the rest of the body.
+      for (let waited = 0; pageSocketsClosed === 0 && waited < 2_000; waited += 20) await Bun.sleep(20);
+      expect(pageSocketsClosed).toBe(1);
+    } finally {
+      stalling.stop(true);
+    }
   });
 
   it("answers 502 when nothing listens", async () => {
