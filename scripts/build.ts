@@ -18,6 +18,10 @@ const result = await Bun.build({
   root: join(root, "src"),
   compile: { outfile },
   minify: true,
+  // Dynamic imports (payments, the browser, CLI commands) become chunks loaded on first use, as
+  // they are from source. One bundle was parsed whole at start: idle RSS 73 MB, split 62 MB
+  // (`web-read-throughput.ts --binary dist/tollbooth`).
+  splitting: true,
   sourcemap: "none",
   target: "bun",
 });

@@ -52,6 +52,25 @@ describe("dist/tollbooth", () => {
     expect(await res.json()).toMatchObject({ ok: true, skill: "word.count", result: { words: 3 } });
   });
 
+  it("loads the payment code it splits into its own chunk: payments on answer a 402 challenge", async () => {
+    // The facilitator is never called for a challenge; nothing listens on the discard port.
+    const paid = await startProcess(
+      [binary, "serve", "--port", "0", "--data", "data-paid", "--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9"],
+      { cwd: workdir },
+    );
+    try {
+      const res = await fetch(`${paid.baseUrl}/v1/web/read`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: "https://example.com/" }),
+      });
+      expect(res.status).toBe(402);
+      expect(res.headers.get("payment-required")).toBeTruthy();
+    } finally {
+      await paid.stop();
+    }
+  });
+
   it("refuses to start on bad declarations, naming each file and field", () => {
     const dir = pluginFolder({ "a-one.ts": skillSource("a.one", { price: `"free"` }), "b-two.ts": skillSource("b.two", { timeoutMs: "-5" }) });
     const run = Bun.spawnSync([binary, "serve", "--port", "0", "--plugins", dir, "--data", join(workdir, "data2")], { cwd: workdir, stdout: "pipe", stderr: "pipe" });
