@@ -17,3 +17,17 @@ export function loadDevPages(dataDir: string, limit = 0): string[] {
   const chosen = limit > 0 ? files.slice(0, limit) : files;
   return chosen.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f))).toString("utf8"));
 }
+
+/** Serves `pages` on loopback at /p/{index}.html (text/html) beside a robots.txt that allows all. */
+export function servePages(pages: readonly Uint8Array<ArrayBuffer>[]): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n", { headers: { "content-type": "text/plain" } });
+      const page = pages[Number(/^\/p\/(\d+)\.html$/.exec(path)?.[1] ?? -1)];
+      return page ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
+    },
+  });
+}

@@ -12,7 +12,7 @@ import type { LookupFunction } from "node:net";
 import { ApiError } from "../../src/errors.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { type Connector, createPinnedConnector } from "../../src/web/http-connector.ts";
-import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
+import { DEV_SET_DIR, loadDevPages, option, servePages } from "./dev-set.ts";
 
 type Variant = "fetch" | "node-http";
 
@@ -73,16 +73,7 @@ async function runParent(): Promise<void> {
   const reads = Number(option("reads", "4000"));
   const rounds = Number(option("rounds", "2"));
   const pages = loadDevPages(DEV_SET_DIR).map((page) => new TextEncoder().encode(page));
-  const site = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n", { headers: { "content-type": "text/plain" } });
-      const page = pages[Number(/^\/p\/(\d+)\.html$/.exec(path)?.[1] ?? -1)];
-      return page ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
-    },
-  });
+  const site = servePages(pages);
   console.log(`${reads} reads of ${pages.length} dev-set pages, 16 at a time, each run in a fresh process; extraction not included`);
   console.log("connector    reads/s   CPU ms/read   RSS before   peak RSS above it");
   for (let round = 0; round < rounds; round++) {

@@ -18,6 +18,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { servePages } from "./dev-set.ts";
 
 const MIB = 1024 * 1024;
 
@@ -178,16 +179,7 @@ async function runParent(): Promise<void> {
   const pages = loadPages(pagesDir);
   if (pages.length === 0) throw new Error(`no .html or .html.gz pages in ${pagesDir}`);
 
-  const site = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n", { headers: { "content-type": "text/plain" } });
-      const page = pages[Number(/^\/p\/(\d+)\.html$/.exec(path)?.[1] ?? -1)];
-      return page ? new Response(page.bytes, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
-    },
-  });
+  const site = servePages(pages.map((page) => page.bytes));
 
   const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
   const logFd = openSync(join(work, "server.log"), "w");
