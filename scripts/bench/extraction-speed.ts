@@ -16,20 +16,19 @@ import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { Readability } from "@mozilla/readability";
 import { Window } from "happy-dom";
 import { closeParserWindow, minimizeHtml, parseHtmlDocument } from "../../src/web/content-parse.ts";
 import { pruneDroppedSubtrees } from "../../src/web/content-prune.ts";
 import { extractHtml } from "../../src/web/extract.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
+import { REFERENCE_WINDOW_SETTINGS, readabilityText } from "./readability-reference.ts";
 
 const dataDir = option("data", DEV_SET_DIR);
 const rounds = Number(option("rounds", "3"));
 const limit = Number(option("limit", "0"));
 const tail = Number(option("tail", "0"));
 const URL_BASE = "https://example.com/";
-const SETTINGS = { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true };
 
 const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
 const chosen = limit > 0 ? files.slice(0, limit) : files;
@@ -38,17 +37,9 @@ const pages = chosen.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f)
 type Runner = (html: string) => Promise<unknown>;
 const runners: Record<string, Runner> = {
   "ours (extractHtml, text)": (html) => extractHtml({ html, url: URL_BASE, markdown: false }),
-  "readability on happy-dom": async (html) => {
-    const window = new Window({ url: URL_BASE, settings: SETTINGS });
-    try {
-      window.document.write(html);
-      return new Readability(window.document as unknown as Document).parse()?.textContent;
-    } finally {
-      await window.happyDOM.close();
-    }
-  },
+  "readability on happy-dom": (html) => readabilityText(html),
   "happy-dom parse alone (Window+write+close)": async (html) => {
-    const window = new Window({ url: URL_BASE, settings: SETTINGS });
+    const window = new Window({ url: URL_BASE, settings: REFERENCE_WINDOW_SETTINGS });
     window.document.write(html);
     await window.happyDOM.close();
   },

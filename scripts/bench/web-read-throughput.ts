@@ -12,6 +12,8 @@
  *        [--binary PATH] (the server is that compiled executable, `PATH serve`, as shipped: bundled and minified, which a
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
  * Targets (2-core machine): ≥ 100 reads/s, peak RSS < 300 MB, no RSS growth over 10,000 reads.
+ * It ends by timing Readability on happy-dom over the same pages (readability-reference.ts): the
+ * issue measured ~27 ms a page on its machine, so that figure says how fast this run's machine was.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { servePages } from "./dev-set.ts";
+import { readabilityMedianMs } from "./readability-reference.ts";
 
 const MIB = 1024 * 1024;
 
@@ -279,6 +282,9 @@ async function runParent(): Promise<void> {
   );
 
   await server.stop();
+  // How fast this machine was in this run, on the issue's own reference (with the server stopped).
+  const gauge = await readabilityMedianMs(pages.map((page) => new TextDecoder().decode(page.bytes)));
+  console.log(`  machine      Readability on happy-dom, median ${gauge.toFixed(1)} ms a page over these pages (the issue measured ~27 ms on its machine)`);
   closeSync(logFd);
   await site.stop(true);
   rmSync(work, { recursive: true, force: true });
