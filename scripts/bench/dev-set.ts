@@ -1,4 +1,4 @@
-/** Shared by the extraction benches: `--name value` options and the dev set's pages (gzipped HTML, in name order). */
+/** Shared by the benches: `--name value` options, the dev set's pages (gzipped HTML, in name order), a loopback site for them, RSS. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -30,4 +30,11 @@ export function servePages(pages: readonly Uint8Array<ArrayBuffer>[]): ReturnTyp
       return page ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
     },
   });
+}
+
+/** Resident and peak resident set size of a process (Linux /proc), in bytes. */
+export function readRss(pid: number | "self" = "self"): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const bytes = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? "0") * 1024;
+  return { rss: bytes("VmRSS"), peak: bytes("VmHWM") };
 }

@@ -4,22 +4,16 @@
  */
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { Readability } from "@mozilla/readability";
-import { Window } from "happy-dom";
+import { readabilityText } from "./readability-reference.ts";
 
-const settings = { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true };
 const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 for await (const line of lines) {
   if (line.trim() === "") continue;
   const { file, url } = JSON.parse(line) as { file: string; url?: string };
-  const window = new Window({ url: url ?? "https://example.com/", settings });
   try {
-    window.document.write(await readFile(file, "utf8"));
-    const article = new Readability(window.document as unknown as Document).parse();
-    process.stdout.write(`${JSON.stringify({ text: article?.textContent ?? "" })}\n`);
+    const text = await readabilityText(await readFile(file, "utf8"), url);
+    process.stdout.write(`${JSON.stringify({ text: text ?? "" })}\n`);
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`);
-  } finally {
-    await window.happyDOM.close();
   }
 }

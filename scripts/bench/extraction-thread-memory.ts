@@ -5,16 +5,17 @@
  * freed but kept, and what the collection budget changes:
  *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget CHARS] [--data DIR]
  */
-import { readFileSync } from "node:fs";
 import { DEFAULT_COLLECT_AFTER_CHARS, createExtractPool } from "../../src/web/extract-pool.ts";
-import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
+import { DEV_SET_DIR, loadDevPages, option, readRss } from "./dev-set.ts";
 
 const dataDir = option("data", DEV_SET_DIR);
 const budget = Number(option("budget", String(DEFAULT_COLLECT_AFTER_CHARS)));
 const pages = loadDevPages(dataDir);
-const status = () => readFileSync("/proc/self/status", "utf8");
-const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status())?.[1] ?? Number.NaN);
-const line = (label: string) => console.log(`${label.padEnd(34)} RSS ${(kib("VmRSS") / 1024).toFixed(0).padStart(4)} MiB   high-water ${(kib("VmHWM") / 1024).toFixed(0).padStart(4)} MiB`);
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0).padStart(4);
+const line = (label: string) => {
+  const { rss, peak } = readRss();
+  console.log(`${label.padEnd(34)} RSS ${mib(rss)} MiB   high-water ${mib(peak)} MiB`);
+};
 
 Bun.gc(true);
 line("before the thread");

@@ -6,13 +6,12 @@
  *
  * Run: node_modules/.bin/bun scripts/bench/read-path.ts [--reads 4000] [--rounds 2]
  */
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { LookupFunction } from "node:net";
 import { ApiError } from "../../src/errors.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { type Connector, createPinnedConnector } from "../../src/web/http-connector.ts";
-import { DEV_SET_DIR, loadDevPages, option, servePages } from "./dev-set.ts";
+import { DEV_SET_DIR, loadDevPages, option, readRss, servePages } from "./dev-set.ts";
 
 type Variant = "fetch" | "node-http";
 
@@ -33,10 +32,6 @@ const nodeHttpConnector: Connector = (request) =>
     req.end();
   });
 
-function status(field: string): number {
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN) / 1024;
-}
-
 function cpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -51,7 +46,7 @@ async function runChild(variant: Variant, origin: string, reads: number, pages: 
   const signal = new AbortController().signal;
   await engine.fetchBytes(`${origin}/p/0.html`, { maxBytes: 1 << 20, signal });
   Bun.gc(true);
-  const base = status("VmRSS");
+  const base = readRss().rss / 1024 / 1024;
   const cpuBefore = cpuMs();
   const started = performance.now();
   let issued = 0;
@@ -65,7 +60,7 @@ async function runChild(variant: Variant, origin: string, reads: number, pages: 
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const report = { variant, rate: reads / seconds, cpuPerRead: (cpuMs() - cpuBefore) / reads, base, peakAbove: status("VmHWM") - base, mb: bytes / 1e6 };
+  const report = { variant, rate: reads / seconds, cpuPerRead: (cpuMs() - cpuBefore) / reads, base, peakAbove: readRss().peak / 1024 / 1024 - base, mb: bytes / 1e6 };
   console.log(JSON.stringify(report));
 }
 

@@ -10,9 +10,9 @@ const URL_BASE = "https://example.com/";
 /** The reference window: nothing the page names is loaded or run. */
 export const REFERENCE_WINDOW_SETTINGS = { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true };
 
-/** Readability's text of `html`, parsed in a fresh happy-dom window that is closed afterwards. */
-export async function readabilityText(html: string): Promise<string | null | undefined> {
-  const window = new Window({ url: URL_BASE, settings: REFERENCE_WINDOW_SETTINGS });
+/** Readability's text of `html` from `url`, parsed in a fresh happy-dom window that is closed afterwards. */
+export async function readabilityText(html: string, url: string = URL_BASE): Promise<string | null | undefined> {
+  const window = new Window({ url, settings: REFERENCE_WINDOW_SETTINGS });
   try {
     window.document.write(html);
     return new Readability(window.document as unknown as Document).parse()?.textContent;

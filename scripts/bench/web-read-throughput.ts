@@ -20,7 +20,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { servePages } from "./dev-set.ts";
+import { readRss, servePages } from "./dev-set.ts";
 import { readabilityMedianMs } from "./readability-reference.ts";
 
 const MIB = 1024 * 1024;
@@ -72,13 +72,6 @@ function loadPages(dir: string): { name: string; bytes: Uint8Array<ArrayBuffer> 
     const raw = readFileSync(join(dir, name));
     return { name, bytes: new Uint8Array(name.endsWith(".gz") ? gunzipSync(raw) : raw) };
   });
-}
-
-/** Resident and peak resident set size of a process (Linux /proc), in bytes. */
-function readRss(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? "0") * 1024;
-  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
 /** CPU time (user + system, all threads) a process has used, in milliseconds (Linux /proc, 100 ticks/s). */
