@@ -21,7 +21,6 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { readRss, servePages } from "./dev-set.ts";
-import { readabilityMedianMs } from "./readability-reference.ts";
 
 const MIB = 1024 * 1024;
 
@@ -276,6 +275,8 @@ async function runParent(): Promise<void> {
 
   await server.stop();
   // How fast this machine was in this run, on the issue's own reference (with the server stopped).
+  // Imported here, not at the top: the server child runs this file too and must not load happy-dom.
+  const { readabilityMedianMs } = await import("./readability-reference.ts");
   const gauge = await readabilityMedianMs(pages.map((page) => new TextDecoder().decode(page.bytes)));
   console.log(`  machine      Readability on happy-dom, median ${gauge.toFixed(1)} ms a page over these pages (the issue measured ~27 ms on its machine)`);
   closeSync(logFd);
