@@ -105,8 +105,9 @@ export function createPinnedConnector(options: ConnectorOptions = {}): Connector
 
 /**
  * A body whose length is announced and at most this is read in one piece: Bun gathers it natively
- * (the length bounds it). Reading it chunk by chunk cost ~10% more CPU and ~15 MiB more peak RSS
- * on the read-path bench. Longer or unannounced bodies stream, so the caller's cap stops them early.
+ * (the length bounds it). Read chunk by chunk, the read-path bench's fetch runs took 0.44-0.50 ms
+ * of CPU and 42-45 MiB of peak RSS; in one piece, 0.38 ms and 32-37 MiB. Longer or unannounced
+ * bodies stream, so the caller's cap stops them early.
  */
 const WHOLE_BODY_MAX_BYTES = 1024 * 1024;
 
