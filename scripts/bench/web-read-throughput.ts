@@ -11,6 +11,9 @@
  *        [--extract-workers N] (server's extraction threads; default one per core, 0 = on the server thread) [--smol] (server runs with bun --smol)
  *        [--binary PATH] (the server is that compiled executable, `PATH serve`, as shipped: bundled and minified, which a
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
+ * Server CPU is also split by thread name (/proc/PID/task): extraction threads ("Worker"), the server's
+ * thread, the engine's collector, JIT and allocator threads. The load (this process: page site and
+ * clients) runs on the same cores, so its CPU per read is printed too.
  * Targets (2-core machine): ≥ 100 reads/s, peak RSS < 300 MB, no RSS growth over 10,000 reads.
  * It ends by timing Readability on happy-dom over the same pages (readability-reference.ts): the
  * issue measured ~27 ms a page on its machine, so that figure says how fast this run's machine was.
@@ -73,11 +76,41 @@ function loadPages(dir: string): { name: string; bytes: Uint8Array<ArrayBuffer> 
   });
 }
 
-/** CPU time (user + system, all threads) a process has used, in milliseconds (Linux /proc, 100 ticks/s). */
-function readCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** CPU time (user + system) in milliseconds from a /proc stat line (100 ticks/s). */
+function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (all threads) a process has used, in milliseconds. */
+function readCpuMs(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** CPU time of a process's live threads, summed by thread name (e.g. "Worker", "HeapHelper", "JITWorker"). */
+function readThreadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat));
+  }
+  return byName;
+}
+
+/** Each thread name's CPU in ms per read between two readings, largest first (names under 0.05 ms left out). */
+function threadCpuPerRead(before: Map<string, number>, after: Map<string, number>, reads: number): string {
+  return [...after]
+    .map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / reads] as const)
+    .filter(([, perRead]) => perRead >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, perRead]) => `${name} ${perRead.toFixed(1)}`)
+    .join(", ");
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -229,6 +262,8 @@ async function runParent(): Promise<void> {
   const failures = new Map<string, number>();
   const loadBefore = loadavg()[0]!;
   const cpuBefore = readCpuMs(pid);
+  const threadsBefore = readThreadCpuMs(pid);
+  const loadCpuBefore = readCpuMs(process.pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -248,6 +283,8 @@ async function runParent(): Promise<void> {
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuPerRead = (readCpuMs(pid) - cpuBefore) / reads;
+  const byThread = threadCpuPerRead(threadsBefore, readThreadCpuMs(pid), reads);
+  const loadCpuPerRead = (readCpuMs(process.pid) - loadCpuBefore) / reads;
   clearInterval(sampler);
   await checkpointing;
   const end = readRss(pid);
@@ -258,6 +295,8 @@ async function runParent(): Promise<void> {
   console.log(`  throughput   ${rate.toFixed(1)} reads/s   (target ≥ 100)`);
   console.log(`  latency      p50 ${percentile(latencies, 50).toFixed(1)} ms   p95 ${percentile(latencies, 95).toFixed(1)} ms   max ${latencies.at(-1)!.toFixed(1)} ms`);
   console.log(`  server CPU   ${cpuPerRead.toFixed(1)} ms per read (all threads)`);
+  console.log(`    by thread  ${byThread} (ms per read)`);
+  console.log(`  load CPU     ${loadCpuPerRead.toFixed(1)} ms per read (this process: page site and clients, on the same cores)`);
   console.log(`  machine load ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (1-min load average; ${navigator.hardwareConcurrency} cores; other work skews the figures)`);
   if (failures.size > 0) console.log(`  failures     ${[...failures].map(([c, n]) => `${c}×${n}`).join(", ")}`);
   console.log(`  peak RSS     ${mb(end.peak)} (kernel high-water mark; sampled max under load ${mb(peakSampled)})   (target < 300 MB)`);
