@@ -19,8 +19,10 @@ const WINDOW_SETTINGS = {
 };
 
 let shared: Window | undefined;
-/** The window's own property names when new: anything added later is a page's named element. */
+/** The window's own property names when new: a page's named element never replaces one of them. */
 let ownNames: Set<string> | undefined;
+/** The last document parsed in the shared window (weakly: an idle thread must be able to free it). */
+let lastDocument: WeakRef<Document> | undefined;
 
 function sharedWindow(): Window {
   if (!shared) {
@@ -34,11 +36,18 @@ function sharedWindow(): Window {
  * happy-dom keeps two references from the window into every document parsed in it: elements with
  * an id become window[id] (named access), and elements with a hyphenated (custom element) name
  * wait in the custom element registry for a definition. Either would keep each page reachable from
- * the shared window for ever, so both are dropped before the next parse.
+ * the shared window for ever, so both are dropped before the next parse. The ids are read from the
+ * last document's id map (the window has hundreds of properties to scan otherwise); only the last
+ * document can have any, since each parse first drops the ones before it.
  */
 function forgetPreviousPages(window: Window): void {
-  const record = window as unknown as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(window)) if (!ownNames?.has(name)) delete record[name];
+  const previous = lastDocument?.deref();
+  lastDocument = undefined;
+  if (previous) {
+    const record = window as unknown as Record<string, unknown>;
+    const ids = (previous as unknown as Record<symbol, Map<string, unknown>>)[PropertySymbol.elementIdMap];
+    for (const id of ids?.keys() ?? []) if (!ownNames?.has(id)) delete record[id];
+  }
   const registry = window.customElements as unknown as Record<symbol, unknown>;
   const waiting = registry[PropertySymbol.callbacks];
   if (waiting instanceof Map) waiting.clear();
@@ -49,6 +58,7 @@ export async function closeParserWindow(): Promise<void> {
   const window = shared;
   shared = undefined;
   ownNames = undefined;
+  lastDocument = undefined;
   if (window) await window.happyDOM.close();
 }
 
@@ -111,5 +121,7 @@ export function minimizeHtml(html: string): string {
 export function parseHtmlDocument(html: string): Document {
   const window = sharedWindow();
   forgetPreviousPages(window);
-  return new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
+  const document = new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
+  lastDocument = new WeakRef(document);
+  return document;
 }

@@ -41,6 +41,7 @@ type Opened = "pushed" | "void" | "ignored" | "moved";
 
 /** Attributes as the parser keeps them: the first of each name. */
 function firstOfEachName(tag: StartTag): AttributeLike[] {
+  if (!hasRepeatedName(tag.attributes)) return tag.attributes;
   const seen = new Set<string>();
   const attributes: AttributeLike[] = [];
   for (const attribute of tag.attributes) {
@@ -49,6 +50,15 @@ function firstOfEachName(tag: StartTag): AttributeLike[] {
     attributes.push({ name: attribute.name, value: attribute.value });
   }
   return attributes;
+}
+
+/** Whether a name occurs twice (tags have a few attributes: pairs are cheaper than a set). */
+function hasRepeatedName(attributes: readonly AttributeLike[]): boolean {
+  for (let i = 1; i < attributes.length; i++) {
+    const name = (attributes[i] as AttributeLike).name;
+    for (let j = 0; j < i; j++) if ((attributes[j] as AttributeLike).name === name) return true;
+  }
+  return false;
 }
 
 /** The attributes classifyAttributes reads. */
@@ -75,6 +85,8 @@ function droppedKind(name: string, attributes: AttributeLike[], chromeNamed: boo
 /** The open elements (lower-case names; the document itself is not on it), as happy-dom's parser keeps them. */
 class OpenElements {
   readonly names: string[] = [];
+  /** Each open element's config (parallel to names), so the rules below look up only the new tag's. */
+  private readonly configs: (ElementConfig | undefined)[] = [];
   /** How many elements of each name are open: a name not open is answered without a scan. */
   private readonly openCounts = new Map<string, number>();
   /** Called with the stack height after every pop. */
@@ -82,12 +94,14 @@ class OpenElements {
 
   private pop(): void {
     const name = this.names.pop() as string;
+    this.configs.pop();
     this.openCounts.set(name, (this.openCounts.get(name) ?? 1) - 1);
     this.popped(this.names.length);
   }
 
-  private push(name: string): void {
+  private push(name: string, nameConfig: ElementConfig | undefined): void {
     this.names.push(name);
+    this.configs.push(nameConfig);
     this.openCounts.set(name, (this.openCounts.get(name) ?? 0) + 1);
   }
 
@@ -101,7 +115,7 @@ class OpenElements {
     for (;;) {
       const parent = this.names[this.names.length - 1];
       const atRoot = parent === undefined;
-      const parentConfig = config(parent);
+      const parentConfig = this.configs[this.configs.length - 1];
       const added = own?.addPermittedParent ? config(own.addPermittedParent) : undefined;
       const closesParent =
         (own?.contentModel === "noFirstLevelSelfDescendants" && parent === name) ||
@@ -133,14 +147,14 @@ class OpenElements {
         ) {
           return "ignored";
         }
-        this.push(wrapper);
+        this.push(wrapper, wrapperConfig);
       } else {
         break;
       }
       if (atRoot) break;
     }
     if (own?.contentModel === "noDescendants") return "void";
-    this.push(name);
+    this.push(name, own);
     return "pushed";
   }
 

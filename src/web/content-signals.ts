@@ -84,6 +84,28 @@ function classifyNames(names: string): number {
   return chrome ? CHROME_NAMED : 0;
 }
 
+/**
+ * What a page's class and id words say, remembered: a page repeats the same few class lists on
+ * most of its elements, and both the pass before parsing and detection ask about each element.
+ */
+const namesSeen = new Map<string, number>();
+const NAMES_REMEMBERED = 10_000;
+
+function classifyClassAndId(names: string): number {
+  const seen = namesSeen.get(names);
+  if (seen !== undefined) return seen;
+  const flags = COOKIE_BANNER.test(names) ? NEVER_CONTENT : classifyNames(names);
+  if (namesSeen.size >= NAMES_REMEMBERED) namesSeen.clear();
+  // A copy as the key: a slice of the page would keep the whole page's source alive in the map.
+  namesSeen.set(copyString(names), flags);
+  return flags;
+}
+
+/** A string that shares no storage with `value`. */
+function copyString(value: string): string {
+  return ` ${value}`.slice(1);
+}
+
 /** An attribute as a DOM element or a tag read from the source has it. */
 export interface AttributeLike {
   name: string;
@@ -131,8 +153,7 @@ export function classifyAttributes(attributes: Iterable<AttributeLike>): number 
     }
   }
   if (names === "") return flags;
-  if (COOKIE_BANNER.test(names)) return NEVER_CONTENT;
-  const named = classifyNames(names);
+  const named = classifyClassAndId(names);
   if (named === NEVER_CONTENT) return NEVER_CONTENT;
   return named === CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
 }
