@@ -21,8 +21,8 @@ const WINDOW_SETTINGS = {
 let shared: Window | undefined;
 /** The window's own property names when new: a page's named element never replaces one of them. */
 let ownNames: Set<string> | undefined;
-/** The last document parsed in the shared window (weakly: an idle thread must be able to free it). */
-let lastDocument: WeakRef<Document> | undefined;
+/** Documents parsed since the last release (see releaseParsedDocuments). */
+const parsed: Document[] = [];
 
 function sharedWindow(): Window {
   if (!shared) {
@@ -35,22 +35,24 @@ function sharedWindow(): Window {
 /**
  * happy-dom keeps two references from the window into every document parsed in it: elements with
  * an id become window[id] (named access), and elements with a hyphenated (custom element) name
- * wait in the custom element registry for a definition. Either would keep each page reachable from
- * the shared window for ever, so both are dropped before the next parse. The ids are read from the
- * last document's id map (the window has hundreds of properties to scan otherwise); only the last
- * document can have any, since each parse first drops the ones before it.
+ * wait in the custom element registry for a definition. Either would keep a page reachable from the
+ * shared window, so both are dropped once its extraction is done (and before any later parse), and
+ * a collection right after the answer can free the page. The ids come from each document's own id
+ * map: listing the window's hundreds of properties on every page cost more.
  */
-function forgetPreviousPages(window: Window): void {
-  const previous = lastDocument?.deref();
-  lastDocument = undefined;
-  if (previous) {
+export function releaseParsedDocuments(): void {
+  const window = shared;
+  if (window) {
     const record = window as unknown as Record<string, unknown>;
-    const ids = (previous as unknown as Record<symbol, Map<string, unknown>>)[PropertySymbol.elementIdMap];
-    for (const id of ids?.keys() ?? []) if (!ownNames?.has(id)) delete record[id];
+    for (const document of parsed) {
+      const ids = (document as unknown as Record<symbol, Map<string, unknown> | undefined>)[PropertySymbol.elementIdMap];
+      for (const id of ids?.keys() ?? []) if (!ownNames?.has(id)) delete record[id];
+    }
+    const registry = window.customElements as unknown as Record<symbol, unknown>;
+    const waiting = registry[PropertySymbol.callbacks];
+    if (waiting instanceof Map) waiting.clear();
   }
-  const registry = window.customElements as unknown as Record<symbol, unknown>;
-  const waiting = registry[PropertySymbol.callbacks];
-  if (waiting instanceof Map) waiting.clear();
+  parsed.length = 0;
 }
 
 /** Closes the process's parsing window (tests, shutdown); the next parse opens a new one. */
@@ -58,7 +60,7 @@ export async function closeParserWindow(): Promise<void> {
   const window = shared;
   shared = undefined;
   ownNames = undefined;
-  lastDocument = undefined;
+  parsed.length = 0;
   if (window) await window.happyDOM.close();
 }
 
@@ -120,8 +122,8 @@ export function minimizeHtml(html: string): string {
 /** Parses HTML into a fresh document of the shared window (no scripts, styles or frames loaded). */
 export function parseHtmlDocument(html: string): Document {
   const window = sharedWindow();
-  forgetPreviousPages(window);
+  releaseParsedDocuments();
   const document = new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
-  lastDocument = new WeakRef(document);
+  parsed.push(document);
   return document;
 }

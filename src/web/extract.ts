@@ -10,7 +10,7 @@ import { renderCanonicalText, renderInlineText, type TextNodeLike } from "./cano
 import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
-import { minimizeHtml, parseHtmlDocument } from "./content-parse.ts";
+import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -138,6 +138,8 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
       throw new ApiError("CONTENT_TOO_COMPLEX", { cause: error });
     }
     throw error;
+  } finally {
+    releaseParsedDocuments();
   }
 }
 

@@ -27,6 +27,14 @@ describe("web/content-parse", () => {
     parseHtmlDocument("<body><p>two</p></body>");
     expect(view["first-page-box"]).toBeUndefined();
   });
+
+  // A collection right after the answer (the extraction pool's) can then free the page.
+  it("leaves no named element of an extracted page on the shared window", async () => {
+    const view = parseHtmlDocument("<body></body>").defaultView as unknown as Record<string, unknown>;
+    const { text } = await extractHtml({ html: `<body><div id="extracted-box">${article("harbour")}</div><my-widget>w</my-widget></body>`, url: "https://example.com/", markdown: false });
+    expect(text).toContain("harbour 1");
+    expect(view["extracted-box"]).toBeUndefined();
+  });
 });
 
 describe("web/content-detect", () => {
