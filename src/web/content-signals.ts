@@ -89,7 +89,12 @@ function classifyNames(names: string): number {
  * most of its elements, and both the pass before parsing and detection ask about each element.
  */
 const namesSeen = new Map<string, number>();
-const NAMES_REMEMBERED = 10_000;
+/**
+ * Entries kept before the memory starts over. 10,000 held 6-8 MiB more per extraction thread after
+ * its idle collection (111 against 117 MiB, scripts/bench/extraction-thread-memory.ts); 2,000 holds
+ * no measurable amount.
+ */
+const NAMES_REMEMBERED = 2_000;
 
 function classifyClassAndId(names: string): number {
   const seen = namesSeen.get(names);
