@@ -31,9 +31,12 @@ describe("web/content-parse", () => {
   // A collection right after the answer (the extraction pool's) can then free the page.
   it("leaves no named element of an extracted page on the shared window", async () => {
     const view = parseHtmlDocument("<body></body>").defaultView as unknown as Record<string, unknown>;
-    const { text } = await extractHtml({ html: `<body><div id="extracted-box">${article("harbour")}</div><my-widget>w</my-widget></body>`, url: "https://example.com/", markdown: false });
+    const namesBefore = Object.getOwnPropertyNames(view).sort();
+    const html = `<body><div id="extracted-box">${article("harbour")}</div><form name="f" id="f1"><img name="i"></form><a id="x" name="y">y</a><my-widget>w</my-widget></body>`;
+    const { text } = await extractHtml({ html, url: "https://example.com/", markdown: false });
     expect(text).toContain("harbour 1");
     expect(view["extracted-box"]).toBeUndefined();
+    expect(Object.getOwnPropertyNames(view).sort()).toEqual(namesBefore);
   });
 });
 
