@@ -3,13 +3,13 @@
  * one thread, with the process's RSS and high-water mark every 30 pages, then after the thread has
  * been idle (its idle collection has run). Shows how much of a thread's RSS is memory the runtime
  * freed but kept, and what the collection budget changes:
- *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget CHARS] [--data DIR]
+ *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget WEIGHT] [--data DIR]   (collection-pacing.ts)
  */
-import { DEFAULT_COLLECT_AFTER_CHARS, createExtractPool } from "../../src/web/extract-pool.ts";
+import { DEFAULT_COLLECT_BUDGET, createExtractPool } from "../../src/web/extract-pool.ts";
 import { DEV_SET_DIR, loadDevPages, option, readRss } from "./dev-set.ts";
 
 const dataDir = option("data", DEV_SET_DIR);
-const budget = Number(option("budget", String(DEFAULT_COLLECT_AFTER_CHARS)));
+const budget = Number(option("budget", String(DEFAULT_COLLECT_BUDGET)));
 const pages = loadDevPages(dataDir);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0).padStart(4);
 const line = (label: string) => {
@@ -19,7 +19,7 @@ const line = (label: string) => {
 
 Bun.gc(true);
 line("before the thread");
-const pool = createExtractPool({ size: 1, collectAfterChars: budget });
+const pool = createExtractPool({ size: 1, collectBudget: budget });
 await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
 await Bun.sleep(1_000);
 line("thread started, idle");

@@ -21,6 +21,8 @@ const WINDOW_SETTINGS = {
 let shared: Window | undefined;
 /** The window's own property names when new: a page's named element never replaces one of them. */
 let ownNames: Set<string> | undefined;
+/** Characters of HTML parsed since the last takeCharsParsed (what a page leaves as garbage: collection-pacing.ts). */
+let charsParsed = 0;
 /** Documents parsed since the last release (see releaseParsedDocuments). */
 const parsed: Document[] = [];
 
@@ -53,6 +55,13 @@ export function releaseParsedDocuments(): void {
     if (waiting instanceof Map) waiting.clear();
   }
   parsed.length = 0;
+}
+
+/** Characters of HTML parsed since the last call (all tries of a page), and starts the count over. */
+export function takeCharsParsed(): number {
+  const taken = charsParsed;
+  charsParsed = 0;
+  return taken;
 }
 
 /** Closes the process's parsing window (tests, shutdown); the next parse opens a new one. */
@@ -123,6 +132,7 @@ export function minimizeHtml(html: string): string {
 export function parseHtmlDocument(html: string): Document {
   const window = sharedWindow();
   releaseParsedDocuments();
+  charsParsed += html.length;
   const document = new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
   parsed.push(document);
   return document;

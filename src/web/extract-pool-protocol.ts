@@ -6,8 +6,6 @@ export interface ExtractRequest {
   url: string;
   selector?: string;
   markdown: boolean;
-  /** Before extracting, run a full garbage collection (see ExtractPoolOptions.collectAfterChars). */
-  collectBefore?: boolean;
-  /** After answering, run a full garbage collection. */
-  collect?: boolean;
+  /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
+  collectBudget: number;
 }

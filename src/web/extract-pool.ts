@@ -2,8 +2,8 @@
  * @module web/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
  * thread only fetches and answers while extraction (synchronous, ~16 ms a page) uses every
  * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync` with its own
- * happy-dom window; results are the same objects the in-thread path returns. What is particular
- * to extraction is here: when a thread collects its garbage.
+ * happy-dom window; results are the same objects the in-thread path returns. Each thread forces
+ * its own garbage collections (extract-worker.ts, collection-pacing.ts) at the budget set here.
  */
 import { availableParallelism } from "node:os";
 import type { ExtractHtmlInput, HtmlExtraction } from "./extract.ts";
@@ -17,17 +17,17 @@ export interface ExtractPoolOptions {
   /** Threads (at least 1). */
   size: number;
   /**
-   * Characters of HTML a thread extracts between two full garbage collections (0: never forced).
-   * A happy-dom page costs ~125 bytes of heap per character of HTML (a 650K-character page: 80 MB)
-   * and every page's DOM outlives JavaScriptCore's quick young-generation collections, so a worker
-   * left to its own pacing grew to ~500 MB of RSS. A page that would take a thread past the budget
-   * is extracted after a collection, not on top of the garbage of the pages before it; a thread
-   * past the budget collects after answering. Counting pages instead (every 5) left one large page
-   * on top of four pages of garbage, and collected small pages as often as large ones. 800K, not
-   * 400K: on the 16-client bench the same peak RSS (345 vs 343 MB) and fewer full collections
-   * (17.1 vs 19.4 ms of CPU per read, 109 vs 97 reads/s).
+   * Weight of pages a thread extracts between two forced full garbage collections (0: never
+   * forced): characters parsed plus a sixteenth of the HTML's length (collection-pacing.ts). A
+   * happy-dom page costs ~125 bytes of heap per character parsed, and every page's DOM outlives
+   * JavaScriptCore's quick young-generation collections, so a worker left to its own pacing grew to
+   * ~500 MB of RSS. Counting pages instead (every 5) left one large page on top of four pages of
+   * garbage, and collected small pages as often as large ones. Counting characters of HTML instead
+   * of characters parsed collected ~40% more often at the same peak RSS (the first try parses 10% to
+   * 55% of a page): read-ab.ts against that, three pairs, medians 87.5 against 72.7 reads/s, 21.5
+   * against 25.5 ms of CPU per read, peak RSS 292.3 against 290.0 MB.
    */
-  collectAfterChars?: number;
+  collectBudget?: number;
   /**
    * Milliseconds a page waits for a free thread before another thread starts (see
    * DEFAULT_START_AFTER_WAIT_MS).
@@ -42,8 +42,8 @@ export interface ExtractPoolOptions {
  */
 export const DEFAULT_START_AFTER_WAIT_MS = 100;
 
-/** Default characters of HTML between forced collections on a thread (see collectAfterChars). */
-export const DEFAULT_COLLECT_AFTER_CHARS = 800_000;
+/** Default weight between forced collections on a thread (see collectBudget). */
+export const DEFAULT_COLLECT_BUDGET = 360_000;
 
 export interface ExtractPool {
   readonly size: number;
@@ -54,43 +54,21 @@ export interface ExtractPool {
   close(): Promise<void>;
 }
 
-export interface CollectionPlan {
-  /** Collect before extracting this page (it would take the thread past the budget). */
-  before: boolean;
-  /** Collect after answering (the thread reached the budget). */
-  after: boolean;
-  /** Characters counted since the last collection once this page is done. */
-  since: number;
-}
-
-/** When a thread collects around a page of `length` characters, `since` characters after its last collection. */
-export function planCollections(since: number, length: number, budget: number): CollectionPlan {
-  if (budget <= 0) return { before: false, after: false, since: 0 };
-  const before = since > 0 && since + length > budget;
-  const counted = (before ? 0 : since) + length;
-  return counted >= budget ? { before, after: true, since: 0 } : { before, after: false, since: counted };
-}
-
 /** Default pool size: one thread per core. */
 export function defaultExtractThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
-  const budget = options.collectAfterChars ?? DEFAULT_COLLECT_AFTER_CHARS;
-  const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction, { sinceCollect: number }>({
+  const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
+  const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
     label: "extraction",
-    newState: () => ({ sinceCollect: 0 }),
-    message(input, id, state) {
-      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown };
+    message(input, id) {
+      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget };
       if (input.selector !== undefined) request.selector = input.selector;
-      const plan = planCollections(state.sinceCollect, input.html.length, budget);
-      state.sinceCollect = plan.since;
-      if (plan.before) request.collectBefore = true;
-      if (plan.after) request.collect = true;
       return request;
     },
   });

@@ -1,9 +1,11 @@
 /**
  * @module web/extract-worker — the entry point of one extraction thread (see extract-pool):
- * extracts the page it is sent with `extractHtmlSync`, collecting garbage before or after when the
- * pool asks, and when it has been idle a while after extracting (idle-collect.ts). Listed as an
- * entry point in scripts/build.ts for the binary.
+ * extracts the page it is sent with `extractHtmlSync`, forcing full garbage collections at the
+ * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
+ * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
+import { estimatedPageWeight, CollectionPacer, pageWeight } from "./collection-pacing.ts";
+import { takeCharsParsed } from "./content-parse.ts";
 import { extractHtmlSync } from "./extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { createIdleCollector } from "./idle-collect.ts";
@@ -15,17 +17,30 @@ import { serveThreadRequests } from "./thread-worker.ts";
  */
 const IDLE_COLLECT_AFTER_MS = 250;
 
-const idleCollector = createIdleCollector({ afterMs: IDLE_COLLECT_AFTER_MS, collect: () => Bun.gc(true) });
+let pacer: CollectionPacer | undefined;
+
+function collect(): void {
+  Bun.gc(true);
+  pacer?.collected();
+}
+
+const idleCollector = createIdleCollector({ afterMs: IDLE_COLLECT_AFTER_MS, collect });
 
 serveThreadRequests(
   (request: ExtractRequest) => {
     idleCollector.busy();
-    if (request.collectBefore) Bun.gc(true);
+    pacer ??= new CollectionPacer(request.collectBudget);
     const { html, url, markdown, selector } = request;
-    return extractHtmlSync({ html, url, markdown, ...(selector !== undefined ? { selector } : {}) });
+    if (pacer.before(estimatedPageWeight(html.length))) collect();
+    try {
+      return extractHtmlSync({ html, url, markdown, ...(selector !== undefined ? { selector } : {}) });
+    } finally {
+      pacer.counted(pageWeight(takeCharsParsed(), html.length));
+    }
   },
-  (request) => {
-    if (request.collect) Bun.gc(true);
-    idleCollector.idle(request.collect === true);
+  () => {
+    const due = pacer?.due() === true;
+    if (due) collect();
+    idleCollector.idle(due);
   },
 );

@@ -20,11 +20,10 @@ export interface PdfThread {
 }
 
 export function createPdfThread(): PdfThread {
-  const pool = createThreadPool<Uint8Array, PdfExtraction, undefined>({
+  const pool = createThreadPool<Uint8Array, PdfExtraction>({
     entry: "pdf-worker.ts",
     size: 1,
     label: "PDF extraction",
-    newState: () => undefined,
     message: (bytes, id) => ({ id, bytes }),
   });
   return { read: pool.run, started: () => pool.started() > 0, close: pool.close };

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { ApiError, errorCodes } from "../errors.ts";
 import type { ThreadReply } from "./thread-worker.ts";
 
-export interface ThreadPoolOptions<I, S> {
+export interface ThreadPoolOptions<I> {
   /** The worker's file beside this module (src/web/NAME); scripts/build.ts bundles it as web/NAME. */
   entry: string;
   /** Threads at most (at least 1). */
@@ -24,10 +24,8 @@ export interface ThreadPoolOptions<I, S> {
   startAfterWaitMs?: number;
   /** Names the work in errors ("extraction", "PDF extraction"). */
   label: string;
-  /** A thread's own state when it starts (e.g. what it has done since its last collection). */
-  newState(): S;
-  /** The message that hands `input` to a thread, numbered `id`; may update the thread's state. */
-  message(input: I, id: number, state: S): { id: number };
+  /** The message that hands `input` to a thread, numbered `id`. */
+  message(input: I, id: number): { id: number };
 }
 
 export interface ThreadPool<I, R> {
@@ -50,9 +48,8 @@ interface Item<I, R> {
   reject(error: Error): void;
 }
 
-interface Thread<I, R, S> {
+interface Thread<I, R> {
   worker: BunWorker;
-  state: S;
   /** The one item this thread is working on, with its message id. */
   busy: (Item<I, R> & { id: number }) | undefined;
 }
@@ -67,10 +64,10 @@ function workerEntry(name: string): string {
   return `./web/${name}`;
 }
 
-export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): ThreadPool<I, R> {
+export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPool<I, R> {
   const size = Math.max(1, Math.floor(options.size));
   const entry = workerEntry(options.entry);
-  const threads: Thread<I, R, S>[] = [];
+  const threads: Thread<I, R>[] = [];
   const queue: Item<I, R>[] = [];
   let nextId = 1;
   let closed = false;
@@ -85,7 +82,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     return new Error(`${options.label} failed: ${reply.message}`);
   }
 
-  function retire(thread: Thread<I, R, S>, reason: string): void {
+  function retire(thread: Thread<I, R>, reason: string): void {
     const index = threads.indexOf(thread);
     if (index >= 0) threads.splice(index, 1);
     const item = thread.busy;
@@ -95,9 +92,9 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
     pump();
   }
 
-  function startThread(): Thread<I, R, S> {
+  function startThread(): Thread<I, R> {
     const worker = new Worker(entry) as BunWorker;
-    const thread: Thread<I, R, S> = { worker, state: options.newState(), busy: undefined };
+    const thread: Thread<I, R> = { worker, busy: undefined };
     worker.onmessage = (event: MessageEvent<ThreadReply<R>>) => {
       const reply = event.data;
       const item = thread.busy;
@@ -116,7 +113,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
   }
 
   /** Another thread (up to `size`) for work that waits: at once, or once the oldest item has waited `startAfterWaitMs`. */
-  function threadForWaitingWork(): Thread<I, R, S> | undefined {
+  function threadForWaitingWork(): Thread<I, R> | undefined {
     if (threads.length >= size) return undefined;
     if (threads.length === 0 || startAfterWaitMs === 0) return startThread();
     armStartTimer();
@@ -146,7 +143,7 @@ export function createThreadPool<I, R, S>(options: ThreadPoolOptions<I, S>): Thr
       const id = nextId++;
       free.busy = { ...item, id };
       free.worker.ref();
-      free.worker.postMessage(options.message(item.input, id, free.state));
+      free.worker.postMessage(options.message(item.input, id));
     }
   }
 

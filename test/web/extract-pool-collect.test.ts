@@ -1,33 +1,74 @@
 /**
- * Memory rules of web extraction: a pool thread collects by characters of HTML, before a page
- * that would take it past the budget and after reaching it, and when it goes idle after a page;
+ * Memory rules of web extraction: a pool thread collects by the weight of what it parsed, before
+ * a page that would take it past the budget and after reaching it, and when it goes idle after a page;
  * the engine loads happy-dom only when it extracts on its own thread (the server, whose threads
  * extract, never evaluates it).
  */
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { planCollections } from "../../src/web/extract-pool.ts";
+import { CollectionPacer, estimatedPageWeight, pageWeight } from "../../src/web/collection-pacing.ts";
+import { takeCharsParsed } from "../../src/web/content-parse.ts";
+import { extractHtmlSync } from "../../src/web/extract.ts";
 
 const BUDGET = 1000;
 
-describe("planCollections", () => {
-  it("counts pages' characters until the budget, then collects after answering", () => {
-    expect(planCollections(0, 300, BUDGET)).toEqual({ before: false, after: false, since: 300 });
-    expect(planCollections(300, 300, BUDGET)).toEqual({ before: false, after: false, since: 600 });
-    expect(planCollections(600, 400, BUDGET)).toEqual({ before: false, after: true, since: 0 });
+describe("CollectionPacer", () => {
+  it("counts pages' weight until the budget, then collection is due after answering", () => {
+    const pacer = new CollectionPacer(BUDGET);
+    pacer.counted(300);
+    pacer.counted(300);
+    expect(pacer.due()).toBe(false);
+    pacer.counted(400);
+    expect(pacer.due()).toBe(true);
+    pacer.collected();
+    expect(pacer.due()).toBe(false);
   });
 
   it("collects before a page that would take the thread past the budget, so it does not land on the garbage", () => {
-    expect(planCollections(600, 500, BUDGET)).toEqual({ before: true, after: false, since: 500 });
+    const pacer = new CollectionPacer(BUDGET);
+    pacer.counted(600);
+    expect(pacer.before(300)).toBe(false);
+    expect(pacer.before(500)).toBe(true);
   });
 
-  it("a page larger than the budget on a clean thread: collect after it, nothing before", () => {
-    expect(planCollections(0, 5000, BUDGET)).toEqual({ before: false, after: true, since: 0 });
-    expect(planCollections(10, 5000, BUDGET)).toEqual({ before: true, after: true, since: 0 });
+  it("a page heavier than the budget on a clean thread: nothing before it, a collection after", () => {
+    const pacer = new CollectionPacer(BUDGET);
+    expect(pacer.before(5000)).toBe(false);
+    pacer.counted(5000);
+    expect(pacer.due()).toBe(true);
+  });
+
+  it("an idle collection starts the count over", () => {
+    const pacer = new CollectionPacer(BUDGET);
+    pacer.counted(900);
+    pacer.collected();
+    expect(pacer.before(500)).toBe(false);
   });
 
   it("a budget of 0 never forces a collection", () => {
-    expect(planCollections(10_000, 10_000, 0)).toEqual({ before: false, after: false, since: 0 });
+    const pacer = new CollectionPacer(0);
+    pacer.counted(10_000);
+    expect(pacer.before(10_000)).toBe(false);
+    expect(pacer.due()).toBe(false);
+  });
+
+  // The weight follows what was parsed: a page of navigation around a short article weighs far
+  // less than an article page of the same length, and the estimate before extraction is above both.
+  it("weighs a page by the characters parsed, not by the HTML's length", () => {
+    const paragraph = "<p>" + "word ".repeat(60) + "</p>";
+    const nav = '<nav class="menu"><ul>' + '<li><a href="/x">link</a></li>'.repeat(400) + "</ul></nav>";
+    const article = (body: string) => `<html><body>${body}</body></html>`;
+    const mostlyNav = article(nav + `<article>${paragraph.repeat(3)}</article>`);
+    const mostlyText = article(`<article>${paragraph.repeat(Math.round(nav.length / paragraph.length) + 3)}</article>`);
+    takeCharsParsed();
+    extractHtmlSync({ html: mostlyNav, url: "https://example.com/", markdown: false });
+    const navWeight = pageWeight(takeCharsParsed(), mostlyNav.length);
+    extractHtmlSync({ html: mostlyText, url: "https://example.com/", markdown: false });
+    const textWeight = pageWeight(takeCharsParsed(), mostlyText.length);
+    expect(Math.abs(mostlyNav.length - mostlyText.length) / mostlyText.length).toBeLessThan(0.05);
+    expect(navWeight).toBeLessThan(textWeight / 3);
+    expect(estimatedPageWeight(mostlyNav.length)).toBeGreaterThan(navWeight);
+    expect(takeCharsParsed()).toBe(0);
   });
 });
 
@@ -40,7 +81,7 @@ describe("a pool thread gone idle", () => {
       const rss = () => Number(/^VmRSS:\\s+(\\d+)/m.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
       const row = (i) => '<div class="row"><p>Paragraph ' + i + ' with <a href="/l' + i + '">a link</a> and <b>bold</b> words.</p></div>';
       const html = "<html><body><main><h1>Big</h1>" + Array.from({ length: 10000 }, (_, i) => row(i)).join("") + "</main></body></html>";
-      const pool = createExtractPool({ size: 1, collectAfterChars: 0 });
+      const pool = createExtractPool({ size: 1, collectBudget: 0 });
       await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
       await Bun.sleep(500);
       const before = rss();
