@@ -2,7 +2,7 @@
  * What one extraction thread holds: the dev set's pages extracted one after another on a pool of
  * one thread, with the process's RSS and high-water mark every 30 pages, then after the thread has
  * been idle (its idle collection has run). Shows how much of a thread's RSS is memory the runtime
- * freed but kept, and what the collection budget changes:
+ * freed but kept, the CPU a page costs, and what the collection budget changes:
  *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget WEIGHT] [--data DIR]   (collection-pacing.ts)
  */
 import { DEFAULT_COLLECT_BUDGET, createExtractPool } from "../../src/web/extract-pool.ts";
@@ -23,11 +23,15 @@ const pool = createExtractPool({ size: 1, collectBudget: budget });
 await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
 await Bun.sleep(1_000);
 line("thread started, idle");
-console.log(`${pages.length} pages, full collection every ${budget} characters`);
+console.log(`${pages.length} pages, collection budget ${budget} (weight: characters parsed + HTML length / 16)`);
+const cpuBefore = process.cpuUsage();
 for (const [i, html] of pages.entries()) {
   await pool.extract({ html, url: `https://example.com/${i}`, markdown: false });
   if ((i + 1) % 30 === 0) line(`after ${i + 1} pages`);
 }
+const cpu = process.cpuUsage(cpuBefore);
+// One page at a time, so this is the thread's extraction and collections plus the engine's helper threads.
+console.log(`CPU ${((cpu.user + cpu.system) / 1000 / pages.length).toFixed(1)} ms per page (all threads of the process)`);
 await Bun.sleep(1_000);
 line("idle 1 s (idle collection ran)");
 await Bun.sleep(5_000);
