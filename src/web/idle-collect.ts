@@ -1,7 +1,7 @@
 /**
  * @module web/idle-collect — a thread that goes idle collects the garbage of the work it did since
- * its last collection. The extraction pool forces collections by characters of HTML extracted (a
- * budget sized for a busy server); a thread that extracts a page now and then (rendered reads come
+ * its last collection. An extraction thread forces collections by the weight of what it parsed (a
+ * budget sized for a busy server, collection-pacing.ts); a thread that extracts a page now and then (rendered reads come
  * a few per second) would otherwise keep every page's DOM as garbage until the budget or
  * JavaScriptCore's own pacing, and its RSS with it. An idle thread's collection costs no caller
  * any time.
