@@ -18,14 +18,11 @@ export interface ExtractPoolOptions {
   size: number;
   /**
    * Weight of pages a thread extracts between two forced full garbage collections (0: never
-   * forced): characters parsed plus a sixteenth of the HTML's length (collection-pacing.ts). A
-   * happy-dom page costs ~125 bytes of heap per character parsed, and every page's DOM outlives
-   * JavaScriptCore's quick young-generation collections, so a worker left to its own pacing grew to
-   * ~500 MB of RSS. Counting pages instead (every 5) left one large page on top of four pages of
-   * garbage, and collected small pages as often as large ones. Counting characters of HTML instead
-   * of characters parsed collected ~40% more often at the same peak RSS (the first try parses 10% to
-   * 55% of a page): read-ab.ts against that, three pairs, medians 87.5 against 72.7 reads/s, 21.5
-   * against 25.5 ms of CPU per read, peak RSS 292.3 against 290.0 MB.
+   * forced): characters parsed plus a sixteenth of the HTML's length (why: collection-pacing.ts).
+   * Counting pages instead (every 5) left one large page on top of four pages of garbage, and
+   * collected small pages as often as large ones. Against counting characters of HTML (800K), one thread over the dev set (extraction-thread-memory.ts, three
+   * alternating pairs): 26.2-28.2 against 28.3-29.7 ms of CPU per page, high-water 182-189 against
+   * 182-185 MiB. End to end (read-ab.ts) the difference is inside this machine's run-to-run noise.
    */
   collectBudget?: number;
   /**
