@@ -72,32 +72,54 @@ describe("CollectionPacer", () => {
   });
 });
 
-describe("a pool thread gone idle", () => {
-  // In a child process, so the RSS is the pool's alone. The budget is off: only the idle collection can free the page.
-  it("collects the garbage of its last page", () => {
-    const pool = join(import.meta.dir, "..", "..", "src", "web", "extract-pool.ts");
-    const script = `
-      const { createExtractPool } = await import(${JSON.stringify(pool)});
-      const rss = () => Number(/^VmRSS:\\s+(\\d+)/m.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
-      const row = (i) => '<div class="row"><p>Paragraph ' + i + ' with <a href="/l' + i + '">a link</a> and <b>bold</b> words.</p></div>';
-      const html = "<html><body><main><h1>Big</h1>" + Array.from({ length: 10000 }, (_, i) => row(i)).join("") + "</main></body></html>";
-      const pool = createExtractPool({ size: 1, collectBudget: 0 });
-      await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
-      await Bun.sleep(500);
-      const before = rss();
-      await pool.extract({ html, url: "https://example.com/", markdown: false });
-      const after = rss();
-      await Bun.sleep(1500);
-      console.log(JSON.stringify({ before, after, idle: rss() }));
-      await pool.close();`;
-    const run = Bun.spawnSync([process.execPath, "-e", script], { stderr: "pipe" });
-    expect(run.stderr.toString()).toBe("");
-    const { before, after, idle } = JSON.parse(run.stdout.toString()) as { before: number; after: number; idle: number };
+/**
+ * Runs `steps` in a child process (so the RSS is the pool's alone) with a one-thread pool of
+ * `budget`, a 1 MiB page of nothing but content (`html`), `rss()` in MiB and `before`, the RSS once
+ * the thread is warm; prints what `steps` returns.
+ */
+function inPoolProcess<T>(budget: number, steps: string): T {
+  const pool = join(import.meta.dir, "..", "..", "src", "web", "extract-pool.ts");
+  const script = `
+    const { createExtractPool } = await import(${JSON.stringify(pool)});
+    const rss = () => Number(/^VmRSS:\\s+(\\d+)/m.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
+    const row = (i) => '<div class="row"><p>Paragraph ' + i + ' with <a href="/l' + i + '">a link</a> and <b>bold</b> words.</p></div>';
+    const html = "<html><body><main><h1>Big</h1>" + Array.from({ length: 10000 }, (_, i) => row(i)).join("") + "</main></body></html>";
+    const read = () => pool.extract({ html, url: "https://example.com/", markdown: false });
+    const pool = createExtractPool({ size: 1, collectBudget: ${budget} });
+    await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
+    await Bun.sleep(500);
+    const before = rss();
+    console.log(JSON.stringify(await (async () => { ${steps} })()));
+    await pool.close();`;
+  const run = Bun.spawnSync([process.execPath, "-e", script], { stderr: "pipe" });
+  expect(run.stderr.toString()).toBe("");
+  return JSON.parse(run.stdout.toString()) as T;
+}
+
+describe("a pool thread's collections", () => {
+  // The budget is off: only the idle collection can free the page.
+  it("gone idle, collects the garbage of its last page", () => {
+    const { before, after, idle } = inPoolProcess<{ before: number; after: number; idle: number }>(
+      0,
+      "await read(); const after = rss(); await Bun.sleep(1500); return { before, after, idle: rss() };",
+    );
     // Measured: ~560 MiB of growth, back to within ~25 MiB of the start with the idle collection and
     // still ~250 MiB above it without.
     expect(after - before).toBeGreaterThan(150);
     expect(idle - before).toBeLessThan((after - before) * 0.3);
   }, 30_000);
+
+  // Two pages back to back, measured 150 ms later (before the 250 ms idle collection): with a
+  // budget every page is collected after its answer, without one the garbage is all still there.
+  it("busy, collects at its budget", () => {
+    const steps = "for (let i = 0; i < 2; i++) await read(); await Bun.sleep(150); return { before, now: rss() };";
+    const paced = inPoolProcess<{ before: number; now: number }>(1, steps);
+    const unpaced = inPoolProcess<{ before: number; now: number }>(0, steps);
+    // Measured (three pages): ~35 MiB above the start with the budget, 530-910 MiB without; with the
+    // collection after the answer removed, one page (~280 MiB) stays.
+    expect(unpaced.now - unpaced.before).toBeGreaterThan(250);
+    expect(paced.now - paced.before).toBeLessThan(150);
+  }, 60_000);
 });
 
 describe("engine's in-thread extraction", () => {
