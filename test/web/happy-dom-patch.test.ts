@@ -1,11 +1,13 @@
 /**
  * patches/happy-dom+21.0.4.patch (applied by `npm install` through patch-package): per-node maps
- * and lists are made on first use and query results are not cached. These tests fail on an
- * unpatched happy-dom (the memory shape) and on a patch that broke what the maps served
- * (listeners, mutation observers, queries after changes).
+ * and lists are made on first use, query results are not cached, and nothing is built for
+ * listeners that do not exist (mutation records with no observer, custom element reactions with
+ * no definition, an `on*` property read for every attribute set). These tests fail on an
+ * unpatched happy-dom (the memory shape, the skipped work) and on a patch that broke what was
+ * skipped (listeners, mutation observers, custom element callbacks, queries after changes).
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { type Element, Event as DomEvent, PropertySymbol } from "happy-dom";
+import { type Element, Event as DomEvent, PropertySymbol, Window } from "happy-dom";
 import { closeParserWindow, parseHtmlDocument } from "../../src/web/content-parse.ts";
 
 afterAll(closeParserWindow);
@@ -102,5 +104,88 @@ describe("happy-dom patch: behaviour kept", () => {
     div.releasePointerCapture(1);
     expect(div.hasPointerCapture(1)).toBe(false);
     expect(div.getAnimations()).toEqual([]);
+  });
+});
+
+describe("happy-dom patch: no work for listeners that do not exist", () => {
+  it("setting an attribute reads no property of the same name unless it is an on* handler", () => {
+    const document = parseHtmlDocument("<a id=a>x</a>");
+    const anchor = document.querySelector("#a") as unknown as Element;
+    // Unpatched, every attribute set read element[name]: for href that resolved a URL per link.
+    let hrefReads = 0;
+    Object.defineProperty(anchor, "href", { configurable: true, get: () => (hrefReads++, "") });
+    anchor.setAttribute("href", "/page");
+    expect(hrefReads).toBe(0);
+    expect(anchor.getAttribute("href")).toBe("/page");
+  });
+
+  it("an on* attribute still replaces the handler set as a property", () => {
+    const document = parseHtmlDocument("<button id=b>go</button>");
+    const button = document.querySelector("#b") as unknown as Element & { onclick: unknown };
+    const calls: string[] = [];
+    button.onclick = () => calls.push("property");
+    button.dispatchEvent(new DomEvent("click"));
+    button.setAttribute("onclick", "void 0");
+    button.dispatchEvent(new DomEvent("click"));
+    expect(calls).toEqual(["property"]);
+  });
+
+  it("no custom element reaction is queued while no custom element is defined", () => {
+    const document = parseHtmlDocument("<div id=a></div>");
+    const window = document.defaultView as unknown as Record<symbol, { enqueueReaction: (...args: unknown[]) => void }>;
+    const stack = window[PropertySymbol.customElementReactionStack] as { enqueueReaction: (...args: unknown[]) => void };
+    let queued = 0;
+    const original = stack.enqueueReaction;
+    stack.enqueueReaction = (...args: unknown[]) => {
+      queued++;
+      original.apply(stack, args);
+    };
+    try {
+      const div = document.querySelector("#a") as unknown as Element;
+      div.setAttribute("class", "x");
+      div.appendChild(document.createElement("span") as unknown as Element);
+      expect(queued).toBe(0);
+    } finally {
+      stack.enqueueReaction = original;
+    }
+  });
+
+  it("a defined custom element still gets its connected and attribute-changed callbacks", async () => {
+    const window = new Window({ url: "https://example.com/" });
+    try {
+      const calls: string[] = [];
+      class Widget extends window.HTMLElement {
+        static observedAttributes = ["size"];
+        connectedCallback(): void {
+          calls.push("connected");
+        }
+        attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+          calls.push(`${name}=${value}`);
+        }
+      }
+      window.customElements.define("x-widget", Widget);
+      const widget = window.document.createElement("x-widget");
+      window.document.body.appendChild(widget);
+      widget.setAttribute("size", "2");
+      expect(calls).toEqual(["connected", "size=2"]);
+    } finally {
+      await window.happyDOM.close();
+    }
+  });
+
+  it("a mutation observer sees text changes and removals", async () => {
+    const document = parseHtmlDocument("<p id=p>one</p><p id=q>two</p>");
+    const p = document.querySelector("#p") as unknown as Element;
+    const window = document.defaultView as unknown as { MutationObserver: typeof MutationObserver };
+    const seen: string[] = [];
+    const observer = new window.MutationObserver((records) => {
+      for (const record of records) seen.push(`${record.type}:${record.removedNodes.length}`);
+    });
+    observer.observe(document as unknown as Node, { childList: true, characterData: true, subtree: true });
+    (p.firstChild as unknown as { data: string }).data = "uno";
+    (document.querySelector("#q") as unknown as Element).remove();
+    await Bun.sleep(10);
+    observer.disconnect();
+    expect(seen).toEqual(["characterData:0", "childList:1"]);
   });
 });
