@@ -29,6 +29,11 @@ export interface TextNodeLike {
   parentNode: TextNodeLike | null;
 }
 
+/** How a walk lists a node's children: the DOM's `childNodes` unless the caller has a cheaper list. */
+export type ChildList = (node: TextNodeLike) => ArrayLike<TextNodeLike>;
+
+const domChildNodes: ChildList = (node) => node.childNodes;
+
 const INLINE_SPACE = /[^\S\n]+/g;
 /** Break requests from block boundaries: adjacent ones merge, so nested blocks do not stack blank lines. */
 const LINE = "\u0000";
@@ -54,19 +59,19 @@ export function normalizeText(input: string): string {
   return out.join("\n");
 }
 
-function hasBlockDescendant(node: TextNodeLike): boolean {
-  const children = node.childNodes;
+function hasBlockDescendant(node: TextNodeLike, childrenOf: ChildList): boolean {
+  const children = childrenOf(node);
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    if (child?.nodeType === ELEMENT_NODE && (BLOCK.has(child.nodeName) || hasBlockDescendant(child))) return true;
+    if (child?.nodeType === ELEMENT_NODE && (BLOCK.has(child.nodeName) || hasBlockDescendant(child, childrenOf))) return true;
   }
   return false;
 }
 
-function isFirstCell(cell: TextNodeLike): boolean {
+function isFirstCell(cell: TextNodeLike, childrenOf: ChildList): boolean {
   const row = cell.parentNode;
   if (!row) return true;
-  const siblings = row.childNodes;
+  const siblings = childrenOf(row);
   for (let i = 0; i < siblings.length; i++) {
     const sibling = siblings[i];
     if (sibling === cell) return true;
@@ -76,7 +81,7 @@ function isFirstCell(cell: TextNodeLike): boolean {
 }
 
 /** Canonical text of a DOM subtree. */
-export function renderCanonicalText(root: TextNodeLike): string {
+export function renderCanonicalText(root: TextNodeLike, childrenOf: ChildList = domChildNodes): string {
   const parts: string[] = [];
   const walk = (node: TextNodeLike, inPre: boolean): void => {
     if (node.nodeType === TEXT_NODE) {
@@ -92,15 +97,15 @@ export function renderCanonicalText(root: TextNodeLike): string {
       parts.push("\n");
       return;
     }
-    if ((name === "TD" || name === "TH") && !isFirstCell(node)) {
+    if ((name === "TD" || name === "TH") && !isFirstCell(node, childrenOf)) {
       // Data cells share a line; cells holding blocks (layout tables) start a new one.
-      parts.push(hasBlockDescendant(node) ? LINE : " | ");
+      parts.push(hasBlockDescendant(node, childrenOf) ? LINE : " | ");
     }
     const block = BLOCK.has(name);
     const paragraph = PARAGRAPH.has(name);
     if (block) parts.push(paragraph ? PARAGRAPH_BREAK : LINE);
     const pre = inPre || name === "PRE" || name === "TEXTAREA";
-    const children = node.childNodes;
+    const children = childrenOf(node);
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
       if (child) walk(child, pre);
@@ -113,6 +118,6 @@ export function renderCanonicalText(root: TextNodeLike): string {
 }
 
 /** Text of an inline element (link, heading) on one line. */
-export function renderInlineText(root: TextNodeLike): string {
-  return renderCanonicalText(root).replace(/\s*\n+\s*/g, " ");
+export function renderInlineText(root: TextNodeLike, childrenOf: ChildList = domChildNodes): string {
+  return renderCanonicalText(root, childrenOf).replace(/\s*\n+\s*/g, " ");
 }

@@ -8,6 +8,7 @@
  */
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
+import { childElementsOf, childNodesOf } from "./dom-internals.ts";
 import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
@@ -143,7 +144,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   const tag = element.nodeName;
   const link = inLink || tag === "A";
   const article = inArticle || tag === "ARTICLE";
-  const children = element.childNodes;
+  const children = childNodesOf(element);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as Node;
     if (child.nodeType === TEXT_NODE) {
@@ -327,7 +328,8 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
 }
 
 function clean(walk: Walk, element: Element, root: Element, changes: DomChanges): void {
-  const children = element.children;
+  // Live: a child removed below leaves the array, so the walk goes from the end.
+  const children = childElementsOf(element);
   for (let i = children.length - 1; i >= 0; i--) {
     const child = children[i] as Element;
     if (walk.dropped.has(child)) {

@@ -5,7 +5,8 @@
  * class or id adds to a content candidate's score. General patterns of how sites name things,
  * not rules for particular sites.
  */
-import { PropertySymbol, type Element } from "happy-dom";
+import type { Element } from "happy-dom";
+import { attributeMapOf } from "./dom-internals.ts";
 
 /**
  * Tags whose subtree is never main content. FORM is not among them (some frameworks wrap the whole
@@ -125,21 +126,10 @@ export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
  * class or id (unless also named as the content container), named as the content container.
  */
 export function classifyElement(element: Element): number {
-  const attributes = attributeMap(element);
+  const attributes = attributeMapOf(element);
   if (attributes.length === 0) return 0;
   return classifyAttributes(attributes);
 }
-
-/**
- * The element's own attribute map. `element.attributes` wraps it in a new Proxy on each element's
- * first call, and every read through that proxy binds a method: on a detection pass, which reads
- * every element once, that cost more than the classification itself.
- */
-function attributeMap(element: Element): AttributeMap {
-  return (element as unknown as Record<symbol, unknown>)[PropertySymbol.attributes] as AttributeMap;
-}
-
-type AttributeMap = Iterable<AttributeLike> & { readonly length: number };
 
 /** classifyElement on a list of (decoded) attributes, the first of each name. */
 export function classifyAttributes(attributes: Iterable<AttributeLike>): number {

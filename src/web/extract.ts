@@ -6,12 +6,13 @@
  */
 import type { Document, Element, Node } from "happy-dom";
 import { ApiError } from "../errors.ts";
-import { renderCanonicalText, renderInlineText, type TextNodeLike } from "./canonical-text.ts";
+import { renderCanonicalText, renderInlineText, type ChildList, type TextNodeLike } from "./canonical-text.ts";
 import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
+import { childNodesOf } from "./dom-internals.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { makeWellFormed } from "./text-output.ts";
@@ -52,8 +53,16 @@ export const MIN_MAIN_CONTENT_CHARS = 200;
 export const FALLBACK_WARNING =
   "Main-content detection found too little text; the whole page body is returned (navigation, headers, footers and asides removed).";
 
-function asTextNode(node: Element | Document): TextNodeLike {
-  return node as unknown as TextNodeLike;
+const childNodeArray: ChildList = (node) => childNodesOf(node as unknown as Node) as unknown as ArrayLike<TextNodeLike>;
+
+/** Canonical text of an element or document (canonical-text.ts). */
+function textOf(node: Element | Document): string {
+  return renderCanonicalText(node as unknown as TextNodeLike, childNodeArray);
+}
+
+/** Text of an inline element on one line. */
+function inlineTextOf(node: Element): string {
+  return renderInlineText(node as unknown as TextNodeLike, childNodeArray);
 }
 
 function oneLine(value: string | null | undefined): string {
@@ -63,7 +72,7 @@ function oneLine(value: string | null | undefined): string {
 function collectHeadings(root: Element): Heading[] {
   const headings: Heading[] = [];
   for (const element of Array.from(root.querySelectorAll("h1,h2,h3,h4,h5,h6"))) {
-    const text = renderInlineText(asTextNode(element));
+    const text = inlineTextOf(element);
     if (text !== "") headings.push({ level: Number(element.tagName.slice(1)), text });
   }
   return headings;
@@ -79,7 +88,7 @@ function collectLinks(root: Element, base: string): Link[] {
       continue;
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    const text = renderInlineText(asTextNode(anchor)) || oneLine(anchor.getAttribute("aria-label") ?? anchor.getAttribute("title"));
+    const text = inlineTextOf(anchor) || oneLine(anchor.getAttribute("aria-label") ?? anchor.getAttribute("title"));
     const existing = byUrl.get(url.href);
     if (!existing) byUrl.set(url.href, { text, url: makeWellFormed(url.href) });
     else if (existing.text === "" && text !== "") existing.text = text;
@@ -101,9 +110,9 @@ function selectScope(document: Document, selector: string): Element {
 /** Readability drops the headline when it repeats the page title; the text and headings keep it. */
 function keepHeadline(content: Element, headline: Element | undefined, changes: DomChanges): void {
   if (!headline) return;
-  const text = renderInlineText(asTextNode(headline));
+  const text = inlineTextOf(headline);
   if (text === "" || text.length > 300) return;
-  const present = Array.from(content.querySelectorAll("h1,h2,h3")).some((h) => renderInlineText(asTextNode(h)) === text);
+  const present = Array.from(content.querySelectorAll("h1,h2,h3")).some((h) => inlineTextOf(h) === text);
   if (present) return;
   const first = content.firstElementChild;
   const parent = first && first.id.startsWith("readability-page") ? first : content;
@@ -119,7 +128,7 @@ function findMainContent(document: Document, useNames: boolean, changes: DomChan
   const content = detectMainContent(document, { useNames }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes);
-  return renderCanonicalText(asTextNode(content)).length >= MIN_MAIN_CONTENT_CHARS ? content : undefined;
+  return textOf(content).length >= MIN_MAIN_CONTENT_CHARS ? content : undefined;
 }
 
 /** Extracts an HTML page. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
@@ -151,7 +160,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   const document = parseHtmlDocument(firstTry);
   const { title: declaredTitle, description, language, base } = readPageInfo(document, input.url);
   const firstH1 = declaredTitle === "" ? document.querySelector("h1") : null;
-  const title = firstH1 ? renderInlineText(asTextNode(firstH1)) : declaredTitle;
+  const title = firstH1 ? inlineTextOf(firstH1) : declaredTitle;
   const warnings: string[] = [];
 
   let root: Element;
@@ -183,7 +192,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   absolutizeUrls(root, base);
-  const text = renderCanonicalText(asTextNode(root));
+  const text = textOf(root);
   return {
     title,
     description,

@@ -1,0 +1,52 @@
+/**
+ * dom-internals.ts reads happy-dom's own arrays and maps instead of its Proxy-wrapped accessors.
+ * These tests hold them to the public answers, before and after the tree changes, so a happy-dom
+ * upgrade that renames or stops keeping them fails here rather than in an extraction.
+ */
+import { afterAll, describe, expect, it } from "bun:test";
+import type { Element, Node } from "happy-dom";
+import { closeParserWindow, parseHtmlDocument } from "../../src/web/content-parse.ts";
+import { attributeMapOf, childElementsOf, childNodesOf } from "../../src/web/dom-internals.ts";
+
+afterAll(closeParserWindow);
+
+const PAGE = `<div id=main class="a b" data-x=1>text <b>bold</b><!-- note --><p>para</p> tail<i>it</i></div>`;
+
+function main(): Element {
+  return parseHtmlDocument(PAGE).querySelector("#main") as unknown as Element;
+}
+
+describe("dom-internals", () => {
+  it("childNodesOf lists what childNodes lists: text, elements and comments, in order", () => {
+    const div = main();
+    expect(childNodesOf(div).length).toBe(6);
+    expect([...childNodesOf(div)]).toEqual(Array.from(div.childNodes) as unknown as Node[]);
+  });
+
+  it("childElementsOf lists what children lists", () => {
+    const div = main();
+    expect(childElementsOf(div).map((element) => element.nodeName)).toEqual(["B", "P", "I"]);
+    expect([...childElementsOf(div)]).toEqual(Array.from(div.children) as unknown as Element[]);
+  });
+
+  it("both stay live as the tree changes", () => {
+    const div = main();
+    const nodes = childNodesOf(div);
+    const elements = childElementsOf(div);
+    (div.querySelector("p") as unknown as Element).remove();
+    div.appendChild(div.ownerDocument.createElement("span") as unknown as Element);
+    expect(elements.map((element) => element.nodeName)).toEqual(["B", "I", "SPAN"]);
+    expect([...nodes]).toEqual(Array.from(div.childNodes) as unknown as Node[]);
+  });
+
+  it("attributeMapOf holds the element's attributes with their values", () => {
+    const div = main();
+    const read = () => [...attributeMapOf(div)].map((attribute) => `${attribute.name}=${attribute.value}`);
+    expect(attributeMapOf(div).length).toBe(3);
+    expect(read()).toEqual(Array.from(div.attributes).map((attribute) => `${attribute.name}=${attribute.value}`));
+    div.setAttribute("role", "main");
+    div.removeAttribute("data-x");
+    expect(read()).toEqual(["id=main", "class=a b", "role=main"]);
+    expect(attributeMapOf(main().querySelector("b") as unknown as Element).length).toBe(0);
+  });
+});
