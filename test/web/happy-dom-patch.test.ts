@@ -2,10 +2,12 @@
  * patches/happy-dom+21.0.4.patch (applied by `npm install` through patch-package): per-node maps
  * and lists are made on first use, query results are not cached, and nothing is built for
  * listeners that do not exist (mutation records with no observer, custom element reactions with
- * no definition, an `on*` property read for every attribute set). These tests fail on an
+ * no definition, an `on*` property read for every attribute set), and its lower/upper-case
+ * caches of tag and attribute names are bounded. These tests fail on an
  * unpatched happy-dom (the memory shape, the skipped work) and on a patch that broke what was
  * skipped (listeners, mutation observers, custom element callbacks, queries after changes).
  */
+import { heapStats } from "bun:jsc";
 import { afterAll, describe, expect, it } from "bun:test";
 import { type Element, Event as DomEvent, PropertySymbol, Window } from "happy-dom";
 import { closeParserWindow, parseHtmlDocument } from "../../src/web/content-parse.ts";
@@ -187,5 +189,25 @@ describe("happy-dom patch: no work for listeners that do not exist", () => {
     await Bun.sleep(10);
     observer.disconnect();
     expect(seen).toEqual(["characterData:0", "childList:1"]);
+  });
+});
+
+describe("happy-dom patch: name caches are bounded", () => {
+  it("parsing 50,000 distinct tag and attribute names leaves no trace of them", () => {
+    const liveStrings = () => {
+      Bun.gc(true);
+      return heapStats().objectTypeCounts.string ?? 0;
+    };
+    parseHtmlDocument("<p class=warm>x</p>");
+    const before = liveStrings();
+    for (let page = 0; page < 10; page++) {
+      const parts: string[] = [];
+      for (let i = 0; i < 5000; i++) parts.push(`<x-t${page}n${i} data-k${page}x${i}=1>word</x-t${page}n${i}>`);
+      parseHtmlDocument(`<html><body>${parts.join("")}</body></html>`);
+    }
+    parseHtmlDocument("<p>done</p>");
+    // Unbounded, each name stayed in two caches for the life of the thread (~100,000 strings here),
+    // and a name cut from a page's source may keep that whole source alive.
+    expect(liveStrings() - before).toBeLessThan(10_000);
   });
 });
