@@ -97,7 +97,9 @@ function readThreadCpuMs(pid: number): Map<string, number> {
     } catch {
       continue; // the thread ended
     }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    // Linux keeps 15 characters of a thread's name; WebKit keeps the end of a longer one.
+    const name = comm === "ollector Thread" ? "Collector Thread" : comm;
     byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat));
   }
   return byName;
@@ -302,14 +304,14 @@ async function runParent(): Promise<void> {
   console.log(`  peak RSS     ${mb(end.peak)} (kernel high-water mark; sampled max under load ${mb(peakSampled)})   (target < 300 MB)`);
   if (server.heapCapacity) console.log(`  server thread's JS heap: peak capacity ${mb(peakHeap)} under load (sampled every 100 ms; extraction threads' heaps not included)`);
   console.log(binary ? `  RSS by reads done (no forced GC: the binary takes no commands):` : `  RSS after forced GC, by reads done (JS heap in brackets):`);
-  for (const c of checkpoints) console.log(`    ${String(c.reads).padStart(6)}  ${mb(c.rss).padStart(9)}  [${mb(c.heapUsed)}]`);
+  for (const c of checkpoints) console.log(`    ${String(c.reads).padStart(6)}  ${mb(c.rss).padStart(9)}${binary ? "" : `  [${mb(c.heapUsed)}]`}`);
   // Growth: the last checkpoint against the first one after the run's first tenth (allocator and JIT settled).
   const base = checkpoints[1] ?? checkpoints[0]!;
   const last = checkpoints.at(-1)!;
   const growth = last.rss - base.rss;
   const perThousand = last.reads > base.reads ? growth / ((last.reads - base.reads) / 1000) : 0;
   console.log(
-    `  RSS growth   ${mb(growth)} from ${base.reads} to ${last.reads} reads (${mb(perThousand)} per 1,000 reads; JS heap ${mb(last.heapUsed - base.heapUsed)})`,
+    `  RSS growth   ${mb(growth)} from ${base.reads} to ${last.reads} reads (${mb(perThousand)} per 1,000 reads${binary ? "" : `; JS heap ${mb(last.heapUsed - base.heapUsed)}`})`,
   );
 
   await server.stop();
