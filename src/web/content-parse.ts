@@ -6,8 +6,9 @@
  * elements no extraction reads (script, style, comments, svg, ...) are cut out of the source and
  * whitespace next to block tags (which the text form drops anyway) is not turned into nodes.
  */
-import { PropertySymbol, Window, type Document } from "happy-dom";
+import { Window, type Document } from "happy-dom";
 import { trimUnreadMarkup } from "./content-trim.ts";
+import { clearWaitingCustomElements, elementIdsOf } from "./dom-internals.ts";
 
 const WINDOW_SETTINGS = {
   disableJavaScriptEvaluation: true,
@@ -47,12 +48,9 @@ export function releaseParsedDocuments(): void {
   if (window) {
     const record = window as unknown as Record<string, unknown>;
     for (const document of parsed) {
-      const ids = (document as unknown as Record<symbol, Map<string, unknown> | undefined>)[PropertySymbol.elementIdMap];
-      for (const id of ids?.keys() ?? []) if (!ownNames?.has(id)) delete record[id];
+      for (const id of elementIdsOf(document)) if (!ownNames?.has(id)) delete record[id];
     }
-    const registry = window.customElements as unknown as Record<symbol, unknown>;
-    const waiting = registry[PropertySymbol.callbacks];
-    if (waiting instanceof Map) waiting.clear();
+    clearWaitingCustomElements(window);
   }
   parsed.length = 0;
 }

@@ -1,12 +1,12 @@
 /**
- * @module web/dom-internals — happy-dom's own child arrays and attribute maps, read directly where
+ * @module web/dom-internals — happy-dom's own child arrays, attribute maps and id map, read directly where
  * extraction visits every node. The public accessors wrap them: `childNodes`, `children` and
  * `attributes` each make a Proxy per node on first use, and every index or property read through
  * one runs a trap (and binds a method). The arrays and maps are live (happy-dom updates them as the
  * tree changes) and are only read here. test/web/dom-internals.test.ts checks them against the
  * public accessors, so a happy-dom upgrade that renames them fails there first.
  */
-import { PropertySymbol, type Attr, type Element, type Node } from "happy-dom";
+import { PropertySymbol, type Attr, type Document, type Element, type Node, type Window } from "happy-dom";
 
 /** An element's attributes, in the order they were set. */
 export type AttributeMap = Iterable<Attr> & { readonly length: number };
@@ -28,4 +28,15 @@ export function childElementsOf(node: Node | Element): readonly Element[] {
 /** The element's attributes. */
 export function attributeMapOf(element: Element): AttributeMap {
   return internal<AttributeMap>(element, PropertySymbol.attributes);
+}
+
+/** The ids the document's elements have (happy-dom's id map, which getElementById reads). */
+export function elementIdsOf(document: Document): Iterable<string> {
+  return internal<Map<string, unknown> | undefined>(document as unknown as Node, PropertySymbol.elementIdMap)?.keys() ?? [];
+}
+
+/** Forgets the elements waiting in the window's custom element registry for a definition. */
+export function clearWaitingCustomElements(window: Window): void {
+  const waiting = (window.customElements as unknown as Record<symbol, unknown>)[PropertySymbol.callbacks];
+  if (waiting instanceof Map) waiting.clear();
 }

@@ -4,9 +4,9 @@
  * upgrade that renames or stops keeping them fails here rather than in an extraction.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import type { Element, Node } from "happy-dom";
+import { PropertySymbol, type Element, type Node, type Window } from "happy-dom";
 import { closeParserWindow, parseHtmlDocument } from "../../src/web/content-parse.ts";
-import { attributeMapOf, childElementsOf, childNodesOf } from "../../src/web/dom-internals.ts";
+import { attributeMapOf, childElementsOf, childNodesOf, clearWaitingCustomElements, elementIdsOf } from "../../src/web/dom-internals.ts";
 
 afterAll(closeParserWindow);
 
@@ -48,5 +48,21 @@ describe("dom-internals", () => {
     div.removeAttribute("data-x");
     expect(read()).toEqual(["id=main", "class=a b", "role=main"]);
     expect(attributeMapOf(main().querySelector("b") as unknown as Element).length).toBe(0);
+  });
+
+  it("elementIdsOf lists the ids getElementById finds", () => {
+    const document = parseHtmlDocument(`<p id=one>a</p><div><span id=two>b</span></div><i>c</i>`);
+    const ids = [...elementIdsOf(document)];
+    expect(ids.sort()).toEqual(["one", "two"]);
+    for (const id of ids) expect(document.getElementById(id)?.id).toBe(id);
+  });
+
+  it("clearWaitingCustomElements empties the registry's waiting list, and a later definition still works", () => {
+    const document = parseHtmlDocument(`<x-later>a</x-later>`);
+    const window = document.defaultView as unknown as Window;
+    const waiting = () => (window.customElements as unknown as Record<symbol, Map<string, unknown>>)[PropertySymbol.callbacks];
+    expect(waiting()?.size ?? 0).toBeGreaterThan(0);
+    clearWaitingCustomElements(window);
+    expect(waiting()?.size ?? 0).toBe(0);
   });
 });
