@@ -1,10 +1,12 @@
 /**
- * @module web/dom-internals — happy-dom's own child arrays, attribute maps and id map, read directly where
- * extraction visits every node. The public accessors wrap them: `childNodes`, `children` and
- * `attributes` each make a Proxy per node on first use, and every index or property read through
- * one runs a trap (and binds a method). The arrays and maps are live (happy-dom updates them as the
- * tree changes) and are only read here. test/web/dom-internals.test.ts checks them against the
- * public accessors, so a happy-dom upgrade that renames them fails there first.
+ * @module web/dom-internals — every read of happy-dom's internals, in one place. Child arrays and
+ * attribute maps are read directly where extraction visits every node: the public accessors
+ * `childNodes`, `children` and `attributes` each make a Proxy per node on first use, and every
+ * index or property read through one runs a trap (and binds a method). These are live (happy-dom
+ * updates them as the tree changes) and only read here. The id map and the custom element
+ * registry's waiting list are what content-parse releases after each page.
+ * test/web/dom-internals.test.ts checks each against the public API, so a happy-dom upgrade that
+ * renames them fails there first.
  */
 import { PropertySymbol, type Attr, type Document, type Element, type Node, type Window } from "happy-dom";
 
