@@ -9,8 +9,7 @@
  * What a page leaves is counted by what was parsed, not by the HTML's length: the first main-content
  * try parses only what is left after pruning, from 10% (p10) to 55% (p90) of a dev page's
  * characters (27% overall; scripts/bench/dom-heap.ts prints these), and happy-dom's nodes are most
- * of the garbage. The cut, trimmed and
- * pruned copies of the source add a sixteenth of its length.
+ * of the garbage. The cut, trimmed and pruned copies of the source add a sixteenth of its length.
  */
 
 /** What a page counts once extracted: the characters parsed plus a sixteenth of the HTML's length. */

@@ -20,9 +20,10 @@ export interface ExtractPoolOptions {
    * Weight of pages a thread extracts between two forced full garbage collections (0: never
    * forced): characters parsed plus a sixteenth of the HTML's length (why: collection-pacing.ts).
    * Counting pages instead (every 5) left one large page on top of four pages of garbage, and
-   * collected small pages as often as large ones. Against counting characters of HTML (800K), one thread over the dev set (extraction-thread-memory.ts, three
-   * alternating pairs): 26.2-28.2 against 28.3-29.7 ms of CPU per page, high-water 182-189 against
-   * 182-185 MiB. End to end (read-ab.ts) the difference is inside this machine's run-to-run noise.
+   * collected small pages as often as large ones. Against counting characters of HTML (800K), one
+   * thread over the dev set (extraction-thread-memory.ts, three alternating pairs): 26.2-28.2
+   * against 28.3-29.7 ms of CPU per page, high-water 182-189 against 182-185 MiB. End to end
+   * (read-ab.ts) the difference is inside this machine's run-to-run noise.
    */
   collectBudget?: number;
   /**
