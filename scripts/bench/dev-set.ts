@@ -1,4 +1,4 @@
-/** Shared by the benches: `--name value` options, the dev set's pages (gzipped HTML, in name order), a loopback site for them, RSS. */
+/** Shared by the benches: `--name value` options, the dev set's pages (gzipped HTML, in name order), a loopback site for them, RSS, medians. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -37,4 +37,11 @@ export function readRss(pid: number | "self" = "self"): { rss: number; peak: num
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const bytes = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? "0") * 1024;
   return { rss: bytes("VmRSS"), peak: bytes("VmHWM") };
+}
+
+/** The median of `values` (the mean of the middle two when their count is even). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

@@ -13,7 +13,7 @@
  *   node_modules/.bin/bun scripts/bench/extraction-ab.ts --ref REV [--blocks 8] [--data DIR]
  */
 import { join } from "node:path";
-import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
+import { DEV_SET_DIR, loadDevPages, median, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
 import { createReferenceTree } from "./reference-tree.ts";
 
@@ -30,6 +30,7 @@ interface Arm {
   name: string;
   extract: (input: { html: string; url: string; markdown: boolean }) => unknown;
   takeCharsParsed: () => number;
+  budget: number;
   pacer: { before(weight: number): boolean; counted(weight: number): void; collected(): void };
   pageWeight: (charsParsed: number, htmlLength: number) => number;
   estimatedPageWeight: (htmlLength: number) => number;
@@ -46,6 +47,7 @@ async function loadArm(name: string, tree: string): Promise<Arm> {
     name,
     extract: extract.extractHtmlSync,
     takeCharsParsed: parse.takeCharsParsed,
+    budget: pool.DEFAULT_COLLECT_BUDGET,
     pacer: new pacing.CollectionPacer(pool.DEFAULT_COLLECT_BUDGET),
     pageWeight: pacing.pageWeight,
     estimatedPageWeight: pacing.estimatedPageWeight,
@@ -113,18 +115,13 @@ try {
         (interleaved.get(arm) as number[]).push(threadCpuMs() - start);
         sinceCollection += arm.pageWeight(arm.takeCharsParsed(), html.length);
       }
-      if (sinceCollection > 2 * 360_000) {
+      if (sinceCollection > 2 * treeArm.budget) {
         Bun.gc(true);
         sinceCollection = 0;
       }
     }
   }
 
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = sorted.length >> 1;
-    return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  };
   console.log(`CPU ms per page, ${blocks} passes each (process: all threads; thread: this one, without the collector's helpers)`);
   for (const arm of arms) {
     console.log(

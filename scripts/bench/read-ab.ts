@@ -12,7 +12,7 @@
  * dev set): CPU per page and the thread's memory, for changes inside extraction.
  */
 import { join } from "node:path";
-import { option } from "./dev-set.ts";
+import { median, option } from "./dev-set.ts";
 import { createReferenceTree } from "./reference-tree.ts";
 
 const ref = option("ref", "");
@@ -77,11 +77,6 @@ async function runBench(tree: string): Promise<number[]> {
   return readFigures(output);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 const reference = createReferenceTree(ref);
 const refTree = reference.dir;
