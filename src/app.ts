@@ -14,6 +14,7 @@ import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
+import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly now?: () => Date;
   /** Refund senders for the job worker (payments on, a network with a refund key). */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
+  /** The language model for model skills (absent: none configured). */
+  readonly llm?: ModelAccess;
 }
 
 export function createApp(deps: AppDeps) {
@@ -73,6 +76,7 @@ export function createApp(deps: AppDeps) {
       web: deps.web,
       manager: () => store.settings.manager(),
       skills: () => skillSummaries,
+      llm: deps.llm ?? noModel,
       requestId,
       now,
     }),

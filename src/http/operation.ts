@@ -94,7 +94,7 @@ export type Admission =
       readonly headers: Record<string, string>;
     };
 
-/** Everything before the work: open for work (503), validate (400), price, authorize (402), rate limit (429). */
+/** Everything before the work: open for work (503), validate (400), admit (the entry's own checks), price, authorize (402), rate limit (429). */
 export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   deps: OperationDeps,
   { request, context, entry, input, route, beforePayment, replayable }: AdmitOptions<E>,
@@ -109,6 +109,7 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   }
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
+  await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id));
   await beforePayment?.(value);
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,

@@ -2,6 +2,7 @@
  * @module plugin/context — the capabilities a plugin's `run` receives. Deliberately no wallet,
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
+import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
@@ -28,6 +29,8 @@ export interface PluginContext {
   readonly manager: () => ManagerState;
   /** The skills this server sells, with prices (read-only; the capabilities skill reports them). */
   readonly skills: () => readonly SkillSummary[];
+  /** The language model, when the operator configured one (`llm.configured`). */
+  readonly llm: ModelAccess;
   readonly requestId: string;
   readonly now: () => Date;
 }

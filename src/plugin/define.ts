@@ -38,6 +38,12 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
    * the input breaks one; the caller gets 400 INVALID_REQUEST before any payment or work.
    */
   readonly check?: (input: Static<I>) => CheckFailure | string | undefined;
+  /**
+   * Checks that need the server's state (the ticket exists, the quote is unused, a model is
+   * configured), run after validation and before any price or payment. Throw an ApiError of any
+   * status to refuse; nothing is charged.
+   */
+  readonly admit?: (input: Static<I>, ctx: PluginContext) => void | Promise<void>;
   readonly price: PriceSpec<Static<I>>;
   /** How long `run` may take before its signal aborts (ms, 100 to 600000). */
   readonly timeoutMs: number;
