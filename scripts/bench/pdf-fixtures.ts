@@ -304,6 +304,112 @@ for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rm
 console.log(`fixtures written to ${outDir}`);
 
 /** An uncompressed PDF with the content streams first and the page tree and catalog last. */
+// A page mostly set in a font without a Unicode map, around readable lines: a heading, a label line with one
+// unreadable word, and a footer. A mixed line that is mostly unmapped glyphs is dropped with the paragraph.
+save(
+  "mostly-unreadable.pdf",
+  buildDocument([], (doc) => {
+    const cid = new mupdf.Font("Times-Roman");
+    const cidRef = doc.addFont(cid);
+    cidRef.delete("ToUnicode");
+    const helvetica = new mupdf.Font("Helvetica");
+    const helveticaRef = doc.addSimpleFont(helvetica, "Latin");
+    const glyphs = (text: string) => [...text].map((c) => cid.encodeCharacter(c.codePointAt(0) ?? 0x3f).toString(16).padStart(4, "0")).join("");
+    const body = paragraph(1, 12, 70).map((line, k) => `BT /C1 11 Tf 56 ${700 - k * 14} Td <${glyphs(line)}> Tj ET`);
+    const contents = [
+      "BT /F1 16 Tf 56 770 Td (Quarterly Report 2024) Tj ET",
+      `BT /F1 11 Tf 56 740 Td (Prepared by: ) Tj /C1 11 Tf <${glyphs("Finance")}> Tj ET`,
+      ...body,
+      `BT /F1 11 Tf 56 500 Td (x) Tj /C1 11 Tf <${glyphs("unreadable words")}> Tj ET`,
+      "BT /F1 9 Tf 56 60 Td (Page 1 of 1 - Example Corp) Tj ET",
+    ].join("\n");
+    const resources = doc.addObject({ Font: { C1: cidRef, F1: helveticaRef } });
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, contents);
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, helveticaRef, cidRef]) o.destroy();
+    helvetica.destroy();
+    cid.destroy();
+  }),
+);
+
+// Fake bold, both ways it is drawn: glyph by glyph, each glyph twice 0.35 pt apart ("BBoolldd" in mupdf), and a
+// whole line drawn again 0.4 pt to the right and 0.3 pt up. Plain text after it, once, with real double letters.
+{
+  // After each glyph the pen steps back by its width less 70/1000 em (1 pt at 14 pt) to strike it again.
+  const helvetica = new mupdf.Font("Helvetica");
+  let glyphTwice = "BT /F1 14 Tf 56 770 Td [";
+  for (const ch of "Bold heading") {
+    const width = Math.round(helvetica.advanceGlyph(helvetica.encodeCharacter(ch.codePointAt(0) ?? 0x20), 0) * 1000);
+    glyphTwice += `(${ch}) ${width - 70} (${ch}) 70 `;
+  }
+  glyphTwice += "] TJ ET";
+  helvetica.destroy();
+  const lineTwice = ["BT /F1 12 Tf 56 740 Td (Emphasised line drawn twice) Tj ET", "BT /F1 12 Tf 56.4 740.3 Td (Emphasised line drawn twice) Tj ET"];
+  save("fake-bold.pdf", buildDocument([[glyphTwice, ...lineTwice, textContent(["Committee bookkeeper: three lls, ss and ee stay."]).replace("56 770 Td", "56 700 Td")].join("\n")]));
+}
+
+// Non-embedded Symbol and ZapfDingbats fonts (no FontFile, no ToUnicode), as old office files use them for
+// Greek letters, check marks and bullets.
+save(
+  "symbol-fonts.pdf",
+  buildDocument([], (doc) => {
+    const helvetica = new mupdf.Font("Helvetica");
+    const helveticaRef = doc.addSimpleFont(helvetica, "Latin");
+    const symbol = doc.addObject({ Type: "Font", Subtype: "Type1", BaseFont: "Symbol" });
+    const dingbats = doc.addObject({ Type: "Font", Subtype: "Type1", BaseFont: "ZapfDingbats" });
+    const resources = doc.addObject({ Font: { F1: helveticaRef, S: symbol, Z: dingbats } });
+    const contents = [
+      "BT /F1 12 Tf 56 770 Td (Angle ) Tj /S 12 Tf (a) Tj /F1 12 Tf ( and ratio ) Tj /S 12 Tf (p) Tj ET",
+      // ZapfDingbats 4 = a20 (check mark), l = a71 (black circle), H = a28 (star)
+      "BT /Z 12 Tf 56 740 Td (4) Tj /F1 12 Tf ( Approved) Tj ET",
+      "BT /Z 12 Tf 56 720 Td (l) Tj /F1 12 Tf ( First point) Tj ET",
+      "BT /Z 12 Tf 56 700 Td (H) Tj /F1 12 Tf ( Rated item) Tj ET",
+    ].join("\n");
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, contents);
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, helveticaRef, symbol, dingbats]) o.destroy();
+    helvetica.destroy();
+  }),
+);
+
+// Arabic drawn in visual order (as most Arabic PDFs are) in a Type 3 font whose /ToUnicode maps one glyph to the
+// lam-alef ligature U+FEFB: "سلام" must come out in logical order, its lam before its alef.
+save(
+  "arabic-lam-alef.pdf",
+  buildDocument([], (doc) => {
+    const glyphs: Record<number, string> = { 0x20: "0020", 0x41: "0633", 0x42: "FEFB", 0x43: "0645", 0x44: "0627", 0x45: "0644", 0x46: "0639" };
+    const procs: Record<string, unknown> = {};
+    const differences: unknown[] = [];
+    for (const code of Object.keys(glyphs).map(Number)) {
+      procs[`g${code}`] = doc.addStream(code === 0x20 ? "300 0 d0" : "600 0 0 0 500 700 d1 50 0 400 600 re f", {});
+      differences.push(code, doc.newName(`g${code}`));
+    }
+    const entries = Object.entries(glyphs).map(([code, unicode]) => `<${Number(code).toString(16)}> <${unicode}>`);
+    const toUnicode = doc.addStream(
+      `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Arabic-T3 def 1 begincodespacerange <00> <FF> endcodespacerange ${entries.length} beginbfchar ${entries.join(" ")} endbfchar endcmap CMapName currentdict /CMap defineresource pop end end`,
+      {},
+    );
+    const font = doc.addObject({
+      Type: "Font",
+      Subtype: "Type3",
+      FontBBox: [0, 0, 600, 700],
+      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+      CharProcs: procs,
+      FirstChar: 0x20,
+      LastChar: 0x46,
+      Widths: Array.from({ length: 0x27 }, (_, i) => (i === 0 ? 300 : 600)),
+      Encoding: { Type: "Encoding", Differences: differences },
+      Resources: {},
+      ToUnicode: toUnicode,
+    });
+    const resources = doc.addObject({ Font: { A: font } });
+    // Drawn left to right in visual order: م ﻻ س, space, م ل ا ع; read right to left that is "عالم سلام".
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, "BT /A 20 Tf 300 770 Td <434241204345444" + "6> Tj ET");
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, font, toUnicode]) o.destroy();
+  }),
+);
+
 function handWrittenPdf(contents: readonly string[]): Uint8Array {
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);

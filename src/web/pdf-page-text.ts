@@ -4,8 +4,17 @@
  * Most pages come out as mupdf writes them (`asText`: lines, blocks set off by a blank line). Where mupdf's lines
  * interleave columns (pdf-layout.ts finds them from the line boxes, walked without their characters), the page
  * is rebuilt from the same lines, cut out of `asText`, column by column.
+ *
+ * Two faults need each character's font and position, which cost as much again as the layout to walk, so only
+ * pages that show a sign of them are walked glyph by glyph: text drawn twice at (nearly) the same place (fake
+ * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
+ * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
+ * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
+ * a1–a31); one whose only dingbats read as letters (bullets, stars) is not, since the walk costs as much
+ * again as the page's layout.
  */
 import type { StructuredText } from "mupdf";
+import { dingbatCharacter, isDingbatsFont } from "./pdf-dingbats.ts";
 import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
 
 // Letters of right-to-left scripts, against all letters: a page mostly in these reads its columns right to left.
@@ -16,14 +25,18 @@ const LETTER = /\p{L}/gu;
  * The page's raw text (before canonicalization), columns read one after another. Lines that do not run left to
  * right (a rotated margin note, a diagonal watermark) take no part in finding columns and come last.
  */
-export function readPageText(stext: StructuredText): string {
+export function readPageText(stext: StructuredText, hints: { readonly dingbats?: boolean } = {}): string {
   const page = collectLines(stext);
-  const raw = stext.asText();
+  let raw = stext.asText();
+  let texts = splitLines(raw, page.linesPerBlock);
+  if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(texts, page.boxes))) {
+    texts = readGlyphs(stext, texts);
+    raw = joinBlocks(texts, page.linesPerBlock);
+  }
   // Vertical writing (CJK) reads in columns of its own; mostly rotated text is a rotated page: mupdf's order.
   if (page.vertical || page.horizontal.length * 2 < page.boxes.length) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
-  const texts = splitLines(raw, page.linesPerBlock);
   if (texts === undefined || texts.length !== page.boxes.length) return raw;
   const order = isRightToLeft(texts) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
   if (order === undefined) return raw;
@@ -120,4 +133,102 @@ function joinRuns(runs: number[][], boxes: LayoutLine[], texts: string[]): strin
     out += "\n";
   }
   return out;
+}
+
+/** The asText shape: every line followed by a newline, every block by one more. */
+function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[]): string {
+  let out = "";
+  let at = 0;
+  for (const count of linesPerBlock) {
+    for (let k = 0; k < count; k++) out += `${texts[at++] ?? ""}\n`;
+    out += "\n";
+  }
+  return out;
+}
+
+// Four letter pairs in a row ("BBoolldd") is fake bold drawn glyph by glyph; "bookkeeper" has three.
+const DOUBLED_RUN = /(\p{L})\1(\p{L})\2(\p{L})\3(\p{L})\4/u;
+
+/** Some line doubles its letters, or repeats another line's text over (nearly) the same box. */
+function looksOverstruck(texts: readonly string[], boxes: readonly LayoutLine[]): boolean {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < texts.length; i++) {
+    const text = (texts[i] ?? "").trim();
+    if (text === "") continue;
+    if (DOUBLED_RUN.test(text)) return true;
+    const before = seen.get(text);
+    if (before !== undefined && overlapShare(boxes[before] as LayoutLine, boxes[i] as LayoutLine) > 0.5) return true;
+    seen.set(text, i);
+  }
+  return false;
+}
+
+function overlapShare(a: LayoutLine, b: LayoutLine): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (w <= 0 || h <= 0) return 0;
+  const smaller = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
+  return smaller > 0 ? (w * h) / smaller : 0;
+}
+
+// A glyph repeated within these shares of the font size (across, and up or down) of the same glyph is a
+// second stroke of it (poppler's figures are 0.1 and 0.2; fake bold offsets are a few hundredths to a tenth).
+const OVERSTRIKE_ALONG = 0.15;
+const OVERSTRIKE_ACROSS = 0.2;
+
+// What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
+const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
+
+/**
+ * Each line's text with overstruck repeats dropped and ZapfDingbats mapped. mupdf's walk hands each glyph's
+ * character over as one UTF-16 unit (a character beyond the BMP is cut), so the edits are applied to the line
+ * as asText wrote it, one code point per glyph, whenever the two agree on the count.
+ */
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined): string[] {
+  const lines: string[] = [];
+  // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
+  const placed = new Map<string, [number, number, number][]>();
+  const isRepeat = (c: string, x: number, y: number, size: number): boolean => {
+    const cell = Math.max(size, 1);
+    const cx = Math.floor(x / cell);
+    const cy = Math.floor(y / cell);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const [px, py, ps] of placed.get(`${c}|${cx + dx}|${cy + dy}`) ?? []) {
+          if (Math.abs(ps - size) <= size * 0.1 && Math.abs(px - x) <= size * OVERSTRIKE_ALONG && Math.abs(py - y) <= size * OVERSTRIKE_ACROSS) return true;
+        }
+      }
+    }
+    const key = `${c}|${cx}|${cy}`;
+    const list = placed.get(key);
+    if (list) list.push([x, y, size]);
+    else placed.set(key, [[x, y, size]]);
+    return false;
+  };
+  // Per glyph of the line: the character to write, or undefined to keep asText's own.
+  let edits: (string | undefined)[] = [];
+  let runes = "";
+  const dingbatFonts = new Map<string, boolean>();
+  stext.walk({
+    beginLine() {
+      edits = [];
+      runes = "";
+    },
+    onChar(c, origin, font, size) {
+      runes += c;
+      const name = font.getName();
+      let dingbats = dingbatFonts.get(name);
+      if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
+      const mapped = dingbats ? dingbatCharacter(c) : c;
+      if (mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size)) edits.push("");
+      else edits.push(mapped === c ? undefined : mapped);
+    },
+    endLine() {
+      const own = written?.[lines.length];
+      const points = own === undefined ? undefined : [...own];
+      if (points !== undefined && points.length === edits.length) lines.push(points.map((p, k) => edits[k] ?? p).join(""));
+      else lines.push([...runes].map((r, k) => edits[k] ?? r).join(""));
+    },
+  });
+  return lines;
 }

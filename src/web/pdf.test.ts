@@ -70,22 +70,46 @@ describe("readPdf", () => {
     expect(pdf.warnings[0]).toContain("images may carry information");
   });
 
-  it("withholds the text of a page that is mostly U+FFFD (font without a Unicode map), lists it and warns", async () => {
+  it("keeps only the readable lines of a page that is mostly U+FFFD (font without a Unicode map), lists it and warns", async () => {
     const pdf = await readPdf(fixture("unmapped-font.pdf"));
     expect(pdf.page_count).toBe(3);
     expect(pdf.unreadable_text_pages).toEqual([2]);
     expect(pdf.empty_text_pages).toEqual([]);
+    // Page 2's one readable line is "p. 2": no word, so nothing of the page is kept.
     expect(pdf.pages[1]).toEqual({ page: 2, text: "", characters: 0 });
-    expect(pdf.text).not.toContain("p. 2");
     expect(pdf.pages[0]?.text).toBe("Readable first page");
     const page2 = pdf.warnings.find((w) => w.startsWith("Page 2:"));
     expect(page2).toContain("without a Unicode map");
-    expect(page2).toContain("withheld");
+    expect(page2).toContain("no line of it could be read");
     expect(page2).toContain("images may carry information");
     // A minority of unmapped glyphs keeps the page's text, U+FFFD marking where they were, with a warning.
     expect(pdf.pages[2]?.text).toBe("\uFFFD\uFFFD\uFFFD\uFFFD\n\nThird page keeps its readable text around one unreadable word.");
     expect(pdf.warnings.find((w) => w.startsWith("Page 3:"))).toContain("4 character(s)");
     expect(pdf.warnings).toHaveLength(2);
+  });
+
+  it("returns the heading, labels and footer of a mostly unreadable page, flagged, not empty", async () => {
+    const pdf = await readPdf(fixture("mostly-unreadable.pdf"));
+    expect(pdf.unreadable_text_pages).toEqual([1]);
+    expect(pdf.empty_text_pages).toEqual([]);
+    expect(pdf.pages[0]?.text).toBe("Quarterly Report 2024\n\nPrepared by: \uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\n\nPage 1 of 1 - Example Corp");
+    expect(pdf.warnings[0]).toContain("only its readable lines are returned");
+  });
+
+  it("reads a line drawn twice over itself (fake bold) once, and keeps real double letters", async () => {
+    const pdf = await readPdf(fixture("fake-bold.pdf"));
+    expect(pdf.pages[0]?.text).toBe("Bold heading\n\nEmphasised line drawn twice\n\nCommittee bookkeeper: three lls, ss and ee stay.");
+  });
+
+  it("maps non-embedded ZapfDingbats glyphs to their symbols and keeps Symbol's Greek", async () => {
+    const pdf = await readPdf(fixture("symbol-fonts.pdf"));
+    expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
+  });
+
+  it("keeps an Arabic lam-alef ligature's letters in logical order (lam, then alef)", async () => {
+    const pdf = await readPdf(fixture("arabic-lam-alef.pdf"));
+    expect(pdf.pages[0]?.text).toBe("\u0639\u0627\u0644\u0645 \u0633\u0644\u0627\u0645");
+    expect(pdf.pages[0]?.text).not.toMatch(/[\uFB50-\uFDFF\uFE70-\uFEFE]/);
   });
 
   it("fails PDF_NO_TEXT when every page is unreadable text", async () => {

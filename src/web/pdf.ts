@@ -37,12 +37,20 @@ const PAGE_SEPARATOR = "\n\n";
 // Acrobat accepts the header anywhere in the first 1024 bytes (PDF 1.7 implementation note 13).
 const HEADER_WINDOW = 1024;
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
-// mupdf's structured-text options: keep ligatures expanded and spacing as laid out; no dehyphenation (it
-// would glue real compounds split at a line end).
+// mupdf's structured-text options: ligatures expanded and spacing as laid out; no dehyphenation (it would glue
+// real compounds split at a line end).
 const STEXT_OPTIONS = "";
+// A page with Arabic letters is read again with its ligatures kept as the one character they are: mupdf's own
+// expansion puts a lam-alef's letters in the wrong order in right-to-left text (canonicalizePdfText folds the
+// ligature to lam, alef). Not for every page: a kept Latin ligature loses the space after it ("offprivacy",
+// bench d07).
+const ARABIC_OPTIONS = "preserve-ligatures";
+const ARABIC_LETTER = /\p{Script=Arabic}/u;
 // A page whose non-space characters are more than this share of U+FFFD (glyphs of fonts without a Unicode
-// map) has no usable text: what is left is fragments that would read as evidence of something else.
+// map) is partly unreadable: only its lines that are mostly readable and hold a word are kept (headings,
+// labels, footers); the rest would read as evidence of something else. A line is held to the same share.
 const MAX_UNMAPPED_SHARE = 0.5;
+const WORD = /[\p{L}\p{N}]{2,}/u;
 const PERMISSIONS: readonly DocumentPermission[] = ["print", "copy", "edit", "annotate", "form", "accessibility", "assemble", "print-hq"];
 
 interface RawPage {
@@ -86,7 +94,8 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
   if (repaired) warnings.push("The PDF was damaged and has been repaired; some text may be missing or out of order.");
   const unreadablePages = pages.filter((p) => !p.failed && isUnreadable(p)).map((p) => p.page);
   const emptyPages = pages.filter((p) => p.text === "").map((p) => p.page);
-  if (emptyPages.length + unreadablePages.length === pages.length) {
+  const usable = pages.map((p) => (unreadablePages.includes(p.page) ? { ...p, text: readableLines(p.text) } : p));
+  if (usable.every((p) => p.text === "")) {
     const why =
       unreadablePages.length === 0
         ? "image-only or scanned"
@@ -99,8 +108,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
   for (const p of pages) {
     if (p.failed) warnings.push(`Page ${p.page} could not be read and is reported without text.`);
     else if (unreadablePages.includes(p.page)) {
+      const kept = usable.find((u) => u.page === p.page)?.text ?? "";
       warnings.push(
-        `Page ${p.page}: ${p.unmapped} of its ${p.visible} characters use fonts without a Unicode map; its text is unreadable and withheld (listed in unreadable_text_pages; OCR is not offered; the page's glyphs and images may carry information).`,
+        `Page ${p.page}: ${p.unmapped} of its ${p.visible} characters use fonts without a Unicode map; the page is partly unreadable (listed in unreadable_text_pages)` +
+          (kept === "" ? ": no line of it could be read" : ": only its readable lines are returned") +
+          " (OCR is not offered; the page's glyphs and images may carry information).",
       );
     } else if (p.unmapped > 0) {
       warnings.push(`Page ${p.page}: ${p.unmapped} character(s) use a font without a Unicode map and appear as U+FFFD.`);
@@ -112,7 +124,6 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): 
     );
   }
 
-  const usable = pages.map((p) => (unreadablePages.includes(p.page) ? { ...p, text: "" } : p));
   const { returned, text, truncated } = fitToBudget(usable, maxChars);
   if (truncated) {
     const last = returned[returned.length - 1]?.page ?? 0;
@@ -174,7 +185,8 @@ function extractPages(
     }
     const labelled = hasPageLabels(pdf);
     const pages: RawPage[] = [];
-    for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled));
+    const dingbats = namesDingbats(bytes);
+    for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled, dingbats));
     if (pages.every((p) => p.failed)) throw unreadable("none of its pages could be read");
     return { pageCount, pages, repaired: pdf.wasRepaired(), ownerRestrictions };
   } finally {
@@ -182,7 +194,7 @@ function extractPages(
   }
 }
 
-function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPage {
+function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbats: boolean): RawPage {
   const number = index + 1;
   let page: PDFPage | undefined;
   let list: DisplayList | undefined;
@@ -194,7 +206,13 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean): RawPag
     // page like its contents (a filled-in field, a button's caption), and Page.toStructuredText leaves them out.
     list = page.toDisplayList(true);
     stext = list.toStructuredText(STEXT_OPTIONS);
-    const text = canonicalizePdfText(readPageText(stext));
+    let raw = readPageText(stext, { dingbats });
+    if (ARABIC_LETTER.test(raw)) {
+      stext.destroy();
+      stext = list.toStructuredText(ARABIC_OPTIONS);
+      raw = readPageText(stext, { dingbats });
+    }
+    const text = canonicalizePdfText(raw);
     return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
   } catch {
     return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
@@ -295,6 +313,25 @@ function countVisible(text: string): number {
 
 function isUnreadable(p: RawPage): boolean {
   return p.unmapped > 0 && p.unmapped > p.visible * MAX_UNMAPPED_SHARE;
+}
+
+/** The lines of a partly unreadable page that are mostly readable and hold a word. */
+function readableLines(text: string): string {
+  const kept = text.split("\n").filter((line) => {
+    if (line === "") return true;
+    const unmapped = countUnmapped(line);
+    return unmapped <= countVisible(line) * MAX_UNMAPPED_SHARE && WORD.test(line.replaceAll("\uFFFD", " "));
+  });
+  return canonicalizePdfText(kept.join("\n"));
+}
+
+// A ZapfDingbats font is named in the file's bytes, unless its dictionary sits in a compressed object stream
+// (then its glyphs keep mupdf's reading). Reading each page's font resources through mupdf's object API instead
+// grew the WASM heap by ~70 MB over the bench's files, so the check is one scan of the bytes.
+const DINGBATS_NAME = Buffer.from("Dingbats", "latin1");
+
+function namesDingbats(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(DINGBATS_NAME);
 }
 
 function notAPdf(why: string): ApiError {
