@@ -12,7 +12,7 @@ export const PdfPageSchema = Type.Object(
       Type.String({ description: "The page's label from the PDF's /PageLabels (e.g. 'iv', 'A-3'); present only when the PDF defines labels." }),
     ),
     text: Type.String({
-      description: "Canonical text of the page; empty when the page has no embedded text or its text is unreadable (see unreadable_text_pages).",
+      description: "Canonical text of the page; empty when the page has no embedded text; only the readable lines of a partly unreadable page (see unreadable_text_pages).",
     }),
     characters: Type.Integer({ minimum: 0, description: "Unicode code points in text." }),
   },
@@ -37,7 +37,7 @@ export const PdfExtractionSchema = Type.Object(
     }),
     unreadable_text_pages: Type.Array(Type.Integer({ minimum: 1 }), {
       description:
-        "Physical pages whose embedded text is mostly U+FFFD (more than half of its non-space characters: fonts without a Unicode map). Their text is withheld (returned empty) and a warning names each; they are not in empty_text_pages.",
+        "Physical pages whose embedded text is mostly U+FFFD (more than half of its non-space characters: fonts without a Unicode map). Only their lines that are mostly readable and hold a word are returned (headings, labels, footers), and a warning names each; they are not in empty_text_pages.",
     }),
     ocr_performed: Type.Literal(false),
     warnings: Type.Array(Type.String()),
