@@ -13,8 +13,8 @@ const outfile = join(root, "dist/tollbooth");
 const started = performance.now();
 const result = await Bun.build({
   // The extraction and PDF threads' entries are bundled beside main; with the root at src/, the binary
-  // holds them at web/extract-worker and web/pdf-worker (src/web/extract-pool.ts and pdf-thread.ts name them so).
-  entrypoints: [join(root, "src/main.ts"), join(root, "src/web/extract-worker.ts"), join(root, "src/web/pdf-worker.ts")],
+  // holds them at web/threads/extract-worker and web/threads/pdf-worker (src/web/threads/thread-pool.ts finds them there).
+  entrypoints: [join(root, "src/main.ts"), join(root, "src/web/threads/extract-worker.ts"), join(root, "src/web/threads/pdf-worker.ts")],
   root: join(root, "src"),
   compile: { outfile },
   minify: true,

@@ -13,10 +13,10 @@ import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
-import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/extract-pool.ts";
-import { createPdfThread, type PdfThread } from "./web/pdf-thread.ts";
-import { rendererOptionsFromConfig } from "./web/render-config.ts";
-import { type BrowserRenderer, createRenderer } from "./web/renderer.ts";
+import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
+import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
+import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
+import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
 import { setUpPayments } from "./payments-setup.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 

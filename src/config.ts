@@ -8,7 +8,7 @@ import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
-import { renderConfigFields } from "./web/render-config.ts";
+import { renderConfigFields } from "./web/render/render-config.ts";
 import { X402Config } from "./x402/config.ts";
 
 const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);

@@ -6,7 +6,7 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
 import type { Config } from "./config.ts";
 import { checkPayments } from "./doctor-payments.ts";
-import { checkBrowser } from "./web/browser-doctor.ts";
+import { checkBrowser } from "./web/render/browser-doctor.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { openStore } from "./store/store.ts";
 

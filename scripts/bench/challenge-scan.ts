@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { estimateTextLength } from "../../src/web/challenge.ts";
+import { estimateTextLength } from "../../src/web/fetch/challenge.ts";
 
 const at = process.argv.indexOf("--data");
 const dir = join(at > 0 ? (process.argv[at + 1] as string) : "/work/shared/bench/extraction/data", "html");

@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import puppeteer from "puppeteer-core";
-import { findBrowser } from "../../src/web/browser-discovery.ts";
-import { buildBrowserArgs } from "../../src/web/browser-launch.ts";
+import { findBrowser } from "../../src/web/render/browser-discovery.ts";
+import { buildBrowserArgs } from "../../src/web/render/browser-launch.ts";
 import { listProcessTree } from "./render-rss.ts";
 
 const args = process.argv.slice(2);

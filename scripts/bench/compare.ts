@@ -4,7 +4,7 @@
  *   bun scripts/bench/compare.ts [runs]
  */
 import diff from "fast-diff";
-import { compareText } from "../../src/web/compare.ts";
+import { compareText } from "../../src/web/compare/compare.ts";
 
 const runs = Number(process.argv[2] ?? 5);
 const SIZE = 60_000;

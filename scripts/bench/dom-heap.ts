@@ -10,8 +10,8 @@
  */
 import { heapStats } from "bun:jsc";
 import type { Node } from "happy-dom";
-import { minimizeHtml, parseHtmlDocument } from "../../src/web/content-parse.ts";
-import { pruneDroppedSubtrees } from "../../src/web/content-prune.ts";
+import { minimizeHtml, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
+import { pruneDroppedSubtrees } from "../../src/web/extract/content-prune.ts";
 import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
 
 const pages = loadDevPages(option("data", DEV_SET_DIR), Number(option("pages", "0")));

@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { DEV_SET_DIR, loadDevPages, median, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
-import { createReferenceTree } from "./reference-tree.ts";
+import { createReferenceTree, moduleIn } from "./reference-tree.ts";
 
 const ref = option("ref", "");
 const blocks = Number(option("blocks", "8"));
@@ -39,10 +39,10 @@ interface Arm {
 }
 
 async function loadArm(name: string, tree: string): Promise<Arm> {
-  const extract = await import(join(tree, "src/web/extract.ts"));
-  const parse = await import(join(tree, "src/web/content-parse.ts"));
-  const pacing = await import(join(tree, "src/web/collection-pacing.ts"));
-  const pool = await import(join(tree, "src/web/extract-pool.ts"));
+  const extract = await import(moduleIn(tree, "src/web/extract/extract.ts"));
+  const parse = await import(moduleIn(tree, "src/web/extract/content-parse.ts"));
+  const pacing = await import(moduleIn(tree, "src/web/threads/collection-pacing.ts"));
+  const pool = await import(moduleIn(tree, "src/web/threads/extract-pool.ts"));
   return {
     name,
     extract: extract.extractHtmlSync,

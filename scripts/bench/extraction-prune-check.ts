@@ -1,6 +1,6 @@
 /**
  * Checks the first try's pruning on every dev page against happy-dom (see
- * src/web/content-prune-check.ts) and prints how many nodes the first parse is spared. Run it
+ * src/web/extract/content-prune-check.ts) and prints how many nodes the first parse is spared. Run it
  * after any happy-dom upgrade: the pruning models that parser's tree rules.
  *
  *   node_modules/.bin/bun scripts/bench/extraction-prune-check.ts [--data DIR]
@@ -9,9 +9,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Node } from "happy-dom";
-import { minimizeHtml, parseHtmlDocument } from "../../src/web/content-parse.ts";
-import { comparePrunedParse } from "../../src/web/content-prune-check.ts";
-import { pruneDroppedSubtrees } from "../../src/web/content-prune.ts";
+import { minimizeHtml, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
+import { comparePrunedParse } from "../../src/web/extract/content-prune-check.ts";
+import { pruneDroppedSubtrees } from "../../src/web/extract/content-prune.ts";
 
 const at = process.argv.indexOf("--data");
 const dataDir = at > 0 ? (process.argv[at + 1] as string) : "/work/shared/bench/extraction/data";

@@ -4,8 +4,8 @@
  * shows as a rising line.
  *   node_modules/.bin/bun scripts/bench/extraction-rss.ts [--reads 10000] [--data DIR]
  */
-import { closeParserWindow } from "../../src/web/content-parse.ts";
-import { extractHtml } from "../../src/web/extract.ts";
+import { closeParserWindow } from "../../src/web/extract/content-parse.ts";
+import { extractHtml } from "../../src/web/extract/extract.ts";
 import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
 
 const dataDir = option("data", DEV_SET_DIR);

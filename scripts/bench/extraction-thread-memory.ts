@@ -6,7 +6,7 @@
  *   node_modules/.bin/bun scripts/bench/extraction-thread-memory.ts [--budget WEIGHT] [--data DIR] [--rounds N]   (collection-pacing.ts)
  * With `--rounds N` the set is extracted N times over; CPU per page is then mostly warm code.
  */
-import { DEFAULT_COLLECT_BUDGET, createExtractPool } from "../../src/web/extract-pool.ts";
+import { DEFAULT_COLLECT_BUDGET, createExtractPool } from "../../src/web/threads/extract-pool.ts";
 import { DEV_SET_DIR, loadDevPages, option, readRss } from "./dev-set.ts";
 
 const dataDir = option("data", DEV_SET_DIR);

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { extractHtml } from "../../src/web/extract.ts";
+import { extractHtml } from "../../src/web/extract/extract.ts";
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 for await (const line of lines) {

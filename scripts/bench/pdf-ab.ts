@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { option } from "./dev-set.ts";
-import { createReferenceTree } from "./reference-tree.ts";
+import { createReferenceTree, moduleIn } from "./reference-tree.ts";
 
 const ref = option("ref", "HEAD");
 const rounds = Number(option("rounds", "8"));
@@ -20,8 +20,8 @@ const docs = entries.map((f) => new Uint8Array(readFileSync(join(dir, "data", `$
 type ReadPdf = (bytes: Uint8Array) => Promise<{ pages: { text: string }[] }>;
 const tree = createReferenceTree(ref);
 try {
-  const before = (await import(join(tree.dir, "src/web/pdf.ts"))).readPdf as ReadPdf;
-  const after = (await import(join(import.meta.dir, "../../src/web/pdf.ts"))).readPdf as ReadPdf;
+  const before = (await import(moduleIn(tree.dir, "src/web/pdf/pdf.ts"))).readPdf as ReadPdf;
+  const after = (await import(join(import.meta.dir, "../../src/web/pdf/pdf.ts"))).readPdf as ReadPdf;
   const ms = { ref: 0, tree: 0 };
   let differ = 0;
   for (let round = 0; round <= rounds; round++) {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { toApiError } from "../../src/errors.ts";
-import { readPdf } from "../../src/web/pdf.ts";
+import { readPdf } from "../../src/web/pdf/pdf.ts";
 
 const file = process.argv[2];
 if (!file) {

@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import type { PDFDocument } from "mupdf";
-import { loadMupdf } from "../../src/web/pdf-wasm.ts";
+import { loadMupdf } from "../../src/web/pdf/pdf-wasm.ts";
 
 const outDir = process.argv[2] ?? join(import.meta.dir, "../../test/fixtures/pdf");
 mkdirSync(outDir, { recursive: true });

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPageText } from "../../src/web/pdf-page-text.ts";
-import { loadMupdf } from "../../src/web/pdf-wasm.ts";
+import { readPageText } from "../../src/web/pdf/pdf-page-text.ts";
+import { loadMupdf } from "../../src/web/pdf/pdf-wasm.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {

@@ -24,8 +24,8 @@ if (args[0] === "--child-one") await childReadOne(args[1] ?? "");
 else if (args[0] === "--child-rss") await childRss(Number(args[1]), args.slice(2));
 else await main();
 
-async function loadReadPdf(): Promise<typeof import("../../src/web/pdf.ts").readPdf> {
-  return (await import("../../src/web/pdf.ts")).readPdf;
+async function loadReadPdf(): Promise<typeof import("../../src/web/pdf/pdf.ts").readPdf> {
+  return (await import("../../src/web/pdf/pdf.ts")).readPdf;
 }
 
 /** One document in a fresh process: what a cold start costs (Bun start, WASM instantiation, extraction). */

@@ -10,7 +10,7 @@ import http from "node:http";
 import type { LookupFunction } from "node:net";
 import { ApiError } from "../../src/errors.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
-import { type Connector, createPinnedConnector } from "../../src/web/http-connector.ts";
+import { type Connector, createPinnedConnector } from "../../src/web/fetch/http-connector.ts";
 import { DEV_SET_DIR, loadDevPages, option, readRss, servePages } from "./dev-set.ts";
 
 type Variant = "fetch" | "node-http";

@@ -95,3 +95,14 @@ export function createReferenceTree(revision: string): ReferenceTree {
     throw error;
   }
 }
+
+/**
+ * A module's path in a tree that may predate src/web/'s rooms (issue 19): `src/web/extract/extract.ts` in a
+ * revision from before them is `src/web/extract.ts`.
+ */
+export function moduleIn(dir: string, path: string): string {
+  const here = join(dir, path);
+  if (existsSync(here)) return here;
+  const flat = join(dir, path.replace(/^src\/web\/[a-z]+\//, "src/web/"));
+  return existsSync(flat) ? flat : here;
+}

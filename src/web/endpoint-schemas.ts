@@ -5,10 +5,10 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import type { CheckFailure } from "../plugin/define.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
-import { ComparisonSchema } from "./compare-schema.ts";
-import { PdfExtractionSchema } from "./pdf-schema.ts";
+import { ComparisonSchema } from "./compare/compare-schema.ts";
+import { PdfExtractionSchema } from "./pdf/pdf-schema.ts";
 import { CompactResultSchema, InlineErrorSchema, ReadResultSchema } from "./read-result.ts";
-import { makeWellFormed, sha256Hex } from "./text-output.ts";
+import { makeWellFormed, sha256Hex } from "./text/text-output.ts";
 
 const Url = t.String({ format: "uri", maxLength: 2048, description: "Public http(s) URL, port 80 or 443." });
 const MaxChars = t.Integer({ minimum: 1000, maximum: 60000, default: 20000, description: "Characters per URL, for text and markdown separately; keep it identical between comparisons." });

@@ -4,11 +4,11 @@
  */
 import { ApiError, toApiError } from "../errors.ts";
 import { readBatch } from "./batch.ts";
-import { compareText } from "./compare.ts";
+import { compareText } from "./compare/compare.ts";
 import type { ReadInput, WebEngine } from "./engine.ts";
 import type { Static } from "@sinclair/typebox";
 import type { ChangesItem, ChangesOutputSchema, ChangesRequest, FetchOutputSchema, PdfRequest, PdfResultSchema, ReadOutputSchema, ReadRequest } from "./endpoint-schemas.ts";
-import { pdfLimits } from "./pdf.ts";
+import { pdfLimits } from "./pdf/pdf.ts";
 import { type InlineError, toCompactResult } from "./read-result.ts";
 
 export interface WebCapabilities {

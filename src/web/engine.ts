@@ -3,19 +3,19 @@
  * web-evidence §2.1), and guarded raw downloads for the PDF reader.
  */
 import { ApiError, type ErrorCode } from "../errors.ts";
-import { isBotChallenge } from "./challenge.ts";
-import { classifySource, decodeText, parseContentType } from "./decode.ts";
-import type { HtmlExtraction } from "./extract.ts";
-import { readPdf } from "./pdf.ts";
-import type { PdfReader } from "./pdf-thread.ts";
-import type { HtmlExtractor } from "./extract-pool.ts";
-import { createGuardedFetcher, type FetchedResource } from "./fetch-guard.ts";
-import { type Connector, createPinnedConnector } from "./http-connector.ts";
+import { isBotChallenge } from "./fetch/challenge.ts";
+import { classifySource, decodeText, parseContentType } from "./fetch/decode.ts";
+import type { HtmlExtraction } from "./extract/extract.ts";
+import { readPdf } from "./pdf/pdf.ts";
+import type { PdfReader } from "./threads/pdf-thread.ts";
+import type { HtmlExtractor } from "./threads/extract-pool.ts";
+import { createGuardedFetcher, type FetchedResource } from "./fetch/fetch-guard.ts";
+import { type Connector, createPinnedConnector } from "./fetch/http-connector.ts";
 import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
-import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./robots.ts";
-import { extractPlain } from "./source-text.ts";
-import { vetTarget, type Resolver } from "./target-guard.ts";
-import { limitText, sha256Hex } from "./text-output.ts";
+import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./fetch/robots.ts";
+import { extractPlain } from "./extract/source-text.ts";
+import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
+import { limitText, sha256Hex } from "./text/text-output.ts";
 
 /** spec §8: source size (web). */
 export const WEB_MAX_BYTES = 1024 * 1024;
@@ -154,7 +154,7 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
  * Extraction on this thread, loaded on first use: happy-dom and turndown cost ~40 MB of RSS once
  * evaluated, which a server whose extraction threads do all the parsing should not carry.
  */
-const extractInThread: HtmlExtractor = async (input) => (await import("./extract.ts")).extractHtml(input);
+const extractInThread: HtmlExtractor = async (input) => (await import("./extract/extract.ts")).extractHtml(input);
 
 /**
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.

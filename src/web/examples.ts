@@ -2,7 +2,7 @@
  * @module web/examples — fixed example inputs and outputs of the web evidence endpoints, with
  * real hashes, for the plugin declarations, the docs and the free GET /v1/web/sample.
  */
-import { sha256Hex } from "./text-output.ts";
+import { sha256Hex } from "./text/text-output.ts";
 import type { ReadResult } from "./read-result.ts";
 
 const text = "Example Domain\nThis domain is for use in illustrative examples in documents.\nMore information...";

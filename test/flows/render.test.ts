@@ -3,7 +3,7 @@
  * say whether it works, and `--render off` refuses it with 503. Needs Debian's chromium (CI installs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { findBrowser } from "../../src/web/browser-discovery.ts";
+import { findBrowser } from "../../src/web/render/browser-discovery.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import net from "node:net";
-import { type GuardProxy, NOT_A_RENDER, type ProxyDecision, type ProxyLane, startGuardProxy } from "../../src/web/proxy-guard.ts";
+import { type GuardProxy, NOT_A_RENDER, type ProxyDecision, type ProxyLane, startGuardProxy } from "../../src/web/render/proxy-guard.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { type RenderSite, startRenderSite } from "./render-site.ts";
 

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { ApiError } from "../../src/errors.ts";
-import { findBrowser } from "../../src/web/browser-discovery.ts";
+import { findBrowser } from "../../src/web/render/browser-discovery.ts";
 import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
-import { NOT_A_RENDER, type ProxyDecision } from "../../src/web/proxy-guard.ts";
-import { UNSETTLED_WARNING } from "../../src/web/render-page.ts";
-import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/renderer.ts";
+import { NOT_A_RENDER, type ProxyDecision } from "../../src/web/render/proxy-guard.ts";
+import { UNSETTLED_WARNING } from "../../src/web/render/render-page.ts";
+import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/render/renderer.ts";
 import { listProcessTree } from "../../scripts/bench/render-rss.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";

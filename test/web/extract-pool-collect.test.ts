@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { CollectionPacer, estimatedPageWeight, pageWeight } from "../../src/web/collection-pacing.ts";
-import { takeCharsParsed } from "../../src/web/content-parse.ts";
-import { extractHtmlSync } from "../../src/web/extract.ts";
+import { CollectionPacer, estimatedPageWeight, pageWeight } from "../../src/web/threads/collection-pacing.ts";
+import { takeCharsParsed } from "../../src/web/extract/content-parse.ts";
+import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 
 const BUDGET = 1000;
 

@@ -12,8 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { ApiError } from "../../src/errors.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
-import { type Connector, createPinnedConnector } from "../../src/web/http-connector.ts";
-import { createStaticResolver } from "../../src/web/resolver.ts";
+import { type Connector, createPinnedConnector } from "../../src/web/fetch/http-connector.ts";
+import { createStaticResolver } from "../../src/web/fetch/resolver.ts";
 import { type PageServer, ROBOTS_ALLOW, startPageServer } from "../support/page-server.ts";
 
 const USER_AGENT = "Tollbooth/0.1 (+https://tollbooth.example/contact)";

@@ -1,0 +1,29 @@
+/**
+ * @module web/pdf-wasm — loads the mupdf WASM engine once, on first use (Bun-specific seam).
+ *
+ * mupdf's loader looks for `mupdf-wasm.wasm` beside its own module file, which does not exist inside a
+ * `bun build --compile` binary. Importing the file with `{ type: "file" }` makes Bun embed it and give us a
+ * path that works both from source (the file in node_modules) and from the binary (`/$bunfs/…`); mupdf reads
+ * the path we hand it through its documented `$libmupdf_wasm_Module.locateFile` hook. A Deno or Node build
+ * replaces only this module.
+ */
+import type * as Mupdf from "mupdf";
+import wasmPath from "../../../node_modules/mupdf/dist/mupdf-wasm.wasm" with { type: "file" };
+
+export type MupdfModule = typeof Mupdf;
+
+let loading: Promise<MupdfModule> | undefined;
+
+/** The mupdf module, instantiated once; its console warnings are silenced (they describe untrusted input). */
+export function loadMupdf(): Promise<MupdfModule> {
+  loading ??= instantiateMupdf();
+  return loading;
+}
+
+async function instantiateMupdf(): Promise<MupdfModule> {
+  // Must be set before mupdf's top-level await instantiates the WASM, hence the dynamic import below.
+  globalThis.$libmupdf_wasm_Module = { locateFile: () => wasmPath };
+  const mupdf = await import("mupdf");
+  mupdf.setLog(() => {});
+  return mupdf;
+}

@@ -1,0 +1,347 @@
+/**
+ * @module web/pdf — embedded-text extraction from a digital PDF with mupdf (spec web-evidence §2.5, §4.3, §8).
+ *
+ * Every failure is an ApiError that is never settled: PDF_TOO_LARGE, NOT_A_PDF, PDF_UNREADABLE, PDF_ENCRYPTED
+ * (a password is needed to open it), PDF_TOO_MANY_PAGES, PDF_NO_TEXT (no page has usable text). No OCR.
+ * A PDF with only an owner password opens without one, as in every viewer, and is read with a warning. mupdf is synchronous: a call holds the thread for the extraction
+ * (70-250 ms for 20 dense pages on a shared 2-core machine, mostly mupdf layout); run it in a worker if that matters.
+ */
+import type { DisplayList, Document, DocumentPermission, PDFDocument, PDFPage, StructuredText } from "mupdf";
+import { ApiError } from "../../errors.ts";
+import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
+import { readPageText } from "./pdf-page-text.ts";
+import { canonicalizePdfText } from "./pdf-text.ts";
+import { countCodePoints, limitText, sha256Hex } from "../text/text-output.ts";
+import { loadMupdf, type MupdfModule } from "./pdf-wasm.ts";
+
+export type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
+
+/** Spec §8 limits: 5 MiB, 20 pages, 100,000 returned characters. */
+export const pdfLimits = { maxBytes: 5 * 1024 * 1024, maxPages: 20, maxChars: 100_000 } as const;
+
+export interface ReadPdfOptions {
+  maxPages?: number;
+  maxChars?: number;
+  maxBytes?: number;
+}
+
+/**
+ * The line that opens each page in `text` (N is the physical page number); pages are separated by a blank line,
+ * and a page without text is its marker alone. The character budget counts markers too, so `text` fits it.
+ */
+export function formatPageMarker(page: number): string {
+  return `--- page ${page} ---`;
+}
+
+const PAGE_SEPARATOR = "\n\n";
+// Acrobat accepts the header anywhere in the first 1024 bytes (PDF 1.7 implementation note 13).
+const HEADER_WINDOW = 1024;
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+// mupdf's structured-text options: ligatures expanded and spacing as laid out; no dehyphenation (it would glue
+// real compounds split at a line end).
+const STEXT_OPTIONS = "";
+// A page with Arabic letters is read again with its ligatures kept as the one character they are: mupdf's own
+// expansion puts a lam-alef's letters in the wrong order in right-to-left text (canonicalizePdfText folds the
+// ligature to lam, alef). Not for every page: a kept Latin ligature loses the space after it ("offprivacy",
+// bench d07).
+const ARABIC_OPTIONS = "preserve-ligatures";
+const ARABIC_LETTER = /\p{Script=Arabic}/u;
+// A page whose non-space characters are more than this share of U+FFFD (glyphs of fonts without a Unicode
+// map) is partly unreadable: only its lines that are mostly readable and hold a word are kept (headings,
+// labels, footers); the rest would read as evidence of something else. A line is held to the same share.
+const MAX_UNMAPPED_SHARE = 0.5;
+const WORD = /[\p{L}\p{N}]{2,}/u;
+const PERMISSIONS: readonly DocumentPermission[] = ["print", "copy", "edit", "annotate", "form", "accessibility", "assemble", "print-hq"];
+
+interface RawPage {
+  page: number;
+  label: string | undefined;
+  text: string;
+  /** U+FFFD characters in `text`, and its characters other than whitespace. */
+  unmapped: number;
+  visible: number;
+  failed: boolean;
+}
+
+/**
+ * Extracts the embedded text of every page of a PDF given as bytes.
+ * @example const pdf = await readPdf(bytes); pdf.pages[0]?.text
+ */
+export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions = {}): Promise<PdfExtraction> {
+  const maxBytes = options.maxBytes ?? pdfLimits.maxBytes;
+  const maxPages = options.maxPages ?? pdfLimits.maxPages;
+  const maxChars = options.maxChars ?? pdfLimits.maxChars;
+
+  if (bytes.byteLength > maxBytes) {
+    throw new ApiError("PDF_TOO_LARGE", {
+      message: `The PDF is too large: ${bytes.byteLength} bytes, the limit is ${maxBytes} bytes (${formatMib(maxBytes)}).`,
+      details: { max_bytes: maxBytes },
+    });
+  }
+  if (!hasPdfHeader(bytes)) throw notAPdf(`it has no %PDF- header in its first ${HEADER_WINDOW} bytes`);
+
+  const mupdf = await loadMupdf();
+  const started = performance.now();
+  const { pageCount, pages, repaired, ownerRestrictions } = extractPages(mupdf, bytes, maxPages);
+
+  const warnings: string[] = [];
+  if (ownerRestrictions !== undefined) {
+    warnings.push(
+      "The PDF is encrypted with an owner password only: it opens without a password and was read" +
+        (ownerRestrictions.length > 0 ? `; its permissions disallow: ${ownerRestrictions.join(", ")}.` : "."),
+    );
+  }
+  if (repaired) warnings.push("The PDF was damaged and has been repaired; some text may be missing or out of order.");
+  const unreadablePages = pages.filter((p) => !p.failed && isUnreadable(p)).map((p) => p.page);
+  const emptyPages = pages.filter((p) => p.text === "").map((p) => p.page);
+  const usable = pages.map((p) => (unreadablePages.includes(p.page) ? { ...p, text: readableLines(p.text) } : p));
+  if (usable.every((p) => p.text === "")) {
+    const why =
+      unreadablePages.length === 0
+        ? "image-only or scanned"
+        : `page(s) ${unreadablePages.join(", ")} use fonts without a Unicode map` +
+          (emptyPages.length > 0 ? `, page(s) ${emptyPages.join(", ")} are image-only, scanned or blank` : "");
+    throw new ApiError("PDF_NO_TEXT", {
+      message: `The PDF has no usable embedded text on any of its ${pageCount} page(s) (${why}; OCR is not offered).`,
+    });
+  }
+  for (const p of pages) {
+    if (p.failed) warnings.push(`Page ${p.page} could not be read and is reported without text.`);
+    else if (unreadablePages.includes(p.page)) {
+      const kept = usable.find((u) => u.page === p.page)?.text ?? "";
+      warnings.push(
+        `Page ${p.page}: ${p.unmapped} of its ${p.visible} characters use fonts without a Unicode map; the page is partly unreadable (listed in unreadable_text_pages)` +
+          (kept === "" ? ": no line of it could be read" : ": only its readable lines are returned") +
+          " (OCR is not offered; the page's glyphs and images may carry information).",
+      );
+    } else if (p.unmapped > 0) {
+      warnings.push(`Page ${p.page}: ${p.unmapped} character(s) use a font without a Unicode map and appear as U+FFFD.`);
+    }
+  }
+  if (emptyPages.length > 0) {
+    warnings.push(
+      `No embedded text on page(s) ${emptyPages.join(", ")} (scanned or blank; OCR is not offered; images may carry information).`,
+    );
+  }
+
+  const { returned, text, truncated } = fitToBudget(usable, maxChars);
+  if (truncated) {
+    const last = returned[returned.length - 1]?.page ?? 0;
+    warnings.push(
+      `Text truncated to ${maxChars} characters: it ends within page ${last} of ${pageCount}` +
+        (last < pageCount ? `; pages ${last + 1}-${pageCount} are not returned.` : "."),
+    );
+  }
+
+  return {
+    page_count: pageCount,
+    pages: returned,
+    text,
+    text_sha256: sha256Hex(text),
+    source_sha256: sha256Hex(bytes),
+    truncated,
+    empty_text_pages: emptyPages,
+    unreadable_text_pages: unreadablePages,
+    ocr_performed: false,
+    warnings,
+    extraction_ms: Math.round(performance.now() - started),
+  };
+}
+
+function extractPages(
+  mupdf: MupdfModule,
+  bytes: Uint8Array,
+  maxPages: number,
+): { pageCount: number; pages: RawPage[]; repaired: boolean; ownerRestrictions: DocumentPermission[] | undefined } {
+  let doc: Document;
+  try {
+    doc = mupdf.Document.openDocument(bytes, "application/pdf");
+  } catch (cause) {
+    throw unreadable("mupdf could not open it", cause);
+  }
+  try {
+    // openDocument sniffs the content and opens HTML, XPS, ZIP… whatever the magic says (bench d14, d15); the
+    // header check above already stops those, this one holds if mupdf's sniffing ever disagrees with it.
+    const pdf = doc.asPDF();
+    if (!pdf) throw notAPdf("mupdf recognised another document format");
+    // Only a user password protects the content: a PDF with just an owner password opens without one in every
+    // viewer (mupdf decrypts it with the empty user password), so it is read, with a warning.
+    if (pdf.needsPassword()) {
+      throw new ApiError("PDF_ENCRYPTED", { message: "The PDF is password-protected: it needs a password to open." });
+    }
+    const ownerRestrictions = isEncrypted(pdf) ? PERMISSIONS.filter((p) => !pdf.hasPermission(p)) : undefined;
+    let pageCount: number;
+    try {
+      pageCount = pdf.countPages();
+    } catch (cause) {
+      throw unreadable("its page tree could not be read", cause);
+    }
+    if (pageCount < 1) throw unreadable("it has no pages (truncated or broken)");
+    if (pageCount > maxPages) {
+      throw new ApiError("PDF_TOO_MANY_PAGES", {
+        message: `The PDF has too many pages: ${pageCount}, the limit is ${maxPages}.`,
+        details: { page_count: pageCount, max_pages: maxPages },
+      });
+    }
+    const labelled = hasPageLabels(pdf);
+    const pages: RawPage[] = [];
+    const dingbats = namesDingbats(bytes);
+    for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled, dingbats));
+    if (pages.every((p) => p.failed)) throw unreadable("none of its pages could be read");
+    return { pageCount, pages, repaired: pdf.wasRepaired(), ownerRestrictions };
+  } finally {
+    doc.destroy();
+  }
+}
+
+function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbats: boolean): RawPage {
+  const number = index + 1;
+  let page: PDFPage | undefined;
+  let list: DisplayList | undefined;
+  let stext: StructuredText | undefined;
+  try {
+    page = pdf.loadPage(index);
+    const label = labelled ? readLabel(page) : undefined;
+    // Through a display list with the page's annotations and form widgets: their appearances are drawn on the
+    // page like its contents (a filled-in field, a button's caption), and Page.toStructuredText leaves them out.
+    list = page.toDisplayList(true);
+    stext = list.toStructuredText(STEXT_OPTIONS);
+    let raw = readPageText(stext, { dingbats });
+    if (ARABIC_LETTER.test(raw)) {
+      stext.destroy();
+      stext = list.toStructuredText(ARABIC_OPTIONS);
+      raw = readPageText(stext, { dingbats });
+    }
+    const text = canonicalizePdfText(raw);
+    return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
+  } catch {
+    return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
+  } finally {
+    stext?.destroy();
+    list?.destroy();
+    page?.destroy();
+  }
+}
+
+function readLabel(page: { getLabel(): string }): string | undefined {
+  try {
+    const label = canonicalizePdfText(page.getLabel());
+    return label === "" ? undefined : label;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasPageLabels(pdf: PDFDocument): boolean {
+  const trailer = pdf.getTrailer();
+  const root = trailer.get("Root");
+  const labels = root.get("PageLabels");
+  try {
+    return !labels.isNull();
+  } finally {
+    labels.destroy();
+    root.destroy();
+    trailer.destroy();
+  }
+}
+
+function isEncrypted(pdf: PDFDocument): boolean {
+  const trailer = pdf.getTrailer();
+  const encrypt = trailer.get("Encrypt");
+  try {
+    return !encrypt.isNull();
+  } finally {
+    encrypt.destroy();
+    trailer.destroy();
+  }
+}
+
+/** Pages and joined text within `maxChars` code points, markers included; cut by code point. */
+function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[]; text: string; truncated: boolean } {
+  const returned: PdfPage[] = [];
+  const parts: string[] = [];
+  let used = 0;
+  let truncated = false;
+  for (const p of pages) {
+    const head = (parts.length > 0 ? PAGE_SEPARATOR : "") + formatPageMarker(p.page);
+    const body = p.text === "" ? "" : PAGE_SEPARATOR + p.text;
+    const headChars = countCodePoints(head);
+    const bodyChars = countCodePoints(body);
+    if (used + headChars + bodyChars <= maxChars) {
+      parts.push(head + body);
+      used += headChars + bodyChars;
+      returned.push(toPage(p, p.text));
+      continue;
+    }
+    truncated = true;
+    const room = maxChars - used - headChars - PAGE_SEPARATOR.length;
+    if (room > 0 && p.text !== "") {
+      const cut = limitText(p.text, room).value;
+      if (cut !== "") {
+        parts.push(`${head}${PAGE_SEPARATOR}${cut}`);
+        returned.push(toPage(p, cut));
+      }
+    }
+    break;
+  }
+  return { returned, text: parts.join(""), truncated };
+}
+
+function toPage(p: RawPage, text: string): PdfPage {
+  return { page: p.page, ...(p.label === undefined ? {} : { label: p.label }), text, characters: countCodePoints(text) };
+}
+
+function hasPdfHeader(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.byteLength, HEADER_WINDOW) - PDF_MAGIC.length;
+  for (let i = 0; i <= end; i++) {
+    if (PDF_MAGIC.every((b, k) => bytes[i + k] === b)) return true;
+  }
+  return false;
+}
+
+function countUnmapped(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) n++;
+  return n;
+}
+
+function countVisible(text: string): number {
+  let n = 0;
+  for (const ch of text) if (ch !== " " && ch !== "\n") n++;
+  return n;
+}
+
+function isUnreadable(p: RawPage): boolean {
+  return p.unmapped > 0 && p.unmapped > p.visible * MAX_UNMAPPED_SHARE;
+}
+
+/** The lines of a partly unreadable page that are mostly readable and hold a word. */
+function readableLines(text: string): string {
+  const kept = text.split("\n").filter((line) => {
+    if (line === "") return true;
+    const unmapped = countUnmapped(line);
+    return unmapped <= countVisible(line) * MAX_UNMAPPED_SHARE && WORD.test(line.replaceAll("\uFFFD", " "));
+  });
+  return canonicalizePdfText(kept.join("\n"));
+}
+
+// A ZapfDingbats font is named in the file's bytes, unless its dictionary sits in a compressed object stream
+// (then its glyphs keep mupdf's reading). Reading each page's font resources through mupdf's object API instead
+// grew the WASM heap by ~70 MB over the bench's files, so the check is one scan of the bytes.
+const DINGBATS_NAME = Buffer.from("Dingbats", "latin1");
+
+function namesDingbats(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(DINGBATS_NAME);
+}
+
+function notAPdf(why: string): ApiError {
+  return new ApiError("NOT_A_PDF", { message: `The file is not a PDF: ${why}.` });
+}
+
+function unreadable(why: string, cause?: unknown): ApiError {
+  return new ApiError("PDF_UNREADABLE", { message: `The PDF is unreadable: ${why}.`, cause });
+}
+
+function formatMib(bytes: number): string {
+  return `${Number((bytes / (1024 * 1024)).toFixed(2))} MiB`;
+}

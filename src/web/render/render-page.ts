@@ -1,0 +1,246 @@
+/**
+ * @module web/render-page — one render in one fresh incognito context: configure the page
+ * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
+ * navigate, wait for the page to settle or a cap, and return the rendered DOM.
+ */
+import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
+import { ApiError } from "../../errors.ts";
+import type { NavigationCheck, RenderedPage } from "../engine.ts";
+import { outcomeWithin } from "./outcome-within.ts";
+import { type TargetPolicy, vetTarget } from "../fetch/target-guard.ts";
+
+/**
+ * Request types text extraction never needs, failed before they are sent (CDP resource types).
+ * Stylesheets and scripts stay: pages' scripts may wait on them to build content.
+ */
+export const BLOCKED_RESOURCE_TYPES: readonly Protocol.Network.ResourceType[] = [
+  "Image",
+  "Media",
+  "Font",
+  "TextTrack",
+  "Manifest",
+  "Ping",
+  "CSPViolationReport",
+  "Prefetch",
+  "FedCM",
+];
+
+export const UNSETTLED_WARNING = "The page had not settled when the render cap was reached; the render may be incomplete.";
+
+export interface PageRenderOptions {
+  navigationTimeoutMs: number;
+  /** Cap on waiting for the load event and network quiet after DOMContentLoaded. */
+  settleTimeoutMs: number;
+  /** How long the network must stay idle to count as quiet. */
+  quietMs: number;
+  /** The rendered DOM larger than this (UTF-16 units) is refused as SOURCE_TOO_LARGE. */
+  maxHtmlChars: number;
+  policy: TargetPolicy;
+  /** Asked for every later main-frame navigation (redirect hop, script navigation), e.g. robots.txt. */
+  checkNavigation?: NavigationCheck;
+}
+
+export interface RenderedDom extends RenderedPage {
+  warnings: string[];
+}
+
+/** A fresh incognito context with its one page, used by exactly one render and then closed. */
+export interface RenderContext {
+  context: BrowserContext;
+  page: Page;
+  lane: ContextLane;
+  /** Installed when the context opens (off the caller's clock), armed by the render that uses it. */
+  guard: RequestGuard;
+  /** Closes the context, then its proxy lane (the lane's connections die with it). */
+  close(): Promise<void>;
+}
+
+/** The context's own way out through the guard proxy (see proxy-guard.ts). */
+export interface ContextLane {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a context (downloads denied) whose traffic goes through its own proxy lane, and its page;
+ * popups that still open in it are closed.
+ */
+export async function openRenderContext(browser: Browser, openLane: () => Promise<ContextLane>): Promise<RenderContext> {
+  const lane = await openLane();
+  let context: BrowserContext;
+  try {
+    // "<-loopback>" as at launch: even 127.0.0.1 goes through the lane.
+    context = await browser.createBrowserContext({ proxyServer: lane.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
+  } catch (error) {
+    await lane.close();
+    throw error;
+  }
+  const close = async () => {
+    await context.close().catch(() => undefined);
+    await lane.close();
+  };
+  let ours: Page | undefined;
+  // Popups are refused by --block-new-web-contents; anything that still opens is closed.
+  context.on("targetcreated", (target) => {
+    if (target.type() !== "page") return;
+    void target
+      .page()
+      .then((other) => (ours && other && other !== ours ? other.close() : undefined))
+      .catch(() => undefined);
+  });
+  let guard: RequestGuard;
+  try {
+    ours = await context.newPage();
+    guard = await prepareRenderPage(ours);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { context, page: ours, lane, guard, close };
+}
+
+/** What a render tells its caller while it runs. */
+export interface RenderProgress {
+  /**
+   * The page has loaded and its network has been idle for a third of the quiet window: it is most
+   * likely done, and the render only waits out the window. The moment for browser work off this
+   * render's critical path. Not called when the page never goes quiet.
+   */
+  onQuieting?(): void;
+}
+
+/** Renders `url` in the context's page. The caller owns the deadline and closes the context. */
+export async function renderInContext(
+  { page, guard }: RenderContext,
+  url: string,
+  options: PageRenderOptions,
+  signal: AbortSignal,
+  progress: RenderProgress = {},
+): Promise<RenderedDom> {
+  const crashed = new Promise<never>((_, reject) => {
+    page.once("error", (error) => reject(new ApiError("RENDER_FAILED", { message: "The page's renderer crashed.", cause: error })));
+  });
+  crashed.catch(() => undefined);
+  guard.arm(url, options, signal);
+  const loaded = new Promise<void>((resolve) => page.once("load", () => resolve()));
+
+  let response: HTTPResponse | null;
+  try {
+    response = await Promise.race([page.goto(url, { waitUntil: "domcontentloaded", timeout: options.navigationTimeoutMs }), crashed]);
+  } catch (error) {
+    throw guard.refusal() ?? describeNavigationFailure(error);
+  }
+  const mainRefusal = guard.refusal();
+  if (mainRefusal) throw mainRefusal;
+  if (response?.headers()["x-tollbooth-proxy"] === "refused") {
+    throw new ApiError("TARGET_NOT_PUBLIC", { message: "The page's address was refused by the render guard." });
+  }
+  const contentType = response?.headers()["content-type"] ?? "";
+  if (/\bapplication\/pdf\b/i.test(contentType)) {
+    throw new ApiError("PDF_NOT_SUPPORTED_HERE", { message: "The source is a PDF: read it with POST /v1/pdf/read." });
+  }
+
+  const quietFor = (idleTime: number) =>
+    Promise.all([loaded, page.waitForNetworkIdle({ idleTime, timeout: options.settleTimeoutMs, concurrency: 0 })]);
+  const quiet = quietFor(options.quietMs);
+  const { onQuieting } = progress;
+  if (onQuieting) quietFor(Math.round(options.quietMs / 3)).then(() => onQuieting(), () => undefined);
+  const settled = (await Promise.race([outcomeWithin(quiet, options.settleTimeoutMs), crashed])) === "fulfilled";
+  const html = await Promise.race([page.content(), crashed]);
+  // A script navigation to a refused address fails the render like a refused redirect would.
+  const lateRefusal = guard.refusal();
+  if (lateRefusal) throw lateRefusal;
+  if (html.length > options.maxHtmlChars) throw new ApiError("SOURCE_TOO_LARGE", { message: "The rendered page is larger than the size limit." });
+  return {
+    html,
+    finalUrl: page.url(),
+    status: response?.status() ?? 200,
+    warnings: settled ? [] : [UNSETTLED_WARNING],
+  };
+}
+
+/** The page's request guard; requests before `arm` (there should be none) are failed. */
+export interface RequestGuard {
+  arm(initialUrl: string, options: PageRenderOptions, signal: AbortSignal): void;
+  /** The reason a main-frame navigation was refused, if one was. */
+  refusal(): ApiError | undefined;
+}
+
+/**
+ * Sets the page up for a render before the render needs it: dialogs dismissed, service workers
+ * bypassed and refused, and every request paused so blocked resource types fail before they are
+ * sent and document requests are vetted. A refused main-frame navigation is remembered so the
+ * render fails with its reason.
+ */
+async function prepareRenderPage(page: Page): Promise<RequestGuard> {
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+  const cdp: CDPSession = await page.createCDPSession();
+  const tree = await cdp.send("Page.getFrameTree");
+  const mainFrameId = tree.frameTree.frame.id;
+  let armed: { initialUrl: string; options: PageRenderOptions; signal: AbortSignal } | undefined;
+  let mainRefusal: ApiError | undefined;
+  const blocked = new Set<string>(BLOCKED_RESOURCE_TYPES);
+  cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
+    void (async () => {
+      // The favicon is fetched as "Other" with an image Accept header.
+      if (!armed || blocked.has(event.resourceType) || (event.resourceType === "Other" && /^image\//.test(event.request.headers.Accept ?? ""))) {
+        await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
+        return;
+      }
+      if (event.resourceType !== "Document") {
+        await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
+        return;
+      }
+      const { initialUrl, options, signal } = armed;
+      const isMain = event.frameId === mainFrameId;
+      try {
+        const target = await vetTarget(event.request.url, options.policy);
+        if (isMain && options.checkNavigation && target.url.href !== initialUrl) await options.checkNavigation(target.url, signal);
+      } catch (error) {
+        if (isMain) mainRefusal ??= error instanceof ApiError ? error : new ApiError("URL_NOT_ALLOWED", { cause: error });
+        await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
+        return;
+      }
+      await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
+    })().catch(() => undefined);
+  });
+  await Promise.all([
+    // Every request pauses here (Chromium's fetch filter does not know every resource type, e.g. TextTrack).
+    cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
+    cdp.send("Network.setBypassServiceWorker", { bypass: true }),
+    page.evaluateOnNewDocument(refuseServiceWorkers),
+  ]);
+  return {
+    arm(initialUrl, options, signal) {
+      armed = { initialUrl, options, signal };
+    },
+    refusal: () => mainRefusal,
+  };
+}
+
+/** Runs in every document before its scripts: service worker registration is refused. */
+function refuseServiceWorkers(): void {
+  const container = (navigator as { serviceWorker?: { register?: unknown } }).serviceWorker;
+  if (container) {
+    Object.defineProperty(container, "register", {
+      value: () => Promise.reject(new DOMException("Service workers are disabled.", "SecurityError")),
+    });
+  }
+}
+
+function describeNavigationFailure(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new ApiError("RENDER_TIMEOUT", { message: "The page did not finish loading in time.", cause: error });
+  }
+  const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  if (net?.startsWith("ERR_CERT") || net?.startsWith("ERR_SSL")) {
+    return new ApiError("SOURCE_UNREACHABLE", { message: "The source could not be reached: its TLS certificate could not be verified.", cause: error });
+  }
+  if (net === "ERR_TUNNEL_CONNECTION_FAILED") {
+    return new ApiError("SOURCE_UNREACHABLE", { message: "The source could not be reached through the render guard (refused or unreachable).", cause: error });
+  }
+  if (net) return new ApiError("SOURCE_UNREACHABLE", { message: `The source could not be reached (${net}).`, cause: error });
+  return new ApiError("RENDER_FAILED", { cause: error });
+}

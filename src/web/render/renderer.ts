@@ -1,0 +1,327 @@
+/**
+ * @module web/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
+ * a bounded pool of pages (one fresh incognito context per render), a total deadline per render,
+ * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
+ */
+import { ApiError } from "../../errors.ts";
+import { outcomeWithin } from "./outcome-within.ts";
+import type { NavigationCheck } from "../engine.ts";
+import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
+import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
+import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
+import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext } from "./render-page.ts";
+import { createRenderSlots } from "./render-slots.ts";
+import type { TargetPolicy } from "../fetch/target-guard.ts";
+
+export interface RendererOptions {
+  /** Configured browser executable; the usual paths are tried without it. */
+  browserPath?: string;
+  userAgent: string;
+  /** Same policy as the plain fetcher (resolver, test-only loopback switch). */
+  policy: TargetPolicy;
+  /** Pages rendering at once (default 2, fits 2 cores). */
+  pages?: number;
+  /** Renders waiting for a page at most; more are refused AT_CAPACITY (default 32). */
+  maxQueue?: number;
+  navigationTimeoutMs?: number;
+  /** Deadline of one render from getting a page to returning the DOM (504 RENDER_TIMEOUT). */
+  totalTimeoutMs?: number;
+  settleTimeoutMs?: number;
+  quietMs?: number;
+  /** The browser is replaced after this many renders (default 200). */
+  restartAfterRenders?: number;
+  /** Fresh contexts kept open ahead of demand (default 1; 0 opens each on the caller's clock). */
+  spareContexts?: number;
+  maxHtmlChars?: number;
+  /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
+  sandbox?: boolean;
+  /** Tests: the proxy's socket opener and its decision log. */
+  proxyConnect?: SocketConnector;
+  onProxyDecision?: (decision: ProxyDecision) => void;
+}
+
+export interface RendererStatus {
+  available: boolean;
+  /** One line for `/v1/capabilities` and `tollbooth doctor`. */
+  detail: string;
+  browserPath?: string;
+}
+
+export interface RendererStats {
+  browserPid: number | undefined;
+  /** Incognito contexts open in the current browser, the spare included. */
+  openContexts: number;
+  /** Fresh contexts ready (or being opened) for the next renders. */
+  spareContexts: number;
+  active: number;
+  queued: number;
+  launches: number;
+  renders: number;
+}
+
+export interface BrowserRenderer {
+  /**
+   * The engine's `Renderer`. `checkNavigation` is asked before each later main-frame navigation
+   * (the engine passes robots.txt). Throws ApiError (RENDER_UNAVAILABLE, RENDER_TIMEOUT,
+   * RENDER_FAILED, AT_CAPACITY, guard and robots refusals).
+   */
+  render(url: string, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<RenderedDom>;
+  status(): RendererStatus;
+  stats(): RendererStats;
+  /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Generation {
+  launched: Promise<LaunchedBrowser>;
+  browser?: LaunchedBrowser;
+  active: number;
+  renders: number;
+  retired: boolean;
+  dead: boolean;
+  /** Settles (rejects) when the browser disconnects. */
+  lost: Promise<never>;
+  /** Fresh contexts opened ahead of the renders that will each use one. */
+  spares: Promise<RenderContext>[];
+}
+
+const DEFAULTS = {
+  pages: 2,
+  maxQueue: 32,
+  navigationTimeoutMs: 10_000,
+  totalTimeoutMs: 20_000,
+  settleTimeoutMs: 3_000,
+  quietMs: 150,
+  restartAfterRenders: 200,
+  spareContexts: 1,
+  maxHtmlChars: 5 * 1024 * 1024,
+};
+const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
+
+export function createRenderer(options: RendererOptions): BrowserRenderer {
+  const settings = { ...DEFAULTS, ...definedOnly(options) };
+  const discovery: BrowserDiscovery = findBrowser(options.browserPath);
+  const sandbox = options.sandbox ?? process.getuid?.() !== 0;
+  const slots = createRenderSlots(settings.pages, settings.maxQueue);
+  const pageOptions: PageRenderOptions = {
+    navigationTimeoutMs: settings.navigationTimeoutMs,
+    settleTimeoutMs: settings.settleTimeoutMs,
+    quietMs: settings.quietMs,
+    maxHtmlChars: settings.maxHtmlChars,
+    policy: options.policy,
+  };
+  let proxy: Promise<GuardProxy> | undefined;
+  let current: Generation | undefined;
+  const generations = new Set<Generation>();
+  let launchError: string | undefined;
+  let launches = 0;
+  let renders = 0;
+  let closed = false;
+
+  function startProxy(): Promise<GuardProxy> {
+    proxy ??= startGuardProxy({ policy: options.policy, connect: options.proxyConnect, onDecision: options.onProxyDecision });
+    return proxy;
+  }
+
+  /** Each context's traffic goes through its own lane; the browser's own traffic hits the base port, which refuses it. */
+  const openLane = () => startProxy().then((guard) => guard.openLane());
+  const openContext = (browser: LaunchedBrowser) => openRenderContext(browser.browser, openLane);
+
+  function launchGeneration(): Generation {
+    launches++;
+    let markLost: (error: ApiError) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      markLost = reject;
+    });
+    lost.catch(() => undefined);
+    const path = discovery.found ? discovery.path : "";
+    const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], launched: Promise.resolve() as never };
+    generation.launched = (async () => {
+      const guard = await startProxy();
+      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox });
+      generation.browser = launched;
+      launchError = undefined;
+      refillSpares(generation);
+      launched.browser.once("disconnected", () => {
+        generation.dead = true;
+        markLost(new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced." }));
+        retire(generation);
+      });
+      return launched;
+    })();
+    generation.launched.catch((error: unknown) => {
+      generation.dead = true;
+      launchError = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      retire(generation);
+    });
+    generations.add(generation);
+    return generation;
+  }
+
+  function acquireGeneration(): Generation {
+    if (!current || current.dead || current.retired || current.renders >= settings.restartAfterRenders) {
+      if (current) retire(current);
+      current = launchGeneration();
+    }
+    current.renders++;
+    current.active++;
+    return current;
+  }
+
+  function retire(generation: Generation): void {
+    generation.retired = true;
+    if (generation.active === 0 || generation.dead) void closeGeneration(generation);
+  }
+
+  function release(generation: Generation): void {
+    generation.active--;
+    if (generation.retired && generation.active === 0) void closeGeneration(generation);
+  }
+
+  async function closeGeneration(generation: Generation): Promise<void> {
+    if (current === generation) current = undefined;
+    const launched = await generation.launched.catch(() => undefined);
+    const spares = generation.spares.splice(0);
+    await launched?.close();
+    // Spare contexts died with the browser; their lanes are closed here (or by the proxy's close, whichever comes first).
+    for (const spare of spares) void spare.then((context) => context.lane.close(), () => undefined);
+    generations.delete(generation);
+  }
+
+  /** A fresh context for this render: a spare opened earlier, else a new one. */
+  function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
+    const spare = generation.spares.shift();
+    return spare ? spare.catch(() => openContext(browser)) : openContext(browser);
+  }
+
+  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called at launch, when a render's page goes quiet and when a render has closed its context. */
+  function refillSpares(generation: Generation): void {
+    // A spare only takes a page the pool is not using, so it never adds a renderer process beyond `pages`.
+    const busy = () => slots.active() + slots.queued() + generation.spares.length;
+    while (
+      !closed &&
+      !generation.dead &&
+      !generation.retired &&
+      generation.browser &&
+      generation.spares.length < settings.spareContexts &&
+      busy() < settings.pages
+    ) {
+      const spare = openContext(generation.browser);
+      generation.spares.push(spare);
+      spare.catch(() => {
+        const index = generation.spares.indexOf(spare);
+        if (index >= 0) generation.spares.splice(index, 1);
+      });
+    }
+  }
+
+  async function renderOnce(url: string, signal: AbortSignal, checkNavigation: NavigationCheck | undefined, done: () => void): Promise<RenderedDom> {
+    const generation = acquireGeneration();
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.totalTimeoutMs)]);
+    const timedOut = new Promise<never>((_, reject) => {
+      const fail = () => reject(new ApiError("RENDER_TIMEOUT", { message: "The page did not finish rendering in time." }));
+      if (deadline.aborted) fail();
+      else deadline.addEventListener("abort", fail, { once: true });
+    });
+    timedOut.catch(() => undefined);
+    let opened: Promise<RenderContext> | undefined;
+    try {
+      let launched: LaunchedBrowser;
+      try {
+        launched = await Promise.race([generation.launched, timedOut]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw new ApiError("RENDER_UNAVAILABLE", { message: `The browser could not be started: ${launchError ?? "unknown error"}.`, cause: error });
+      }
+      opened = takeContext(generation, launched);
+      // The next caller's context opens while this one waits out the network-quiet window, when the pool
+      // has a page free for it. Opening one costs the browser ~160 ms of CPU: opened as the render
+      // started, it slowed this render's navigation and its last requests.
+      const progress = { onQuieting: () => refillSpares(generation) };
+      const work = opened.then((context) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline, progress));
+      work.catch(() => undefined);
+      try {
+        return await Promise.race([work, timedOut, generation.lost]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        if (generation.dead) throw new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced.", cause: error });
+        throw new ApiError("RENDER_FAILED", { cause: error });
+      }
+    } finally {
+      // Closing happens after the answer; the page stays counted in the pool until it is gone.
+      void closeRenderContext(generation, opened).finally(() => {
+        release(generation);
+        // The slot is given back first: a refill that still counted this finished render as busy opened no
+        // spare, and back-to-back renders each waited ~150 ms for a context of their own.
+        done();
+        refillSpares(generation);
+      });
+    }
+  }
+
+  async function closeRenderContext(generation: Generation, opened: Promise<RenderContext> | undefined): Promise<void> {
+    const context = await opened?.catch(() => undefined);
+    if (!context) return;
+    if (generation.dead) {
+      await context.lane.close();
+      return;
+    }
+    const closedInTime = (await outcomeWithin(context.close(), CONTEXT_CLOSE_TIMEOUT_MS)) !== "late";
+    if (!closedInTime) {
+      // A context that will not close (a renderer stuck in a loop) takes its browser with it; its lane closes now.
+      await context.lane.close();
+      retire(generation);
+    }
+  }
+
+  return {
+    async render(url, signal, checkNavigation) {
+      if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
+      if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
+      await slots.acquire(signal);
+      renders++;
+      const releaseSlot = () => slots.release();
+      return renderOnce(url, signal, checkNavigation, releaseSlot);
+    },
+
+    status() {
+      if (!discovery.found) return { available: false, detail: discovery.detail };
+      if (closed) return { available: false, detail: "the renderer is shut down", browserPath: discovery.path };
+      if (launchError !== undefined) return { available: false, detail: `${discovery.path} did not start: ${launchError}`, browserPath: discovery.path };
+      return { available: true, detail: `${discovery.path} (${discovery.source}), ${settings.pages} pages`, browserPath: discovery.path };
+    },
+
+    stats() {
+      const browser = current?.browser;
+      return {
+        browserPid: browser?.pid,
+        openContexts: browser && browser.browser.connected ? Math.max(0, browser.browser.browserContexts().length - 1) : 0,
+        spareContexts: current?.spares.length ?? 0,
+        active: slots.active(),
+        queued: slots.queued(),
+        launches,
+        renders,
+      };
+    },
+
+    async warm() {
+      if (!discovery.found || closed || current) return;
+      current = launchGeneration();
+      await current.launched.catch(() => undefined);
+    },
+
+    async close() {
+      closed = true;
+      slots.close();
+      await Promise.all([...generations].map((generation) => closeGeneration(generation)));
+      current = undefined;
+      const guard = await proxy?.catch(() => undefined);
+      await guard?.close();
+    },
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

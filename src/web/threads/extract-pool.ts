@@ -1,0 +1,74 @@
+/**
+ * @module web/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
+ * thread only fetches and answers while extraction (synchronous, ~16 ms a page) uses every
+ * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync` with its own
+ * happy-dom window; results are the same objects the in-thread path returns. Each thread forces
+ * its own garbage collections (extract-worker.ts, collection-pacing.ts) at the budget set here.
+ */
+import { availableParallelism } from "node:os";
+import type { ExtractHtmlInput, HtmlExtraction } from "../extract/extract.ts";
+import type { ExtractRequest } from "./extract-pool-protocol.ts";
+import { createThreadPool } from "./thread-pool.ts";
+
+/** What the engine calls to extract a page: the pool's `extract`, or `extractHtml` in-thread. */
+export type HtmlExtractor = (input: ExtractHtmlInput) => Promise<HtmlExtraction>;
+
+export interface ExtractPoolOptions {
+  /** Threads (at least 1). */
+  size: number;
+  /**
+   * Weight of pages a thread extracts between two forced full garbage collections (0: never
+   * forced): characters parsed plus a sixteenth of the HTML's length (why: collection-pacing.ts).
+   * Counting pages instead (every 5) left one large page on top of four pages of garbage, and
+   * collected small pages as often as large ones. Against counting characters of HTML (800K), one
+   * thread over the dev set (extraction-thread-memory.ts, three alternating pairs): 26.2-28.2
+   * against 28.3-29.7 ms of CPU per page, high-water 182-189 against 182-185 MiB. End to end
+   * (read-ab.ts) the difference is inside this machine's run-to-run noise.
+   */
+  collectBudget?: number;
+  /**
+   * Milliseconds a page waits for a free thread before another thread starts (see
+   * DEFAULT_START_AFTER_WAIT_MS).
+   */
+  startAfterWaitMs?: number;
+}
+
+/**
+ * A second thread starts once a page has waited 100 ms for one: a backlog, not one page arriving
+ * while another is extracted or a thread collects. Rendered reads (a few a second) then keep to one
+ * thread; on the render bench a second one added 25-30 MiB to the service's peak RSS.
+ */
+export const DEFAULT_START_AFTER_WAIT_MS = 100;
+
+/** Default weight between forced collections on a thread (see collectBudget). */
+export const DEFAULT_COLLECT_BUDGET = 360_000;
+
+export interface ExtractPool {
+  readonly size: number;
+  extract: HtmlExtractor;
+  /** Threads started so far (the first on first use, another when pages wait; see startAfterWaitMs). */
+  started(): number;
+  /** Terminates every thread; pending and later extractions reject. */
+  close(): Promise<void>;
+}
+
+/** Default pool size: one thread per core. */
+export function defaultExtractThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
+  const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
+  const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
+    entry: "extract-worker.ts",
+    size: options.size,
+    startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
+    label: "extraction",
+    message(input, id) {
+      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget };
+      if (input.selector !== undefined) request.selector = input.selector;
+      return request;
+    },
+  });
+  return { size: pool.size, extract: pool.run, started: pool.started, close: pool.close };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module web/thread-pool — a small pool of Bun Workers for synchronous work that must not hold the
+ * server's event loop (HTML extraction, PDF text). Work waits in one queue; a thread gets the next
+ * item only when it answers, so nothing waits behind a slow item on a busy thread. The first thread
+ * starts on first use, more (up to `size`) when work keeps waiting for one; one that dies fails its
+ * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code,
+ * message and details (see thread-worker.ts).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { ApiError, errorCodes } from "../../errors.ts";
+import type { ThreadReply } from "./thread-worker.ts";
+
+export interface ThreadPoolOptions<I> {
+  /** The worker's file beside this module (src/web/NAME); scripts/build.ts bundles it as web/NAME. */
+  entry: string;
+  /** Threads at most (at least 1). */
+  size: number;
+  /**
+   * A thread beyond the first starts only once work has waited this long for a free thread (default
+   * 0: as soon as it waits). Each thread costs its own runtime and modules (an extraction thread
+   * ~25 MiB), which a server that seldom has two items at once should not pay.
+   */
+  startAfterWaitMs?: number;
+  /** Names the work in errors ("extraction", "PDF extraction"). */
+  label: string;
+  /** The message that hands `input` to a thread, numbered `id`. */
+  message(input: I, id: number): { id: number };
+}
+
+export interface ThreadPool<I, R> {
+  readonly size: number;
+  run(input: I): Promise<R>;
+  /** Threads running now. */
+  started(): number;
+  /** Terminates every thread; queued and later work rejects. */
+  close(): Promise<void>;
+}
+
+/** Bun's Worker also has ref/unref (the DOM typings in scope do not say so). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+interface Item<I, R> {
+  input: I;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
+  resolve(result: R): void;
+  reject(error: Error): void;
+}
+
+interface Thread<I, R> {
+  worker: BunWorker;
+  /** The one item this thread is working on, with its message id. */
+  busy: (Item<I, R> & { id: number }) | undefined;
+}
+
+/**
+ * From source the entry is the file beside this one; in the compiled binary (build root src/) Bun
+ * resolves a relative specifier against its embedded file system, where it is web/NAME.
+ */
+function workerEntry(name: string): string {
+  const beside = new URL(`./${name}`, import.meta.url);
+  if (beside.protocol === "file:" && existsSync(fileURLToPath(beside))) return beside.href;
+  return `./web/threads/${name}`;
+}
+
+export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPool<I, R> {
+  const size = Math.max(1, Math.floor(options.size));
+  const entry = workerEntry(options.entry);
+  const threads: Thread<I, R>[] = [];
+  const queue: Item<I, R>[] = [];
+  let nextId = 1;
+  let closed = false;
+  const startAfterWaitMs = Math.max(0, options.startAfterWaitMs ?? 0);
+  /** Pending while work waits and another thread may start if the wait lasts. */
+  let startTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function toError(reply: Extract<ThreadReply<R>, { ok: false }>): Error {
+    if (reply.code !== undefined && reply.code in errorCodes) {
+      return new ApiError(reply.code, { message: reply.message, ...(reply.details ? { details: reply.details } : {}) });
+    }
+    return new Error(`${options.label} failed: ${reply.message}`);
+  }
+
+  function retire(thread: Thread<I, R>, reason: string): void {
+    const index = threads.indexOf(thread);
+    if (index >= 0) threads.splice(index, 1);
+    const item = thread.busy;
+    thread.busy = undefined;
+    item?.reject(new Error(`${options.label} thread stopped: ${reason}`));
+    thread.worker.terminate();
+    pump();
+  }
+
+  function startThread(): Thread<I, R> {
+    const worker = new Worker(entry) as BunWorker;
+    const thread: Thread<I, R> = { worker, busy: undefined };
+    worker.onmessage = (event: MessageEvent<ThreadReply<R>>) => {
+      const reply = event.data;
+      const item = thread.busy;
+      if (!item || item.id !== reply.id) return;
+      thread.busy = undefined;
+      worker.unref();
+      if (reply.ok) item.resolve(reply.result);
+      else item.reject(toError(reply));
+      pump();
+    };
+    worker.onerror = (event: ErrorEvent) => retire(thread, event.message || "worker error");
+    worker.addEventListener("close", () => retire(thread, "worker exited"));
+    worker.unref();
+    threads.push(thread);
+    return thread;
+  }
+
+  /** Another thread (up to `size`) for work that waits: at once, or once the oldest item has waited `startAfterWaitMs`. */
+  function threadForWaitingWork(): Thread<I, R> | undefined {
+    if (threads.length >= size) return undefined;
+    if (threads.length === 0 || startAfterWaitMs === 0) return startThread();
+    armStartTimer();
+    return undefined;
+  }
+
+  function armStartTimer(): void {
+    const oldest = queue[0];
+    if (startTimer || !oldest) return;
+    const left = Math.max(0, oldest.queuedAt + startAfterWaitMs - performance.now());
+    startTimer = setTimeout(() => {
+      startTimer = undefined;
+      if (closed || threads.length >= size || queue.length === 0) return;
+      // The item that armed the timer may have gone to a thread since: wait out the one now oldest.
+      if (performance.now() - (queue[0] as Item<I, R>).queuedAt < startAfterWaitMs) return armStartTimer();
+      startThread();
+      pump();
+    }, left);
+  }
+
+  /** Hands queued items to free threads (starting threads up to `size`). */
+  function pump(): void {
+    while (!closed && queue.length > 0) {
+      const free = threads.find((thread) => !thread.busy) ?? threadForWaitingWork();
+      if (!free) return;
+      const item = queue.shift() as Item<I, R>;
+      const id = nextId++;
+      free.busy = { ...item, id };
+      free.worker.ref();
+      free.worker.postMessage(options.message(item.input, id));
+    }
+  }
+
+  return {
+    size,
+    started: () => threads.length,
+    run(input) {
+      if (closed) return Promise.reject(new Error(`the ${options.label} pool is closed`));
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ input, queuedAt: performance.now(), resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      clearTimeout(startTimer);
+      for (const item of queue.splice(0)) item.reject(new Error(`the ${options.label} pool is closed`));
+      for (const thread of [...threads]) retire(thread, "pool closed");
+    },
+  };
+}
