@@ -51,13 +51,17 @@ export interface RenderContext {
   lane: ContextLane;
   /** Installed when the context opens (off the caller's clock), armed by the render that uses it. */
   guard: RequestGuard;
-  /** Closes the context, then its proxy lane (the lane's connections die with it). */
+  /** Ends the lane's admissions, closes the context, then its proxy lane (the lane's connections die with it). */
   close(): Promise<void>;
 }
 
 /** The context's own way out through the guard proxy (see proxy-guard.ts). */
 export interface ContextLane {
   url: string;
+  /** Lets the page's request to `url` through the lane (host and port; the proxy still vets it). */
+  admit(url: string): void;
+  /** The render is over: the lane admits nothing more. */
+  end(): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     throw error;
   }
   const close = async () => {
+    lane.end();
     await context.close().catch(() => undefined);
     await lane.close();
   };
@@ -91,7 +96,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
   let guard: RequestGuard;
   try {
     ours = await context.newPage();
-    guard = await prepareRenderPage(ours);
+    guard = await prepareRenderPage(ours, lane);
   } catch (error) {
     await close();
     throw error;
@@ -170,9 +175,10 @@ export interface RequestGuard {
  * Sets the page up for a render before the render needs it: dialogs dismissed, service workers
  * bypassed and refused, and every request paused so blocked resource types fail before they are
  * sent and document requests are vetted. A refused main-frame navigation is remembered so the
- * render fails with its reason.
+ * render fails with its reason. Each request let through is admitted on the context's lane first:
+ * the lane lets through only what the page asked for.
  */
-async function prepareRenderPage(page: Page): Promise<RequestGuard> {
+async function prepareRenderPage(page: Page, lane: ContextLane): Promise<RequestGuard> {
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
   const cdp: CDPSession = await page.createCDPSession();
   const tree = await cdp.send("Page.getFrameTree");
@@ -188,6 +194,7 @@ async function prepareRenderPage(page: Page): Promise<RequestGuard> {
         return;
       }
       if (event.resourceType !== "Document") {
+        lane.admit(event.request.url);
         await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
         return;
       }
@@ -201,6 +208,7 @@ async function prepareRenderPage(page: Page): Promise<RequestGuard> {
         await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
         return;
       }
+      lane.admit(event.request.url);
       await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
     })().catch(() => undefined);
   });

@@ -8,7 +8,7 @@ import { outcomeWithin } from "./outcome-within.ts";
 import type { NavigationCheck } from "./engine.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
-import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
+import { type GuardProxy, type ProxyDecision, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
 import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext } from "./render-page.ts";
 import { createRenderSlots } from "./render-slots.ts";
 import type { TargetPolicy } from "./target-guard.ts";
@@ -35,9 +35,10 @@ export interface RendererOptions {
   maxHtmlChars?: number;
   /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
   sandbox?: boolean;
-  /** Tests: the proxy's socket opener and its decision log. */
+  /** Tests: the proxy's socket opener, its decision log, and each render context's lane as it opens. */
   proxyConnect?: SocketConnector;
   onProxyDecision?: (decision: ProxyDecision) => void;
+  onProxyLane?: (lane: { id: number; port: number }) => void;
 }
 
 export interface RendererStatus {
@@ -124,8 +125,15 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     return proxy;
   }
 
-  /** Each context's traffic goes through its own lane; the browser's own traffic hits the base port, which refuses it. */
-  const openLane = () => startProxy().then((guard) => guard.openLane());
+  /**
+   * Each context's traffic goes through its own lane, which admits only what the context's page asks for
+   * during its render; the browser's own traffic hits the base port, which refuses it.
+   */
+  const openLane = async () => {
+    const lane = await (await startProxy()).openLane();
+    options.onProxyLane?.({ id: lane.id, port: lane.port });
+    return lane;
+  };
   const openContext = (browser: LaunchedBrowser) => openRenderContext(browser.browser, openLane);
 
   function launchGeneration(): Generation {
