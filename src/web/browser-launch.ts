@@ -19,6 +19,8 @@ export interface BrowserLaunchOptions {
   userAgent: string;
   /** Chromium's sandbox; it cannot start as root, where it must be off. */
   sandbox: boolean;
+  /** Tests only: switches added after ours (e.g. to turn a feature back on and show the guard behind it holds). */
+  extraArgs?: readonly string[];
 }
 
 export interface LaunchedBrowser {
@@ -149,7 +151,7 @@ export async function launchBrowser(options: BrowserLaunchOptions): Promise<Laun
       // The pipe transport: Chromium exits by itself when this process dies and the pipe closes.
       pipe: true,
       userDataDir,
-      args: buildBrowserArgs(options),
+      args: [...buildBrowserArgs(options), ...(options.extraArgs ?? [])],
       ignoreDefaultArgs: ["--disable-popup-blocking"],
       // The server owns signal handling and calls close(); puppeteer still kills the browser on exit.
       handleSIGINT: false,

@@ -185,6 +185,8 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
   const mainFrameId = tree.frameTree.frame.id;
   let armed: { initialUrl: string; options: PageRenderOptions; signal: AbortSignal } | undefined;
   let mainRefusal: ApiError | undefined;
+  /** A main-frame document request has gone out for this render (its first navigation has started). */
+  let navigated = false;
   const blocked = new Set<string>(BLOCKED_RESOURCE_TYPES);
   cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     void (async () => {
@@ -200,6 +202,14 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
       }
       const { initialUrl, options, signal } = armed;
       const isMain = event.frameId === mainFrameId;
+      if (isMain && !navigated && isSchemeUpgrade(event.request.url, initialUrl)) {
+        // Chromium tried the https twin of the http URL asked for before it (HTTPS upgrades, switched off at
+        // launch; this holds if a release turns them back on). Failed as a refused connection, on which the
+        // browser falls back to the URL asked for at once (a blocked request would fail the navigation), and
+        // without a refusal: the https origin's robots.txt is neither fetched nor cached for later renders.
+        await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "ConnectionRefused" });
+        return;
+      }
       try {
         const target = await vetTarget(event.request.url, options.policy);
         if (isMain && options.checkNavigation && target.url.href !== initialUrl) await options.checkNavigation(target.url, signal);
@@ -208,6 +218,7 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
         await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
         return;
       }
+      if (isMain) navigated = true;
       lane.admit(event.request.url);
       await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
     })().catch(() => undefined);
@@ -224,6 +235,17 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
     },
     refusal: () => mainRefusal,
   };
+}
+
+/** `url` is `asked` (an http URL) with only its scheme changed to https. */
+export function isSchemeUpgrade(url: string, asked: string): boolean {
+  try {
+    const to = new URL(url);
+    const from = new URL(asked);
+    return from.protocol === "http:" && to.protocol === "https:" && to.host === from.host && to.pathname === from.pathname && to.search === from.search;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs in every document before its scripts: service worker registration is refused. */

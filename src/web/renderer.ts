@@ -39,6 +39,8 @@ export interface RendererOptions {
   proxyConnect?: SocketConnector;
   onProxyDecision?: (decision: ProxyDecision) => void;
   onProxyLane?: (lane: { id: number; port: number }) => void;
+  /** Tests: Chromium switches added after the renderer's own. */
+  extraBrowserArgs?: readonly string[];
 }
 
 export interface RendererStatus {
@@ -147,7 +149,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], launched: Promise.resolve() as never };
     generation.launched = (async () => {
       const guard = await startProxy();
-      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox });
+      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox, extraArgs: options.extraBrowserArgs });
       generation.browser = launched;
       launchError = undefined;
       refillSpares(generation);
