@@ -3,8 +3,9 @@
  * served on port 80 of 127.0.0.1, which only this namespace can reach. Two http hosts, both 127.0.0.1 for
  * the test resolver: `refused.example.com` while nothing listens on 443 (connections refused), then
  * `silent.example.com` once a listener on 443 accepts and never answers. Each is read three times with
- * render:true through the real engine, renderer and Chromium. Prints one JSON object (PlainHttpReport).
- * Usage: bun test/render/plain-http-namespace.ts [chromium switch ...]
+ * render:true through the real engine, renderer and Chromium. Prints one JSON object (PlainHttpReport) on
+ * stdout and each read's latency on stderr.
+ * Usage (root): unshare -n sh -c 'ip link set lo up && exec bun test/render/plain-http-namespace.ts [chromium switch ...]' 
  */
 import http from "node:http";
 import net from "node:net";
@@ -94,5 +95,8 @@ await readThrice("silent.example.com");
 await renderer.close();
 for (const socket of held) socket.destroy();
 const report: PlainHttpReport = { reads, accepted443, served, laneDecisions };
+// Figures for people on stderr; the report for the test on stdout.
+for (const read of reads) console.error(`${read.host.padEnd(20)} ${String(read.ms).padStart(5)} ms  ${read.ok ? read.finalUrl : `failed ${read.code}`}`);
+console.error(`connections accepted on the silent 443: ${accepted443}`);
 console.log(JSON.stringify(report));
 process.exit(0);
