@@ -5,7 +5,8 @@
  * popups, permission prompts, images and background services are off at the browser level.
  * What background traffic Chromium still makes (sign-in's ListAccounts, the component updater
  * in this headless build) is sent to addresses that exist nowhere and lands on the proxy's base
- * port, which admits nothing: only render contexts have a lane (see proxy-guard.ts).
+ * port, which admits nothing: only render contexts have a lane, and a lane admits only what its
+ * render's page asks for (see proxy-guard.ts), so what a context sends on its own is refused too.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

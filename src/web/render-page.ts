@@ -238,7 +238,7 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
 }
 
 /** `url` is `asked` (an http URL) with only its scheme changed to https. */
-export function isSchemeUpgrade(url: string, asked: string): boolean {
+function isSchemeUpgrade(url: string, asked: string): boolean {
   try {
     const to = new URL(url);
     const from = new URL(asked);

@@ -8,7 +8,7 @@ import { outcomeWithin } from "./outcome-within.ts";
 import type { NavigationCheck } from "./engine.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
-import { type GuardProxy, type ProxyDecision, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
+import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
 import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext } from "./render-page.ts";
 import { createRenderSlots } from "./render-slots.ts";
 import type { TargetPolicy } from "./target-guard.ts";
