@@ -358,22 +358,22 @@ describeWithBrowser("web/renderer and the browser's own traffic", () => {
   it("a context's lane admits nothing before its render, only what its page asked for during it, and nothing after", async () => {
     const lanes: { id: number; port: number }[] = [];
     const h = createHarness({ onProxyLane: (lane) => lanes.push(lane) });
-    const site = await startRenderSite({ slowMs: 2_000 });
+    const site = await startRenderSite({ slowMs: 3_000 });
     const port = new URL(site.origin).port;
     const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
     const connect = (authority: string) => `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`;
     try {
       await h.renderer.warm();
-      expect(await eventually(() => h.renderer.stats().spareContexts === 1 && lanes.length === 1)).toBe(true);
+      expect(await eventually(() => h.renderer.stats().spareContexts === 1 && lanes.length === 1, 15_000)).toBe(true);
       const spare = lanes[0]!;
       // The spare context's lane, before any render: what Chromium 150 sent there on its own, and the site itself.
       for (const request of [connect("www.google.com:443"), get("http://chromium-service.invalid/async/folae?async=_fmt:pb"), get(site.url("/data.json"))]) {
         expect(await exchange(spare.port, request)).toStartWith("HTTP/1.1 403");
         expect(h.decisions.at(-1)).toMatchObject({ allowed: false, reason: LANE_IDLE, lane: spare.id });
       }
-      // The render takes the spare; its document answers after 2 s.
+      // The render takes the spare; its document answers after 3 s, while the requests below arrive.
       const rendering = h.renderer.render(site.url("/slow.html?lane"), AbortSignal.timeout(20_000));
-      expect(await eventually(() => site.hits("/slow.html?lane") === 1)).toBe(true);
+      expect(await eventually(() => site.hits("/slow.html?lane") === 1, 15_000)).toBe(true);
       expect(await exchange(spare.port, connect("public.test:443"))).toStartWith("HTTP/1.1 403");
       expect(h.decisions.at(-1)).toMatchObject({ allowed: false, reason: NOT_REQUESTED, lane: spare.id });
       // The page's own host and port are admitted (still vetted).
