@@ -63,7 +63,17 @@ describe("web/browser-launch switches", () => {
     }
     expect(args).toContain("--gaia-url=http://chromium-service.invalid/");
     expect(args).toContain("--component-updater=url-source=http://chromium-service.invalid/");
+    expect(args).toContain("--gcm-checkin-url=http://chromium-service.invalid/");
     const features = args.find((arg) => arg.startsWith("--disable-features="))!.split("=")[1]!.split(",");
     expect(features).toEqual(expect.arrayContaining(["NetworkTimeServiceQuerying", "OptimizationHintsFetching", "Translate", "MediaRouter"]));
+    // Chromium 150 sends these from each incognito context (a render lane): /async/folae and CONNECT www.google.com:443.
+    expect(features).toEqual(expect.arrayContaining(["AimEnabled", "AimServerEligibilityEnabled", "AimServerRequestOnStartupEnabled", "PreconnectToSearch"]));
+  });
+
+  it("switches Chromium's HTTPS upgrades and HTTPS-First modes off: a render loads the scheme it was asked for", async () => {
+    const { buildBrowserArgs } = await import("../../src/web/render/browser-launch.ts");
+    const args = buildBrowserArgs({ proxyUrl: "http://127.0.0.1:4567", userAgent: "Tollbooth/x", sandbox: true });
+    const features = args.find((arg) => arg.startsWith("--disable-features="))!.split("=")[1]!.split(",");
+    expect(features).toEqual(expect.arrayContaining(["HttpsUpgrades", "HttpsFirstModeIncognito"]));
   });
 });

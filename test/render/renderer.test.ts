@@ -7,10 +7,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { ApiError } from "../../src/errors.ts";
 import { findBrowser } from "../../src/web/render/browser-discovery.ts";
 import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
-import { NOT_A_RENDER, type ProxyDecision } from "../../src/web/render/proxy-guard.ts";
+import { LANE_IDLE, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision } from "../../src/web/render/proxy-guard.ts";
 import { UNSETTLED_WARNING } from "../../src/web/render/render-page.ts";
 import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/render/renderer.ts";
 import { listProcessTree } from "../../scripts/bench/render-rss.ts";
+import { exchange } from "./raw-proxy.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";
 
@@ -334,20 +335,58 @@ describeWithBrowser("web/renderer and the browser's own traffic", () => {
     try {
       await renderer.warm();
       expect(renderer.stats().browserPid).toBeNumber();
-      // Chromium's background requests start within a second or two of launch.
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // Chromium's background requests start within a second or two of launch (Chromium 150's AI Mode check and
+      // search preconnect from the spare context came 0.3-3 s after it opened, its GCM check-in at ~6 s).
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
       expect(decisions.filter((d) => d.allowed)).toEqual([]);
-      expect(decisions.every((d) => d.reason === NOT_A_RENDER && d.lane === undefined)).toBe(true);
+      // Refused without vetting: on the base port, or on the spare context's lane, which no render holds yet.
+      expect(decisions.every((d) => (d.reason === NOT_A_RENDER && d.lane === undefined) || (d.reason === LANE_IDLE && d.lane !== undefined))).toBe(true);
       expect(sockets.attempts).toEqual([]);
 
       const page = await renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
       expect(page.html).toContain(DATA_SENTENCE);
       const admitted = decisions.filter((d) => d.allowed);
       expect(admitted.map((d) => d.target)).toEqual(expect.arrayContaining([site.url("/script-built.html"), site.url("/data.json")]));
-      expect(admitted.every((d) => d.lane !== undefined)).toBe(true);
+      expect(admitted.every((d) => d.lane !== undefined && d.target.startsWith(site.origin))).toBe(true);
       expect(sockets.attempts.every((attempt) => attempt.startsWith("127.0.0.1:"))).toBe(true);
     } finally {
       await renderer.close();
+      await site.stop();
+    }
+  }, SLOW);
+
+  it("a context's lane admits nothing before its render, only what its page asked for during it, and nothing after", async () => {
+    const lanes: { id: number; port: number }[] = [];
+    const h = createHarness({ onProxyLane: (lane) => lanes.push(lane) });
+    const site = await startRenderSite({ slowMs: 3_000 });
+    const port = new URL(site.origin).port;
+    const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+    const connect = (authority: string) => `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`;
+    try {
+      await h.renderer.warm();
+      expect(await eventually(() => h.renderer.stats().spareContexts === 1 && lanes.length === 1, 15_000)).toBe(true);
+      const spare = lanes[0]!;
+      // The spare context's lane, before any render: what Chromium 150 sent there on its own, and the site itself.
+      for (const request of [connect("www.google.com:443"), get("http://chromium-service.invalid/async/folae?async=_fmt:pb"), get(site.url("/data.json"))]) {
+        expect(await exchange(spare.port, request)).toStartWith("HTTP/1.1 403");
+        expect(h.decisions.at(-1)).toMatchObject({ allowed: false, reason: LANE_IDLE, lane: spare.id });
+      }
+      // The render takes the spare; its document answers after 3 s, while the requests below arrive.
+      const rendering = h.renderer.render(site.url("/slow.html?lane"), AbortSignal.timeout(20_000));
+      expect(await eventually(() => site.hits("/slow.html?lane") === 1, 15_000)).toBe(true);
+      expect(await exchange(spare.port, connect("public.test:443"))).toStartWith("HTTP/1.1 403");
+      expect(h.decisions.at(-1)).toMatchObject({ allowed: false, reason: NOT_REQUESTED, lane: spare.id });
+      // The page's own host and port are admitted (still vetted).
+      expect(await exchange(spare.port, get(`http://127.0.0.1:${port}/data.json`))).toStartWith("HTTP/1.1 200");
+      expect((await rendering).html).toContain("Slow page built for lane.");
+      // Once the render is over its lane admits nothing (and soon stops listening).
+      const after = await exchange(spare.port, get(`http://127.0.0.1:${port}/data.json`)).catch(() => "closed");
+      expect(after === "closed" || after.startsWith("HTTP/1.1 403")).toBe(true);
+      expect(h.names.lookups).not.toContain("public.test");
+      expect(h.names.lookups).not.toContain("www.google.com");
+      for (const attempt of h.sockets.attempts) expect(attempt).toBe(`127.0.0.1:${port}`);
+    } finally {
+      await h.renderer.close();
       await site.stop();
     }
   }, SLOW);

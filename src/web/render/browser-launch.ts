@@ -5,7 +5,8 @@
  * popups, permission prompts, images and background services are off at the browser level.
  * What background traffic Chromium still makes (sign-in's ListAccounts, the component updater
  * in this headless build) is sent to addresses that exist nowhere and lands on the proxy's base
- * port, which admits nothing: only render contexts have a lane (see proxy-guard.ts).
+ * port, which admits nothing: only render contexts have a lane, and a lane admits only what its
+ * render's page asks for (see proxy-guard.ts), so what a context sends on its own is refused too.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,8 @@ export interface BrowserLaunchOptions {
   userAgent: string;
   /** Chromium's sandbox; it cannot start as root, where it must be off. */
   sandbox: boolean;
+  /** Tests only: switches added after ours (e.g. to turn a feature back on and show the guard behind it holds). */
+  extraArgs?: readonly string[];
 }
 
 export interface LaunchedBrowser {
@@ -31,7 +34,18 @@ export interface LaunchedBrowser {
 
 /** A URL that resolves nowhere: `.invalid` never exists (RFC 2606) and the proxy's base port refuses it anyway. */
 const NOWHERE = "http://chromium-service.invalid/";
-const SERVICE_URL_SWITCHES = ["gaia-url", "google-apis-url", "lso-url", "sync-url", "variations-server-url", "google-base-url"];
+const SERVICE_URL_SWITCHES = [
+  "gaia-url",
+  "google-apis-url",
+  "lso-url",
+  "sync-url",
+  "variations-server-url",
+  "google-base-url",
+  // GCM's device check-in and registrations (android.clients.google.com), which --disable-background-networking leaves on.
+  "gcm-checkin-url",
+  "gcm-registration-url",
+  "gcm-mcs-endpoint",
+];
 /** Features that fetch from Google in the background (unknown names are ignored by Chromium). */
 const DISABLED_SERVICE_FEATURES = [
   "NetworkTimeServiceQuerying",
@@ -47,6 +61,30 @@ const DISABLED_SERVICE_FEATURES = [
   "InterestFeedContentSuggestions",
   "SafeBrowsingBetterTelemetry",
   "PrivacySandboxSettings4",
+  // The omnibox's AI Mode eligibility check (`<google-base-url>/async/folae`): Chromium 150 sends it from every
+  // incognito context as it opens, through that context's proxy, i.e. a render lane. Each of the three stops it.
+  "AimEnabled",
+  "AimServerEligibilityEnabled",
+  "AimServerRequestOnStartupEnabled",
+  // Preconnects to the default search engine (CONNECT www.google.com:443), also per context in Chromium 150.
+  "PreconnectToSearch",
+  // DNS-over-HTTPS upgrade probes.
+  "DnsOverHttpsUpgrade",
+];
+
+/**
+ * Chromium's own scheme upgrades: a render loads exactly the URL it was asked for. With HttpsUpgrades on,
+ * `http://host/` is first tried as `https://host/` (falling back after up to 3 s when 443 is silent), and
+ * that invented navigation was checked against the https origin's robots.txt, whose cached failure then
+ * failed later renders of the host. The HTTPS-First ones turn the same on for incognito contexts or by
+ * heuristics. (HSTS, which a site asks for, still applies.)
+ */
+const DISABLED_UPGRADE_FEATURES = [
+  "HttpsUpgrades",
+  "HttpsFirstModeIncognito",
+  "HttpsFirstModeV2ForTypicallySecureUsers",
+  "HttpsFirstModeV2ForEngagedSites",
+  "HttpsFirstBalancedModeAutoEnable",
 ];
 
 /** The switches that close every route except the proxy. Exported for the test that reads them. */
@@ -96,7 +134,7 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     "--block-new-web-contents",
     "--blink-settings=imagesEnabled=false",
     // Frames stay in the page's process so the page's request interception sees their requests too.
-    `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,${DISABLED_SERVICE_FEATURES.join(",")}`,
+    `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,${[...DISABLED_SERVICE_FEATURES, ...DISABLED_UPGRADE_FEATURES].join(",")}`,
     "--disable-site-isolation-trials",
     `--user-agent=${options.userAgent}`,
   ];
@@ -114,7 +152,7 @@ export async function launchBrowser(options: BrowserLaunchOptions): Promise<Laun
       // The pipe transport: Chromium exits by itself when this process dies and the pipe closes.
       pipe: true,
       userDataDir,
-      args: buildBrowserArgs(options),
+      args: [...buildBrowserArgs(options), ...(options.extraArgs ?? [])],
       ignoreDefaultArgs: ["--disable-popup-blocking"],
       // The server owns signal handling and calls close(); puppeteer still kills the browser on exit.
       handleSIGINT: false,

@@ -8,7 +8,11 @@
  * Only traffic made on behalf of a render is admitted: each render's browser context gets its own
  * lane (a listener on its own loopback port, closed with the context). The proxy's base port,
  * where the browser's own traffic lands (component updater, sign-in, time queries…), refuses
- * every request and tunnel without vetting or dialling anything.
+ * every request and tunnel without vetting or dialling anything. A lane admits only the hosts
+ * and ports its render's page asked for (`admit`, called by the page's request guard before the
+ * request goes out): nothing before the render's first navigation, nothing after `end`, nothing
+ * the browser starts on its own in the context (Chromium 150 sent its AI Mode eligibility check
+ * and a search preconnect through a fresh context's proxy).
  */
 import http from "node:http";
 import net from "node:net";
@@ -26,7 +30,7 @@ export interface ProxyDecision {
   allowed: boolean;
   /** The vetted address the socket went to (allowed decisions only). */
   address?: string;
-  /** The refusal code (URL_NOT_ALLOWED, TARGET_NOT_PUBLIC, DNS_FAILED, NOT_A_RENDER, …). */
+  /** The refusal code (URL_NOT_ALLOWED, TARGET_NOT_PUBLIC, DNS_FAILED, NOT_A_RENDER, LANE_IDLE, NOT_REQUESTED, …). */
   reason?: string;
   /** The lane it arrived on (absent: the base port, which admits nothing). */
   lane?: number;
@@ -47,6 +51,10 @@ export interface ProxyLane {
   readonly port: number;
   /** For the render context's proxy server. */
   readonly url: string;
+  /** Admits `url`'s host and port (a request the lane's render made), still vetted, until `end`. */
+  admit(url: string): void;
+  /** The render is over: nothing more is admitted; connections already open stay until `close`. */
+  end(): void;
   /** Stops admitting and drops the lane's open tunnels and requests. */
   close(): Promise<void>;
 }
@@ -62,6 +70,25 @@ export interface GuardProxy {
 
 /** The base port's refusal: the request was not made by a render's context. */
 export const NOT_A_RENDER = "NOT_A_RENDER";
+/** A lane's refusal while no render uses it: before the render's first request, or after it ended. */
+export const LANE_IDLE = "LANE_IDLE";
+/** A lane's refusal of a host and port its render did not ask for (the browser's own traffic). */
+export const NOT_REQUESTED = "NOT_REQUESTED";
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443" };
+
+/** `host:port` of a URL as a lane admits it (canonical host, explicit port); undefined for other schemes. */
+export function laneKey(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const port = parsed.port || DEFAULT_PORTS[parsed.protocol];
+  if (port === undefined || parsed.hostname === "") return undefined;
+  return `${parsed.hostname}:${port}`;
+}
 
 const connectWithNet: SocketConnector = (address, port) => net.connect({ host: address, port, family: 4 });
 
@@ -94,6 +121,22 @@ interface Listener {
   lane?: number;
   sockets: Set<Duplex>;
   closed: boolean;
+  /** `host:port`s the lane's render asked for (empty until its first request). */
+  admitted: Set<string>;
+  /** The lane's render is over. */
+  ended: boolean;
+}
+
+/** Why a listener refuses everything now (the base port, a closed lane, a lane no render uses), if it does. */
+function idleRefusal(listener: Listener): string | undefined {
+  if (listener.lane === undefined || listener.closed) return NOT_A_RENDER;
+  if (listener.ended || listener.admitted.size === 0) return LANE_IDLE;
+  return undefined;
+}
+
+/** Why a listener refuses `key` before any vetting, or undefined when it may be vetted. */
+function laneRefusal(listener: Listener, key: string | undefined): string | undefined {
+  return idleRefusal(listener) ?? (key !== undefined && listener.admitted.has(key) ? undefined : NOT_REQUESTED);
 }
 
 /** Starts the proxy's base port on 127.0.0.1 (a free port); lanes are opened per render. */
@@ -142,13 +185,19 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       res.writeHead(status, { "content-type": "text/plain", "x-tollbooth-proxy": "refused", connection: "close" });
       res.end(`Refused by Tollbooth's render guard: ${reason}\n`);
     };
-    if (listener.lane === undefined || listener.closed) {
-      refuse(403, NOT_A_RENDER);
+    const idle = idleRefusal(listener);
+    if (idle) {
+      refuse(403, idle);
       return;
     }
     // Only absolute-form http URLs are proxied; https goes through CONNECT.
     if (!/^http:\/\//i.test(target)) {
       refuse(400, "URL_NOT_ALLOWED");
+      return;
+    }
+    const unrequested = laneRefusal(listener, laneKey(target));
+    if (unrequested) {
+      refuse(403, unrequested);
       return;
     }
     let vetted;
@@ -158,8 +207,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       refuse(403, refusalCode(error));
       return;
     }
-    if (listener.closed) {
-      refuse(403, NOT_A_RENDER);
+    // The lane may have closed or its render ended while the name was resolved.
+    const late = laneRefusal(listener, laneKey(target));
+    if (late) {
+      refuse(403, late);
       return;
     }
     decide({ kind: "request", target, allowed: true, address: vetted.address }, listener);
@@ -213,13 +264,20 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       decide({ kind: "connect", target: authority, allowed: false, reason }, listener);
       client.end(`HTTP/1.1 403 Forbidden\r\nx-tollbooth-proxy: refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
     };
-    if (listener.lane === undefined || listener.closed) {
-      refuse(NOT_A_RENDER);
+    const idle = idleRefusal(listener);
+    if (idle) {
+      refuse(idle);
       return;
     }
     const parsed = parseAuthority(authority);
     if (!parsed) {
       refuse("URL_NOT_ALLOWED");
+      return;
+    }
+    const key = laneKey(`https://${parsed.host}:${parsed.port}/`);
+    const unrequested = laneRefusal(listener, key);
+    if (unrequested) {
+      refuse(unrequested);
       return;
     }
     let vetted;
@@ -230,8 +288,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       refuse(refusalCode(error));
       return;
     }
-    if (listener.closed) {
-      refuse(NOT_A_RENDER);
+    const late = laneRefusal(listener, key);
+    if (late) {
+      refuse(late);
       return;
     }
     decide({ kind: "connect", target: authority, allowed: true, address: vetted.address }, listener);
@@ -291,14 +350,28 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     };
   }
 
-  const base = await listen({ sockets: new Set(), closed: false });
+  const base = await listen({ sockets: new Set(), closed: false, admitted: new Set(), ended: true });
   return {
     port: base.port,
     url: `http://127.0.0.1:${base.port}`,
     async openLane() {
       const id = nextLane++;
-      const lane = await listen({ lane: id, sockets: new Set(), closed: false });
-      return { id, port: lane.port, url: `http://127.0.0.1:${lane.port}`, close: lane.close };
+      const listener: Listener = { lane: id, sockets: new Set(), closed: false, admitted: new Set(), ended: false };
+      const lane = await listen(listener);
+      return {
+        id,
+        port: lane.port,
+        url: `http://127.0.0.1:${lane.port}`,
+        admit(url) {
+          const key = laneKey(url);
+          if (key !== undefined && !listener.ended && !listener.closed) listener.admitted.add(key);
+        },
+        end() {
+          listener.ended = true;
+          listener.admitted.clear();
+        },
+        close: lane.close,
+      };
     },
     async close() {
       await Promise.all([...servers].map(async ({ server, listener }) => {

@@ -51,13 +51,17 @@ export interface RenderContext {
   lane: ContextLane;
   /** Installed when the context opens (off the caller's clock), armed by the render that uses it. */
   guard: RequestGuard;
-  /** Closes the context, then its proxy lane (the lane's connections die with it). */
+  /** Ends the lane's admissions, closes the context, then its proxy lane (the lane's connections die with it). */
   close(): Promise<void>;
 }
 
 /** The context's own way out through the guard proxy (see proxy-guard.ts). */
 export interface ContextLane {
   url: string;
+  /** Lets the page's request to `url` through the lane (host and port; the proxy still vets it). */
+  admit(url: string): void;
+  /** The render is over: the lane admits nothing more. */
+  end(): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     throw error;
   }
   const close = async () => {
+    lane.end();
     await context.close().catch(() => undefined);
     await lane.close();
   };
@@ -91,7 +96,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
   let guard: RequestGuard;
   try {
     ours = await context.newPage();
-    guard = await prepareRenderPage(ours);
+    guard = await prepareRenderPage(ours, lane);
   } catch (error) {
     await close();
     throw error;
@@ -170,15 +175,18 @@ export interface RequestGuard {
  * Sets the page up for a render before the render needs it: dialogs dismissed, service workers
  * bypassed and refused, and every request paused so blocked resource types fail before they are
  * sent and document requests are vetted. A refused main-frame navigation is remembered so the
- * render fails with its reason.
+ * render fails with its reason. Each request let through is admitted on the context's lane first:
+ * the lane lets through only what the page asked for.
  */
-async function prepareRenderPage(page: Page): Promise<RequestGuard> {
+async function prepareRenderPage(page: Page, lane: ContextLane): Promise<RequestGuard> {
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
   const cdp: CDPSession = await page.createCDPSession();
   const tree = await cdp.send("Page.getFrameTree");
   const mainFrameId = tree.frameTree.frame.id;
   let armed: { initialUrl: string; options: PageRenderOptions; signal: AbortSignal } | undefined;
   let mainRefusal: ApiError | undefined;
+  /** A main-frame document request has gone out for this render (its first navigation has started). */
+  let navigated = false;
   const blocked = new Set<string>(BLOCKED_RESOURCE_TYPES);
   cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     void (async () => {
@@ -188,11 +196,20 @@ async function prepareRenderPage(page: Page): Promise<RequestGuard> {
         return;
       }
       if (event.resourceType !== "Document") {
+        lane.admit(event.request.url);
         await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
         return;
       }
       const { initialUrl, options, signal } = armed;
       const isMain = event.frameId === mainFrameId;
+      if (isMain && !navigated && isSchemeUpgrade(event.request.url, initialUrl)) {
+        // Chromium tried the https twin of the http URL asked for before it (HTTPS upgrades, switched off at
+        // launch; this holds if a release turns them back on). Failed as a refused connection, on which the
+        // browser falls back to the URL asked for at once (a blocked request would fail the navigation), and
+        // without a refusal: the https origin's robots.txt is neither fetched nor cached for later renders.
+        await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "ConnectionRefused" });
+        return;
+      }
       try {
         const target = await vetTarget(event.request.url, options.policy);
         if (isMain && options.checkNavigation && target.url.href !== initialUrl) await options.checkNavigation(target.url, signal);
@@ -201,6 +218,8 @@ async function prepareRenderPage(page: Page): Promise<RequestGuard> {
         await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
         return;
       }
+      if (isMain) navigated = true;
+      lane.admit(event.request.url);
       await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
     })().catch(() => undefined);
   });
@@ -216,6 +235,17 @@ async function prepareRenderPage(page: Page): Promise<RequestGuard> {
     },
     refusal: () => mainRefusal,
   };
+}
+
+/** `url` is `asked` (an http URL) with only its scheme changed to https. */
+function isSchemeUpgrade(url: string, asked: string): boolean {
+  try {
+    const to = new URL(url);
+    const from = new URL(asked);
+    return from.protocol === "http:" && to.protocol === "https:" && to.host === from.host && to.pathname === from.pathname && to.search === from.search;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs in every document before its scripts: service worker registration is refused. */

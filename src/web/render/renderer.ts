@@ -35,9 +35,12 @@ export interface RendererOptions {
   maxHtmlChars?: number;
   /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
   sandbox?: boolean;
-  /** Tests: the proxy's socket opener and its decision log. */
+  /** Tests: the proxy's socket opener, its decision log, and each render context's lane as it opens. */
   proxyConnect?: SocketConnector;
   onProxyDecision?: (decision: ProxyDecision) => void;
+  onProxyLane?: (lane: { id: number; port: number }) => void;
+  /** Tests: Chromium switches added after the renderer's own. */
+  extraBrowserArgs?: readonly string[];
 }
 
 export interface RendererStatus {
@@ -124,8 +127,15 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     return proxy;
   }
 
-  /** Each context's traffic goes through its own lane; the browser's own traffic hits the base port, which refuses it. */
-  const openLane = () => startProxy().then((guard) => guard.openLane());
+  /**
+   * Each context's traffic goes through its own lane, which admits only what the context's page asks for
+   * during its render; the browser's own traffic hits the base port, which refuses it.
+   */
+  const openLane = async () => {
+    const lane = await (await startProxy()).openLane();
+    options.onProxyLane?.({ id: lane.id, port: lane.port });
+    return lane;
+  };
   const openContext = (browser: LaunchedBrowser) => openRenderContext(browser.browser, openLane);
 
   function launchGeneration(): Generation {
@@ -139,7 +149,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], launched: Promise.resolve() as never };
     generation.launched = (async () => {
       const guard = await startProxy();
-      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox });
+      const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox, extraArgs: options.extraBrowserArgs });
       generation.browser = launched;
       launchError = undefined;
       refillSpares(generation);
