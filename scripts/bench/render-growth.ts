@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
-import { startRenderSite } from "../../test/render/render-site.ts";
+import { startRenderSite } from "../../test/web/render/render-site.ts";
 
 const renders = Number(process.argv[2] ?? 300);
 const site = await startRenderSite();

@@ -16,7 +16,7 @@ import { fork } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRenderSite } from "../../test/render/render-site.ts";
+import { startRenderSite } from "../../test/web/render/render-site.ts";
 import { listProcessTree, readTreeRssBytes, sampleTreeRss } from "./render-rss.ts";
 
 const PAGES = ["/script-built.html", "/catalogue.html", "/deferred.html"];

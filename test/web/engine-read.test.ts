@@ -7,7 +7,7 @@ import { readBatch } from "../../src/web/batch.ts";
 import { createWebEngine, type ReadInput, type WebEngineOptions } from "../../src/web/engine.ts";
 import { CompactResultSchema, InlineErrorSchema, ReadResultSchema, toCompactResult } from "../../src/web/read-result.ts";
 import { LEGACY_SAMPLES, type PageServer, ROBOTS_ALLOW, ROBOTS_DENY_ALL, startPageServer } from "../support/page-server.ts";
-import { createRecordingConnector } from "./recording-connector.ts";
+import { createRecordingConnector } from "./fetch/recording-connector.ts";
 
 const USER_AGENT = "Tollbooth/0.1 (+https://tollbooth.example/contact)";
 const never = new AbortController().signal;

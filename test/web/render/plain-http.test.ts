@@ -8,7 +8,7 @@
 import { describe, expect, it } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { findBrowser } from "../../src/web/render/browser-discovery.ts";
+import { findBrowser } from "../../../src/web/render/browser-discovery.ts";
 import type { PlainHttpReport } from "./plain-http-namespace.ts";
 
 const NAMESPACE_SCRIPT = join(import.meta.dir, "plain-http-namespace.ts");

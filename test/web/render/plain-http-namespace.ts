@@ -11,10 +11,10 @@ import http from "node:http";
 import net from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../src/errors.ts";
-import { createWebEngine } from "../../src/web/engine.ts";
-import type { ProxyDecision } from "../../src/web/render/proxy-guard.ts";
-import { createRenderer } from "../../src/web/render/renderer.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { createWebEngine } from "../../../src/web/engine.ts";
+import type { ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
+import { createRenderer } from "../../../src/web/render/renderer.ts";
 import { DATA_SENTENCE, RENDER_FIXTURES } from "./render-site.ts";
 
 export interface PlainHttpRead {

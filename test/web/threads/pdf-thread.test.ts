@@ -5,10 +5,10 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../src/errors.ts";
-import { createPdfThread } from "../../src/web/threads/pdf-thread.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { createPdfThread } from "../../../src/web/threads/pdf-thread.ts";
 
-const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../fixtures/pdf", name)));
+const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../fixtures/pdf", name)));
 const thread = createPdfThread();
 
 afterAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe("PDF thread", () => {
   it("reads PDFs on its own thread: mupdf is never loaded on the caller's", async () => {
     // A process of its own: test files share one, and others load mupdf here.
-    const probe = Bun.spawnSync([process.execPath, join(import.meta.dir, "../support/pdf-thread-probe.ts")], { stderr: "pipe" });
+    const probe = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../support/pdf-thread-probe.ts")], { stderr: "pipe" });
     expect(probe.exitCode).toBe(0);
     expect(JSON.parse(probe.stdout.toString())).toEqual({ pageCount: 3, mupdfLoadedHere: false });
     expect((await thread.read(fixture("multi-page.pdf"))).page_count).toBe(3);
@@ -28,7 +28,7 @@ describe("PDF thread", () => {
   it("gives the same results as readPdf on this thread", async () => {
     const names = ["multi-page.pdf", "page-labels.pdf", "two-columns.pdf", "long-text.pdf", "blank-page.pdf", "unmapped-font.pdf"];
     const threaded = await Promise.all(names.map((name) => thread.read(fixture(name))));
-    const { readPdf } = await import("../../src/web/pdf/pdf.ts");
+    const { readPdf } = await import("../../../src/web/pdf/pdf.ts");
     for (const [i, name] of names.entries()) {
       const here = await readPdf(fixture(name));
       const strip = (r: typeof here) => ({ ...r, extraction_ms: 0 });
@@ -37,7 +37,7 @@ describe("PDF thread", () => {
   });
 
   it("brings errors back as the same ApiError codes, messages and details", async () => {
-    const { readPdf } = await import("../../src/web/pdf/pdf.ts");
+    const { readPdf } = await import("../../../src/web/pdf/pdf.ts");
     const cases = [fixture("html.pdf"), fixture("encrypted-user.pdf"), fixture("too-many-pages.pdf"), fixture("no-text.pdf"), new Uint8Array(6 * 1024 * 1024)];
     for (const bytes of cases) {
       const here = await readPdf(bytes.slice()).then(() => undefined, (error: unknown) => error);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
-import { normalizeText } from "../../src/web/text/canonical-text.ts";
-import { extractHtml } from "../../src/web/extract/extract.ts";
-import { limitText, sha256Hex } from "../../src/web/text/text-output.ts";
+import { normalizeText } from "../../../src/web/text/canonical-text.ts";
+import { extractHtml } from "../../../src/web/extract/extract.ts";
+import { limitText, sha256Hex } from "../../../src/web/text/text-output.ts";
 
 describe("web/canonical-text", () => {
   it("collapses whitespace, trims lines and keeps at most one blank line", () => {

@@ -10,11 +10,11 @@
  * rejected without opening a socket: no packet can leave even when a guard is broken.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { ApiError } from "../../src/errors.ts";
-import { createWebEngine } from "../../src/web/engine.ts";
-import { type Connector, createPinnedConnector } from "../../src/web/fetch/http-connector.ts";
-import { createStaticResolver } from "../../src/web/fetch/resolver.ts";
-import { type PageServer, ROBOTS_ALLOW, startPageServer } from "../support/page-server.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { createWebEngine } from "../../../src/web/engine.ts";
+import { type Connector, createPinnedConnector } from "../../../src/web/fetch/http-connector.ts";
+import { createStaticResolver } from "../../../src/web/fetch/resolver.ts";
+import { type PageServer, ROBOTS_ALLOW, startPageServer } from "../../support/page-server.ts";
 
 const USER_AGENT = "Tollbooth/0.1 (+https://tollbooth.example/contact)";
 /** The public address origin.test resolves to; the connector sends it to the loopback page server. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../../src/errors.ts";
-import { createStaticResolver } from "../../src/web/fetch/resolver.ts";
-import { classifyIPv4, resolvePublicTarget, vetTarget, vetUrl } from "../../src/web/fetch/target-guard.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { createStaticResolver } from "../../../src/web/fetch/resolver.ts";
+import { classifyIPv4, resolvePublicTarget, vetTarget, vetUrl } from "../../../src/web/fetch/target-guard.ts";
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

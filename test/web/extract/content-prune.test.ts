@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { comparePrunedParse } from "../../src/web/extract/content-prune-check.ts";
-import { pruneDroppedSubtrees } from "../../src/web/extract/content-prune.ts";
-import { extractHtml } from "../../src/web/extract/extract.ts";
+import { comparePrunedParse } from "../../../src/web/extract/content-prune-check.ts";
+import { pruneDroppedSubtrees } from "../../../src/web/extract/content-prune.ts";
+import { extractHtml } from "../../../src/web/extract/extract.ts";
 
 const page = (body: string) => `<html><head><title>T</title></head><body>${body}</body></html>`;
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { PropertySymbol, type Element, type Node, type Window } from "happy-dom";
-import { closeParserWindow, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
-import { attributeMapOf, childElementsOf, childNodesOf, clearWaitingCustomElements, elementIdsOf } from "../../src/web/extract/dom-internals.ts";
+import { closeParserWindow, parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
+import { attributeMapOf, childElementsOf, childNodesOf, clearWaitingCustomElements, elementIdsOf } from "../../../src/web/extract/dom-internals.ts";
 
 afterAll(closeParserWindow);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
-import { DomChanges } from "../../src/web/extract/content-changes.ts";
-import { detectMainContent } from "../../src/web/extract/content-detect.ts";
-import { parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
-import { trimUnreadMarkup } from "../../src/web/extract/content-trim.ts";
-import { extractHtml, FALLBACK_WARNING } from "../../src/web/extract/extract.ts";
+import { DomChanges } from "../../../src/web/extract/content-changes.ts";
+import { detectMainContent } from "../../../src/web/extract/content-detect.ts";
+import { parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
+import { trimUnreadMarkup } from "../../../src/web/extract/content-trim.ts";
+import { extractHtml, FALLBACK_WARNING } from "../../../src/web/extract/extract.ts";
 
 const paragraph = (topic: string) =>
   `<p>The ${topic} report, published on Monday by the regional authority, describes in some detail how the work was done, what it cost, and which of the findings the authors consider firm enough to act on this year.</p>`;

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { CollectionPacer, estimatedPageWeight, pageWeight } from "../../src/web/threads/collection-pacing.ts";
-import { takeCharsParsed } from "../../src/web/extract/content-parse.ts";
-import { extractHtmlSync } from "../../src/web/extract/extract.ts";
+import { CollectionPacer, estimatedPageWeight, pageWeight } from "../../../src/web/threads/collection-pacing.ts";
+import { takeCharsParsed } from "../../../src/web/extract/content-parse.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 const BUDGET = 1000;
 
@@ -78,7 +78,7 @@ describe("CollectionPacer", () => {
  * the thread is warm; prints what `steps` returns.
  */
 function inPoolProcess<T>(budget: number, steps: string): T {
-  const pool = join(import.meta.dir, "..", "..", "src", "web", "extract-pool.ts");
+  const pool = join(import.meta.dir, "..", "..", "..", "src", "web", "threads", "extract-pool.ts");
   const script = `
     const { createExtractPool } = await import(${JSON.stringify(pool)});
     const rss = () => Number(/^VmRSS:\\s+(\\d+)/m.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
@@ -124,7 +124,7 @@ describe("a pool thread's collections", () => {
 
 describe("engine's in-thread extraction", () => {
   const bun = process.execPath;
-  const engine = join(import.meta.dir, "..", "..", "src", "web", "engine.ts");
+  const engine = join(import.meta.dir, "..", "..", "..", "src", "web", "engine.ts");
   const loadedHappyDom = (script: string) => {
     const run = Bun.spawnSync([bun, "-e", script], { stderr: "pipe" });
     expect(run.stderr.toString()).toBe("");

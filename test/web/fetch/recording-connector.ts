@@ -1,6 +1,6 @@
 /** A connector that records every connection attempt before (optionally) opening it for real. */
-import type { ConnectRequest, Connector } from "../../src/web/fetch/http-connector.ts";
-import { createPinnedConnector, type ConnectorOptions } from "../../src/web/fetch/http-connector.ts";
+import type { ConnectRequest, Connector } from "../../../src/web/fetch/http-connector.ts";
+import { createPinnedConnector, type ConnectorOptions } from "../../../src/web/fetch/http-connector.ts";
 
 export interface RecordingConnector {
   connector: Connector;

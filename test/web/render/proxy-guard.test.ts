@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import net from "node:net";
-import { type GuardProxy, LANE_IDLE, laneKey, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision, type ProxyLane, startGuardProxy } from "../../src/web/render/proxy-guard.ts";
+import { type GuardProxy, LANE_IDLE, laneKey, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision, type ProxyLane, startGuardProxy } from "../../../src/web/render/proxy-guard.ts";
 import { exchange } from "./raw-proxy.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { type RenderSite, startRenderSite } from "./render-site.ts";

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { ApiError } from "../../src/errors.ts";
-import { findBrowser } from "../../src/web/render/browser-discovery.ts";
-import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
-import { LANE_IDLE, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision } from "../../src/web/render/proxy-guard.ts";
-import { UNSETTLED_WARNING } from "../../src/web/render/render-page.ts";
-import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../src/web/render/renderer.ts";
-import { listProcessTree } from "../../scripts/bench/render-rss.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { findBrowser } from "../../../src/web/render/browser-discovery.ts";
+import { createWebEngine, type WebEngine } from "../../../src/web/engine.ts";
+import { LANE_IDLE, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
+import { UNSETTLED_WARNING } from "../../../src/web/render/render-page.ts";
+import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../../src/web/render/renderer.ts";
+import { listProcessTree } from "../../../scripts/bench/render-rss.ts";
 import { exchange } from "./raw-proxy.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";

@@ -10,7 +10,7 @@
 import { heapStats } from "bun:jsc";
 import { afterAll, describe, expect, it } from "bun:test";
 import { type Element, Event as DomEvent, PropertySymbol, Window } from "happy-dom";
-import { closeParserWindow, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
+import { closeParserWindow, parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
 
 afterAll(closeParserWindow);
 

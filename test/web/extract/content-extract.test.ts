@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { cutRawElements, minimizeHtml, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
-import { extractHtml } from "../../src/web/extract/extract.ts";
+import { cutRawElements, minimizeHtml, parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
+import { extractHtml } from "../../../src/web/extract/extract.ts";
 
 const paragraph = (topic: string) =>
   `<p>The ${topic} report, published on Monday by the regional authority, describes in some detail how the work was done, what it cost, and which of the findings the authors consider firm enough to act on this year.</p>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { CHROME_NAMED, CONTENT_NAMED, NEVER_CONTENT, classifyAttributes } from "../../src/web/extract/content-signals.ts";
+import { CHROME_NAMED, CONTENT_NAMED, NEVER_CONTENT, classifyAttributes } from "../../../src/web/extract/content-signals.ts";
 
 const attrs = (pairs: Record<string, string>) => Object.entries(pairs).map(([name, value]) => ({ name, value }));
 

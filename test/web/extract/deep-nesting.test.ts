@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../../src/errors.ts";
-import { extractHtmlSync } from "../../src/web/extract/extract.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 describe("hostile nesting", () => {
   it("refuses a page nested tens of thousands deep with CONTENT_TOO_COMPLEX, not an internal error", () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../src/errors.ts";
-import { createWebEngine, type ReadInput, type WebEngineOptions } from "../../src/web/engine.ts";
-import { createStaticResolver } from "../../src/web/fetch/resolver.ts";
-import { FIXTURES, type PageServer, ROBOTS_ALLOW, startPageServer } from "../support/page-server.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { createWebEngine, type ReadInput, type WebEngineOptions } from "../../../src/web/engine.ts";
+import { createStaticResolver } from "../../../src/web/fetch/resolver.ts";
+import { FIXTURES, type PageServer, ROBOTS_ALLOW, startPageServer } from "../../support/page-server.ts";
 import { createRecordingConnector } from "./recording-connector.ts";
 
 const USER_AGENT = "Tollbooth/0.1 (+https://tollbooth.example/contact)";

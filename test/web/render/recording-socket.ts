@@ -1,7 +1,7 @@
 /** Proxy socket opener and resolver that record every use, and never open a socket off loopback. */
 import net from "node:net";
-import type { SocketConnector } from "../../src/web/render/proxy-guard.ts";
-import type { Resolver } from "../../src/web/fetch/target-guard.ts";
+import type { SocketConnector } from "../../../src/web/render/proxy-guard.ts";
+import type { Resolver } from "../../../src/web/fetch/target-guard.ts";
 
 export interface RecordingSockets {
   connect: SocketConnector;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { estimateTextLength, isBotChallenge } from "../../src/web/fetch/challenge.ts";
+import { estimateTextLength, isBotChallenge } from "../../../src/web/fetch/challenge.ts";
 
 /** The definition the scan implements, as regular expressions. */
 function byRegex(html: string): number {

@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { ApiError } from "../../src/errors.ts";
-import { buildReadResult, type ReadInput } from "../../src/web/engine.ts";
-import { type ExtractHtmlInput, extractHtmlSync } from "../../src/web/extract/extract.ts";
-import { createExtractPool } from "../../src/web/threads/extract-pool.ts";
-import { FIXTURES } from "../support/page-server.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { buildReadResult, type ReadInput } from "../../../src/web/engine.ts";
+import { type ExtractHtmlInput, extractHtmlSync } from "../../../src/web/extract/extract.ts";
+import { createExtractPool } from "../../../src/web/threads/extract-pool.ts";
+import { FIXTURES } from "../../support/page-server.ts";
 
 const DEV_SET = "/work/shared/bench/extraction/data/html";
 

@@ -1,6 +1,6 @@
 /** A thread collects once it has stayed idle after work, never while busy, never twice for the same work. */
 import { describe, expect, it } from "bun:test";
-import { createIdleCollector } from "../../src/web/threads/idle-collect.ts";
+import { createIdleCollector } from "../../../src/web/threads/idle-collect.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const RENDER_FIXTURES = join(import.meta.dir, "..", "fixtures", "render");
+export const RENDER_FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "render");
 
 export const DATA_SENTENCE = "A sentence fetched by the page's script from data.json.";
 

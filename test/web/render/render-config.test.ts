@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { Type as t } from "@sinclair/typebox";
-import { checkBrowser } from "../../src/web/render/browser-doctor.ts";
-import { findBrowser } from "../../src/web/render/browser-discovery.ts";
-import { renderConfigFields, rendererOptionsFromConfig } from "../../src/web/render/render-config.ts";
+import { checkBrowser } from "../../../src/web/render/browser-doctor.ts";
+import { findBrowser } from "../../../src/web/render/browser-discovery.ts";
+import { renderConfigFields, rendererOptionsFromConfig } from "../../../src/web/render/render-config.ts";
 
 describe("web/browser-discovery", () => {
   const dir = mkdtempSync(join(tmpdir(), "tb-browser-"));
@@ -44,7 +44,7 @@ describe("web/render-config", () => {
 
 describe("web/browser-launch switches", () => {
   it("forces every route through the proxy and lets Chromium resolve nothing itself", async () => {
-    const { buildBrowserArgs } = await import("../../src/web/render/browser-launch.ts");
+    const { buildBrowserArgs } = await import("../../../src/web/render/browser-launch.ts");
     const args = buildBrowserArgs({ proxyUrl: "http://127.0.0.1:4567", userAgent: "Tollbooth/x", sandbox: true });
     expect(args).toContain("--proxy-server=http://127.0.0.1:4567");
     expect(args).toContain("--proxy-bypass-list=<-loopback>");
@@ -56,7 +56,7 @@ describe("web/browser-launch switches", () => {
   });
 
   it("turns Chromium's background services off and points the ones that ignore that nowhere", async () => {
-    const { buildBrowserArgs } = await import("../../src/web/render/browser-launch.ts");
+    const { buildBrowserArgs } = await import("../../../src/web/render/browser-launch.ts");
     const args = buildBrowserArgs({ proxyUrl: "http://127.0.0.1:4567", userAgent: "Tollbooth/x", sandbox: true });
     for (const off of ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-domain-reliability", "--safebrowsing-disable-auto-update", "--disable-field-trial-config", "--metrics-recording-only"]) {
       expect(args).toContain(off);
@@ -71,7 +71,7 @@ describe("web/browser-launch switches", () => {
   });
 
   it("switches Chromium's HTTPS upgrades and HTTPS-First modes off: a render loads the scheme it was asked for", async () => {
-    const { buildBrowserArgs } = await import("../../src/web/render/browser-launch.ts");
+    const { buildBrowserArgs } = await import("../../../src/web/render/browser-launch.ts");
     const args = buildBrowserArgs({ proxyUrl: "http://127.0.0.1:4567", userAgent: "Tollbooth/x", sandbox: true });
     const features = args.find((arg) => arg.startsWith("--disable-features="))!.split("=")[1]!.split(",");
     expect(features).toEqual(expect.arrayContaining(["HttpsUpgrades", "HttpsFirstModeIncognito"]));
