@@ -6,13 +6,19 @@
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, type PaymentInfo, serviceName } from "./catalogue.ts";
-import type { FreeRoute } from "./free-routes.ts";
+
+/** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
+export interface DocumentedRoute {
+  readonly path: string;
+  readonly contentType: string;
+  readonly summary: string;
+}
 
 export interface OpenApiInput {
   readonly catalogue: Catalogue;
   readonly payments: PaymentInfo;
   readonly baseUrl: string;
-  readonly freeRoutes: readonly FreeRoute[];
+  readonly freeRoutes: readonly DocumentedRoute[];
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };

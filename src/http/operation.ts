@@ -7,7 +7,7 @@
  * from memory (authorize returns it as an answer), so `runPaidOperation` hands it the result.
  */
 import { ApiError } from "../errors.ts";
-import { type RateDecision, rateLimitHeaders } from "../jobs/rate-limit.ts";
+import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";

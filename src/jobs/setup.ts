@@ -12,7 +12,7 @@ import type { Store } from "../store/store.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
-import { createRateLimiter } from "./rate-limit.ts";
+import { createRateLimiter } from "../http/rate-limit.ts";
 import { createRefundPayer, type RefundPayer } from "./refund-payer.ts";
 import { createJobRoutes, type JobRoutes } from "./routes.ts";
 import type { Sla, Stats7d } from "./stats.ts";

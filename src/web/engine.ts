@@ -15,29 +15,14 @@ import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
 import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./fetch/robots.ts";
 import { extractPlain } from "./extract/source-text.ts";
 import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
+import type { Renderer } from "./render/contract.ts";
 import { limitText, sha256Hex } from "./text/text-output.ts";
 
 /** spec §8: source size (web). */
 export const WEB_MAX_BYTES = 1024 * 1024;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,text/csv;q=0.7,application/json;q=0.7,*/*;q=0.1";
 
-export interface RenderedPage {
-  html: string;
-  finalUrl: string;
-  /** Status of the main document, when the renderer knows it (default 200). */
-  status?: number;
-  /** e.g. the page had not settled by the cap: the read result carries these. */
-  warnings?: string[];
-}
-
-/** Asked before each later main-frame navigation of a render (redirect hop, script navigation); throws to refuse it. */
-export type NavigationCheck = (url: URL, signal: AbortSignal) => Promise<void>;
-
-/**
- * Issue 7 seam: runs the page's JavaScript in a headless browser (whose requests the renderer
- * guards itself). `checkNavigation` carries the engine's robots.txt policy to later navigations.
- */
-export type Renderer = (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<RenderedPage>;
+export type { NavigationCheck, RenderedPage, Renderer } from "./render/contract.ts";
 
 export interface WebEngineOptions {
   /** Names the product and a contact URL, e.g. "Tollbooth/0.1 (+https://example.com/contact)". */

@@ -1,5 +1,5 @@
 /**
- * @module web/compare-schema — TypeBox schema of comparison in a web/changes result (spec web-evidence §2.2).
+ * @module web/compare/compare-schema — TypeBox schema of comparison in a web/changes result (spec web-evidence §2.2).
  */
 import { type Static, Type } from "@sinclair/typebox";
 

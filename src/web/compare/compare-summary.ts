@@ -1,5 +1,5 @@
 /**
- * @module web/compare-summary — the one deterministic sentence of comparison.summary (spec web-evidence §2.2).
+ * @module web/compare/compare-summary — the one deterministic sentence of comparison.summary (spec web-evidence §2.2).
  *
  * Format (identical inputs give identical sentences):
  * - first snapshot:        `First snapshot: no baseline to compare; keep text_sha256 or text as the baseline.`

@@ -1,10 +1,12 @@
 /**
- * @module web/compare — compares fresh page text with the caller's baseline (spec web-evidence §2.2, §4.2).
+ * @module web/compare/compare — compares fresh page text with the caller's baseline (spec web-evidence §2.2, §4.2).
  *
  * `changed` compares SHA-256 hashes of the text. With previous_text, `added`/`removed` are set differences of
  * lines (blank lines ignored, each line trimmed), deduplicated in order of first appearance: linear time and
  * memory for any input, unlike an ordered diff (fast-diff in line mode takes up to 0.7 s on two different
  * 60,000-character texts, and minutes in character mode), so no ordered diff runs on the request path.
+ *
+ * Room web/compare/: fresh text against a caller's baseline. It imports only web/text/.
  */
 import { ApiError } from "../../errors.ts";
 import type { Comparison } from "./compare-schema.ts";

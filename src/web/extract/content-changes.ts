@@ -1,5 +1,5 @@
 /**
- * @module web/content-changes — the DOM changes one main-content try makes (moves, removals,
+ * @module web/extract/content-changes — the DOM changes one main-content try makes (moves, removals,
  * insertions), recorded so a try that found too little can be undone on the same document:
  * parsing the page again costs as much as the first parse, undoing costs a few node moves.
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/content-detect — finds a page's main content in one walk over the DOM, in the
+ * @module web/extract/content-detect — finds a page's main content in one walk over the DOM, in the
  * manner of Readability (paragraph scores flow to their ancestors; the best-scored container,
  * weighed by its link density, wins; siblings that score well join it) but without cloning or
  * re-walking the document: every element's text, link-text, comma, paragraph, image and list

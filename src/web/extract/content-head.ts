@@ -1,5 +1,5 @@
 /**
- * @module web/content-head — the page's title, description, language and base URL from one pass
+ * @module web/extract/content-head — the page's title, description, language and base URL from one pass
  * over the head's elements (a querySelector per meta name scans the whole document when the name
  * is absent, which is the common case).
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/content-parse — cheap HTML parsing for extraction. happy-dom's cost is mostly
+ * @module web/extract/content-parse — cheap HTML parsing for extraction. happy-dom's cost is mostly
  * allocating (and collecting) node objects, and a fresh Window per page costs about as much as
  * the parse, so: one long-lived Window per process (never abandoned, so nothing leaks: each page
  * is a DOMParser document that is garbage once dropped), and before parsing, the raw-text

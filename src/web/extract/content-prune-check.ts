@@ -1,5 +1,5 @@
 /**
- * @module web/content-prune-check — verifies content-prune against happy-dom itself: the pruned
+ * @module web/extract/content-prune-check — verifies content-prune against happy-dom itself: the pruned
  * page, parsed, must be the whole page, parsed, with some elements emptied, and every emptied
  * element one the first main-content try drops unseen. Used by tests and the dev-set check
  * (scripts/bench/extraction-prune-check.ts); not on the extraction path.

@@ -1,5 +1,5 @@
 /**
- * @module web/content-prune — empties, before parsing, the subtrees the first main-content try
+ * @module web/extract/content-prune — empties, before parsing, the subtrees the first main-content try
  * drops unseen: elements never content by tag or attributes (navigation, hidden, chrome roles,
  * asides, buttons...) and chrome named by class or id (comments, sidebars, sharing, related
  * lists...) holding neither an h1 nor anything named as the content. On a typical page that is

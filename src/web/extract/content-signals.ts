@@ -1,5 +1,5 @@
 /**
- * @module web/content-signals — what an element's tag, class, id and role say about whether it is
+ * @module web/extract/content-signals — what an element's tag, class, id and role say about whether it is
  * page content: elements never content (scripts, forms, navigation), page chrome named by its
  * class or id (comments, sharing, related links, sidebars, ads, cookie banners), and the weight a
  * class or id adds to a content candidate's score. General patterns of how sites name things,

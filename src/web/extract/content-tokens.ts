@@ -1,5 +1,5 @@
 /**
- * @module web/content-tokens — reading start tags out of raw HTML without a parser, for the
+ * @module web/extract/content-tokens — reading start tags out of raw HTML without a parser, for the
  * passes that shrink a page before happy-dom parses it. Linear: searches only move forward, and
  * a search that found nothing is remembered so it is never repeated from a later position.
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/content-trim — drops markup that no extraction result reads, before parsing:
+ * @module web/extract/content-trim — drops markup that no extraction result reads, before parsing:
  * happy-dom makes a full node (with its own maps and caches) of every attribute and element, so
  * attributes nobody reads (event handlers, data-*, sizes, targets, titles outside links and
  * images...), `<link>` and `<input>` tags and `<select>` menus cost parse time for nothing.

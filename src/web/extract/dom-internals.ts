@@ -1,5 +1,5 @@
 /**
- * @module web/dom-internals — every read of happy-dom's internals, in one place. Child arrays and
+ * @module web/extract/dom-internals — every read of happy-dom's internals, in one place. Child arrays and
  * attribute maps are read directly where extraction visits every node: the public accessors
  * `childNodes`, `children` and `attributes` each make a Proxy per node on first use, and every
  * index or property read through one runs a trap (and binds a method). These are live (happy-dom

@@ -1,5 +1,5 @@
 /**
- * @module web/html-clean — removes what is not page content from a DOM subtree: scripts,
+ * @module web/extract/html-clean — removes what is not page content from a DOM subtree: scripts,
  * styles, forms, hidden elements and cookie banners always; navigation, page headers and
  * footers, and asides when the subtree is not already a detected article.
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/markdown — Markdown of the same content the text comes from (turndown), with GFM
+ * @module web/extract/markdown — Markdown of the same content the text comes from (turndown), with GFM
  * tables. turndown-plugin-gfm 1.0.2 keeps header-less tables as raw HTML and does not escape
  * pipes in cells, so the table rules are ours; strikethrough, task lists and highlighted code
  * come from the plugin.

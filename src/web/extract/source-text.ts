@@ -1,5 +1,5 @@
 /**
- * @module web/source-text — text, Markdown, CSV and JSON sources: text in canonical form (JSON
+ * @module web/extract/source-text — text, Markdown, CSV and JSON sources: text in canonical form (JSON
  * pretty-printed first), Markdown as the source says it (or fenced for CSV/JSON), title and
  * headings from Markdown `#` lines.
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/body-reader — reads a response body, undoing its content-encoding, and stops as
+ * @module web/fetch/body-reader — reads a response body, undoing its content-encoding, and stops as
  * soon as the decoded size passes the cap (so a compression bomb costs at most cap + one chunk).
  */
 import { Readable, type Transform } from "node:stream";

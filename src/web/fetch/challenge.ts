@@ -1,5 +1,5 @@
 /**
- * @module web/challenge — recognises bot challenges and CAPTCHA walls served instead of content
+ * @module web/fetch/challenge — recognises bot challenges and CAPTCHA walls served instead of content
  * (Cloudflare, DataDome, PerimeterX/HUMAN, Imperva/Incapsula, AWS WAF, Akamai, generic CAPTCHAs),
  * so such a page is an error (BOT_CHALLENGE) and never a paid result.
  */

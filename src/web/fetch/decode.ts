@@ -1,5 +1,5 @@
 /**
- * @module web/decode — media type of a download and its text, decoded the way browsers do
+ * @module web/fetch/decode — media type of a download and its text, decoded the way browsers do
  * (WHATWG Encoding: BOM, then the Content-Type charset, then <meta> for HTML, then UTF-8 when
  * the bytes are valid UTF-8, else windows-1252).
  *

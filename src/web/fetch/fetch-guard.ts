@@ -1,7 +1,9 @@
 /**
- * @module web/fetch-guard — the only way the web engine downloads anything: every hop vetted
+ * @module web/fetch/fetch-guard — the only way the web engine downloads anything: every hop vetted
  * (scheme, port, public address, robots.txt), redirects followed by hand, body capped while
  * streaming, connect and total timeouts.
+ *
+ * Room web/fetch/: everything that touches the network for a read (target guard, resolver, pinned connector, body reader, charset decoding, robots.txt, bot challenges). It knows no DOM and imports nothing else of web/.
  */
 import { ApiError, type ErrorCode } from "../../errors.ts";
 import { readBody } from "./body-reader.ts";

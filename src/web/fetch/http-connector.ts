@@ -1,5 +1,5 @@
 /**
- * @module web/http-connector — opens one HTTP(S) exchange to an already-vetted IPv4 address.
+ * @module web/fetch/http-connector — opens one HTTP(S) exchange to an already-vetted IPv4 address.
  *
  * Bun's fetch to the vetted address itself, with the URL's host in the Host header and, over
  * TLS, as the server name: SNI names the host and the certificate is verified against it

@@ -1,5 +1,5 @@
 /**
- * @module web/resolver — host name → addresses. Injectable so tests map names to any address
+ * @module web/fetch/resolver — host name → addresses. Injectable so tests map names to any address
  * without a packet leaving the machine.
  */
 import { lookup } from "node:dns/promises";

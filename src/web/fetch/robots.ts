@@ -1,5 +1,5 @@
 /**
- * @module web/robots — robots.txt policy with RFC 9309 semantics, cached per origin.
+ * @module web/fetch/robots — robots.txt policy with RFC 9309 semantics, cached per origin.
  *
  * 2xx: parsed (first 500 KiB); 4xx (and "unavailable", e.g. too many redirects): everything
  * allowed; 5xx or a robots.txt on a refused address: everything refused (ROBOTS_DISALLOWED);

@@ -1,5 +1,5 @@
 /**
- * @module web/target-guard — decides whether a URL may be fetched: syntax (scheme, port, userinfo,
+ * @module web/fetch/target-guard — decides whether a URL may be fetched: syntax (scheme, port, userinfo,
  * length, host spelling) and address (every IPv4 the name resolves to must be public).
  *
  * The fetcher connects to the address this module vetted, never to a fresh resolution, so DNS

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-dingbats — Unicode for ZapfDingbats glyphs. The font's glyphs are named `a1` … `a206`; mupdf reads
+ * @module web/pdf/pdf-dingbats — Unicode for ZapfDingbats glyphs. The font's glyphs are named `a1` … `a206`; mupdf reads
  * such a name as the number after the `a`, so a non-embedded ZapfDingbats check mark comes out as a control
  * character or a stray letter (a20 → U+0014, a117 → "u"). The numbers below are the Adobe Glyph List's for the
  * font (its zapfdingbats list, a public mapping).

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-layout — reading order for multi-column PDF pages, from line bounding boxes alone.
+ * @module web/pdf/pdf-layout — reading order for multi-column PDF pages, from line bounding boxes alone.
  *
  * mupdf keeps lines in the order the page draws them and groups them into blocks by proximity; when a producer
  * draws a page row by row across its columns (bench d16, an IRS booklet), one block spans all the columns and

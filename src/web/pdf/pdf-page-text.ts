@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-page-text — a page's text from mupdf's structured text, in reading order.
+ * @module web/pdf/pdf-page-text — a page's text from mupdf's structured text, in reading order.
  *
  * Most pages come out as mupdf writes them (`asText`: lines, blocks set off by a blank line). Where mupdf's lines
  * interleave columns (pdf-layout.ts finds them from the line boxes, walked without their characters), the page

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-schema — TypeBox schemas of the PDF result (spec web-evidence §2.5), for plugin outputs.
+ * @module web/pdf/pdf-schema — TypeBox schemas of the PDF result (spec web-evidence §2.5), for plugin outputs.
  */
 import { type Static, Type } from "@sinclair/typebox";
 

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-text — canonical page text for PDFs: the web's canonical form (canonical-text.ts: well-formed,
+ * @module web/pdf/pdf-text — canonical page text for PDFs: the web's canonical form (canonical-text.ts: well-formed,
  * `\n` line ends, spaces collapsed, lines trimmed, at most one blank line in a row) without control characters,
  * which PDF text layers carry (unmapped glyphs, form feeds) and HTML text does not.
  */

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-wasm — loads the mupdf WASM engine once, on first use (Bun-specific seam).
+ * @module web/pdf/pdf-wasm — loads the mupdf WASM engine once, on first use (Bun-specific seam).
  *
  * mupdf's loader looks for `mupdf-wasm.wasm` beside its own module file, which does not exist inside a
  * `bun build --compile` binary. Importing the file with `{ type: "file" }` makes Bun embed it and give us a

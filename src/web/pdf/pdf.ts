@@ -1,10 +1,12 @@
 /**
- * @module web/pdf — embedded-text extraction from a digital PDF with mupdf (spec web-evidence §2.5, §4.3, §8).
+ * @module web/pdf/pdf — embedded-text extraction from a digital PDF with mupdf (spec web-evidence §2.5, §4.3, §8).
  *
  * Every failure is an ApiError that is never settled: PDF_TOO_LARGE, NOT_A_PDF, PDF_UNREADABLE, PDF_ENCRYPTED
  * (a password is needed to open it), PDF_TOO_MANY_PAGES, PDF_NO_TEXT (no page has usable text). No OCR.
  * A PDF with only an owner password opens without one, as in every viewer, and is read with a warning. mupdf is synchronous: a call holds the thread for the extraction
  * (70-250 ms for 20 dense pages on a shared 2-core machine, mostly mupdf layout); run it in a worker if that matters.
+ *
+ * Room web/pdf/: PDF bytes to page text with mupdf (layout, page text, symbol fonts, limits). It imports only web/text/.
  */
 import type { DisplayList, Document, DocumentPermission, PDFDocument, PDFPage, StructuredText } from "mupdf";
 import { ApiError } from "../../errors.ts";

@@ -1,5 +1,5 @@
 /**
- * @module web/browser-discovery — finds the Chromium the renderer drives: the configured path,
+ * @module web/render/browser-discovery — finds the Chromium the renderer drives: the configured path,
  * else the usual install locations. No browser means render is unavailable, nothing else.
  */
 import { accessSync, constants, statSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * @module web/browser-doctor — the `tollbooth doctor` line for render:true: which browser, its
+ * @module web/render/browser-doctor — the `tollbooth doctor` line for render:true: which browser, its
  * version, or why rendering is unavailable (a warning: everything else works without it).
  */
 import { execFile } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * @module web/browser-launch — starts one headless Chromium whose only way out is the guard
+ * @module web/render/browser-launch — starts one headless Chromium whose only way out is the guard
  * proxy: every scheme goes to the proxy (loopback included), the host resolver answers nothing
  * (so Chromium cannot resolve or bypass), QUIC and non-proxied WebRTC UDP are off, and
  * popups, permission prompts, images and background services are off at the browser level.

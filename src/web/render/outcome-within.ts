@@ -1,4 +1,4 @@
-/** @module web/outcome-within — how a promise ends within a time cap, without leaving the timer behind. */
+/** @module web/render/outcome-within — how a promise ends within a time cap, without leaving the timer behind. */
 
 export type OutcomeWithin = "fulfilled" | "rejected" | "late";
 

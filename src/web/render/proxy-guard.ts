@@ -1,5 +1,5 @@
 /**
- * @module web/proxy-guard — the loopback forward proxy every browser connection is forced
+ * @module web/render/proxy-guard — the loopback forward proxy every browser connection is forced
  * through. Each CONNECT tunnel (https, wss, ws) and each absolute-form request (plain http) is
  * vetted by `vetTarget` (same rules as the plain fetcher: public IPv4, ports 80/443) and the
  * socket is opened to the vetted address only, so a page cannot reach the operator's network

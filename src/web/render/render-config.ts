@@ -1,5 +1,5 @@
 /**
- * @module web/render-config — the renderer's settings, as rows for src/config.ts's table
+ * @module web/render/render-config — the renderer's settings, as rows for src/config.ts's table
  * (`...renderConfigFields`), and the slice → `createRenderer` options mapping.
  */
 import { type Static, Type as t } from "@sinclair/typebox";

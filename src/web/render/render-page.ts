@@ -1,11 +1,11 @@
 /**
- * @module web/render-page — one render in one fresh incognito context: configure the page
+ * @module web/render/render-page — one render in one fresh incognito context: configure the page
  * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */
 import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
 import { ApiError } from "../../errors.ts";
-import type { NavigationCheck, RenderedPage } from "../engine.ts";
+import type { NavigationCheck, RenderedPage } from "./contract.ts";
 import { outcomeWithin } from "./outcome-within.ts";
 import { type TargetPolicy, vetTarget } from "../fetch/target-guard.ts";
 

@@ -1,5 +1,5 @@
 /**
- * @module web/render-slots — the page pool's admission: at most `size` renders at once, at most
+ * @module web/render/render-slots — the page pool's admission: at most `size` renders at once, at most
  * `maxQueue` waiting (beyond that AT_CAPACITY at once), first come first served.
  */
 import { ApiError } from "../../errors.ts";

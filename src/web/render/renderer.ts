@@ -1,11 +1,11 @@
 /**
- * @module web/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
+ * @module web/render/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
  * a bounded pool of pages (one fresh incognito context per render), a total deadline per render,
  * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
  */
 import { ApiError } from "../../errors.ts";
 import { outcomeWithin } from "./outcome-within.ts";
-import type { NavigationCheck } from "../engine.ts";
+import type { NavigationCheck } from "./contract.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
 import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";

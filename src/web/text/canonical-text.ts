@@ -1,5 +1,5 @@
 /**
- * @module web/canonical-text — the one text form every result uses, because web/changes diffs it
+ * @module web/text/canonical-text — the one text form every result uses, because web/changes diffs it
  * line by line: block elements end lines, whitespace runs collapse to one space, lines are
  * trimmed, at most one blank line in a row, no leading/trailing blank lines, well-formed UTF-16.
  */

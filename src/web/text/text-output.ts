@@ -1,6 +1,8 @@
 /**
- * @module web/text-output — the returned strings: well-formed, cut by code point to max_chars,
+ * @module web/text/text-output — the returned strings: well-formed, cut by code point to max_chars,
  * hashed as exactly the UTF-8 bytes a client receives.
+ *
+ * Room web/text/: the canonical text form, hashes and character limits every other room shares; it imports nothing of web/.
  */
 import { createHash } from "node:crypto";
 

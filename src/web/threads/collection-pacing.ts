@@ -1,5 +1,5 @@
 /**
- * @module web/collection-pacing — when an extraction thread forces a full garbage collection.
+ * @module web/threads/collection-pacing — when an extraction thread forces a full garbage collection.
  * A page's DOM outlives JavaScriptCore's quick young-generation collections, so it is freed only
  * by a full one, and a thread left to the engine's own pacing grew to ~500 MB of RSS. The thread
  * therefore counts what its pages left behind and collects at a budget: after the page that

@@ -1,4 +1,4 @@
-/** @module web/extract-pool-protocol — what the extraction pool sends its threads (replies: thread-worker.ts). */
+/** @module web/threads/extract-pool-protocol — what the extraction pool sends its threads (replies: thread-worker.ts). */
 /** A flat object of strings, numbers and booleans (Bun's fast path for postMessage). */
 export interface ExtractRequest {
   id: number;

@@ -1,5 +1,5 @@
 /**
- * @module web/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
+ * @module web/threads/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
  * thread only fetches and answers while extraction (synchronous, ~16 ms a page) uses every
  * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync` with its own
  * happy-dom window; results are the same objects the in-thread path returns. Each thread forces

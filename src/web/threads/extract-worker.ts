@@ -1,5 +1,5 @@
 /**
- * @module web/extract-worker — the entry point of one extraction thread (see extract-pool):
+ * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
  * extracts the page it is sent with `extractHtmlSync`, forcing full garbage collections at the
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.

@@ -1,5 +1,5 @@
 /**
- * @module web/idle-collect — a thread that goes idle collects the garbage of the work it did since
+ * @module web/threads/idle-collect — a thread that goes idle collects the garbage of the work it did since
  * its last collection. An extraction thread forces collections by the weight of what it parsed (a
  * budget sized for a busy server, collection-pacing.ts); a thread that extracts a page now and then (rendered reads come
  * a few per second) would otherwise keep every page's DOM as garbage until the budget or

@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-thread — PDF text extraction on its own thread. mupdf is synchronous WASM: on the
+ * @module web/threads/pdf-thread — PDF text extraction on its own thread. mupdf is synchronous WASM: on the
  * server's thread it held the event loop for the whole parse (8 dense 20-page PDFs: 1.1 s without
  * an answered request; scripts/bench/pdf-event-loop.ts). One thread, because mupdf's heap is
  * ~50 MiB per instance, started on the first PDF; results and ApiErrors are the ones `readPdf`

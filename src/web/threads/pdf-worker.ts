@@ -1,5 +1,5 @@
 /**
- * @module web/pdf-worker — the entry point of the PDF thread (see pdf-thread): reads one PDF's
+ * @module web/threads/pdf-worker — the entry point of the PDF thread (see pdf-thread): reads one PDF's
  * bytes with `readPdf` (mupdf's WASM lives in this thread). Listed as an entry point in
  * scripts/build.ts for the binary.
  */

@@ -1,10 +1,12 @@
 /**
- * @module web/thread-pool — a small pool of Bun Workers for synchronous work that must not hold the
+ * @module web/threads/thread-pool — a small pool of Bun Workers for synchronous work that must not hold the
  * server's event loop (HTML extraction, PDF text). Work waits in one queue; a thread gets the next
  * item only when it answers, so nothing waits behind a slow item on a busy thread. The first thread
  * starts on first use, more (up to `size`) when work keeps waiting for one; one that dies fails its
  * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code,
  * message and details (see thread-worker.ts).
+ *
+ * Room web/threads/: worker threads that keep extraction and PDF reading off the server's event loop (pools, workers, collection pacing). It imports extract/'s and pdf/'s entries and web/text/.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 /**
- * @module web/thread-worker — the worker side of thread-pool: answers each numbered request with
+ * @module web/threads/thread-worker — the worker side of thread-pool: answers each numbered request with
  * the handler's result, or with the error (an ApiError's code, message and details survive the
  * trip back). `after` runs once the answer is posted (e.g. a collection the caller should not wait for).
  */

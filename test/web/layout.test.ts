@@ -1,0 +1,93 @@
+/**
+ * The rooms of src/web/ depend downwards only (README, Layout). Reads every import of src/ and fails on one
+ * against the table below, so a new file cannot quietly undo the layout.
+ */
+import { describe, expect, it } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const SRC = join(import.meta.dir, "..", "..", "src");
+
+/** What each room may import besides itself. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  text: [],
+  fetch: [],
+  extract: ["text"],
+  pdf: ["text"],
+  compare: ["text"],
+  threads: ["extract", "pdf", "text"],
+  render: ["fetch"],
+};
+
+/** The files of a room that code outside it may import (its doors); everything else is its inside. */
+const DOORS: Record<string, readonly string[]> = {
+  text: ["canonical-text.ts", "text-output.ts"],
+  fetch: ["fetch-guard.ts", "target-guard.ts", "robots.ts", "decode.ts", "challenge.ts", "http-connector.ts", "resolver.ts"],
+  extract: ["extract.ts", "source-text.ts", "content-parse.ts"],
+  pdf: ["pdf.ts", "pdf-schema.ts"],
+  compare: ["compare.ts", "compare-schema.ts"],
+  threads: ["extract-pool.ts", "pdf-thread.ts"],
+  render: ["contract.ts", "renderer.ts", "render-config.ts", "browser-doctor.ts"],
+};
+
+/** Imports inside a room by a room that may not see it (render uses only fetch's guard). */
+const NARROWER: Record<string, Record<string, readonly string[]>> = {
+  render: { fetch: ["target-guard.ts"] },
+  threads: { extract: ["extract.ts", "content-parse.ts"] },
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith(".ts") && !name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+/** `web/<room>/…` → room; `web/<file>` → "front"; outside web → undefined. */
+function roomOf(path: string): string | undefined {
+  const parts = relative(SRC, path).split("/");
+  if (parts[0] !== "web") return undefined;
+  return parts.length > 2 ? (parts[1] as string) : "front";
+}
+
+function violations(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const from = roomOf(file);
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const target = resolve(dirname(file), (match[1] ?? match[2]) as string);
+      const to = roomOf(target);
+      if (to === undefined || to === from) continue;
+      const where = `${relative(SRC, file)} imports ${relative(SRC, target)}`;
+      const name = target.split("/").pop() as string;
+      if (to === "front") {
+        if (from !== undefined) found.push(`${where}: a room never imports web/'s front door`);
+        continue;
+      }
+      if (!(to in MAY_IMPORT)) {
+        found.push(`${where}: web/${to}/ is no room of the table`);
+        continue;
+      }
+      if (from !== undefined && from !== "front" && !(MAY_IMPORT[from] ?? []).includes(to)) {
+        found.push(`${where}: ${from}/ may not import ${to}/`);
+        continue;
+      }
+      const doors = (from ? NARROWER[from]?.[to] : undefined) ?? DOORS[to] ?? [];
+      if (from !== "front" && !doors.includes(name)) found.push(`${where}: not one of ${to}/'s doors (${doors.join(", ")})`);
+    }
+  }
+  return found;
+}
+
+describe("src/web layout", () => {
+  it("has rooms that import only downwards, and only through each other's doors", () => {
+    expect(violations()).toEqual([]);
+  });
+
+  it("knows every room it finds", () => {
+    const rooms = readdirSync(join(SRC, "web")).filter((name) => statSync(join(SRC, "web", name)).isDirectory());
+    expect(rooms.sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+  });
+});
