@@ -37,7 +37,9 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, re
       const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
       path = target.path;
       context.origin = target.origin;
-      const request = await bufferBody(incoming, ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
+      // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
+      const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
+      const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
       attachContext(request, context);
       response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
     } catch (error) {
@@ -85,7 +87,7 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, re
  */
 async function bufferBody(request: Request, url: string, timeoutMs: number): Promise<Request> {
   const init = { method: request.method, headers: request.headers, signal: request.signal };
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return new Request(url, init);
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return url === request.url ? request : new Request(url, init);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
   const body = await readCapped(request.body, timeoutMs);
