@@ -75,8 +75,8 @@ const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(d
 interface Target {
   readonly port: number;
   readonly paid: boolean;
-  /** An offer the paid server made (for payment headers that match it). */
-  readonly offer?: PaymentRequirements;
+  /** The offers the paid server made (one per network), for payment headers that match one. */
+  readonly offers?: readonly PaymentRequirements[];
 }
 
 interface Plan {
@@ -129,7 +129,7 @@ function bodyFor(path: string, valid = 0.1): string {
 }
 
 function paymentHeader(target: Target): Record<string, string> {
-  const offer = target.offer;
+  const offer = target.offers ? pick(target.offers) : undefined;
   const kind = int(12);
   const b64 = (value: unknown) => encodeBase64Json(value);
   switch (kind) {
@@ -301,10 +301,19 @@ examples = new Map<string, Record<string, unknown>>([
   ["/v1/jobs", { skill: pick(skills) }],
 ]);
 
+/** A well-formed Algorand address (nothing is ever sent to it: every payment is refused). */
+const ALGORAND_PAY_TO = "YA6NQFX3NLUDZ4ZGVHVWR4AHQUGEWCQBCKIETT6NM462Z47WVJXHMPPXSI";
 const facilitator = startFacilitatorServer({
   verify: async (payload) => ({ isValid: false, invalidReason: "invalid_exact_evm_payload_signature", payer: (payload.payload as { authorization?: { from?: string } }).authorization?.from }),
   settle: async (_payload, requirements) => ({ success: false, errorReason: "invalid_exact_evm_payload_signature", transaction: "", network: requirements.network }),
-  supported: async () => ({ kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }], extensions: [], signers: {} }),
+  supported: async () => ({
+    kinds: [
+      { x402Version: 2, scheme: "exact", network: "eip155:8453" },
+      { x402Version: 2, scheme: "exact", network: "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k", extra: { feePayer: ALGORAND_PAY_TO } },
+    ],
+    extensions: [],
+    signers: {},
+  }),
 });
 const dataDirs: string[] = [];
 const log = createLogger({ level: "error", sink: () => {} });
@@ -320,7 +329,7 @@ async function start(paid: boolean) {
     probe.stop(true);
   });
   const argv = ["--data", data, "--host", "127.0.0.1", "--port", String(port), "--render", "off", "--request-timeout-ms", "2000", "--max-queued-jobs", "10000", "--rate-limit-per-min", "1000000"];
-  if (paid) argv.push("--payments", "on", "--public-url", `http://127.0.0.1:${port}`, "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", facilitator.url);
+  if (paid) argv.push("--payments", "on", "--public-url", `http://127.0.0.1:${port}`, "--pay-to-base", "0x1111111111111111111111111111111111111111", "--pay-to-algorand", ALGORAND_PAY_TO, "--facilitator-url", facilitator.url);
   return startService(loadConfig({ argv, env: {} }), { log, web });
 }
 
@@ -335,13 +344,13 @@ const findings: Finding[] = [];
 const counts = { off: new Map<string, number>(), on: new Map<string, number>() };
 const rssBefore = process.memoryUsage().rss;
 await fuzzServer("payments off", { port: off.server.port, paid: false }, Math.ceil(COUNT / 2), counts.off, findings);
-await fuzzServer("payments on", { port: on.server.port, paid: true, offer: required.value.accepts[0] }, Math.floor(COUNT / 2), counts.on, findings);
+await fuzzServer("payments on", { port: on.server.port, paid: true, offers: required.value.accepts }, Math.floor(COUNT / 2), counts.on, findings);
 const seconds = (performance.now() - started) / 1000;
 
 const line = (m: Map<string, number>) => [...m].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(", ");
 console.log(`fuzz: ${COUNT} malformed requests (seed ${SEED}, ${CONCURRENCY} at a time) in ${seconds.toFixed(1)} s; process RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
 console.log(`  payments off: ${line(counts.off)}`);
-console.log(`  payments on:  ${line(counts.on)}`);
+console.log(`  payments on:  ${line(counts.on)}  (offers on ${required.value.accepts.map((a) => a.network).join(", ")})`);
 const fiveHundreds = findings.filter((f) => f.status >= 500).length;
 console.log(`  answers >= 500 (not documented upstream): ${fiveHundreds}; other problems (not JSON, HTML, paths, no answer): ${findings.length - fiveHundreds}`);
 for (const f of findings.slice(0, 50)) console.log(`  - [${f.server}] ${f.category}: ${f.problem}\n      request ${f.request}\n      answer  ${JSON.stringify(f.body)}`);
