@@ -48,7 +48,10 @@ export function createApp(deps: AppDeps) {
   const startedAt = new Date();
   const now = deps.now ?? (() => new Date());
   const catalogue = buildCatalogue(registry);
-  const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
+  // Without --public-url (payments off only: serving refuses otherwise) the caller's validated Host.
+  const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
+  // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
+  const cacheScope = deps.config.publicUrl ? "public" : "private";
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
   const jobSetup = createJobService({
     config: deps.config,
@@ -111,7 +114,7 @@ export function createApp(deps: AppDeps) {
       if (route.cacheSeconds) {
         const text = route.contentType === "application/json" ? JSON.stringify(body) : String(body);
         const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
-        const headers = { "Cache-Control": `public, max-age=${route.cacheSeconds}`, ETag: etag };
+        const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
         if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
         return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
       }

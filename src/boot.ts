@@ -4,7 +4,7 @@
  */
 import packageJson from "../package.json" with { type: "json" };
 import { createApp } from "./app.ts";
-import type { Config } from "./config.ts";
+import { type Config, ConfigError, servingProblems } from "./config.ts";
 import type { PaymentInfo } from "./docs/catalogue.ts";
 import type { Payments } from "./http/payments.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
@@ -120,7 +120,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
+  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, requestTimeoutMs: config.requestTimeoutMs });
   return {
     config,
     registry,
@@ -149,8 +149,10 @@ export interface RunningService extends Service {
 }
 
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
+  const problems = servingProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
-  const server = startServer(service.handle, { host: config.host, port: config.port });
+  const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
   return {
     ...service,
     server,

@@ -49,6 +49,13 @@ export const configFields = {
   idempotencyTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours an Idempotency-Key and its response are kept." }),
   maxPromptChars: t.Integer({ minimum: 1, maximum: 1_000_000, default: 4000, description: "Longest `prompt` a skill accepts (spec max_prompt_chars)." }),
   jobTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 180, description: "Upper bound on any skill's timeout (spec job_timeout_sec)." }),
+  // ── requests (issue 15) ───────────────────────────────────────────────────
+  requestTimeoutMs: t.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 30_000,
+    description: "Deadline for a request's body once its headers are in; a slower client gets 408 REQUEST_TIMEOUT and the connection is closed.",
+  }),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
 } satisfies Record<string, TSchema>;
 
@@ -135,6 +142,18 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
     throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
   }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
+}
+
+/**
+ * What stops `serve` (but not the other commands, so `doctor` can still say it): with payments on,
+ * public URLs (402 resources, Location, discovery documents) must come from --public-url, never
+ * from a caller's Host header, which anyone can set and a shared cache would then keep.
+ */
+export function servingProblems(config: Pick<Config, "payments" | "publicUrl">): string[] {
+  if (config.payments === "on" && !config.publicUrl) {
+    return ["--public-url: required with payments on (the base URL buyers reach this server at; without it 402 resources and documents would name whatever Host a caller sends)"];
+  }
+  return [];
 }
 
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, Value> {

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
-import type { Config } from "./config.ts";
+import { type Config, servingProblems } from "./config.ts";
 import { checkPayments } from "./doctor-payments.ts";
 import { checkBrowser } from "./web/render/browser-doctor.ts";
 import { RegistryError } from "./plugin/registry.ts";
@@ -50,7 +50,14 @@ const exposure: Check = (config) => {
   return { name: "exposure", status: "ok", detail: config.payments === "off" ? `payments off, bound to ${config.host}` : `payments on, bound to ${config.host}` };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, checkPayments, (config) => checkBrowser(config)];
+const publicUrl: Check = (config) => {
+  const problems = servingProblems(config);
+  if (problems.length > 0) return { name: "public URL", status: "fail", detail: `${problems[0]}; serve refuses to start without it` };
+  if (!config.publicUrl) return { name: "public URL", status: "ok", detail: "not set: documents name the Host each caller sends and are served Cache-Control: private" };
+  return { name: "public URL", status: "ok", detail: config.publicUrl };
+};
+
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config)];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

@@ -84,6 +84,12 @@ export const errorCodes = {
   JOB_INTERRUPTED: { status: 500, message: "The server stopped while the job was running; nothing was charged or a refund is recorded." },
   PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
   SKILL_UNAVAILABLE: { status: 503, message: "This skill cannot run on this server right now (for example, no language model is configured); nothing was charged." },
+
+  // ── hostile and malformed requests (issue 15) ─────────────────────────────
+  INVALID_HOST: { status: 400, message: "The Host header is missing or is not a valid host[:port], or the request target is not a path." },
+  JSON_TOO_DEEP: { status: 400, message: "The request body nests arrays and objects more than 64 levels deep." },
+  REQUEST_TIMEOUT: { status: 408, message: "The request (headers and body) did not arrive within the server's deadline; nothing was charged." },
+  HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than the server accepts." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -16,7 +16,7 @@ describe("payment libraries", () => {
   });
 
   it("are loaded with payments on", () => {
-    const flags = ["--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9/"];
+    const flags = ["--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9/", "--public-url", "http://127.0.0.1:8402"];
     expect(probe(flags)).toMatchObject({ status: 200, viem: true });
   });
 });

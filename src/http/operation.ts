@@ -12,6 +12,7 @@ import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 import { type AcceptedPayment, type Charge, isHoldingPayment, type Payments, type ReplayableCharge } from "./payments.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
@@ -34,6 +35,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
   const text = await request.text();
+  if (nestsDeeperThan(text)) throw new ApiError("JSON_TOO_DEEP", { message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.` });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

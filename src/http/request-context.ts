@@ -8,6 +8,8 @@ export interface RequestContext {
   readonly id: string;
   readonly startedAt: number;
   readonly clientIp: string;
+  /** `http://<Host>` as the caller sent it (validated); public URLs use it only without --public-url. */
+  origin: string;
   operationId?: string;
   /** `ok`, `challenge`, or an error code: set by whoever answers. */
   outcome?: string;
@@ -29,7 +31,7 @@ export function attachContext(request: Request, context: RequestContext): void {
 export function contextOf(request: Request): RequestContext {
   let context = contexts.get(request);
   if (!context) {
-    context = { id: newRequestId(), startedAt: performance.now(), clientIp: "unknown" };
+    context = { id: newRequestId(), startedAt: performance.now(), clientIp: "unknown", origin: URL.canParse(request.url) ? new URL(request.url).origin : "http://localhost" };
     contexts.set(request, context);
   }
   return context;

@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
+import { readRequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
 import { errorResponse } from "./respond.ts";
 
 export const maxBodyBytes = 1024 * 1024;
@@ -18,27 +19,41 @@ export type RequestHandler = (request: Request, clientIp: string) => Promise<Res
 export interface HandlerDeps {
   readonly log: Logger;
   readonly outcomes?: RequestOutcomeStore;
+  /** Deadline for the request body once its headers are in (408 REQUEST_TIMEOUT); default 30 s. */
+  readonly requestTimeoutMs?: number;
 }
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: HandlerDeps): RequestHandler {
+export const defaultRequestTimeoutMs = 30_000;
+
+/** Answers that leave the client mid-request (body unread or cut off): the connection is not reused. */
+const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"]);
+
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs }: HandlerDeps): RequestHandler {
   return async (incoming, clientIp) => {
-    const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp };
+    const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp, origin: ROUTING_ORIGIN };
     let response: Response;
+    let path = "/";
     try {
-      const request = await bufferBody(incoming);
+      const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
+      path = target.path;
+      context.origin = target.origin;
+      // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
+      const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
+      const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
       attachContext(request, context);
       response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
     } catch (error) {
       response = errorResponse(error, context, log);
     }
+    if (context.outcome !== undefined && closeAfter.has(context.outcome)) response.headers.set("connection", "close");
     response.headers.set("x-request-id", context.id);
     addCorsHeaders(response.headers);
-    const url = new URL(incoming.url);
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
+    const route = context.route ?? path.slice(0, 200);
     log.info("request", {
       method: incoming.method,
-      path: context.route ?? url.pathname,
+      path: route,
       status: response.status,
       ms,
       request_id: context.id,
@@ -51,7 +66,7 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
           requestId: context.id,
           operationId: context.operationId ?? null,
           method: incoming.method,
-          route: context.route ?? url.pathname,
+          route,
           status: response.status,
           outcome,
           durationMs: ms,
@@ -65,30 +80,47 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
   };
 }
 
-/** Reads at most 1 MiB of body (a declared length is checked first; a streamed body is counted as it arrives) and re-wraps the request. */
-async function bufferBody(request: Request): Promise<Request> {
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
+/**
+ * Reads at most 1 MiB of body within the deadline (a declared length is checked first; the body is
+ * counted as it arrives) and re-wraps the request on `url`. A body cut off by the client is
+ * CLIENT_CLOSED (499), never an internal error.
+ */
+async function bufferBody(request: Request, url: string, timeoutMs: number): Promise<Request> {
+  const init = { method: request.method, headers: request.headers, signal: request.signal };
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return url === request.url ? request : new Request(url, init);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
-  // A declared length within the cap: the runtime's own reader (Bun.serve stops at the declared length).
-  const body = declared !== null ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body);
-  if (body.byteLength > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
-  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+  const body = await readCapped(request.body, timeoutMs);
+  return new Request(url, { ...init, body });
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+async function readCapped(stream: ReadableStream<Uint8Array>, timeoutMs: number): Promise<Uint8Array<ArrayBuffer>> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBodyBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError("BODY_TOO_LARGE");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError("REQUEST_TIMEOUT", { message: `The request body did not arrive within ${timeoutMs} ms; nothing was charged.` })), timeoutMs);
+  });
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await Promise.race([reader.read(), deadline]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw new ApiError("CLIENT_CLOSED", { message: "The caller closed the connection before the request body arrived; nothing was charged.", cause: error });
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   const body = new Uint8Array(total);
   let offset = 0;
@@ -105,15 +137,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function startServer(handler: RequestHandler, options: { host: string; port: number }): RunningServer {
+export function startServer(handler: RequestHandler, options: { host: string; port: number; log: Logger }): RunningServer {
   const server = Bun.serve({
     hostname: options.host,
     port: options.port,
-    // Backstop above our own cap so an oversize body still gets our JSON 413.
-    maxRequestBodySize: maxBodyBytes * 2,
+    // Never Bun's development error page (it shows source and paths): `error` below answers instead.
+    development: false,
+    // Far above our own 1 MiB cap, so an oversize body gets our JSON 413 rather than Bun's empty one.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     idleTimeout: 255,
     fetch(request, srv) {
       return handler(request, srv.requestIP(request)?.address ?? "unknown");
+    },
+    error(error) {
+      // Only reached if the handler itself failed: still our JSON, never a page or a path.
+      options.log.error("request handler failed", { error: error.message, stack: error.stack });
+      const body = new ApiError("INTERNAL_ERROR").toBody();
+      return new Response(JSON.stringify(body), { status: 500, headers: { "content-type": "application/json; charset=utf-8", connection: "close" } });
     },
   });
   return {

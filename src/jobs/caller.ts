@@ -1,19 +1,19 @@
 /**
- * @module jobs/caller — who a submission comes from, before its payment is verified, so an
- * Idempotency-Key replay never touches payment: the payer an EVM `exact` authorization names
- * (`payload.authorization.from`), else the client address. Rate limits count the verified payer
- * (http/operation.ts); both spell callers `payer:<lowercase address>` or `addr:<ip>`.
+ * @module jobs/caller — whose an Idempotency-Key is. An unpaid submission's key belongs to the
+ * client address. A paid one's belongs to its payer, and only once that payer is proven: the
+ * payment verified (the scope is then the verified payer, set after admission), or the very
+ * payload the key was accepted with sent again (matched by its digest). A payer merely named in
+ * an unverified payload never selects a scope, so a forged `authorization.from` replays nothing.
  */
-import { PAYMENT_SIGNATURE_HEADER, decodePaymentSignature } from "../x402/headers.ts";
+import { decodePaymentSignature, PAYMENT_SIGNATURE_HEADER } from "../x402/headers.ts";
+import { digestJson } from "../x402/payment-identifier.ts";
 
-export function claimedCallerOf(headers: Headers, clientIp: string): string {
+export const addressScope = (clientIp: string) => `addr:${clientIp}`;
+
+/** Digest of the decoded PAYMENT-SIGNATURE payload (canonical JSON, so header encoding does not matter); null without a decodable one. */
+export function paymentPayloadDigest(headers: Headers): string | null {
   const header = headers.get(PAYMENT_SIGNATURE_HEADER);
-  if (header) {
-    const decoded = decodePaymentSignature(header);
-    if (decoded.ok) {
-      const from = (decoded.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
-      if (typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from)) return `payer:${from.toLowerCase()}`;
-    }
-  }
-  return `addr:${clientIp}`;
+  if (header === null) return null;
+  const decoded = decodePaymentSignature(header);
+  return decoded.ok ? digestJson(decoded.payload) : null;
 }

@@ -27,6 +27,12 @@ export const idempotencyMigrations: Migration[] = [
     );
     CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
   },
+  {
+    // A paid key remembers the digest of the payment payload it was accepted with (issue 15 §0).
+    id: "sec_0311_idempotency_payload_digest",
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN payload_digest TEXT;
+    CREATE INDEX idempotency_keys_payload ON idempotency_keys (payload_digest, key) WHERE payload_digest IS NOT NULL;`,
+  },
 ];
 
 export interface StoredResponse {
@@ -44,7 +50,14 @@ export type ClaimResult =
   | { readonly kind: "in_flight" };
 
 export interface IdempotencyStore {
-  claim(scope: string, key: string, bodyHash: string, now: Date): ClaimResult;
+  /** `payloadDigest`: the verified payment payload the key is claimed with (null when unpaid). */
+  claim(scope: string, key: string, bodyHash: string, now: Date, payloadDigest?: string | null): ClaimResult;
+  /**
+   * The key claimed with this very payment payload (same digest) and body, in any scope: its
+   * answer (replay), or in_flight; undefined when there is none. The payload was verified when
+   * the key was claimed, so sending it again proves as much as it did then.
+   */
+  findIdentical(key: string, bodyHash: string, payloadDigest: string, now: Date): ClaimResult | undefined;
   /** Stores the answer of accepted work; `jobId` links an async job. */
   remember(scope: string, key: string, response: StoredResponse, jobId: string | null): void;
   release(scope: string, key: string): void;
@@ -97,8 +110,11 @@ export function createIdempotencyStore(db: Database, ttlMs: number): Idempotency
     "SELECT body_hash, state, status, headers, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?",
   );
   const forget = db.prepare<unknown, [string, string]>("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
-  const insert = db.prepare<unknown, [string, string, string, string]>(
-    "INSERT INTO idempotency_keys (scope, key, body_hash, state, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+  const insert = db.prepare<unknown, [string, string, string, string | null, string]>(
+    "INSERT INTO idempotency_keys (scope, key, body_hash, payload_digest, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+  );
+  const findByPayload = db.prepare<{ body_hash: string; state: string; status: number | null; headers: string | null; body: string | null; created_at: string }, [string, string]>(
+    "SELECT body_hash, state, status, headers, body, created_at FROM idempotency_keys WHERE payload_digest = ? AND key = ?",
   );
   const remember = db.prepare<unknown, [number, string, string, string | null, string, string]>(
     "UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?, job_id = ? WHERE scope = ? AND key = ?",
@@ -107,22 +123,31 @@ export function createIdempotencyStore(db: Database, ttlMs: number): Idempotency
   const releaseAll = db.prepare<unknown, []>("DELETE FROM idempotency_keys WHERE state = 'pending'");
   const purge = db.prepare<unknown, [string]>("DELETE FROM idempotency_keys WHERE created_at < ?");
 
-  const claim = db.transaction((scope: string, key: string, bodyHash: string, now: Date): ClaimResult => {
-    const old = find.get(scope, key);
-    if (old && Date.parse(old.created_at) <= now.getTime() - ttlMs) forget.run(scope, key);
-    if (insert.run(scope, key, bodyHash, now.toISOString()).changes === 1) return { kind: "claimed" };
-    const existing = find.get(scope, key);
-    if (!existing) return { kind: "in_flight" };
-    if (existing.body_hash !== bodyHash) return { kind: "mismatch" };
+  const answerOf = (existing: { state: string; status: number | null; headers: string | null; body: string | null }): ClaimResult => {
     if (existing.state !== "done" || existing.status === null) return { kind: "in_flight" };
     return {
       kind: "replay",
       response: { status: existing.status, headers: JSON.parse(existing.headers ?? "{}") as Record<string, string>, body: existing.body ?? "" },
     };
+  };
+
+  const claim = db.transaction((scope: string, key: string, bodyHash: string, now: Date, payloadDigest: string | null): ClaimResult => {
+    const old = find.get(scope, key);
+    if (old && Date.parse(old.created_at) <= now.getTime() - ttlMs) forget.run(scope, key);
+    if (insert.run(scope, key, bodyHash, payloadDigest, now.toISOString()).changes === 1) return { kind: "claimed" };
+    const existing = find.get(scope, key);
+    if (!existing) return { kind: "in_flight" };
+    if (existing.body_hash !== bodyHash) return { kind: "mismatch" };
+    return answerOf(existing);
   });
 
   return {
-    claim: (scope, key, bodyHash, now) => claim(scope, key, bodyHash, now),
+    claim: (scope, key, bodyHash, now, payloadDigest = null) => claim(scope, key, bodyHash, now, payloadDigest),
+    findIdentical(key, bodyHash, payloadDigest, now) {
+      const existing = findByPayload.get(payloadDigest, key);
+      if (!existing || existing.body_hash !== bodyHash || Date.parse(existing.created_at) <= now.getTime() - ttlMs) return undefined;
+      return answerOf(existing);
+    },
     remember(scope, key, response, jobId) {
       remember.run(response.status, JSON.stringify(response.headers), response.body, jobId, scope, key);
     },

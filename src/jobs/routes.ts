@@ -15,8 +15,8 @@ import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import type { PriceNetwork } from "../plugin/price.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
-import { claimedCallerOf } from "./caller.ts";
-import { hashRequestBody, type IdempotencyStore, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
+import { addressScope, paymentPayloadDigest } from "./caller.ts";
+import { type ClaimResult, hashRequestBody, type IdempotencyStore, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
 import { isTerminal } from "./job-status.ts";
 import { type JobRow, type JobStore, newJobId } from "./job-store.ts";
 import { type JobWorker, presentResult } from "./worker.ts";
@@ -36,6 +36,9 @@ export interface JobRoutes {
 }
 
 const jobIdPattern = /^job_[0-9a-f]{32}$/;
+
+/** Runs once the payment is verified, with the verified caller; an answer replaces the work (the payment is then released unused). */
+type AfterAdmit = (caller: string) => Response | undefined;
 /** Seconds a poller should wait before asking again. */
 const pollAfterSec = { queued: 3, running: 2 } as const;
 
@@ -70,15 +73,38 @@ export function jobView(row: JobRow, entry: SkillEntry | undefined): Record<stri
   };
 }
 
+/** A stored answer to send again, or undefined when the key was just claimed; throws the 422/409 refusals. */
+function answerClaim(claim: ClaimResult, context: RequestContext): Response | undefined {
+  switch (claim.kind) {
+    case "claimed":
+      return undefined;
+    case "replay":
+      context.outcome = "idempotent_replay";
+      return new Response(claim.response.body, { status: claim.response.status, headers: { ...claim.response.headers, "Idempotent-Replayed": "true" } });
+    case "mismatch":
+      throw new ApiError("IDEMPOTENCY_KEY_REUSED", { message: "This Idempotency-Key was already used with a different body; use a new key for a new request. Nothing was charged." });
+    case "in_flight":
+      throw new ApiError("IDEMPOTENCY_IN_PROGRESS", {
+        message: "A request with this Idempotency-Key is still being accepted; retry shortly. Nothing was charged.",
+        headers: { "Retry-After": "1" },
+      });
+  }
+}
+
 export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
   const { operation, registry, worker, jobs, idempotency, now } = deps;
   const log = operation.log;
 
-  async function runSync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>): Promise<Response> {
+  async function runSync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
     const route = `POST /v1/jobs/${entry.id}`;
     const admitted = await admitPaidCall(operation, { request, context, entry, input: fields, route });
     if (admitted.kind === "answer") return admitted.response;
     const { value, payment } = admitted;
+    const instead = afterAdmit?.(admitted.caller);
+    if (instead) {
+      payment.release();
+      return instead;
+    }
     const startedAt = now();
     const record = (status: "completed" | "failed" | "expired", settled: boolean, errorCode: string | null) => {
       try {
@@ -123,7 +149,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     return jsonResponse(withRequestId(body, context.id), 200, { ...admitted.headers, ...settled.headers });
   }
 
-  async function submitAsync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>): Promise<Response> {
+  async function submitAsync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
     const route = `POST /v1/jobs/${entry.id}`;
     const admitted = await admitPaidCall(operation, {
       request,
@@ -143,6 +169,11 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     });
     if (admitted.kind === "answer") return admitted.response;
     const { value, payment } = admitted;
+    const instead = afterAdmit?.(admitted.caller);
+    if (instead) {
+      payment.release();
+      return instead;
+    }
     const outcome = await worker.accept({
       entry,
       value,
@@ -198,28 +229,36 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
         context.operationId = entry.id;
 
         const key = readIdempotencyKey(request.headers);
+        let afterAdmit: AfterAdmit | undefined;
         if (key !== undefined) {
-          const scope = claimedCallerOf(request.headers, context.clientIp);
-          const claim = idempotency.claim(scope, key, hashRequestBody({ skill: entry.id, ...fields }), now());
-          if (claim.kind === "replay") {
-            context.outcome = "idempotent_replay";
-            return new Response(claim.response.body, { status: claim.response.status, headers: { ...claim.response.headers, "Idempotent-Replayed": "true" } });
+          const bodyHash = hashRequestBody({ skill: entry.id, ...fields });
+          const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(request.headers) : null;
+          if (payloadDigest === null) {
+            const scope = addressScope(context.clientIp);
+            const early = answerClaim(idempotency.claim(scope, key, bodyHash, now()), context);
+            if (early) return early;
+            claimed = { scope, key };
+          } else {
+            // Paid: the very payload accepted under this key may be answered again at once; any
+            // other payload is verified first and the key claimed under the payer it proves.
+            const identical = idempotency.findIdentical(key, bodyHash, payloadDigest, now());
+            const early = identical && answerClaim(identical, context);
+            if (early) return early;
+            afterAdmit = (caller) => {
+              try {
+                const answer = answerClaim(idempotency.claim(caller, key, bodyHash, now(), payloadDigest), context);
+                if (!answer) claimed = { scope: caller, key };
+                return answer;
+              } catch (error) {
+                return errorResponse(error, context, log);
+              }
+            };
           }
-          if (claim.kind === "mismatch") {
-            throw new ApiError("IDEMPOTENCY_KEY_REUSED", { message: "This Idempotency-Key was already used with a different body; use a new key for a new request. Nothing was charged." });
-          }
-          if (claim.kind === "in_flight") {
-            throw new ApiError("IDEMPOTENCY_IN_PROGRESS", {
-              message: "A request with this Idempotency-Key is still being accepted; retry shortly. Nothing was charged.",
-              headers: { "Retry-After": "1" },
-            });
-          }
-          claimed = { scope, key };
         }
 
         let response: Response;
         try {
-          response = entry.definition.async ? await submitAsync(request, context, entry, fields) : await runSync(request, context, entry, fields);
+          response = entry.definition.async ? await submitAsync(request, context, entry, fields, afterAdmit) : await runSync(request, context, entry, fields, afterAdmit);
         } catch (error) {
           response = errorResponse(error, context, log);
         }

@@ -4,6 +4,7 @@
  * would accept strings other implementations refuse, and a header we accept must mean one thing.
  */
 import { Value } from "@sinclair/typebox/value";
+import { nestsDeeperThan } from "../json-depth.ts";
 import { PaymentPayload, PaymentRequired, SettleResponse } from "./wire.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
@@ -38,6 +39,7 @@ export function decodeBase64Json(text: string): DecodeResult<unknown> {
   } catch {
     return { ok: false, reason: "not UTF-8" };
   }
+  if (nestsDeeperThan(json)) return { ok: false, reason: "nested too deeply" };
   try {
     return { ok: true, value: JSON.parse(json) as unknown };
   } catch {

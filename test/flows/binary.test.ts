@@ -55,7 +55,7 @@ describe("dist/tollbooth", () => {
   it("loads the payment code it splits into its own chunk: payments on answer a 402 challenge", async () => {
     // The facilitator is never called for a challenge; nothing listens on the discard port.
     const paid = await startProcess(
-      [binary, "serve", "--port", "0", "--data", "data-paid", "--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9"],
+      [binary, "serve", "--port", "0", "--data", "data-paid", "--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9", "--public-url", "http://127.0.0.1:8402"],
       { cwd: workdir },
     );
     try {

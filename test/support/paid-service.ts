@@ -10,9 +10,18 @@ export interface PaidService {
   readonly base: string;
 }
 
+/** A port free right now on 127.0.0.1 (payments on needs --public-url, so the port is chosen before the start). */
+export function freePort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port ?? 0;
+  probe.stop(true);
+  return port;
+}
+
 export async function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
+  const port = freePort();
   const config = loadConfig({
-    argv: ["--data", data, "--port", "0", "--host", "127.0.0.1", "--payments", "on", "--unsafe-allow-loopback-targets"],
+    argv: ["--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets"],
     env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
   });
   const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });

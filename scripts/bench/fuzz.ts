@@ -1,0 +1,363 @@
+/**
+ * Fuzz: malformed requests over raw TCP (node:net) against the real server on 127.0.0.1, half with
+ * payments off and half with payments on (settling through a loopback facilitator that speaks the
+ * facilitator API and refuses every payment). Every route is hit — the free documents, each plugin
+ * route, /v1/jobs and /v1/jobs/<skill>, job polls, payment lookups, unknown paths — with bad JSON,
+ * wrong types, sizes, nesting, unicode, bad headers (Host, Content-Type, Content-Length, chunked,
+ * Idempotency-Key), odd methods and forged PAYMENT-SIGNATURE headers. Deterministic per seed.
+ *
+ * Prints counts by status and lists every answer that is 500 or above (other than a documented
+ * upstream 502/503/504), every body that is not JSON where JSON is due, every answer holding an
+ * HTML page or the server's working directory, and every request that got no answer at all.
+ * Bun's own answers that never reach Tollbooth (431 for headers over its limit, 400 for bytes
+ * that are not HTTP) are counted apart: they are documented in the README.
+ *
+ * Nothing leaves the machine: the server's resolver maps every name to a private address (so the
+ * fetch guard refuses it before any connection) and URL fields only ever hold IP literals.
+ *
+ *   bun scripts/bench/fuzz.ts [--count 10000] [--seed 1] [--concurrency 24]
+ *
+ * Exits 1 when anything is listed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadRegistry, startService, userAgentFor } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config.ts";
+import { freeRoutes } from "../../src/docs/free-routes.ts";
+import { createLogger } from "../../src/log.ts";
+import { createWebEngine } from "../../src/web/engine.ts";
+import { encodeBase64Json, decodePaymentRequired } from "../../src/x402/headers.ts";
+import type { PaymentRequirements } from "../../src/x402/wire.ts";
+import { startFacilitatorServer } from "../../test/support/facilitator.ts";
+import { head, type RawResponse, rawRequest } from "../../test/support/raw-http.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const COUNT = option("count", 10_000);
+const SEED = option("seed", 1);
+const CONCURRENCY = option("concurrency", 24);
+
+// ── deterministic randomness ────────────────────────────────────────────────
+let state = SEED >>> 0 || 1;
+const random = () => {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const int = (n: number) => Math.floor(random() * n);
+const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+
+// ── values ──────────────────────────────────────────────────────────────────
+/** URL values: IP literals and malformed ones only, so no name is ever looked up. */
+const urls = [
+  "http://127.0.0.1/", "http://10.0.0.1/x", "http://[::1]/", "http://0.0.0.0/", "http://169.254.169.254/latest/meta-data",
+  "http://user:pw@127.0.0.1/", "ftp://127.0.0.1/", "file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi",
+  "http://2130706433/", "http://0x7f000001/", "http://127.0.0.1:22/", "https://10.1.2.3:443/" + "a".repeat(3000), "http://", "http://[::ffff:127.0.0.1]/",
+  "", " ", "not a url", "%ff", "http://127.0.0.1/\u0000", "http://127.0.0.1/\ud800",
+];
+/** Strings without ":" (so none parses as an absolute URL with a host name). */
+const strings = [
+  "", "a", "x".repeat(5_000), "x".repeat(200_000), "\u0000", "\ud800", "\udfff\ud800", "\u202eevil", "😀".repeat(100), "null", "true", "[]", "{}",
+  "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd", "%00%ff", "\r\nX-Injected", "\\u0000", "ä".repeat(1000), "\ufeff", "word count",
+];
+const scalars: unknown[] = [null, true, false, 0, -1, 1e308, -1e308, 1.5, 2 ** 53 + 1, "", [], {}, [1, 2], { a: 1 }];
+const anyValue = (): unknown => (random() < 0.3 ? pick(urls) : random() < 0.6 ? pick(strings) : pick(scalars));
+const deep = (depth: number, open = "[", close = "]") => open.repeat(depth) + close.repeat(depth);
+const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+
+// ── the request generators ──────────────────────────────────────────────────
+interface Target {
+  readonly port: number;
+  readonly paid: boolean;
+  /** The offers the paid server made (one per network), for payment headers that match one. */
+  readonly offers?: readonly PaymentRequirements[];
+}
+
+interface Plan {
+  readonly category: string;
+  readonly bytes: string | Uint8Array;
+  /** Trickle or cut the body after the head. */
+  readonly then?: Parameters<typeof rawRequest>[2] extends infer O ? (O extends { then?: infer T } ? T : never) : never;
+  readonly timeoutMs?: number;
+}
+
+let postRoutes: string[] = [];
+let skills: string[] = [];
+let examples = new Map<string, Record<string, unknown>>();
+const getRoutes = [...freeRoutes.map((r) => r.path), "/v1/jobs/job_00000000000000000000000000000000", "/v1/jobs/nope", "/v1/payments/0xabc", "/v1/payments/%ff", "/v1/payments/" + "a".repeat(3000), "/nope", "/", "/v1", "/v1/jobs"];
+
+const hosts = ["127.0.0.1", "app", "a", "a b", "a:99999", "%", "", "[::1]", "x".repeat(300), "évil.example", "127.0.0.1:0", "host:port", "[zz]", "a..b", "-a-"];
+const contentTypes = ["application/json", "application/json; charset=utf-8", "text/plain", "", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/problem+json", "application/json; charset=bogus", "APPLICATION/JSON", "application/jsonx"];
+const methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "FOO", "get", "PROPFIND"];
+
+function withUrls(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === "url" ? pick(urls) : k === "urls" ? [pick(urls), pick(urls)] : v;
+  return out;
+}
+
+/** `valid`: how often the body is the route's example (URLs swapped), so payment headers get past validation. */
+function bodyFor(path: string, valid = 0.1): string {
+  const base = examples.get(path) ?? {};
+  const kind = random() < valid ? -1 : int(14);
+  switch (kind) {
+    case 0: return JSON.stringify(withUrls(base)).slice(0, int(30));
+    case 1: return "{" + pick(strings).slice(0, 50);
+    case 2: return JSON.stringify(pick(scalars));
+    case 3: {
+      const mutated: Record<string, unknown> = withUrls(base);
+      for (const key of [...Object.keys(mutated), "extra", "skill", "url", "urls", "selector", "max_chars", "json_only", "prompt"]) if (random() < 0.4) mutated[key] = anyValue();
+      return JSON.stringify(mutated);
+    }
+    case 4: return `{"${pick(["skill", "url", "urls", "x", "selector"])}": ${random() < 0.5 ? deep(65 + int(30_000)) : deepObject(65 + int(5_000))}}`;
+    case 5: return `{"a": ${deep(60)}, "b": ${deep(64)}}`;
+    case 6: return JSON.stringify({ ...withUrls(base), pad: "x".repeat(int(2) ? 1_100_000 : 900_000) });
+    case 7: return Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]).toString("latin1");
+    case 8: return JSON.stringify({ ...withUrls(base), s: "\ud800\udc00\ud800", z: "\u0000\u0001", rtl: "\u202e" });
+    case 9: return "";
+    case 10: return '{"a":1,"a":2,"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}';
+    case 11: return JSON.stringify(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])));
+    case 12: return `[${Array.from({ length: 100_000 }, () => "0").join(",")}]`;
+    default: return JSON.stringify(withUrls(base));
+  }
+}
+
+function paymentHeader(target: Target): Record<string, string> {
+  const offer = target.offers ? pick(target.offers) : undefined;
+  const kind = int(12);
+  const b64 = (value: unknown) => encodeBase64Json(value);
+  switch (kind) {
+    case 0: return { "PAYMENT-SIGNATURE": "not base64!!" };
+    case 1: return { "PAYMENT-SIGNATURE": Buffer.from("not json").toString("base64") };
+    case 2: return { "PAYMENT-SIGNATURE": Buffer.from(`{"x402Version":2,"payload":${deep(3_000)}}`).toString("base64") };
+    case 3: return { "PAYMENT-SIGNATURE": b64({ x402Version: 1, scheme: "exact" }) };
+    case 4: return { "X-PAYMENT": b64({ x402Version: 1 }) };
+    case 5: return { "PAYMENT-SIGNATURE": b64({ x402Version: 2, accepted: { ...offer, amount: "1" }, payload: {} }) };
+    case 6: return { "PAYMENT-SIGNATURE": b64({ x402Version: 2, accepted: offer, payload: { authorization: { from: "0x" + "1".repeat(40) } } }) };
+    case 7:
+      return {
+        "PAYMENT-SIGNATURE": b64({
+          x402Version: 2,
+          accepted: offer,
+          payload: {
+            signature: "0x" + "ab".repeat(65),
+            authorization: { from: "0x" + "2".repeat(40), to: offer?.payTo, value: offer?.amount, validAfter: "0", validBefore: String(Math.floor(Date.now() / 1000) + 600), nonce: "0x" + "00".repeat(32) },
+          },
+          extensions: { "payment-identifier": { info: { id: pick(["short", "x".repeat(200), "valid_payment_id_0001", "bad id with spaces!!"]) } } },
+        }),
+      };
+    case 8: return { "PAYMENT-SIGNATURE": b64({ x402Version: 2, accepted: offer, payload: { authorization: pick(scalars) }, extensions: pick(scalars) }) };
+    case 9: return { "PAYMENT-SIGNATURE": "A".repeat(40_000) };
+    case 10: return { "PAYMENT-SIGNATURE": b64({ x402Version: 2, accepted: { ...offer, network: pick(["algorand", "solana:x", "eip155:1", "", "%"]) }, payload: { paymentGroup: [pick(strings).slice(0, 20)], paymentIndex: pick([0, 5, -1, 1.5]) } }) };
+    default: return { "PAYMENT-SIGNATURE": b64({ x402Version: 2, accepted: offer, payload: { signature: "0x", authorization: {} }, resource: { url: pick(urls) } }) };
+  }
+}
+
+function otherHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (random() < 0.25) headers["Idempotency-Key"] = pick(["k1", "", "x".repeat(300), "ключ", "a b", "fuzz-" + int(50)]);
+  if (random() < 0.05) headers["X-Big"] = "b".repeat(pick([8_000, 15_000, 20_000]));
+  if (random() < 0.05) headers["If-None-Match"] = pick(['"x"', "*", "", "W/" + "a".repeat(1000)]);
+  if (random() < 0.05) headers["Origin"] = pick(["https://a.example", "null", ""]);
+  return headers;
+}
+
+function plan(target: Target): Plan {
+  const roll = random();
+  const host = random() < 0.85 ? "127.0.0.1" : pick(hosts);
+  const extra = { ...otherHeaders(), ...(target.paid && random() < 0.7 ? paymentHeader(target) : {}) };
+  if (roll < 0.2) {
+    // GET routes (and odd paths, queries)
+    const path = pick(getRoutes) + (random() < 0.2 ? pick(["?a=%ff", "?x=" + "y".repeat(5000), "?a=1&a=2", "?\u00e9", "#frag", "?%"]) : "");
+    const method = random() < 0.85 ? "GET" : pick(methods);
+    return { category: `${method} document`, bytes: head(`${method} ${path} HTTP/1.1`, { Host: host, Connection: "close", ...extra }) };
+  }
+  if (roll < 0.85) {
+    const path = random() < 0.1 ? pick(["/v1/jobs/nope", "/v1/jobs/%ff", "/v1/jobs/" + "s".repeat(500), "/v1/unknown", "/v1/web/read/", "//v1/jobs", "/v1/jobs/../jobs"]) : pick(postRoutes);
+    const body = bodyFor(path, target.paid ? 0.5 : 0.1);
+    const method = random() < 0.9 ? "POST" : pick(methods);
+    const type = random() < 0.85 ? "application/json" : pick(contentTypes);
+    const length = Buffer.byteLength(body, "latin1");
+    const cl = random() < 0.9 ? String(length) : pick(["-1", "abc", "99999999999999999999", String(length + 1), "0", "1e3", ""]);
+    const headers: Record<string, string> = { Host: host, Connection: "close", ...(type ? { "Content-Type": type } : {}), "Content-Length": cl, ...extra };
+    return { category: `${method} ${path.startsWith("/v1/jobs") ? "jobs" : "plugin"}`, bytes: Buffer.from(head(`${method} ${path} HTTP/1.1`, headers) + body, "latin1"), timeoutMs: 8_000 };
+  }
+  if (roll < 0.9) {
+    // chunked bodies, good and broken
+    const path = pick(postRoutes);
+    const body = bodyFor(path);
+    const chunk = random() < 0.5 ? `${Buffer.byteLength(body, "latin1").toString(16)}\r\n${body}\r\n0\r\n\r\n` : pick(["zz\r\nabc\r\n0\r\n\r\n", "5\r\nab\r\n0\r\n\r\n", `ffffffffff\r\n${body}`, "0\r\n\r\n"]);
+    const both: Record<string, string> = random() < 0.3 ? { "Content-Length": "5" } : {};
+    return { category: "POST chunked", bytes: Buffer.from(head(`POST ${path} HTTP/1.1`, { Host: host, Connection: "close", "Content-Type": "application/json", "Transfer-Encoding": "chunked", ...both, ...extra }) + chunk, "latin1"), timeoutMs: 8_000 };
+  }
+  if (roll < 0.95) {
+    // broken request lines and protocol versions
+    const line = pick([
+      "GET /health HTTP/1.0\r\n\r\n", "CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n",
+      "GET http://127.0.0.1/health HTTP/1.1\r\nHost: other\r\nConnection: close\r\n\r\n", "GET /health HTTP/9.9\r\nHost: a\r\n\r\n", "GET /health\r\n\r\n", "\r\n\r\n",
+      "GET /he alth HTTP/1.1\r\nHost: a\r\n\r\n", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n", "GET /health HTTP/1.1\r\nBad Header\r\nHost: a\r\n\r\n",
+      "GET /%ff%fe HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "GET /\u00ff HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "POST /v1/jobs HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+      "GET /health HTTP/1.1\r\nHost: a\r\nX: \u0000\r\nConnection: close\r\n\r\n", "\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003",
+    ]);
+    return { category: "request line", bytes: Buffer.from(line, "latin1"), timeoutMs: 4_000 };
+  }
+  // a body trickled, cut off or never sent
+  const path = pick(postRoutes);
+  const cut = random() < 0.5;
+  return {
+    category: cut ? "upload cut off" : "body never finished",
+    bytes: head(`POST ${path} HTTP/1.1`, { Host: "127.0.0.1", "Content-Type": "application/json", "Content-Length": 500, Connection: "close" }) + '{"url":',
+    then: async (socket) => {
+      await Bun.sleep(50);
+      if (cut) socket.destroy();
+    },
+    timeoutMs: 6_000,
+  };
+}
+
+// ── running ─────────────────────────────────────────────────────────────────
+interface Finding {
+  readonly server: string;
+  readonly category: string;
+  readonly status: number;
+  readonly problem: string;
+  readonly request: string;
+  readonly body: string;
+}
+
+const documentedUpstream = new Set(["DNS_FAILED", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "RENDER_FAILED", "SETTLEMENT_PENDING"]);
+const cwd = process.cwd();
+
+const requestText = (p: Plan) => (typeof p.bytes === "string" ? p.bytes : Buffer.from(p.bytes).toString("latin1"));
+/** Methods Bun's parser knows; it closes the connection on any other (`FOO`, `get`) before a request exists. */
+const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "SEARCH", "PURGE", "QUERY"]);
+
+/**
+ * Answers Bun gives before a request reaches Tollbooth (documented in the README): an empty 431
+ * for headers over its limit, an empty 400 or 505 for bytes that are not an HTTP/1.x request, a
+ * closed connection for an unknown method. Ours always carry X-Request-Id.
+ */
+function bunOwn(res: RawResponse, p: Plan): boolean {
+  if (res.status === 0) return res.closed && !knownMethods.has(requestText(p).split(" ", 1)[0] ?? "");
+  return [400, 431, 505].includes(res.status) && res.body === "" && res.headers["x-request-id"] === undefined;
+}
+
+function judge(res: RawResponse, p: Plan): string | undefined {
+  if (bunOwn(res, p)) return undefined;
+  if (res.status === 0) {
+    if (p.category === "upload cut off") return undefined; // we closed it ourselves
+    return res.closed ? "closed without an answer" : "no answer in time";
+  }
+  if (res.raw.includes("<html") || res.raw.includes("<!doctype") || res.raw.includes(cwd)) return "HTML page or server path";
+  const type = res.headers["content-type"] ?? "";
+  let json: { error?: string } | undefined;
+  if (type.startsWith("application/json") && requestText(p).split(" ", 1)[0] !== "HEAD") {
+    try {
+      json = JSON.parse(res.body) as { error?: string };
+    } catch {
+      return "content-type JSON but the body does not parse";
+    }
+  }
+  if (res.status >= 500) {
+    if ([502, 503, 504].includes(res.status) && json?.error && documentedUpstream.has(json.error)) return undefined;
+    return `status ${res.status}${json?.error ? ` ${json.error}` : ""}`;
+  }
+  if (res.status >= 400 && !json && requestText(p).split(" ", 1)[0] !== "HEAD") return "error answer that is not JSON";
+  return undefined;
+}
+
+async function fuzzServer(name: string, target: Target, count: number, byStatus: Map<string, number>, findings: Finding[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const p = plan(target);
+      const res = await rawRequest(target.port, p.bytes, { timeoutMs: p.timeoutMs ?? 5_000, ...(p.then ? { then: p.then } : {}) });
+      const bun = bunOwn(res, p);
+      const key = bun ? `${res.status === 0 ? "closed" : res.status} (Bun's own)` : res.status === 0 ? (p.category === "upload cut off" ? "cut off by us" : "no answer") : String(res.status);
+      byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
+      const problem = judge(res, p);
+      if (problem) {
+        const text = requestText(p);
+        findings.push({ server: name, category: p.category, status: res.status, problem, request: JSON.stringify(text.slice(0, 300)), body: res.body.slice(0, 300) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+const registry = await loadRegistry({});
+postRoutes = [...registry.plugins.map((p) => p.definition.route.replace(/^POST /, "")), "/v1/jobs", ...registry.skills.map((s) => `/v1/jobs/${s.id}`)];
+skills = registry.skills.map((s) => s.id);
+examples = new Map<string, Record<string, unknown>>([
+  ...registry.plugins.map((p) => [p.definition.route.replace(/^POST /, ""), (p.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),
+  ...registry.skills.map((s) => [`/v1/jobs/${s.id}`, (s.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),
+  ["/v1/jobs", { skill: pick(skills) }],
+]);
+
+/** A well-formed Algorand address (nothing is ever sent to it: every payment is refused). */
+const ALGORAND_PAY_TO = "YA6NQFX3NLUDZ4ZGVHVWR4AHQUGEWCQBCKIETT6NM462Z47WVJXHMPPXSI";
+const facilitator = startFacilitatorServer({
+  verify: async (payload) => ({ isValid: false, invalidReason: "invalid_exact_evm_payload_signature", payer: (payload.payload as { authorization?: { from?: string } }).authorization?.from }),
+  settle: async (_payload, requirements) => ({ success: false, errorReason: "invalid_exact_evm_payload_signature", transaction: "", network: requirements.network }),
+  supported: async () => ({
+    kinds: [
+      { x402Version: 2, scheme: "exact", network: "eip155:8453" },
+      { x402Version: 2, scheme: "exact", network: "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k", extra: { feePayer: ALGORAND_PAY_TO } },
+    ],
+    extensions: [],
+    signers: {},
+  }),
+});
+const dataDirs: string[] = [];
+const log = createLogger({ level: "error", sink: () => {} });
+/** Every name resolves to a private address, so the fetch guard refuses it before connecting. */
+const web = createWebEngine({ userAgent: userAgentFor({ contactUrl: "https://github.com/tollbooth" }), resolver: async () => ["10.255.255.1"], allowLoopbackTargets: false });
+
+async function start(paid: boolean) {
+  const data = mkdtempSync(join(tmpdir(), "tollbooth-fuzz-"));
+  dataDirs.push(data);
+  const port = await new Promise<number>((resolve) => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    resolve(probe.port ?? 0);
+    probe.stop(true);
+  });
+  const argv = ["--data", data, "--host", "127.0.0.1", "--port", String(port), "--render", "off", "--request-timeout-ms", "2000", "--max-queued-jobs", "10000", "--rate-limit-per-min", "1000000"];
+  if (paid) argv.push("--payments", "on", "--public-url", `http://127.0.0.1:${port}`, "--pay-to-base", "0x1111111111111111111111111111111111111111", "--pay-to-algorand", ALGORAND_PAY_TO, "--facilitator-url", facilitator.url);
+  return startService(loadConfig({ argv, env: {} }), { log, web });
+}
+
+const off = await start(false);
+const on = await start(true);
+const challenge = await fetch(new URL("/v1/jobs", on.server.url), { method: "POST", headers: { "content-type": "application/json" }, body: '{"skill":"capabilities"}' });
+const required = decodePaymentRequired(challenge.headers.get("payment-required") ?? "");
+if (!required.ok) throw new Error(`no 402 challenge from the paid server: ${required.reason}`);
+
+const started = performance.now();
+const findings: Finding[] = [];
+const counts = { off: new Map<string, number>(), on: new Map<string, number>() };
+const rssBefore = process.memoryUsage().rss;
+await fuzzServer("payments off", { port: off.server.port, paid: false }, Math.ceil(COUNT / 2), counts.off, findings);
+await fuzzServer("payments on", { port: on.server.port, paid: true, offers: required.value.accepts }, Math.floor(COUNT / 2), counts.on, findings);
+const seconds = (performance.now() - started) / 1000;
+
+const line = (m: Map<string, number>) => [...m].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(", ");
+console.log(`fuzz: ${COUNT} malformed requests (seed ${SEED}, ${CONCURRENCY} at a time) in ${seconds.toFixed(1)} s; process RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
+console.log(`  payments off: ${line(counts.off)}`);
+console.log(`  payments on:  ${line(counts.on)}  (offers on ${required.value.accepts.map((a) => a.network).join(", ")})`);
+const fiveHundreds = findings.filter((f) => f.status >= 500).length;
+console.log(`  answers >= 500 (not documented upstream): ${fiveHundreds}; other problems (not JSON, HTML, paths, no answer): ${findings.length - fiveHundreds}`);
+for (const f of findings.slice(0, 50)) console.log(`  - [${f.server}] ${f.category}: ${f.problem}\n      request ${f.request}\n      answer  ${JSON.stringify(f.body)}`);
+if (findings.length > 50) console.log(`  ... and ${findings.length - 50} more`);
+
+await off.close();
+await on.close();
+await facilitator.stop();
+for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+process.exit(findings.length > 0 ? 1 : 0);
