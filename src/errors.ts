@@ -84,6 +84,16 @@ export const errorCodes = {
   JOB_INTERRUPTED: { status: 500, message: "The server stopped while the job was running; nothing was charged or a refund is recorded." },
   PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
   SKILL_UNAVAILABLE: { status: 503, message: "This skill cannot run on this server right now (for example, no language model is configured); nothing was charged." },
+
+  // ── capital board ─────────────────────────────────────────────────────────
+  CAPITAL_TICKET_NOT_FOUND: { status: 404, message: "No such capital ticket; see GET /v1/capital/tickets. Nothing was charged." },
+  CAPITAL_TICKET_CLOSED: { status: 410, message: "This capital ticket is closed (expired or cancelled); nothing was charged." },
+  CAPITAL_TICKET_FULL: { status: 410, message: "Every seat of this capital ticket is taken; nothing was charged." },
+  CAPITAL_SEATS_UNAVAILABLE: { status: 409, message: "Fewer seats are left on this ticket than asked for; ask for at most seats_left. Nothing was charged." },
+
+  // ── directory ─────────────────────────────────────────────────────────────
+  DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
+  DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

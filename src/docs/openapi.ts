@@ -243,6 +243,7 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
         operationId: `free.${route.path.replace(/^\/+/, "").replace(/[^a-z0-9]+/gi, "_")}`,
         summary: route.summary,
         tags: ["free"],
+        ...(route.query ? { parameters: route.query.map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: q.schema })) } : {}),
         responses: { "200": { description: route.summary, content: { [route.contentType]: { schema: route.contentType === "application/json" ? { type: "object" } : { type: "string" } } } } },
       },
     };
