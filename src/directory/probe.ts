@@ -150,7 +150,14 @@ export async function checkListing(web: WebEngine, listing: Listing, signal: Abo
       const caps = await fetchJson(web, capsUrl, signal);
       reachable = true;
       latencyMs = latencyMs === null ? caps.latencyMs : Math.min(latencyMs, caps.latencyMs);
-      facts = { ...facts, ...capabilityFacts(caps.json) };
+      // The card lists every paid endpoint, the capabilities probe the job skills and fresher prices: keep both.
+      const fromCaps = capabilityFacts(caps.json);
+      facts = {
+        ...facts,
+        ...fromCaps,
+        ...(fromCaps.skills || facts.skills ? { skills: [...new Set([...(facts.skills ?? []), ...(fromCaps.skills ?? [])])].slice(0, maxItems) } : {}),
+        ...(fromCaps.priceSummary || facts.priceSummary ? { priceSummary: { ...facts.priceSummary, ...fromCaps.priceSummary } } : {}),
+      };
     } catch (error) {
       errors.push(`capabilities: ${reasonOf(error)}`);
     }

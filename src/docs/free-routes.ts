@@ -7,7 +7,7 @@ import type { DirectoryDocs } from "../directory/service.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobsInfo } from "../jobs/setup.ts";
 import type { ManagerState } from "../store/settings.ts";
-import { apiVersion, type Catalogue, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
 import { renderOpenApi } from "./openapi.ts";
 import { renderCircle, renderPlaybook } from "./playbook.ts";
@@ -117,7 +117,7 @@ function agentCard(docs: DocsContext) {
       id: e.id,
       name: e.id,
       description: e.summary,
-      tags: [e.kind === "plugin" ? "web-evidence" : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")],
+      tags: [e.kind === "plugin" ? operationArea(e).replace(" ", "-") : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")],
       examples: e.examples.map((x) => JSON.stringify(e.kind === "skill" ? { skill: e.id, ...(x.input as object) } : x.input)),
       inputModes: ["application/json"],
       outputModes: ["application/json"],
@@ -128,6 +128,10 @@ function agentCard(docs: DocsContext) {
     open_for_work: docs.manager.openForWork,
     ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
     ...(figures ? { sla: figures.sla } : {}),
+    // Free documents beyond the card: the capital board, the directory, peers and how to buy.
+    links: Object.fromEntries(
+      [["capabilities", "/v1/capabilities"], ["capital_board", "/v1/capital"], ["capital_tickets", "/v1/capital/tickets"], ["directory", "/v1/directory"], ["directory_listings", "/v1/directory/listings"], ["circle", "/v1/circle"], ["playbook", "/v1/playbook"]].map(([k, path]) => [k, new URL(path!, docs.baseUrl).toString()]),
+    ),
     api_version: apiVersion,
   };
 }
@@ -186,7 +190,8 @@ function adsMd(docs: DocsContext): string {
     `Open for work: ${docs.manager.openForWork ? "yes" : `no (${docs.manager.pauseReason})`}. No account, no API key: pay per call with x402 v2 (USDC on Base or Algorand).`,
     "",
     "## Web evidence",
-    ...docs.catalogue.operations.map(line),
+    ...docs.catalogue.operations.filter((e) => operationArea(e) === "web evidence").map(line),
+    ...(docs.catalogue.operations.some((e) => operationArea(e) !== "web evidence") ? ["", "## Other paid endpoints", ...docs.catalogue.operations.filter((e) => operationArea(e) !== "web evidence").map(line)] : []),
     "",
     "## Job skills (POST /v1/jobs)",
     ...docs.catalogue.skills.map(line),

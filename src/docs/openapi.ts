@@ -5,7 +5,7 @@
  */
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
-import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
 import type { FreeRoute } from "./free-routes.ts";
 
 export interface OpenApiInput {
@@ -112,7 +112,7 @@ function operation(entry: CatalogueEntry, payments: PaymentInfo, body: Record<st
     operationId: entry.id,
     summary: entry.summary,
     description: `${entry.description}\n\nPrice (USDC): Base ${entry.price.base}, Algorand ${entry.price.algorand}${entry.priceDependsOnInput ? " (base price; the 402 challenge states the exact total for the body)" : ""}. Timeout ${entry.timeoutSec} s.`,
-    tags: [entry.kind === "plugin" ? "web evidence" : "jobs"],
+    tags: [operationArea(entry)],
     requestBody: {
       required: true,
       content: { "application/json": { schema: body, ...(example ? { example: example.input } : {}) } },
