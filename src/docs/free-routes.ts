@@ -117,7 +117,7 @@ function agentCard(docs: DocsContext) {
       id: e.id,
       name: e.id,
       description: e.summary,
-      tags: [e.kind === "plugin" ? operationArea(e).replace(" ", "-") : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")],
+      tags: [...new Set([e.kind === "plugin" ? operationArea(e).replace(" ", "-") : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")])],
       examples: e.examples.map((x) => JSON.stringify(e.kind === "skill" ? { skill: e.id, ...(x.input as object) } : x.input)),
       inputModes: ["application/json"],
       outputModes: ["application/json"],

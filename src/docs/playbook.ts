@@ -11,6 +11,8 @@ const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd
 
 export function renderPlaybook(docs: DocsContext) {
   const url = (path: string) => new URL(path, docs.baseUrl).toString();
+  // URL templates keep their braces ({id}), which new URL would percent-encode.
+  const template = (path: string) => `${new URL(docs.baseUrl).origin}${path}`;
   const { operations, skills } = docs.catalogue;
   const skill = (id: string) => skills.find((s) => s.id === id);
   const quote = skill("job.quote");
@@ -48,13 +50,13 @@ export function renderPlaybook(docs: DocsContext) {
         step: 4,
         name: "run",
         what: "Sign one offer with an x402 v2 client and send the identical body again with PAYMENT-SIGNATURE. Sync skills and the evidence endpoints answer 200 with PAYMENT-RESPONSE; async skills answer 202 with job_id: poll GET /v1/jobs/{id} after Retry-After. Failed work is never settled.",
-        poll: { method: "GET", url: url("/v1/jobs/{id}") },
+        poll: { method: "GET", url: template("/v1/jobs/{id}") },
       },
       {
         step: 5,
         name: "retries without paying twice",
         what: "Send Idempotency-Key on POST /v1/jobs (same key and body: the same job, never charged twice). For any paid route put a payment-identifier id in the payment payload's extensions; a retry under it gets the first answer. If an answer was lost, look the payment up before paying again.",
-        lookup: { method: "GET", url: url("/v1/payments/{transaction or nonce}") },
+        lookup: { method: "GET", url: template("/v1/payments/{transaction or nonce}") },
       },
     ],
     evidence_endpoints: operations.map((e) => ({ ...priced(e), route: e.route })),
