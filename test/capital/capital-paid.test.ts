@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCapitalService } from "../../src/capital/service.ts";
 import { createRefundPayer } from "../../src/jobs/refund-payer.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveNetworks, type ResolvedEvmNetwork } from "../../src/x402/config.ts";
@@ -32,6 +33,7 @@ let service: TestService;
 let facilitator: FacilitatorServer;
 let drained: Account;
 let viaFacilitator: TestService;
+let slow: TestService;
 const sink = "0x000000000000000000000000000000000000dEaD" as const;
 
 beforeAll(async () => {
@@ -61,11 +63,14 @@ beforeAll(async () => {
     ["--payments", "on", "--x402", JSON.stringify(fx.config({ facilitator: { url: facilitator.url } }, { settlement: "remote", rpcUrl: undefined, settlerPrivateKey: undefined }))],
     { pollingIntervalMs: 20 },
   );
+  // Settles locally but waits only 300 ms for the transaction to be mined.
+  slow = await testService(["--payments", "on", "--x402", JSON.stringify(fx.config({ confirmationTimeoutMs: 300 }))], { pollingIntervalMs: 20 });
 }, 60_000);
 
 afterAll(async () => {
   service?.close();
   viaFacilitator?.close();
+  slow?.close();
   await facilitator?.stop();
   await fx?.stop();
 });
@@ -141,6 +146,39 @@ describe("paid capital commits (official buyers, anvil)", () => {
     expect(held).toMatchObject({ state: "released", releaseReason: "settlement failed", seats: 2 });
     expect(await balance(fx.payTo)).toBe(payToBefore);
     expect(facilitator.calls).toContain("POST /settle");
+  }, 60_000);
+
+  it("keeps the seats held while settlement is pending, and confirms the commitment once its receipt settles", async () => {
+    const ticket = addTicket(slow, 2, 200_000);
+    const before = await balance(fx.buyer.address);
+    await fx.anvil.rpc("evm_setAutomine", [false]);
+    let pending: Json;
+    try {
+      const res = await post(slow, fx.buyer.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 1 });
+      expect(res.status).toBe(504);
+      pending = (await res.json()) as Json;
+      expect(pending).toMatchObject({ error: "SETTLEMENT_PENDING" });
+      const [held] = slow.store.tickets.listCommitments({ ticketId: ticket.id });
+      expect(held).toMatchObject({ state: "pending", seats: 1, paymentId: pending.payment_id, transaction: pending.transaction });
+      expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
+      // The board's own pass follows the receipt: nothing moves while it is pending.
+      const capital = createCapitalService({ tickets: slow.store.tickets, payments: slow.paymentInfo, log: createMemoryLogger(), now: () => new Date(), lookupPayment: (id) => slow.gate?.lookup(id) });
+      try {
+        expect(capital.reconcile()).toEqual({ confirmed: 0, released: 0 });
+        await fx.anvil.rpc("evm_mine");
+        expect(await slow.gate!.reconcile()).toMatchObject({ settled: 1 });
+        expect(capital.reconcile()).toEqual({ confirmed: 1, released: 0 });
+      } finally {
+        capital.stop();
+      }
+    } finally {
+      await fx.anvil.rpc("evm_setAutomine", [true]);
+    }
+    const [confirmed] = slow.store.tickets.listCommitments({ ticketId: ticket.id });
+    expect(confirmed).toMatchObject({ state: "confirmed", transaction: pending.transaction });
+    expect(String(confirmed!.payer).toLowerCase()).toBe(fx.buyer.address.toLowerCase());
+    expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
+    expect(await balance(fx.buyer.address)).toBe(before - 200_000n);
   }, 60_000);
 
   it("cancelling a ticket with paid seats records refunds due, and the refund payer sends them back once", async () => {
