@@ -15,17 +15,17 @@ export default definePlugin({
   errors: ["CAPITAL_TICKET_NOT_FOUND", "CAPITAL_TICKET_CLOSED", "CAPITAL_TICKET_FULL", "CAPITAL_SEATS_UNAVAILABLE"],
   examples: [
     {
-      title: "Commit two seats",
-      input: { ticket_id: "tkt_0123456789abcdef", seats: 2, contact: "ops@agent.example" },
+      title: "Commit one seat",
+      input: { ticket_id: "tkt_0123456789abcdef", seats: 1, contact: "ops@agent.example" },
       output: {
         ok: true,
         commitment: {
           id: "cmt_00112233445566778899aabbccddeeff",
           ticket_id: "tkt_0123456789abcdef",
           ticket_title: "Seed round for a crawler co-op",
-          seats: 2,
+          seats: 1,
           seat_price_usd: "1",
-          total_usd: "2",
+          total_usd: "1",
           state: "confirmed",
           payer: "0x1111111111111111111111111111111111111111",
           network: "eip155:8453",

@@ -35,4 +35,4 @@ export { toCompactResult } from "./web/read-result.ts";
 
 // Capital board and directory building blocks (the capital and directory files are made of these).
 export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";
-export { ListingIdSchema } from "./directory/service.ts";
+export { IntroPackSchema, ListingIdSchema, PeerSurveySchema } from "./directory/service.ts";

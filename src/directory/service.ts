@@ -3,7 +3,7 @@
  * a contact), the `ctx.directory` facet the intro and survey skills read, and the background
  * checker that re-reads a few listings a minute through the guarded fetch.
  */
-import { Type as t } from "@sinclair/typebox";
+import { type Static, Type as t, type TSchema } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -11,6 +11,45 @@ import type { Listing, ListingStore } from "./listing-store.ts";
 import { capabilitiesUrl, checkListing } from "./probe.ts";
 
 export const ListingIdSchema = t.String({ pattern: "^lst_[0-9a-f]{16}$", description: "A listing id from GET /v1/directory/listings." });
+
+const Nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+const Prices = t.Record(t.String(), t.String(), { description: "skill id → dollar price" });
+
+export const IntroPackSchema = t.Object({
+  listing_id: t.String(),
+  name: t.String(),
+  description: t.String(),
+  contact: Nullable(t.String()),
+  endpoints: t.Object({ service: Nullable(t.String()), agent_card: Nullable(t.String()), capabilities: Nullable(t.String()) }),
+  payment: t.Object({ protocol: Nullable(t.String()), networks: t.Array(t.String()), price_summary: Prices }),
+  skills: t.Array(t.String()),
+  tags: t.Array(t.String()),
+  listed_at: t.String(),
+  verified_at: Nullable(t.String({ description: "Last time a check read its card or capabilities." })),
+  last_check: t.Object({ checked_at: Nullable(t.String()), reachable: Nullable(t.Boolean()), open_for_work: Nullable(t.Boolean()), latency_ms: Nullable(t.Integer()), error: Nullable(t.String()) }),
+});
+
+export const PeerSurveySchema = t.Object({
+  generated_at: t.String(),
+  peers: t.Array(
+    t.Object({
+      listing_id: t.String(),
+      name: t.String(),
+      endpoint: Nullable(t.String()),
+      skills: t.Array(t.String()),
+      tags: t.Array(t.String()),
+      prices: Prices,
+      networks: t.Array(t.String()),
+      reachable: Nullable(t.Boolean()),
+      open_for_work: Nullable(t.Boolean()),
+      latency_ms: Nullable(t.Integer()),
+      seen_at: Nullable(t.String({ description: "Last time a check reached it." })),
+      checked_at: Nullable(t.String()),
+    }),
+  ),
+  skills: t.Array(t.Object({ skill: t.String(), peers: t.Integer(), lowest_price_usd: Nullable(t.String()) })),
+  counts: t.Object({ listed: t.Integer(), reachable: t.Integer(), open_for_work: t.Integer(), never_checked: t.Integer() }),
+});
 
 export const maxPageSize = 100;
 export const defaultPageSize = 20;
@@ -37,7 +76,7 @@ export function publicListing(l: Listing) {
 }
 
 /** What `directory.intro` sells: how to reach and pay the listed agent. */
-export function introPack(l: Listing) {
+export function introPack(l: Listing): Static<typeof IntroPackSchema> {
   return {
     listing_id: l.id,
     name: l.name,
@@ -48,24 +87,24 @@ export function introPack(l: Listing) {
       agent_card: l.cardUrl,
       capabilities: capabilitiesUrl(l) ?? null,
     },
-    payment: { protocol: l.networks.length ? "x402" : null, networks: l.networks, price_summary: l.priceSummary },
-    skills: l.skills,
-    tags: l.tags,
+    payment: { protocol: l.networks.length ? "x402" : null, networks: [...l.networks], price_summary: { ...l.priceSummary } },
+    skills: [...l.skills],
+    tags: [...l.tags],
     listed_at: l.listedAt,
     verified_at: l.verifiedAt,
     last_check: { checked_at: l.checkedAt, reachable: l.reachable, open_for_work: l.openForWork, latency_ms: l.latencyMs, error: l.checkError },
   };
 }
 
-function surveyPeer(l: Listing) {
+function surveyPeer(l: Listing): Static<typeof PeerSurveySchema>["peers"][number] {
   return {
     listing_id: l.id,
     name: l.name,
     endpoint: l.endpoint,
-    skills: l.skills,
-    tags: l.tags,
-    prices: l.priceSummary,
-    networks: l.networks,
+    skills: [...l.skills],
+    tags: [...l.tags],
+    prices: { ...l.priceSummary },
+    networks: [...l.networks],
     reachable: l.reachable,
     open_for_work: l.openForWork,
     latency_ms: l.latencyMs,
@@ -77,14 +116,9 @@ function surveyPeer(l: Listing) {
 /** What `ctx.directory` offers a skill file. */
 export interface DirectoryFacet {
   /** The listing's contact pack: 404 unknown, 410 removed. */
-  intro(listingId: string): ReturnType<typeof introPack>;
+  intro(listingId: string): Static<typeof IntroPackSchema>;
   /** Peer intelligence from the stored rows and checks; no network access. */
-  survey(): {
-    generated_at: string;
-    peers: ReturnType<typeof surveyPeer>[];
-    skills: { skill: string; peers: number; lowest_price_usd: string | null }[];
-    counts: { listed: number; reachable: number; open_for_work: number; never_checked: number };
-  };
+  survey(): Static<typeof PeerSurveySchema>;
 }
 
 export interface DirectoryDocs {

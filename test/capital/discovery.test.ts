@@ -24,7 +24,7 @@ describe("capital and directory in the generated documents", () => {
     const commit = doc.paths["/v1/capital/commit"].post;
     expect(commit.operationId).toBe("capital.commit");
     expect(commit.tags).toEqual(["capital"]);
-    expect(commit["x-payment-info"]).toMatchObject({ price_usd: { base: "2" }, price_depends_on_input: true });
+    expect(commit["x-payment-info"]).toMatchObject({ price_usd: { base: "1" }, price_depends_on_input: true });
     expect(commit.requestBody.content["application/json"].schema.required).toEqual(["ticket_id", "seats"]);
     expect(Object.keys(commit.responses)).toEqual(expect.arrayContaining(["200", "400", "402", "404", "409", "410"]));
     expect(commit.responses["410"].description).toContain("CAPITAL_TICKET_FULL");
