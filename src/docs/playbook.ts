@@ -4,7 +4,7 @@
  * peer sellers its operator lists, and how to join them). Nothing in them is written by hand
  * per skill: a new plugin file appears in both.
  */
-import { type CatalogueEntry, serviceName } from "./catalogue.ts";
+import { type CatalogueEntry, operationArea, serviceName } from "./catalogue.ts";
 import type { DocsContext } from "./free-routes.ts";
 
 const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd: e.price.base, price_depends_on_input: e.priceDependsOnInput, timeout_sec: e.timeoutSec });
@@ -59,7 +59,7 @@ export function renderPlaybook(docs: DocsContext) {
         lookup: { method: "GET", url: template("/v1/payments/{transaction or nonce}") },
       },
     ],
-    evidence_endpoints: operations.map((e) => ({ ...priced(e), route: e.route })),
+    paid_endpoints: operations.map((e) => ({ ...priced(e), route: e.route, area: operationArea(e) })),
     skills: skills.map((s) => ({ ...priced(s), async: s.async, request: { method: "POST", url: url("/v1/jobs"), body: { skill: s.id, ...(s.examples[0]?.input as object) } } })),
     more: {
       capital_board: url("/v1/capital"),

@@ -61,7 +61,9 @@ describe("capital and directory in the generated documents", () => {
   it("writes the playbook from the registry: steps, every evidence endpoint and skill with its price", async () => {
     const playbook = await getJson("/v1/playbook");
     expect(playbook.steps.map((s: Json) => s.name)).toEqual(["capabilities", "quote", "price preview", "run", "retries without paying twice"]);
-    expect(playbook.evidence_endpoints.map((e: Json) => e.id)).toEqual(service.registry.plugins.map((p) => p.id));
+    expect(playbook.paid_endpoints.map((e: Json) => e.id)).toEqual(service.registry.plugins.map((p) => p.id));
+    expect(playbook.paid_endpoints.find((e: Json) => e.id === "web.read")).toMatchObject({ area: "web evidence", route: "POST /v1/web/read" });
+    expect(playbook.paid_endpoints.find((e: Json) => e.id === "capital.commit")).toMatchObject({ area: "capital", price_usd: "1", price_depends_on_input: true });
     expect(playbook.skills.map((s: Json) => s.id)).toEqual(service.registry.skills.map((s) => s.id));
     expect(playbook.skills.find((s: Json) => s.id === "capital.ticket")).toMatchObject({ price_usd: "0.01", request: { method: "POST", body: { skill: "capital.ticket", ticket_id: "tkt_0123456789abcdef" } } });
     expect(playbook.steps[4].lookup.url).toBe("http://127.0.0.1:8402/v1/payments/{transaction or nonce}");
