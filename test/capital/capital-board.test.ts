@@ -192,6 +192,17 @@ describe("POST /v1/capital/commit", () => {
     }
   });
 
+  it("records a refund due when a payment settles after its ticket was cancelled", () => {
+    const at = new Date();
+    const ticket = free.store.tickets.add({ title: "late", summary: "s", terms: "t", seats: 2, seatPriceMicros: 300_000, expiresAt: new Date(at.getTime() + 60_000) }, at);
+    const held = free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "r" }, at);
+    if (typeof held === "string") throw new Error(held);
+    expect(free.store.tickets.cancel(ticket.id, at)?.refundsDue).toBe(0);
+    const confirmed = free.store.tickets.confirm(held.id, { payer: "0x2222222222222222222222222222222222222222", network: "eip155:8453", transaction: "0xabc", paymentId: "p1" }, at);
+    expect(confirmed).toMatchObject({ state: "confirmed", refundState: "due", refundReason: expect.stringContaining("cancelled") });
+    expect(free.store.tickets.refundWork(["eip155:8453"]).map((w) => [w.id, w.priceMicros])).toContainEqual([held.id, 600_000]);
+  });
+
   it("keeps expired, full and cancelled tickets off the free list", async () => {
     const listed = (await (await free.request("/v1/capital/tickets")).json()) as Json;
     expect(listed.tickets.every((t: Json) => t.state === "open" && t.seats_left > 0)).toBe(true);
