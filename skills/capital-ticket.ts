@@ -23,7 +23,35 @@ export default defineSkill({
   inlineResult: true,
   timeoutMs: 15_000,
   errors: ["CAPITAL_TICKET_NOT_FOUND", "CAPITAL_TICKET_CLOSED", "CAPITAL_TICKET_FULL"],
-  examples: [{ input: { ticket_id: "tkt_0123456789abcdef" } }],
+  examples: [
+    {
+      input: { ticket_id: "tkt_0123456789abcdef" },
+      output: {
+        ticket: {
+          id: "tkt_0123456789abcdef",
+          title: "Seed round for a crawler co-op",
+          terms: "SAFE, 5M cap, pro rata; seats confirm within 48 h.",
+          seats_left: 4,
+          seat_price_usd: "1",
+          expires_at: "2026-01-03T00:00:00.000Z",
+          how_to_commit: {
+            method: "POST",
+            url: "https://tollbooth.example/v1/capital/commit",
+            path: "/v1/capital/commit",
+            headers: { "content-type": "application/json" },
+            body: { ticket_id: "tkt_0123456789abcdef", seats: 1 },
+            optional_fields: { contact: "How the operator reaches you (at most 500 characters); kept private." },
+            seat_price_usd: "1",
+            seats_left: 4,
+            max_seats: 4,
+            total_usd: "seats × 1",
+            expires_at: "2026-01-03T00:00:00.000Z",
+            payment: { protocol: "x402", version: 2, scheme: "exact", enabled: true, networks: [{ network: "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", pay_to: "0x1111111111111111111111111111111111111111", price_per_seat_usd: "1" }] },
+          },
+        },
+      },
+    },
+  ],
   admit({ ticket_id }, ctx) {
     ctx.capital.ticketForSale(ticket_id);
   },
