@@ -20,6 +20,7 @@ import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
+import { createReceiptStore } from "./store/receipts.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps) {
     log: log.child({ component: "capital" }),
     now,
     publicUrl: deps.config.publicUrl,
-    ...(deps.gate ? { lookupPayment: (id: string) => deps.gate?.lookup(id) } : {}),
+    ...(deps.gate ? { lookupPayment: (id: string) => deps.gate?.lookup(id), paymentOfRequest: createReceiptStore(store.db).findByRequest } : {}),
     ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
     confirmationTimeoutMs: deps.config.x402?.confirmationTimeoutMs ?? 60_000,
   });

@@ -7,6 +7,7 @@
 import type { PaymentInfo } from "../docs/catalogue.ts";
 import { createRefundPayer, type RefundPayer } from "../jobs/refund-payer.ts";
 import type { Logger } from "../log.ts";
+import type { Receipt } from "../store/receipts.ts";
 import type { PaymentLookup } from "../x402/gate.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { commitPath, createCapitalFacet, type CapitalFacet, defaultSeatPriceMicros, termsPriceUsd, ticketSummary } from "./board.ts";
@@ -35,13 +36,19 @@ export interface CapitalServiceDeps {
   readonly log: Logger;
   readonly now: () => Date;
   readonly publicUrl?: string | undefined;
-  /** The payment receipts (payments on). */
+  /** The payment receipts (payments on): by receipt id, and the one a request reserved. */
   readonly lookupPayment?: (id: string) => PaymentLookup | undefined;
+  readonly paymentOfRequest?: (requestId: string) => Receipt | undefined;
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
   readonly confirmationTimeoutMs?: number;
 }
 
 const passEveryMs = 60_000;
+/**
+ * A seat hold still `reserved` this long after its request was taken lost that request (the
+ * server stopped between the reservation and the settlement): no call runs this long.
+ */
+export const staleHoldMs = 15 * 60_000;
 
 export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
   const { tickets, log, now } = deps;
@@ -53,6 +60,20 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
 
   function reconcile() {
     const tally = { confirmed: 0, released: 0 };
+    const at = now();
+    for (const c of tickets.listCommitments({ state: "reserved" })) {
+      if (at.getTime() - Date.parse(c.createdAt) < staleHoldMs) continue;
+      // Its request is gone: the payment it reserved says whether the buyer paid.
+      const receipt = deps.paymentOfRequest?.(c.requestId);
+      const settlement = { payer: receipt?.payer ?? null, network: receipt?.network ?? null, transaction: receipt?.transaction ?? null, paymentId: receipt?.id ?? null };
+      if (receipt?.state === "settled") {
+        if (tickets.confirm(c.id, settlement, at)) tally.confirmed++;
+      } else if (receipt?.state === "pending") {
+        tickets.markPending(c.id, settlement);
+      } else if (tickets.release(c.id, "the server stopped before the payment settled", at)) {
+        tally.released++;
+      }
+    }
     if (!deps.lookupPayment) return tally;
     for (const c of tickets.listCommitments({ state: "pending" })) {
       const payment = c.paymentId ? deps.lookupPayment(c.paymentId) : undefined;

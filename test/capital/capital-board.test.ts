@@ -203,6 +203,22 @@ describe("POST /v1/capital/commit", () => {
     expect(free.store.tickets.refundWork(["eip155:8453"]).map((w) => [w.id, w.priceMicros])).toContainEqual([held.id, 600_000]);
   });
 
+  it("gives back the seats of a hold whose request was lost (server stopped before settlement), and leaves fresh holds alone", async () => {
+    const { createCapitalService, staleHoldMs } = await import("../../src/capital/service.ts");
+    const { createMemoryLogger } = await import("../../src/log.ts");
+    const at = new Date();
+    const ticket = free.store.tickets.add({ title: "crash", summary: "s", terms: "t", seats: 3, seatPriceMicros: 1_000_000, expiresAt: new Date(at.getTime() + 3_600_000) }, at);
+    const stale = free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "req_lost" }, new Date(at.getTime() - staleHoldMs - 1000));
+    const fresh = free.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId: "req_live" }, at);
+    if (typeof stale === "string" || typeof fresh === "string") throw new Error("not reserved");
+    expect(seatsLeft(ticket.id)).toBe(0);
+    const capital = createCapitalService({ tickets: free.store.tickets, payments: free.paymentInfo, log: createMemoryLogger(), now: () => new Date() });
+    capital.stop();
+    expect(free.store.tickets.getCommitment(stale.id)).toMatchObject({ state: "released", releaseReason: expect.stringContaining("stopped") });
+    expect(free.store.tickets.getCommitment(fresh.id)?.state).toBe("reserved");
+    expect(seatsLeft(ticket.id)).toBe(2);
+  });
+
   it("keeps expired, full and cancelled tickets off the free list", async () => {
     const listed = (await (await free.request("/v1/capital/tickets")).json()) as Json;
     expect(listed.tickets.every((t: Json) => t.state === "open" && t.seats_left > 0)).toBe(true);

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCapitalService } from "../../src/capital/service.ts";
 import { createRefundPayer } from "../../src/jobs/refund-payer.ts";
+import { createReceiptStore } from "../../src/store/receipts.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveNetworks, type ResolvedEvmNetwork } from "../../src/x402/config.ts";
 import { createExactEvmMechanism } from "../../src/x402/evm/exact.ts";
@@ -180,6 +181,27 @@ describe("paid capital commits (official buyers, anvil)", () => {
     expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
     expect(await balance(fx.buyer.address)).toBe(before - 200_000n);
   }, 60_000);
+
+  it("confirms a hold left reserved by a lost request when the payment that request reserved settled", async () => {
+    const { staleHoldMs } = await import("../../src/capital/service.ts");
+    const ticket = addTicket(service, 3, 100_000);
+    const paid = await post(service, fx.buyer.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 1 });
+    expect(paid.status).toBe(200);
+    const { request_id: requestId, commitment } = (await paid.json()) as Json;
+    // As if the server had stopped after that request's reservation and settlement, before recording it.
+    const lost = service.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId }, new Date(Date.now() - staleHoldMs - 1000));
+    if (typeof lost === "string") throw new Error(lost);
+    const capital = createCapitalService({
+      tickets: service.store.tickets,
+      payments: service.paymentInfo,
+      log: createMemoryLogger(),
+      now: () => new Date(),
+      lookupPayment: (id) => service.gate?.lookup(id),
+      paymentOfRequest: (id) => createReceiptStore(service.store.db).findByRequest(id),
+    });
+    capital.stop();
+    expect(service.store.tickets.getCommitment(lost.id)).toMatchObject({ state: "confirmed", transaction: commitment.transaction, paymentId: commitment.payment_id });
+  }, 30_000);
 
   it("cancelling a ticket with paid seats records refunds due, and the refund payer sends them back once", async () => {
     const ticket = addTicket(service, 3, 100_000);
