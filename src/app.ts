@@ -5,7 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
+import { createCapitalService } from "./capital/service.ts";
 import type { Config } from "./config.ts";
+import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
 import { type DocsContext, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
@@ -18,13 +20,14 @@ import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
+import { createReceiptStore } from "./store/receipts.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl"> & JobConfig;
+  readonly config: Pick<Config, "publicUrl"> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -63,6 +66,28 @@ export function createApp(deps: AppDeps) {
     ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
   });
 
+  const capital = createCapitalService({
+    tickets: store.tickets,
+    payments: deps.paymentInfo,
+    log: log.child({ component: "capital" }),
+    now,
+    publicUrl: deps.config.publicUrl,
+    ...(deps.gate ? { lookupPayment: (id: string) => deps.gate?.lookup(id), paymentOfRequest: createReceiptStore(store.db).findByRequest } : {}),
+    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
+    confirmationTimeoutMs: deps.config.x402?.confirmationTimeoutMs ?? 60_000,
+  });
+  const directory = createDirectoryService({
+    listings: store.listings,
+    web: deps.web,
+    log: log.child({ component: "directory" }),
+    now,
+    checksPerMin: deps.config.directoryChecksPerMin ?? 3,
+  });
+  store.onClose(() => {
+    capital.stop();
+    directory.stop();
+  });
+
   const operationDeps: OperationDeps = {
     ...jobSetup.hooks,
     payments: deps.payments,
@@ -72,7 +97,7 @@ export function createApp(deps: AppDeps) {
       const m = store.settings.manager();
       return { open: m.openForWork, reason: m.pauseReason };
     },
-    contextFor: (entry, signal, requestId): PluginContext => ({
+    contextFor: (entry, signal, requestId, origin): PluginContext => ({
       signal,
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
@@ -80,6 +105,8 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.manager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
+      capital: capital.facet(origin),
+      directory: directory.facet,
       requestId,
       now,
     }),
@@ -95,6 +122,9 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     jobs: jobService.info,
+    capital: capital.docs,
+    directory: directory.docs,
+    query: new URL(request.url).searchParams,
   });
 
   const app = new Elysia({ normalize: false });

@@ -57,6 +57,8 @@ export const configFields = {
     description: "Deadline for a request's body once its headers are in; a slower client gets 408 REQUEST_TIMEOUT and the connection is closed.",
   }),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
+  // ── directory ─────────────────────────────────────────────────────────────
+  directoryChecksPerMin: t.Integer({ minimum: 0, maximum: 60, default: 3, description: "Directory listings re-checked per minute (card and free capabilities, robots honoured); 0 stops the checker." }),
 } satisfies Record<string, TSchema>;
 
 export const ConfigSchema = t.Object(configFields, { additionalProperties: false });

@@ -90,6 +90,15 @@ export const errorCodes = {
   JSON_TOO_DEEP: { status: 400, message: "The request body nests arrays and objects more than 64 levels deep." },
   REQUEST_TIMEOUT: { status: 408, message: "The request (headers and body) did not arrive within the server's deadline; nothing was charged." },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than the server accepts." },
+  // ── capital board ─────────────────────────────────────────────────────────
+  CAPITAL_TICKET_NOT_FOUND: { status: 404, message: "No such capital ticket; see GET /v1/capital/tickets. Nothing was charged." },
+  CAPITAL_TICKET_CLOSED: { status: 410, message: "This capital ticket is closed (expired or cancelled); nothing was charged." },
+  CAPITAL_TICKET_FULL: { status: 410, message: "Every seat of this capital ticket is taken; nothing was charged." },
+  CAPITAL_SEATS_UNAVAILABLE: { status: 409, message: "Fewer seats are left on this ticket than asked for; ask for at most seats_left. Nothing was charged." },
+
+  // ── directory ─────────────────────────────────────────────────────────────
+  DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
+  DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -24,6 +24,16 @@ Commands:
                          list recent payment receipts (settled, pending, failed, unused)
   refunds [--all] [--mark-paid JOB_ID --note TEXT]
                          list refunds due on jobs settled at acceptance that failed by our fault
+  tickets add --title T --summary S --terms T --seats N [--seat-price 1.00] [--expires-in 48h]
+                         post a capital ticket (prints it as JSON with its id)
+  tickets list [--all] | tickets cancel ID
+                         open tickets (--all: every one); cancel records refunds due on paid seats
+  commitments [--ticket ID] [--all] [--mark-refund-paid ID --note TX]
+                         seat commitments with payer, transaction and refund state
+  directory add --name N --description D --endpoint URL --contact C [--tags a,b]
+  directory add --card URL [--contact C] [--tags a,b]
+                         list an agent (its card is read through the guarded fetcher)
+  directory list | directory remove ID | directory check ID
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
@@ -104,6 +114,10 @@ async function main(args: string[]): Promise<number> {
     }
   }
 
+  // Capital board and directory commands take their own words and flags first.
+  const capitalArgs = command === "tickets" || command === "commitments" ? (await import("./capital/cli.ts")).takeCapitalArgs(args) : undefined;
+  const directoryArgs = command === "directory" ? (await import("./directory/cli.ts")).takeDirectoryArgs(args) : undefined;
+
   let config: Config;
   try {
     config = loadConfig({ argv: args, env: process.env });
@@ -183,6 +197,16 @@ async function main(args: string[]): Promise<number> {
         maxChars: extra.maxChars,
         render: extra.render === "true",
       });
+    }
+    case "tickets":
+    case "commitments": {
+      const { runCommitmentsCli, runTicketsCli } = await import("./capital/cli.ts");
+      return command === "tickets" ? runTicketsCli(config, capitalArgs!) : runCommitmentsCli(config, capitalArgs!);
+    }
+    case "directory": {
+      const { runDirectoryCli } = await import("./directory/cli.ts");
+      const { createWebEngineFor } = await import("./boot.ts");
+      return runDirectoryCli(config, directoryArgs!, () => createWebEngineFor(config, undefined));
     }
     case "doctor": {
       const report = await runDoctor(config);

@@ -8,9 +8,10 @@ export type { Static, TObject, TSchema } from "@sinclair/typebox";
 export { ApiError, errorCodes } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
 export { definePlugin, defineSkill } from "./plugin/define.ts";
-export type { Example, PluginDefinition, PriceSpec, SkillDefinition } from "./plugin/define.ts";
+export type { Admitted, Example, PluginDefinition, PriceSpec, SettlementHooks, SettlementReceipt, SkillDefinition } from "./plugin/define.ts";
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
+export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
 
 // Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
@@ -31,3 +32,7 @@ export {
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
+
+// Capital board and directory building blocks (the capital and directory files are made of these).
+export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";
+export { IntroPackSchema, ListingIdSchema, PeerSurveySchema } from "./directory/service.ts";

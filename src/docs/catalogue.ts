@@ -72,6 +72,13 @@ export interface Catalogue {
   readonly skills: readonly CatalogueEntry[];
 }
 
+/** What a paid endpoint is about, from its route: `/v1/web/...` and `/v1/pdf/...` are web evidence, `/v1/capital/commit` is capital. */
+export function operationArea(entry: Pick<CatalogueEntry, "kind" | "route">): string {
+  if (entry.kind === "skill") return "jobs";
+  const area = entry.route.replace(/^POST /, "").split("/")[2] ?? "";
+  return area === "web" || area === "pdf" || area === "" ? "web evidence" : area;
+}
+
 export function buildCatalogue(registry: Registry): Catalogue {
   return { operations: registry.plugins.map(entryView), skills: registry.skills.map(entryView) };
 }

@@ -2,12 +2,15 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
+import type { CapitalDocs } from "../capital/service.ts";
+import type { DirectoryDocs } from "../directory/service.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobsInfo } from "../jobs/setup.ts";
 import type { ManagerState } from "../store/settings.ts";
-import { apiVersion, type Catalogue, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
 import { renderOpenApi } from "./openapi.ts";
+import { renderCircle, renderPlaybook } from "./playbook.ts";
 
 export interface DocsContext {
   readonly catalogue: Catalogue;
@@ -20,6 +23,11 @@ export interface DocsContext {
   readonly features: Readonly<Record<string, { available: boolean; detail?: string }>>;
   /** Job limits, live load and the 7-day figures (absent in documents rendered without a server). */
   readonly jobs?: JobsInfo;
+  /** The capital board and the directory (absent in documents rendered without a server). */
+  readonly capital?: CapitalDocs;
+  readonly directory?: DirectoryDocs;
+  /** The request's query string (paged documents). */
+  readonly query?: URLSearchParams;
 }
 
 export interface FreeRoute {
@@ -29,7 +37,11 @@ export interface FreeRoute {
   readonly render: (docs: DocsContext) => unknown;
   /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
   readonly cacheSeconds?: number;
+  /** Query parameters the document reads (listed in OpenAPI). */
+  readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
+
+const notServed = (what: string) => ({ ok: false, error: "NOT_FOUND", status: 404, message: `The ${what} is not served by this document renderer.` });
 
 function capabilities(docs: DocsContext) {
   const { catalogue, payments, manager } = docs;
@@ -105,7 +117,7 @@ function agentCard(docs: DocsContext) {
       id: e.id,
       name: e.id,
       description: e.summary,
-      tags: [e.kind === "plugin" ? "web-evidence" : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")],
+      tags: [...new Set([e.kind === "plugin" ? operationArea(e).replace(" ", "-") : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")])],
       examples: e.examples.map((x) => JSON.stringify(e.kind === "skill" ? { skill: e.id, ...(x.input as object) } : x.input)),
       inputModes: ["application/json"],
       outputModes: ["application/json"],
@@ -116,6 +128,10 @@ function agentCard(docs: DocsContext) {
     open_for_work: docs.manager.openForWork,
     ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
     ...(figures ? { sla: figures.sla } : {}),
+    // Free documents beyond the card: the capital board, the directory, peers and how to buy.
+    links: Object.fromEntries(
+      [["capabilities", "/v1/capabilities"], ["capital_board", "/v1/capital"], ["capital_tickets", "/v1/capital/tickets"], ["directory", "/v1/directory"], ["directory_listings", "/v1/directory/listings"], ["circle", "/v1/circle"], ["playbook", "/v1/playbook"]].map(([k, path]) => [k, new URL(path!, docs.baseUrl).toString()]),
+    ),
     api_version: apiVersion,
   };
 }
@@ -174,7 +190,8 @@ function adsMd(docs: DocsContext): string {
     `Open for work: ${docs.manager.openForWork ? "yes" : `no (${docs.manager.pauseReason})`}. No account, no API key: pay per call with x402 v2 (USDC on Base or Algorand).`,
     "",
     "## Web evidence",
-    ...docs.catalogue.operations.map(line),
+    ...docs.catalogue.operations.filter((e) => operationArea(e) === "web evidence").map(line),
+    ...(docs.catalogue.operations.some((e) => operationArea(e) !== "web evidence") ? ["", "## Other paid endpoints", ...docs.catalogue.operations.filter((e) => operationArea(e) !== "web evidence").map(line)] : []),
     "",
     "## Job skills (POST /v1/jobs)",
     ...docs.catalogue.skills.map(line),
@@ -251,6 +268,23 @@ export const freeRoutes: readonly FreeRoute[] = [
   { path: "/recipes.md", contentType: "text/markdown", summary: "One copy-paste recipe per operation", render: renderRecipesMd },
   { path: "/workflows.md", contentType: "text/markdown", summary: "How calls, payments and jobs fit together", render: renderWorkflowsMd },
   { path: "/pilot.md", contentType: "text/markdown", summary: "Your first paid call, step by step", render: renderPilotMd },
+  { path: "/v1/capital", contentType: "application/json", summary: "Capital board: open tickets, seats left, seat price, how to commit", render: (docs) => docs.capital?.board(docs.baseUrl) ?? notServed("capital board") },
+  { path: "/v1/capital/tickets", contentType: "application/json", summary: "Free summaries of open capital tickets (terms are sold by capital.ticket)", render: (docs) => docs.capital?.tickets(docs.baseUrl) ?? notServed("capital board") },
+  { path: "/v1/directory", contentType: "application/json", summary: "Directory: what it lists, counts, tags, how to be listed", render: (docs) => docs.directory?.overview(docs.baseUrl) ?? notServed("directory") },
+  {
+    path: "/v1/directory/listings",
+    contentType: "application/json",
+    summary: "Directory listings, paged, filtered by tag or skill; never contact details",
+    render: (docs) => docs.directory?.listings(docs.query ?? new URLSearchParams()) ?? notServed("directory"),
+    query: [
+      { name: "tag", description: "Only listings with this tag (case-insensitive).", schema: { type: "string", maxLength: 40 } },
+      { name: "skill", description: "Only listings selling this skill id (case-insensitive).", schema: { type: "string", maxLength: 80 } },
+      { name: "offset", description: "Listings to skip (default 0); next_offset gives the next page.", schema: { type: "integer", minimum: 0 } },
+      { name: "limit", description: "Page size (default 20, at most 100).", schema: { type: "integer", minimum: 1, maximum: 100 } },
+    ],
+  },
+  { path: "/v1/circle", contentType: "application/json", summary: "Peer sellers: this seller and the listed peers, with how to join", render: renderCircle },
+  { path: "/v1/playbook", contentType: "application/json", summary: "How an agent buys here, step by step, generated from the registry", render: renderPlaybook },
   agentCardRoute("/agent-card.json"),
   agentCardRoute("/.well-known/agent-card.json"),
 ];

@@ -37,6 +37,9 @@ export function renderLlmsTxt({ catalogue, payments, baseUrl }: MarkdownInput): 
     "## Free documents",
     `- [OpenAPI](${url(baseUrl, "/openapi.json")}): request schemas, error codes, x-payment-info per operation`,
     `- [Capabilities](${url(baseUrl, "/v1/capabilities")}): open_for_work, prices, wallets`,
+    `- [Capital board](${url(baseUrl, "/v1/capital")}) and [open tickets](${url(baseUrl, "/v1/capital/tickets")}): ticket summaries free, terms sold by capital.ticket, seats committed at POST /v1/capital/commit`,
+    `- [Directory](${url(baseUrl, "/v1/directory")}) and [listings](${url(baseUrl, "/v1/directory/listings")}) (paged, ?tag= or ?skill=): listed agents; contact packs sold by directory.intro`,
+    `- [Circle](${url(baseUrl, "/v1/circle")}): peer sellers and how to join; [Playbook](${url(baseUrl, "/v1/playbook")}): how to buy here, step by step`,
     `- [skill.md](${url(baseUrl, "/skill.md")}), [recipes.md](${url(baseUrl, "/recipes.md")}), [workflows.md](${url(baseUrl, "/workflows.md")}), [pilot.md](${url(baseUrl, "/pilot.md")})`,
     "",
   ];

@@ -5,13 +5,14 @@
  */
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
-import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
 
 /** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
 export interface DocumentedRoute {
   readonly path: string;
   readonly contentType: string;
   readonly summary: string;
+  readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
 
 export interface OpenApiInput {
@@ -118,7 +119,7 @@ function operation(entry: CatalogueEntry, payments: PaymentInfo, body: Record<st
     operationId: entry.id,
     summary: entry.summary,
     description: `${entry.description}\n\nPrice (USDC): Base ${entry.price.base}, Algorand ${entry.price.algorand}${entry.priceDependsOnInput ? " (base price; the 402 challenge states the exact total for the body)" : ""}. Timeout ${entry.timeoutSec} s.`,
-    tags: [entry.kind === "plugin" ? "web evidence" : "jobs"],
+    tags: [operationArea(entry)],
     requestBody: {
       required: true,
       content: { "application/json": { schema: body, ...(example ? { example: example.input } : {}) } },
@@ -249,6 +250,7 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
         operationId: `free.${route.path.replace(/^\/+/, "").replace(/[^a-z0-9]+/gi, "_")}`,
         summary: route.summary,
         tags: ["free"],
+        ...(route.query ? { parameters: route.query.map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: q.schema })) } : {}),
         responses: { "200": { description: route.summary, content: { [route.contentType]: { schema: route.contentType === "application/json" ? { type: "object" } : { type: "string" } } } } },
       },
     };

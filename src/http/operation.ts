@@ -11,9 +11,11 @@ import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
+import { resolvePrices } from "../plugin/price.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
-import { type AcceptedPayment, type Charge, isHoldingPayment, type Payments, type ReplayableCharge } from "./payments.ts";
+import type { SettlementReceipt } from "../plugin/define.ts";
+import { type AcceptedPayment, type Charge, isHoldingPayment, type Payments, type ReplayableCharge, type SettlementFacts } from "./payments.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 
@@ -22,8 +24,8 @@ export interface OperationDeps {
   readonly log: Logger;
   readonly publicUrl: (request: Request) => string;
   readonly isOpenForWork: () => { open: boolean; reason: string };
-  /** Builds the capabilities handed to `run` for one call. */
-  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string) => PluginContext;
+  /** Builds the capabilities handed to `run` for one call; `origin` is the base URL the caller reached (absent for queued jobs). */
+  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string, origin?: string) => PluginContext;
   /** Counts one paid call for a caller (`payer:0x…` when paid, `addr:<ip>` otherwise). */
   readonly rateLimit?: (caller: string) => RateDecision;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
@@ -111,14 +113,14 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   }
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
-  await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id));
+  const admittedBy = await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id, deps.publicUrl(request)));
   await beforePayment?.(value);
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
     description: entry.definition.summary,
-    priceMicros: entry.priceOf(value as never),
+    priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
     outputExample: entry.definition.examples[0]?.output,
@@ -163,24 +165,63 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
 
     let result: unknown;
     try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id));
+      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id, deps.publicUrl(request)));
     } catch (error) {
       payment.release();
       throw error;
     }
 
-    const settled = await payment.settle({ requestId: context.id });
+    const settled = await settleCall(deps, { request, context, entry, payment, result });
     if (settled.kind === "answer") {
       context.outcome = `settlement_${settled.response.status}`;
       return settled.response;
     }
     context.outcome = "ok";
-    const body = present(result);
+    const body = present(settled.result);
     if (isHoldingPayment(payment)) payment.hold({ status: 200, headers: settled.headers, body });
     return jsonResponse(withRequestId(body, context.id), 200, { ...admitted.headers, ...settled.headers });
   } catch (error) {
     return errorResponse(error, context, deps.log);
   }
+}
+
+export type SettledCall = { readonly kind: "settled"; readonly headers: Record<string, string>; readonly result: unknown } | { readonly kind: "answer"; readonly response: Response };
+
+/**
+ * Settles a sync call's payment after its work succeeded and runs the entry's settlement hooks:
+ * `settled` makes what `run` held final (and may add the payment to the result), `unsettled`
+ * undoes it when nothing was charged, or keeps it while the settlement is pending.
+ */
+export async function settleCall(
+  deps: OperationDeps,
+  call: { request: Request; context: RequestContext; entry: PluginEntry | SkillEntry; payment: AcceptedPayment; result: unknown },
+): Promise<SettledCall> {
+  const { request, context, entry, payment, result } = call;
+  const hooks = entry.definition.settlement;
+  if (!hooks) {
+    const settled = await payment.settle({ requestId: context.id });
+    return settled.kind === "settled" ? { kind: "settled", headers: settled.headers, result } : settled;
+  }
+  const receiptOf = (facts: SettlementFacts | undefined): SettlementReceipt => ({
+    payer: facts?.payer ?? payment.payer ?? null,
+    network: facts?.network ?? payment.network ?? null,
+    transaction: facts?.transaction ?? null,
+    paymentId: facts?.paymentId ?? null,
+  });
+  const ctx = deps.contextFor(entry, request.signal, context.id, deps.publicUrl(request));
+  let settled;
+  try {
+    settled = await payment.settle({ requestId: context.id });
+  } catch (error) {
+    // Nobody knows whether it was charged: keep the hold, as for a pending settlement.
+    await hooks.unsettled(result as never, { state: "pending", receipt: receiptOf(undefined) }, ctx);
+    throw error;
+  }
+  if (settled.kind === "answer") {
+    await hooks.unsettled(result as never, { state: settled.state ?? "failed", receipt: receiptOf(settled.facts) }, ctx);
+    return settled;
+  }
+  return { kind: "settled", headers: settled.headers, result: await hooks.settled(result as never, receiptOf(settled.facts), ctx) };
 }
 
 /** Runs `run` with an abort signal for its declared timeout (and the caller leaving); a run that ignores the signal is abandoned. */

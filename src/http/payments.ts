@@ -20,10 +20,18 @@ export interface Charge {
   readonly outputExample?: unknown;
 }
 
+/** What a settlement produced, for work that records it (null fields: payments off or unknown). */
+export interface SettlementFacts {
+  readonly payer: string | null;
+  readonly network: string | null;
+  readonly transaction: string | null;
+  readonly paymentId: string | null;
+}
+
 export type SettleOutcome =
-  | { readonly kind: "settled"; readonly headers: Record<string, string> }
-  /** Settlement failed or is indeterminate: this response replaces the result. */
-  | { readonly kind: "answer"; readonly response: Response };
+  | { readonly kind: "settled"; readonly headers: Record<string, string>; readonly facts?: SettlementFacts }
+  /** Settlement failed (`failed`) or is indeterminate (`pending`): this response replaces the result. */
+  | { readonly kind: "answer"; readonly response: Response; readonly state?: "failed" | "pending"; readonly facts?: SettlementFacts };
 
 export interface AcceptedPayment {
   /** Who paid (wallet address), when known: rate limits count per payer. */

@@ -49,8 +49,18 @@ export function createX402Payments(gate: PaymentGate, networks: readonly Resolve
       async settle({ requestId }) {
         done = true;
         const result = await gate.settle(payment, { requestId, operationId });
-        if (result.kind === "settled") return { kind: "settled", headers: result.headers };
-        return { kind: "answer", response: answerToResponse(result.answer, requestId) };
+        if (result.kind === "settled") {
+          const r = result.receipt;
+          return { kind: "settled", headers: result.headers, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id } };
+        }
+        const body = result.answer.body as { error?: string; transaction?: string | null };
+        const pending = body.error === "SETTLEMENT_PENDING";
+        return {
+          kind: "answer",
+          response: answerToResponse(result.answer, requestId),
+          state: pending ? "pending" : "failed",
+          facts: { payer: payment.payer, network: payment.network, transaction: pending ? (body.transaction ?? null) : null, paymentId: payment.receiptId },
+        };
       },
       release() {
         if (done) return;

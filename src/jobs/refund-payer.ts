@@ -16,6 +16,14 @@ import type { Logger } from "../log.ts";
 import { refundAmountAtomic, RefundRefused, type RefundCheck, type RefundSender, type SignedRefund } from "../x402/refund.ts";
 import type { JobStore, RefundWork } from "./job-store.ts";
 
+export type { RefundWork };
+
+/**
+ * The rows refunds are owed on — jobs, and capital commitments of a cancelled ticket — each
+ * state change a compare-and-set on the row, as described above.
+ */
+export type RefundLedger = Pick<JobStore, "refundWork" | "claimRefund" | "recordRefundTx" | "markRefundSent" | "releaseRefund" | "noteRefundError">;
+
 export type RefundAttempt =
   | { readonly kind: "paid"; readonly transaction: string }
   /** Sent (or possibly sent); a later pass confirms it. */
@@ -37,8 +45,8 @@ export interface RefundPassResult {
 export interface RefundPayer {
   /** Whether refunds on this network are paid automatically (a refund key is configured). */
   covers(network: string | null): boolean;
-  /** Pays (or advances) the refund of one job. */
-  pay(jobId: string): Promise<RefundAttempt>;
+  /** Pays (or advances) the refund of one row (a job id, a commitment id). */
+  pay(id: string): Promise<RefundAttempt>;
   /** Pays every unpaid refund it covers: unsent, failed and pending ones. */
   pass(): Promise<RefundPassResult>;
   /** Starts nothing more (in-flight work finishes; a later start reconciles it). */
@@ -46,7 +54,10 @@ export interface RefundPayer {
 }
 
 export interface RefundPayerDeps {
-  readonly jobs: JobStore;
+  /** Where the refunds are owed: the jobs table, or another ledger with the same columns. */
+  readonly ledger: RefundLedger;
+  /** The log field naming a row (default `job_id`). */
+  readonly idField?: string;
   readonly senders: ReadonlyMap<string, RefundSender>;
   readonly log: Logger;
   /** How long one attempt waits for its transaction to confirm before leaving it to a later pass. */
@@ -57,7 +68,8 @@ export interface RefundPayerDeps {
 }
 
 export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
-  const { jobs, senders, log } = deps;
+  const { ledger: jobs, senders, log } = deps;
+  const idField = deps.idField ?? "job_id";
   const now = deps.now ?? (() => new Date());
   const staleClaimMs = deps.staleClaimMs ?? 120_000;
   const networks = [...senders.keys()];
@@ -69,15 +81,15 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
     switch (check.state) {
       case "confirmed":
         jobs.markRefundSent(work.id, signed.transaction, now());
-        log.info("refund paid", { job_id: work.id, network: work.network, payer: work.payer, transaction: signed.transaction });
+        log.info("refund paid", { [idField]: work.id, network: work.network, payer: work.payer, transaction: signed.transaction });
         return { kind: "paid", transaction: signed.transaction };
       case "dead":
         jobs.releaseRefund(work.id, { claim: work.claim, transaction: signed.transaction }, `${signed.transaction} did not land: ${check.reason}`);
-        log.warn("refund transaction did not land; due again", { job_id: work.id, transaction: signed.transaction, reason: check.reason });
+        log.warn("refund transaction did not land; due again", { [idField]: work.id, transaction: signed.transaction, reason: check.reason });
         return { kind: "failed", error: check.reason };
       case "unknown":
         jobs.noteRefundError(work.id, `check ${signed.transaction} by hand: ${check.reason}`);
-        log.warn("refund needs the operator", { job_id: work.id, transaction: signed.transaction, reason: check.reason });
+        log.warn("refund needs the operator", { [idField]: work.id, transaction: signed.transaction, reason: check.reason });
         return { kind: "held", transaction: signed.transaction, reason: check.reason };
       case "pending":
         jobs.noteRefundError(work.id, broadcastError ? `awaiting confirmation (last send: ${broadcastError})` : "awaiting confirmation");
@@ -102,7 +114,7 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
     } catch (error) {
       const message = error instanceof RefundRefused ? error.message : `cannot sign the refund: ${(error as Error).message}`;
       jobs.releaseRefund(work.id, { claim, transaction: null }, message);
-      log.warn("refund not sent", { job_id: work.id, network: work.network, error: message });
+      log.warn("refund not sent", { [idField]: work.id, network: work.network, error: message });
       return { kind: "failed", error: message };
     }
     // Recorded before it is sent: whatever happens next, a later pass finds this transaction.
@@ -137,7 +149,7 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
     } catch (error) {
       // A node or database error mid-way: the row says where it stands; the next pass resumes.
       const message = (error as Error).message;
-      if (!stopped) log.warn("refund attempt failed", { job_id: work.id, network: work.network, error: message });
+      if (!stopped) log.warn("refund attempt failed", { [idField]: work.id, network: work.network, error: message });
       try {
         if (!stopped) jobs.noteRefundError(work.id, message.slice(0, 200));
       } catch {
@@ -151,9 +163,9 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
 
   return {
     covers: (network) => network !== null && senders.has(network),
-    async pay(jobId) {
+    async pay(id) {
       if (stopped || networks.length === 0) return { kind: "skipped" };
-      const work = jobs.refundWork(networks).find((w) => w.id === jobId);
+      const work = jobs.refundWork(networks).find((w) => w.id === id);
       return work ? attempt(work) : { kind: "skipped" };
     },
     async pass() {

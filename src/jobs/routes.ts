@@ -8,7 +8,7 @@
  *                wait) → 202 {ok, job_id, status, poll} + Location + Retry-After
  */
 import { ApiError, toApiError } from "../errors.ts";
-import { admitPaidCall, type OperationDeps, readJsonObject, runWithTimeout } from "../http/operation.ts";
+import { admitPaidCall, type OperationDeps, readJsonObject, runWithTimeout, settleCall } from "../http/operation.ts";
 import type { AcceptedPayment } from "../http/payments.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
@@ -130,14 +130,14 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     };
     let result: unknown;
     try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => operation.contextFor(entry, signal, context.id), worker.effectiveTimeoutMs(entry));
+      result = await runWithTimeout(entry, value, request.signal, (signal) => operation.contextFor(entry, signal, context.id, operation.publicUrl(request)), worker.effectiveTimeoutMs(entry));
     } catch (error) {
       payment.release();
       const failure = toApiError(error);
       record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
       throw error;
     }
-    const settled = await payment.settle({ requestId: context.id });
+    const settled = await settleCall(operation, { request, context, entry, payment, result });
     if (settled.kind === "answer") {
       context.outcome = `settlement_${settled.response.status}`;
       record("failed", false, "SETTLEMENT_FAILED");
@@ -145,7 +145,9 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     }
     record("completed", payment.payer !== undefined, null);
     context.outcome = "ok";
-    const body = { ok: true, skill: entry.id, result: presentResult(entry, value, result) };
+    const presented = presentResult(entry, value, settled.result);
+    // spec §2.4: some answers carry their fields beside ok and skill (capital.ticket's `ticket`).
+    const body = entry.definition.inlineResult && typeof presented === "object" && presented !== null ? { ok: true, skill: entry.id, ...presented } : { ok: true, skill: entry.id, result: presented };
     return jsonResponse(withRequestId(body, context.id), 200, { ...admitted.headers, ...settled.headers });
   }
 

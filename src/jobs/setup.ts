@@ -78,7 +78,7 @@ export function createJobService(options: {
       const refunds =
         senders.size > 0
           ? createRefundPayer({
-              jobs: store.jobs,
+              ledger: store.jobs,
               senders,
               log: log.child({ component: "refunds" }),
               confirmationTimeoutMs: config.x402?.confirmationTimeoutMs ?? 60_000,

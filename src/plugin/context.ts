@@ -2,6 +2,8 @@
  * @module plugin/context — the capabilities a plugin's `run` receives. Deliberately no wallet,
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
+import type { CapitalFacet } from "../capital/board.ts";
+import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
 import type { ManagerState } from "../store/settings.ts";
@@ -31,6 +33,10 @@ export interface PluginContext {
   readonly skills: () => readonly SkillSummary[];
   /** The language model, when the operator configured one (`llm.configured`). */
   readonly llm: ModelAccess;
+  /** The capital board: tickets for sale and seat reservations (capital.ticket, capital.commit). */
+  readonly capital: CapitalFacet;
+  /** The directory's listings and checks, read-only (directory.intro, network.peer_survey). */
+  readonly directory: DirectoryFacet;
   readonly requestId: string;
   readonly now: () => Date;
 }

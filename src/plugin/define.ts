@@ -15,6 +15,34 @@ export interface CheckFailure {
   readonly message: string;
 }
 
+/** What `admit` may return: a price that depends on the server's state (a ticket's seat price) replaces `price` for this call. */
+export interface Admitted {
+  readonly price?: NetworkPrices;
+}
+
+/** The payment of a sync call as its settlement hooks see it (all null when payments are off). */
+export interface SettlementReceipt {
+  readonly payer: string | null;
+  readonly network: string | null;
+  readonly transaction: string | null;
+  /** The payment's id for GET /v1/payments/{id}. */
+  readonly paymentId: string | null;
+}
+
+/**
+ * For sync work that holds something for the buyer until the payment settles (seats on a
+ * ticket). `run` takes the hold; after settlement exactly one hook runs.
+ */
+export interface SettlementHooks<R> {
+  /** The payment settled (or payments are off): make the hold final; returns the result the caller receives. */
+  readonly settled: (result: R, receipt: SettlementReceipt, ctx: PluginContext) => R | Promise<R>;
+  /**
+   * The payment did not settle. `failed`: nothing was charged, undo the hold. `pending`: the
+   * settlement was sent but not confirmed (it may still land): keep the hold, note the receipt.
+   */
+  readonly unsettled: (result: R, outcome: { readonly state: "failed" | "pending"; readonly receipt: SettlementReceipt }, ctx: PluginContext) => void | Promise<void>;
+}
+
 /** A price that may depend on the validated body (batches, render). */
 export type PriceSpec<Input> = NetworkPrices | ((input: Input) => NetworkPrices);
 
@@ -41,9 +69,10 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   /**
    * Checks that need the server's state (the ticket exists, the quote is unused, a model is
    * configured), run after validation and before any price or payment. Throw an ApiError of any
-   * status to refuse; nothing is charged.
+   * status to refuse; nothing is charged. May return `{ price }` when the price depends on that
+   * state (the 402 then states it; `price` stays the documented one).
    */
-  readonly admit?: (input: Static<I>, ctx: PluginContext) => void | Promise<void>;
+  readonly admit?: (input: Static<I>, ctx: PluginContext) => void | Admitted | Promise<void | Admitted>;
   readonly price: PriceSpec<Static<I>>;
   /** How long `run` may take before its signal aborts (ms, 100 to 600000). */
   readonly timeoutMs: number;
@@ -52,6 +81,8 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   /** At least one; each must validate against `input` (and `output` when given). */
   readonly examples: readonly Example<Static<I>, Static<O>>[];
   readonly run: (input: Static<I>, ctx: PluginContext) => Promise<Static<O>>;
+  /** Sync calls only: hooks around the settlement of work that holds something (see SettlementHooks). */
+  readonly settlement?: SettlementHooks<Static<O>>;
 }
 
 export interface PluginDefinition<I extends TObject = TObject, O extends TSchema = TSchema>
@@ -70,6 +101,8 @@ export interface SkillDefinition<I extends TObject = TObject, O extends TSchema 
   readonly skill: string;
   /** Async skills answer 202 and are polled; sync ones answer in the same response. */
   readonly async: boolean;
+  /** Sync answers put the result's fields beside `ok` and `skill` instead of under `result` (spec §2.4: `{ok, skill, ticket}`). */
+  readonly inlineResult?: boolean;
   /** When true the job result is returned as a JSON-encoded string (the spec's json_only). */
   readonly jsonOnly?: boolean;
 }

@@ -174,6 +174,11 @@ function checkDefinition(
   if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < minTimeoutMs || timeout > maxTimeoutMs) {
     fail("timeoutMs", `must be an integer from ${minTimeoutMs} to ${maxTimeoutMs}, got ${JSON.stringify(timeout)}`);
   }
+  const hooks = definition.settlement as { settled?: unknown; unsettled?: unknown } | undefined;
+  if (hooks !== undefined) {
+    if (typeof hooks?.settled !== "function" || typeof hooks?.unsettled !== "function") fail("settlement", "must give both settled(result, receipt, ctx) and unsettled(result, outcome, ctx)");
+    else if (definition.kind === "skill" && definition.async) fail("settlement", "applies to sync calls only (async jobs settle on their own schedule)");
+  }
   for (const code of definition.errors ?? []) {
     if (!(code in errorCodes)) fail("errors", `unknown error code ${JSON.stringify(code)}`);
   }

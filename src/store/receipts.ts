@@ -136,6 +136,7 @@ const COLUMNS = "id, payment_key, network, asset, pay_to, payer, amount, nonce, 
 export function createReceiptStore(db: Database) {
   const byKey = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE payment_key = ?`);
   const byId = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE id = ?`);
+  const byRequest = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE request_id = ? ORDER BY updated_at DESC LIMIT 1`);
   const byReference = db.query<Row, [string, string, string]>(
     `SELECT ${COLUMNS} FROM payment_receipts WHERE transaction_id = ? OR nonce = ? OR id = ? ORDER BY updated_at DESC LIMIT 1`,
   );
@@ -221,6 +222,11 @@ export function createReceiptStore(db: Database) {
     },
     get(id: string): Receipt | undefined {
       const row = byId.get(id);
+      return row ? toReceipt(row) : undefined;
+    },
+    /** The payment a request reserved (work that outlived its request follows it: capital seat holds). */
+    findByRequest(requestId: string): Receipt | undefined {
+      const row = byRequest.get(requestId);
       return row ? toReceipt(row) : undefined;
     },
     /** By receipt id, settlement transaction id or authorization nonce (case-insensitive hex). */

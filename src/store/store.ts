@@ -3,6 +3,8 @@
  * New families add their migrations to `allMigrations` and a facet here.
  */
 import { join } from "node:path";
+import { capitalMigrations, createTicketStore, type TicketStore } from "../capital/ticket-store.ts";
+import { createListingStore, directoryMigrations, type ListingStore } from "../directory/listing-store.ts";
 import { idempotencyMigrations } from "../jobs/idempotency.ts";
 import { createJobStore, jobMigrations, type JobStore } from "../jobs/job-store.ts";
 import { type Database, type Migration, openDatabase } from "./db.ts";
@@ -18,6 +20,8 @@ export const allMigrations: readonly Migration[] = [
   ...receiptMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
+  ...capitalMigrations,
+  ...directoryMigrations,
 ];
 
 export const databaseFileName = "tollbooth.db";
@@ -28,6 +32,10 @@ export interface Store {
   readonly settings: SettingsStore;
   readonly requestOutcomes: RequestOutcomeStore;
   readonly jobs: JobStore;
+  /** Capital board: tickets and seat commitments. */
+  readonly tickets: TicketStore;
+  /** Directory listings (contacts included: private). */
+  readonly listings: ListingStore;
   pluginStore(pluginId: string): PluginStore;
   /** Runs `stop` before the database closes (background workers that write to it). */
   onClose(stop: () => void): void;
@@ -47,6 +55,8 @@ export function openStore(dataDir: string): Store {
     settings: createSettingsStore(db),
     requestOutcomes,
     jobs: createJobStore(db),
+    tickets: createTicketStore(db),
+    listings: createListingStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
       if (!store) {

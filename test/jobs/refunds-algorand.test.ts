@@ -96,7 +96,7 @@ async function failedJob(target: TestService, tag: string): Promise<string> {
 
 function payerFor(target: TestService): { payer: RefundPayer; sender: RefundSender } {
   const senders = createRefundSenders(resolveNetworks(config(true)), { pollingIntervalMs: 20 });
-  return { payer: createRefundPayer({ jobs: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 2_000 }), sender: senders.get(NETWORK)! };
+  return { payer: createRefundPayer({ ledger: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 2_000 }), sender: senders.get(NETWORK)! };
 }
 
 describe("automatic refunds on Algorand (algod stand-in, official buyer)", () => {

@@ -82,7 +82,7 @@ async function failedJob(target: TestService, tag: string): Promise<string> {
 /** An independent payer over the service's database, as a second process would have. */
 function payerFor(target: TestService): { payer: RefundPayer; sender: RefundSender } {
   const senders = createRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
-  const payer = createRefundPayer({ jobs: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 10_000 });
+  const payer = createRefundPayer({ ledger: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 10_000 });
   return { payer, sender: senders.get(NETWORK)! };
 }
 

@@ -1,0 +1,149 @@
+/**
+ * @module directory/cli — `tollbooth directory add|list|remove|check`: the operator lists agents
+ * by hand or from their A2A agent card. A card is read only through the web engine's guarded
+ * fetch (public addresses, robots.txt), so a listing can never make this server reach a private
+ * address. Output is JSON for scripts.
+ */
+import type { Config } from "../config.ts";
+import { takeFlag, takePositionals } from "../cli-flags.ts";
+import { ApiError } from "../errors.ts";
+import { openStore } from "../store/store.ts";
+import type { WebEngine } from "../web/engine.ts";
+import { vetTarget } from "../web/fetch/target-guard.ts";
+import type { Listing } from "./listing-store.ts";
+import { checkListing, readAgentCard } from "./probe.ts";
+import { publicListing } from "./service.ts";
+
+export interface DirectoryCliArgs {
+  readonly words: string[];
+  readonly flags: Record<string, string | undefined>;
+}
+
+export function takeDirectoryArgs(argv: string[]): DirectoryCliArgs {
+  const words = takePositionals(argv);
+  const flags: Record<string, string | undefined> = {};
+  for (const name of ["name", "description", "endpoint", "contact", "tags", "card"]) flags[name] = takeFlag(argv, name);
+  return { words, flags };
+}
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+const operatorListing = (l: Listing) => ({ ...publicListing(l), contact: l.contact, check_error: l.checkError });
+
+function tagsOf(text: string | undefined): string[] {
+  return [...new Set((text ?? "").split(",").map((t) => t.trim().toLowerCase()).filter(Boolean))].map((t) => t.slice(0, 40)).slice(0, 20);
+}
+
+function refusal(error: unknown): string {
+  return error instanceof ApiError ? `${error.code}: ${error.message}` : (error as Error).message;
+}
+
+function fail(message: string, code = 2): number {
+  console.error(message);
+  return code;
+}
+
+export async function runDirectoryCli(
+  config: Pick<Config, "data" | "unsafeAllowLoopbackTargets">,
+  args: DirectoryCliArgs,
+  web: () => WebEngine,
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const [sub, id] = args.words;
+  const f = args.flags;
+  if (sub === "add") {
+    const contact = f.contact?.trim() ? f.contact.trim().slice(0, 500) : null;
+    if (f.card) {
+      let card;
+      try {
+        card = await readAgentCard(web(), f.card, AbortSignal.timeout(20_000));
+      } catch (error) {
+        return fail(`tollbooth directory add: could not read the agent card at ${f.card}: ${refusal(error)}`, 1);
+      }
+      const store = openStore(config.data);
+      try {
+        const listing = store.listings.add(
+          {
+            name: f.name?.trim() || card.name,
+            description: f.description?.trim() || card.description,
+            tags: [...new Set([...tagsOf(f.tags), ...card.tags])].slice(0, 20),
+            skills: card.skills,
+            endpoint: f.endpoint?.trim() || card.endpoint,
+            cardUrl: f.card,
+            priceSummary: card.priceSummary,
+            networks: card.networks,
+            contact,
+            verifiedAt: now(),
+            latencyMs: card.latencyMs,
+          },
+          now(),
+        );
+        print(operatorListing(listing));
+        return 0;
+      } finally {
+        store.close();
+      }
+    }
+    const missing = ["name", "description", "endpoint", "contact"].filter((name) => !f[name]?.trim());
+    if (missing.length) return fail(`tollbooth directory add: missing ${missing.map((m) => `--${m}`).join(", ")} (usage: --name N --description D --endpoint URL --contact C [--tags a,b], or --card URL [--contact C])`);
+    try {
+      await vetTarget(f.endpoint!.trim(), { allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
+    } catch (error) {
+      return fail(`tollbooth directory add: --endpoint is not a public http(s) URL: ${refusal(error)}`);
+    }
+    const store = openStore(config.data);
+    try {
+      const listing = store.listings.add(
+        {
+          name: f.name!.trim().slice(0, 120),
+          description: f.description!.trim().slice(0, 1000),
+          tags: tagsOf(f.tags),
+          skills: [],
+          endpoint: f.endpoint!.trim(),
+          cardUrl: null,
+          priceSummary: {},
+          networks: [],
+          contact,
+        },
+        now(),
+      );
+      print(operatorListing(listing));
+      return 0;
+    } finally {
+      store.close();
+    }
+  }
+  if (sub === "list") {
+    const store = openStore(config.data);
+    try {
+      print(store.listings.listAll({ includeRemoved: true }).map(operatorListing));
+      return 0;
+    } finally {
+      store.close();
+    }
+  }
+  if (sub === "remove") {
+    if (!id) return fail("tollbooth directory remove ID");
+    const store = openStore(config.data);
+    try {
+      if (!store.listings.remove(id, now())) return fail(`no listed entry ${id}`, 1);
+      print(operatorListing(store.listings.get(id)!));
+      return 0;
+    } finally {
+      store.close();
+    }
+  }
+  if (sub === "check") {
+    if (!id) return fail("tollbooth directory check ID");
+    const store = openStore(config.data);
+    try {
+      const listing = store.listings.get(id);
+      if (!listing) return fail(`no listing ${id}`, 1);
+      store.listings.recordCheck(id, await checkListing(web(), listing, AbortSignal.timeout(20_000), now));
+      print(operatorListing(store.listings.get(id)!));
+      return 0;
+    } finally {
+      store.close();
+    }
+  }
+  return fail("usage: tollbooth directory add --name N --description D --endpoint URL --contact C [--tags a,b] | add --card URL [--contact C] [--tags a,b] | list | remove ID | check ID");
+}
