@@ -133,5 +133,30 @@ export function parseHtmlDocument(html: string): Document {
   charsParsed += html.length;
   const document = new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
   parsed.push(document);
+  closeHeadAtBodyContent(document);
   return document;
+}
+
+/** What may stay in <head>; anything else there starts the body (HTML's "in head" insertion mode). */
+const HEAD_CONTENT = new Set(["TITLE", "META", "LINK", "STYLE", "SCRIPT", "BASE", "NOSCRIPT", "TEMPLATE", "BGSOUND", "BASEFONT"]);
+
+/**
+ * happy-dom's parser leaves a page's content in <head> when the page has no <body> tag or a <head> that is
+ * never closed (common in older crawls): `<head><title>…</title><p>text…` gives an empty body. A browser's
+ * parser closes the head at the first element that is no head content, or at text, and puts it and all that
+ * follows into the body; this does the same after the parse.
+ */
+function closeHeadAtBodyContent(document: Document): void {
+  const { head, body } = document;
+  if (!head || !body) return;
+  let start = head.firstChild;
+  while (start) {
+    if (start.nodeType === 1 ? !HEAD_CONTENT.has((start as unknown as { tagName: string }).tagName) : start.nodeType === 3 && (start.textContent ?? "").trim() !== "") break;
+    start = start.nextSibling;
+  }
+  if (!start) return;
+  const moving = [];
+  for (let node: ChildNode | null = start as unknown as ChildNode; node; node = node.nextSibling) moving.push(node);
+  const first = body.firstChild;
+  for (const node of moving) body.insertBefore(node as never, first);
 }
