@@ -17,6 +17,7 @@ import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
+import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./store/store.ts";
 import type { WebEngine } from "./web/engine.ts";
@@ -69,7 +70,7 @@ export function createApp(deps: AppDeps) {
       const m = store.settings.manager();
       return { open: m.openForWork, reason: m.pauseReason };
     },
-    contextFor: (entry, signal, requestId): PluginContext => ({
+    contextFor: (entry, signal, requestId, payer): PluginContext => ({
       signal,
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.manager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
+      quotes: createQuoteAccess(store.quotes, { payer, requestId, now }),
       requestId,
       now,
     }),

@@ -84,6 +84,13 @@ export const errorCodes = {
   JOB_INTERRUPTED: { status: 500, message: "The server stopped while the job was running; nothing was charged or a refund is recorded." },
   PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
   SKILL_UNAVAILABLE: { status: 503, message: "This skill cannot run on this server right now (for example, no language model is configured); nothing was charged." },
+
+  // ── custom work: job.quote and job.run.* ──────────────────────────────────
+  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
+  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
+  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
+  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
+  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -7,6 +7,7 @@
  * from memory (authorize returns it as an answer), so `runPaidOperation` hands it the result.
  */
 import { ApiError } from "../errors.ts";
+import { claimedCallerOf } from "../jobs/caller.ts";
 import { type RateDecision, rateLimitHeaders } from "../jobs/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
@@ -21,8 +22,8 @@ export interface OperationDeps {
   readonly log: Logger;
   readonly publicUrl: (request: Request) => string;
   readonly isOpenForWork: () => { open: boolean; reason: string };
-  /** Builds the capabilities handed to `run` for one call. */
-  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string) => PluginContext;
+  /** Builds the capabilities handed to `run` for one call; `payer` is the paying address, when paid. */
+  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string, payer?: string) => PluginContext;
   /** Counts one paid call for a caller (`payer:0x…` when paid, `addr:<ip>` otherwise). */
   readonly rateLimit?: (caller: string) => RateDecision;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
@@ -109,7 +110,10 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   }
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
-  await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id));
+  // Before verification the payer is the one the payment header names (verified next, or refused).
+  const claimed = claimedCallerOf(request.headers, context.clientIp);
+  const claimedPayer = claimed.startsWith("payer:") ? claimed.slice("payer:".length) : undefined;
+  await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id, claimedPayer));
   await beforePayment?.(value);
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
@@ -161,7 +165,7 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
 
     let result: unknown;
     try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id));
+      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id, payment.payer));
     } catch (error) {
       payment.release();
       throw error;

@@ -91,7 +91,7 @@ export function createJobService(options: {
         payments,
         log: log.child({ component: "jobs" }),
         limits: config,
-        contextFor: (entry: SkillEntry, signal, requestId) => operation.contextFor(entry, signal, requestId),
+        contextFor: (entry: SkillEntry, signal, requestId, payer) => operation.contextFor(entry, signal, requestId, payer),
         now,
         ...(refunds ? { refunds } : {}),
       });

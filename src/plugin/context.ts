@@ -4,6 +4,7 @@
  */
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
+import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -31,6 +32,8 @@ export interface PluginContext {
   readonly skills: () => readonly SkillSummary[];
   /** The language model, when the operator configured one (`llm.configured`). */
   readonly llm: ModelAccess;
+  /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
+  readonly quotes: QuoteAccess;
   readonly requestId: string;
   readonly now: () => Date;
 }

@@ -72,6 +72,13 @@ export interface SkillDefinition<I extends TObject = TObject, O extends TSchema 
   readonly async: boolean;
   /** When true the job result is returned as a JSON-encoded string (the spec's json_only). */
   readonly jsonOnly?: boolean;
+  /**
+   * Async skills: takes a one-use resource for this job (a quote) once the payment is verified
+   * and before the job is accepted; `ctx` is the paying caller's. Throw an ApiError to refuse:
+   * the payment is released and nothing is charged. The function returned gives the resource
+   * back when the job is not accepted after all (settlement at acceptance failed).
+   */
+  readonly claim?: (input: Static<I>, ctx: PluginContext, jobId: string) => void | (() => void);
 }
 
 export type AnyDefinition = PluginDefinition | SkillDefinition;

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { idempotencyMigrations } from "../jobs/idempotency.ts";
 import { createJobStore, jobMigrations, type JobStore } from "../jobs/job-store.ts";
+import { createQuoteStore, quoteMigrations, type QuoteStore } from "../quotes/quote-store.ts";
 import { type Database, type Migration, openDatabase } from "./db.ts";
 import { createPluginStore, pluginKvMigrations, type PluginStore } from "./plugin-kv.ts";
 import { receiptMigrations } from "./receipts.ts";
@@ -18,6 +19,7 @@ export const allMigrations: readonly Migration[] = [
   ...receiptMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
+  ...quoteMigrations,
 ];
 
 export const databaseFileName = "tollbooth.db";
@@ -28,6 +30,7 @@ export interface Store {
   readonly settings: SettingsStore;
   readonly requestOutcomes: RequestOutcomeStore;
   readonly jobs: JobStore;
+  readonly quotes: QuoteStore;
   pluginStore(pluginId: string): PluginStore;
   /** Runs `stop` before the database closes (background workers that write to it). */
   onClose(stop: () => void): void;
@@ -47,6 +50,7 @@ export function openStore(dataDir: string): Store {
     settings: createSettingsStore(db),
     requestOutcomes,
     jobs: createJobStore(db),
+    quotes: createQuoteStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
       if (!store) {
