@@ -72,6 +72,13 @@ export const errorCodes = {
   PAYMENT_ID_CONFLICT: { status: 409, message: "This payment identifier was already used for a different call (payer, operation or body); use a new identifier. Nothing was charged." },
   PAYMENT_RESULT_NOT_HELD: { status: 409, message: "This payment identifier was already paid and settled (see PAYMENT-RESPONSE), but its result is no longer held. Nothing was charged for this request." },
 
+  // ── custom work: job.quote and job.run.* ──────────────────────────────────
+  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
+  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
+  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
+  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
+  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
+
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },
   JOB_NOT_FOUND: { status: 404, message: "No such job (it may have expired)." },
@@ -85,12 +92,8 @@ export const errorCodes = {
   PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
   SKILL_UNAVAILABLE: { status: 503, message: "This skill cannot run on this server right now (for example, no language model is configured); nothing was charged." },
 
-  // ── custom work: job.quote and job.run.* ──────────────────────────────────
-  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
-  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
-  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
-  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
-  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
+  // ── model skills (llm) ────────────────────────────────────────────────────
+  POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;
