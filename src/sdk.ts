@@ -31,3 +31,9 @@ export {
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
+
+// Custom work (job.quote, job.run.*): the built-in quote and run skills are made of these.
+export { admitQuote, QuoteOutputSchema, QuoteRequestSchema, quoteGoal } from "./quotes/quote-goal.ts";
+export { admitRun, RunOutputSchema, RunRequestSchema, runQuote } from "./quotes/run-quote.ts";
+export { priceText, runTimeoutMs, tiers } from "./quotes/tiers.ts";
+export type { Tier, TierId } from "./quotes/tiers.ts";

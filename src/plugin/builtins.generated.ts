@@ -6,6 +6,8 @@ import * as m3 from "../../plugins/web-markdown.ts";
 import * as m4 from "../../plugins/web-read.ts";
 import * as m5 from "../../skills/capabilities.ts";
 import * as m6 from "../../skills/host-report.ts";
+import * as m7 from "../../skills/job-quote.ts";
+import * as m8 from "../../skills/job-run.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/pdf-read.ts", exports: m0 },
@@ -15,4 +17,6 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "plugins/web-read.ts", exports: m4 },
   { file: "skills/capabilities.ts", exports: m5 },
   { file: "skills/host-report.ts", exports: m6 },
+  { file: "skills/job-quote.ts", exports: m7 },
+  { file: "skills/job-run.ts", exports: m8 },
 ];

@@ -168,8 +168,11 @@ export function decideQuote(goal: string, budgetMicros: number, options: DecideO
   const needs = needsOf(s);
   if (s.unbounded.length > 0) {
     const kinds = s.unbounded;
+    // A crawl, link following or a long list is cut to what the largest tier reads; a one-off
+    // snapshot (no monitoring, no accounts) is sized like any goal.
+    const widest = kinds.some((k) => k === "too_many_urls" || k === "crawl" || k === "follow_links");
     const cut: Needs = { ...needs, sources: Math.min(needs.sources, largestTier.maxSources) };
-    const tier = estimateTier(cut, options.minTier) ?? largestTier;
+    const tier = widest ? largestTier : (estimateTier(cut, options.minTier) ?? largestTier);
     const scope = kinds.map((k) => unboundedScopes[k]).join("; ");
     return reject("unbounded", `Unbounded work is not quoted (${kinds.map((k) => unboundedNotes[k]).join(", ")}). One counter: ${scope}.`, null, counterOf(tier, scope));
   }

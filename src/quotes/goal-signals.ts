@@ -48,7 +48,7 @@ const unboundedRules: readonly [UnboundedKind, RegExp][] = [
   ["state", /\b((?:create|register|open|make|sign up for) (?:an? |\d+ |new |several |multiple |many )*(?:user |email |social |test )*accounts?|sign(?:ing)? up|log ?in (?:to|as|with)|remember (?:this|it|my)|across (?:jobs|sessions|runs))\b/i],
 ];
 
-const comparisonPattern = /\b(compare|comparing|comparison|versus|vs\.?|side[- ]by[- ]side|pros and cons|trade-?offs? between|(?:a |in a )?table)\b/i;
+const comparisonPattern = /\b(compare|comparing|comparison|versus|vs\.?|side[- ]by[- ]side|pros and cons|trade-?offs? between)\b/i;
 const reportPattern = /\b((?:structured|detailed|full|comprehensive|research|written|in-depth|market|competitive|analyst|formal) report|a report|due diligence|white ?paper|literature review|market (?:analysis|research))\b/i;
 const summaryPattern = /\b(summar(?:y|ise|ize|ising|izing)|brief(?:ing)?|tl;?dr|gist|key (?:points|takeaways)|what does (?:this|the|that) (?:page|article|post|site|document|link) say)\b/i;
 const hostPattern = /\b(?:your|this|the tollbooth|the)\s+(?:own\s+)?(?:host|server|machine|box)\b/i;

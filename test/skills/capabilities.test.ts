@@ -21,6 +21,9 @@ describe("capabilities", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: Record<string, unknown> };
     expect(Object.keys(body.result).sort()).toEqual(["ok", "open_for_work", "price_job", "skills"]);
-    expect(body.result).toEqual({ ok: true, open_for_work: true, price_job: "0.01", skills: service.registry.skills.map((s) => s.id) });
+    // The highest price of a skill bought directly (job.run.* are bought with a quote; spec §4.1 rule 1).
+    const direct = service.registry.skills.filter((s) => !s.id.startsWith("job.run.")).map((s) => s.priceOf({} as never).base);
+    expect(body.result).toEqual({ ok: true, open_for_work: true, price_job: String(Math.max(...direct) / 1_000_000), skills: service.registry.skills.map((s) => s.id) });
+    expect(body.result.price_job).not.toBe("5");
   });
 });
