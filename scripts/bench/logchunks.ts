@@ -16,7 +16,7 @@
  * written looking at half A only, so half B is the held-out figure.
  */
 import { createHash } from "node:crypto";
-import { reduceLog } from "../../src/logs/reduce.ts";
+import { diagnoseLog } from "../../src/logs/diagnose.ts";
 import { option } from "./dev-set.ts";
 import { type ChunkSpan, type LabelledLog, loadLogChunks } from "./logchunks-data.ts";
 
@@ -56,7 +56,7 @@ const overlaps = (s: ChunkSpan, from: number, to: number) => s.from <= to && s.t
 let reduceMs = 0;
 for (const example of located) {
   const t0 = performance.now();
-  const window = reduceLog(example.log, { maxLines });
+  const window = diagnoseLog(example.log, { maxLines }).failing_lines;
   reduceMs += performance.now() - t0;
   const total = example.log.split("\n").length;
   // The reference: the last 30 lines that are not the trailing empty line of a final newline.
@@ -90,7 +90,7 @@ const row = (name: string, s: Score) =>
   `${name.padEnd(14)} ${String(s.n).padStart(4)}  ${pct(s.overlaps, s.n)}  ${pct(s.contained, s.n)}  ${String(median(s.lines)).padStart(6)}   ${pct(s.tailOverlaps, s.n)}  ${pct(s.tailContained, s.n)}`;
 
 console.log(`LogChunks: ${examples.length} labelled logs, ${located.length} chunks located in their log (${examples.length - located.length} not located, left out)`);
-console.log(`window: src/logs/reduce.ts, max ${maxLines} lines; reference: the last 30 lines\n`);
+console.log(`window: diagnoseLog (src/logs), failing_lines, max ${maxLines} lines; reference: the last 30 lines\n`);
 console.log(`${"language".padEnd(14)} ${"logs".padStart(4)}  overlaps contained  median   last-30 overlaps contained`);
 console.log(`${"".padEnd(14)} ${"".padStart(4)}  ${"".padStart(17)}  lines`);
 for (const [language, s] of [...byLanguage.entries()].sort(([a], [b]) => a.localeCompare(b))) console.log(row(language, s));
