@@ -14,13 +14,13 @@ const CI_TOKENS = /travis_(?:fold|time):[a-z]+:[\w.:=,-]*|##\[(?:group|endgroup)
 
 const TIMESTAMPS = [
   // 2024-01-01T00:00:00.0000000Z (GitHub Actions), 2024-01-01 00:00:00,123, with an optional zone, maybe in brackets
-  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?:?\s+/,
+  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?\]?:?(?: |\t|$)/,
   // [12:34:56] or [12:34:56.789] (gulp, webpack, many tools)
-  /^\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*/,
+  /^\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\] ?/,
   // 12:34:56.789 followed by text
-  /^\d{2}:\d{2}:\d{2}[.,]\d+\s+/,
+  /^\d{2}:\d{2}:\d{2}[.,]\d+(?: |$)/,
   // Jan 02 15:04:05 (syslog)
-  /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}\s+/,
+  /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?: |$)/,
 ];
 
 /** Removes every ANSI escape sequence and other control characters but tab. */
@@ -28,7 +28,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, "").replace(BARE_SGR, "").replace(CONTROL, "");
 }
 
-/** Removes one leading timestamp of a known shape. */
+/** Removes one leading timestamp of a known shape and the one space after it (indentation behind it stays). */
 export function stripTimestamp(line: string): string {
   for (const shape of TIMESTAMPS) {
     const match = shape.exec(line);

@@ -130,7 +130,12 @@ export function diagnoseLog(log: string, options: DiagnoseOptions = {}): Diagnos
   const lineText = (f: Found) => (f.inWindow ? window.lines.find((l) => l.n === f.line)?.text : cleanLines(log)[f.line - 1]) ?? "";
   const diagnosis = [
     `${render(primary, primary.entry.root_cause)} (line ${primary.line}: "${quote(lineText(primary))}")`,
-    ...found.slice(1, 5).map((f) => `Also on line ${f.line} (${f.entry.family}): ${render(f, f.entry.root_cause)}`),
+    // Further findings on other lines (a second entry for the primary's own line adds nothing).
+    ...found
+      .slice(1)
+      .filter((f) => f.line !== primary.line)
+      .slice(0, 4)
+      .map((f) => `Also on line ${f.line} (${f.entry.family}): ${render(f, f.entry.root_cause)}`),
     where,
   ];
   if (!primary.inWindow) diagnosis.push("The matching line lies before the failure window, so the cause is less certain.");
