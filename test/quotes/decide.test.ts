@@ -1,5 +1,6 @@
 /** The deterministic quote decision (issue 17 rules 2–6), table-driven over goals. */
 import { describe, expect, it } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { decideQuote, type QuoteDecision } from "../../src/quotes/decide.ts";
 import { readGoalSignals } from "../../src/quotes/goal-signals.ts";
 import { normaliseGoal } from "../../src/quotes/quote-store.ts";
@@ -123,5 +124,21 @@ describe("readGoalSignals", () => {
     expect(readGoalSignals("Write 1,200 words on https://example.com/x").words).toBe(1200);
     expect(readGoalSignals("a 4-page report from example.com").words).toBe(2000);
     expect(readGoalSignals("```\na\nb\nc\n```").codeLines).toBe(3);
+  });
+});
+
+describe("log-shaped goals (the log reducer's patterns)", () => {
+  const dir = new URL("../fixtures/logs/", import.meta.url).pathname;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".log") && f !== "unknown.log")) {
+    it(`${file} maps to code.fix_from_log`, () => {
+      const log = readFileSync(dir + file, "utf8").slice(-3_500);
+      expect(decide(log, 5)).toMatchObject({ decision: "map_to_existing", runSkill: "code.fix_from_log" });
+    });
+  }
+
+  it("prose that mentions errors is not a log", () => {
+    for (const goal of ["Why do compilers report errors at the end of a build? Explain briefly.", "Compare the error handling of https://a.example.com/docs and https://b.example.com/docs"]) {
+      expect(readGoalSignals(goal).logShaped).toBe(false);
+    }
   });
 });
