@@ -94,6 +94,9 @@ export const errorCodes = {
 
   // ── model skills (llm) ────────────────────────────────────────────────────
   POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
+  MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
+  MODEL_REFUSED: { status: 422, message: "The language model refused the request; nothing was charged." },
+  MODEL_OUTPUT_INVALID: { status: 502, message: "The language model's answer did not have the required form (JSON or schema), even after one repair; nothing was charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

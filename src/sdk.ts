@@ -13,6 +13,13 @@ export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
 
+// Language-model skills: the policy gate, the "needs a model" refusal and the engine line.
+export { policyRefusal, refuseByPolicy } from "./llm/policy.ts";
+export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
+export { modelEngine, requireModel } from "./llm/model-access.ts";
+export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
+export type { SkillEngine } from "./plugin/define.ts";
+
 // Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
 export {
   ChangesOutputSchema,

@@ -8,6 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
+/** The most expensive skill bought directly, in dollars (job.run.* are bought with a quote; spec §4.1 rule 1 gives 0.25 beside them). */
+const maxSkillPrice = () => String(Math.max(...service.registry.skills.filter((s) => !s.id.startsWith("job.run.")).map((s) => s.priceOf({} as never).base ?? 0)) / 1e6);
+
 describe("capabilities", () => {
   it("is declared sync at 0.002 with a 5 s timeout", () => {
     const entry = service.registry.skill("capabilities");
@@ -21,9 +24,7 @@ describe("capabilities", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: Record<string, unknown> };
     expect(Object.keys(body.result).sort()).toEqual(["ok", "open_for_work", "price_job", "skills"]);
-    // The highest price of a skill bought directly (job.run.* are bought with a quote; spec §4.1 rule 1).
-    const direct = service.registry.skills.filter((s) => !s.id.startsWith("job.run.")).map((s) => s.priceOf({} as never).base);
-    expect(body.result).toEqual({ ok: true, open_for_work: true, price_job: String(Math.max(...direct) / 1_000_000), skills: service.registry.skills.map((s) => s.id) });
+    expect(body.result).toEqual({ ok: true, open_for_work: true, price_job: maxSkillPrice(), skills: service.registry.skills.map((s) => s.id) });
     expect(body.result.price_job).not.toBe("5");
   });
 });
