@@ -33,6 +33,8 @@ export default defineSkill({
       },
     },
   ],
+  // Decided by rules; a configured model reviews accepted quotes (it may only raise the tier).
+  engine: (llm) => ({ available: true, engine: llm.configured ? "rules+model" : "rules", ...(llm.model("job.quote") ? { model: llm.model("job.quote")! } : {}) }),
   admit: (input) => admitQuote(input),
   run: (input, ctx) => quoteGoal(input, ctx),
 });

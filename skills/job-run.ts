@@ -1,5 +1,5 @@
 /** Buys the run of an accepted quote at its tier: the stored goal, planned first, fetching only the hosts it named, under the tier's limits. */
-import { admitRun, defineSkill, priceText, RunOutputSchema, RunRequestSchema, runQuote, runTimeoutMs, tiers } from "tollbooth";
+import { admitRun, defineSkill, modelEngine, priceText, RunOutputSchema, RunRequestSchema, runQuote, runTimeoutMs, tiers } from "tollbooth";
 
 export default tiers.map((tier) =>
   defineSkill({
@@ -13,6 +13,7 @@ export default tiers.map((tier) =>
     timeoutMs: runTimeoutMs,
     errors: ["QUOTE_NOT_FOUND", "QUOTE_WRONG_TIER", "QUOTE_EXPIRED", "QUOTE_USED", "QUOTE_PAYER_MISMATCH", "SKILL_UNAVAILABLE"],
     examples: [{ input: { quote_id: "quote_3f1c9a7be2d04c5e8a6b1d2e3f405162" } }],
+    engine: modelEngine(tier.runSkill),
     admit: (input, ctx) => admitRun(tier, input, ctx),
     claim: (input, ctx, jobId) => {
       ctx.quotes.claim(input.quote_id, tier.runSkill, jobId);

@@ -63,7 +63,7 @@ async function reviewWithModel(goal: string, decision: QuoteDecision, ctx: Plugi
       prompt: `The deterministic estimate is ${decision.tier}. Give your estimate.`,
       data: goal,
       schema: ReviewSchema,
-      limits: { maxSteps: 1, maxToolCalls: 0, maxUsd: 0.02 },
+      limits: { maxSteps: 2, maxToolCalls: 0, maxUsd: 0.02 },
       signal: ctx.signal,
     }));
   } catch (error) {

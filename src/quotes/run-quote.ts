@@ -6,9 +6,10 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
+import { requireModel } from "../llm/model-access.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { QuoteRow } from "./quote-store.ts";
-import { limitsView, type Tier } from "./tiers.ts";
+import { limitsView, runTimeoutMs, type Tier } from "./tiers.ts";
 
 export const RunRequestSchema = t.Object(
   { quote_id: t.String({ pattern: "^quote_[0-9a-f]{32}$", description: "The quote_id of an accepted job.quote for this tier." }) },
@@ -32,9 +33,7 @@ export type RunOutput = typeof RunOutputSchema.static;
 /** Before the 402: a model to run it, and a quote this caller may run at this tier. */
 export function admitRun(tier: Tier, input: { quote_id: string }, ctx: PluginContext): void {
   ctx.quotes.checkRunnable(input.quote_id, tier.runSkill);
-  if (!ctx.llm.configured) {
-    throw new ApiError("SKILL_UNAVAILABLE", { message: "No language model is configured on this server, so quoted work cannot run; nothing was charged." });
-  }
+  requireModel(ctx.llm);
 }
 
 function systemFor(quote: QuoteRow, tier: Tier): string {
@@ -59,7 +58,8 @@ export async function runQuote(tier: Tier, input: { quote_id: string }, ctx: Plu
       prompt: quote.goal,
       tools: quote.allowedHosts.length > 0 ? ["web_read", "pdf_read"] : [],
       allowedHosts: quote.allowedHosts,
-      limits: tier.limits,
+      // The writer needs time to answer before the job's own timeout aborts everything.
+      limits: { ...tier.limits, maxWallMs: runTimeoutMs - 20_000 },
       signal: ctx.signal,
     });
     return {
