@@ -9,7 +9,7 @@
  *   otherwise reject budget_below_price · accept without a model → reject no_model
  */
 import { type GoalSignals, maxUrls, readGoalSignals, type UnboundedKind } from "./goal-signals.ts";
-import { largestTier, limitsView, priceText, type Tier, type TierId, tierById, tiers } from "./tiers.ts";
+import { largestTier, priceText, type Tier, type TierId, tierById, tiers } from "./tiers.ts";
 
 export type QuoteVerdict = "accept" | "map_to_existing" | "reject";
 export type QuoteReason = "fits_tier" | "narrower_scope" | "existing_skill" | "unbounded" | "too_large" | "budget_below_price" | "no_model";
@@ -220,4 +220,3 @@ function reject(reason: QuoteReason, note: string, tier: Tier | null, counter: Q
   return { decision: "reject", reason, note, tier: tier?.id ?? null, runSkill: null, priceMicros: null, scope: fullScope, allowedHosts: [], counter, nextRequest: null };
 }
 
-export { limitsView };
