@@ -37,6 +37,8 @@ export const runTimeoutMs = 180_000;
 export const quoteLifetimeMs = 3_600_000;
 /** Asking the same goal and budget again within this window returns the same quote. */
 export const repeatWindowMs = 24 * 3_600_000;
+/** How long quotes are kept for the operator (`tollbooth quotes`) before the sweep deletes them. */
+export const quoteRetentionMs = 7 * 24 * 3_600_000;
 
 export const largestTier: Tier = tiers[tiers.length - 1]!;
 

@@ -146,6 +146,26 @@ describe("quote store", () => {
     expect(free.store.quotes.get(q.id)).toMatchObject({ usedAt: null, jobId: null });
   });
 
+  it("the job sweep deletes quotes older than a week, keeping newer ones", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-quotes-"));
+    const store = openStore(dir);
+    const insert = (goal: string, at: Date) => {
+      const normal = normaliseGoal(goal);
+      return store.quotes.insert(decideQuote(normal, 1_000_000, { priceOf: () => undefined, modelConfigured: true }), { goal: normal, goalHash: goalHashOf(normal), budgetMicros: 1_000_000, payer: null }, at);
+    };
+    const old = insert("Extract the title of https://example.com/old", new Date(Date.now() - 8 * 86_400_000));
+    const recent = insert("Extract the title of https://example.com/new", new Date(Date.now() - 2 * 86_400_000));
+    store.close();
+    // The job service sweeps when it starts (and every minute).
+    const s = await testService(["--data", dir]);
+    try {
+      expect(s.store.quotes.get(old.id)).toBeUndefined();
+      expect(s.store.quotes.get(recent.id)).toBeDefined();
+    } finally {
+      await s.close();
+    }
+  });
+
   it("quote ids carry 128 random bits", () => {
     const a = storeAccepted(free, "Extract the title of https://example.com/a", 1_000_000);
     const b = storeAccepted(free, "Extract the title of https://example.com/b", 1_000_000);
