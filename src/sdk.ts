@@ -19,6 +19,8 @@ export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
 export { modelEngine, requireModel } from "./llm/model-access.ts";
 export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
 export type { SkillEngine } from "./plugin/define.ts";
+export { bulletCount as briefBulletCount, extractiveBrief, modelSentenceCount as briefModelSentences, selectSentences } from "./brief/extractive.ts";
+export type { BriefBullet } from "./brief/extractive.ts";
 
 // Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
 export {

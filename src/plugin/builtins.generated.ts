@@ -7,6 +7,7 @@ import * as m4 from "../../plugins/web-read.ts";
 import * as m5 from "../../skills/capabilities.ts";
 import * as m6 from "../../skills/grok-prompt.ts";
 import * as m7 from "../../skills/host-report.ts";
+import * as m8 from "../../skills/web-brief.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/pdf-read.ts", exports: m0 },
@@ -17,4 +18,5 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "skills/capabilities.ts", exports: m5 },
   { file: "skills/grok-prompt.ts", exports: m6 },
   { file: "skills/host-report.ts", exports: m7 },
+  { file: "skills/web-brief.ts", exports: m8 },
 ];
