@@ -40,3 +40,7 @@ export {
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
+
+// Job building blocks: the rules engine of code.fix_from_log (an operator file may reuse it or its schema).
+export { DiagnosisSchema, diagnoseLog } from "./logs/diagnose.ts";
+export type { Diagnosis, DiagnoseOptions } from "./logs/diagnose.ts";

@@ -5,9 +5,10 @@ import * as m2 from "../../plugins/web-fetch.ts";
 import * as m3 from "../../plugins/web-markdown.ts";
 import * as m4 from "../../plugins/web-read.ts";
 import * as m5 from "../../skills/capabilities.ts";
-import * as m6 from "../../skills/grok-prompt.ts";
-import * as m7 from "../../skills/host-report.ts";
-import * as m8 from "../../skills/web-brief.ts";
+import * as m6 from "../../skills/code-fix-from-log.ts";
+import * as m7 from "../../skills/grok-prompt.ts";
+import * as m8 from "../../skills/host-report.ts";
+import * as m9 from "../../skills/web-brief.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/pdf-read.ts", exports: m0 },
@@ -16,7 +17,8 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "plugins/web-markdown.ts", exports: m3 },
   { file: "plugins/web-read.ts", exports: m4 },
   { file: "skills/capabilities.ts", exports: m5 },
-  { file: "skills/grok-prompt.ts", exports: m6 },
-  { file: "skills/host-report.ts", exports: m7 },
-  { file: "skills/web-brief.ts", exports: m8 },
+  { file: "skills/code-fix-from-log.ts", exports: m6 },
+  { file: "skills/grok-prompt.ts", exports: m7 },
+  { file: "skills/host-report.ts", exports: m8 },
+  { file: "skills/web-brief.ts", exports: m9 },
 ];
