@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps) {
   const { registry, store, log } = deps;
   const startedAt = new Date();
   const now = deps.now ?? (() => new Date());
-  const catalogue = buildCatalogue(registry);
+  const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
   const jobSetup = createJobService({

@@ -19,6 +19,8 @@ export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
 export { modelEngine, requireModel } from "./llm/model-access.ts";
 export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
 export type { SkillEngine } from "./plugin/define.ts";
+export { bulletCount as briefBulletCount, extractiveBrief, modelSentenceCount as briefModelSentences, selectSentences } from "./brief/extractive.ts";
+export type { BriefBullet } from "./brief/extractive.ts";
 
 // Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
 export {
@@ -38,6 +40,10 @@ export {
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
+
+// Job building blocks: the rules engine of code.fix_from_log (an operator file may reuse it or its schema).
+export { DiagnosisSchema, diagnoseLog } from "./logs/diagnose.ts";
+export type { Diagnosis, DiagnoseOptions } from "./logs/diagnose.ts";
 
 // Custom work (job.quote, job.run.*): the built-in quote and run skills are made of these.
 export { admitQuote, QuoteOutputSchema, QuoteRequestSchema, quoteGoal } from "./quotes/quote-goal.ts";

@@ -6,6 +6,7 @@
  * A retry of a paid call under the same x402 payment-identifier is answered by the payment layer
  * from memory (authorize returns it as an answer), so `runPaidOperation` hands it the result.
  */
+import { engineOf, engineSentence } from "../docs/catalogue.ts";
 import { ApiError } from "../errors.ts";
 import { claimedCallerOf } from "../jobs/caller.ts";
 import { type RateDecision, rateLimitHeaders } from "../jobs/rate-limit.ts";
@@ -113,13 +114,14 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   // Before verification the payer is the one the payment header names (verified next, or refused).
   const claimed = claimedCallerOf(request.headers, context.clientIp);
   const claimedPayer = claimed.startsWith("payer:") ? claimed.slice("payer:".length) : undefined;
-  await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id, claimedPayer));
+  const ctx = deps.contextFor(entry, request.signal, context.id, claimedPayer);
+  await entry.definition.admit?.(value as never, ctx);
   await beforePayment?.(value);
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
-    description: entry.definition.summary,
+    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)),
     priceMicros: entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,

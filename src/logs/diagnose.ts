@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { type CompiledPattern, fillTemplate, patternTable } from "./patterns.ts";
-import { cleanLines, isErrorLine, type LogWindow, reduceLog } from "./reduce.ts";
+import { cleanLines, isErrorLine, type LogWindow, MAX_MATCH_CHARS, reduceLog } from "./reduce.ts";
 
 export const FailingLinesSchema = Type.Object({
   from: Type.Integer({ minimum: 1, description: "First line of the failure window (1-based, in the log as sent)." }),
@@ -69,7 +69,7 @@ function matchLines(table: readonly CompiledPattern[], lines: readonly { n: numb
     if (text.trim() === "") continue;
     for (const entry of table) {
       if (entry.weight < minWeight || seen.has(entry.id)) continue;
-      const match = entry.pattern.exec(text);
+      const match = entry.pattern.exec(text.length > MAX_MATCH_CHARS ? text.slice(0, MAX_MATCH_CHARS) : text);
       if (!match) continue;
       seen.add(entry.id);
       found.push({ entry, line: n, groups: [...match], inWindow });

@@ -142,8 +142,15 @@ const NOT_ERROR = [
 /** Follows an error line and belongs to it: stack frames, code frames, indented detail, carets. */
 const CONTINUATION = [/^\s+\S/, /^\s*at\s/, /^\s*\^/, /^\s*\|/, /^\s*\d+\s*\|/, /^\s*File "/, /^\s*(?:in|from)\s/, /^\s*\.\.\.\s*$/];
 
+/**
+ * Patterns see at most this much of a line: a regex that backtracks (an operator's, or a slip in
+ * ours) stays bounded on a 200,000-character line.
+ */
+export const MAX_MATCH_CHARS = 2000;
+
 function matchesAny(patterns: readonly RegExp[], text: string): boolean {
-  for (const pattern of patterns) if (pattern.test(text)) return true;
+  const head = text.length > MAX_MATCH_CHARS ? text.slice(0, MAX_MATCH_CHARS) : text;
+  for (const pattern of patterns) if (pattern.test(head)) return true;
   return false;
 }
 

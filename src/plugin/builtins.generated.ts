@@ -5,10 +5,12 @@ import * as m2 from "../../plugins/web-fetch.ts";
 import * as m3 from "../../plugins/web-markdown.ts";
 import * as m4 from "../../plugins/web-read.ts";
 import * as m5 from "../../skills/capabilities.ts";
-import * as m6 from "../../skills/grok-prompt.ts";
-import * as m7 from "../../skills/host-report.ts";
-import * as m8 from "../../skills/job-quote.ts";
-import * as m9 from "../../skills/job-run.ts";
+import * as m6 from "../../skills/code-fix-from-log.ts";
+import * as m7 from "../../skills/grok-prompt.ts";
+import * as m8 from "../../skills/host-report.ts";
+import * as m9 from "../../skills/job-quote.ts";
+import * as m10 from "../../skills/job-run.ts";
+import * as m11 from "../../skills/web-brief.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/pdf-read.ts", exports: m0 },
@@ -17,8 +19,10 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "plugins/web-markdown.ts", exports: m3 },
   { file: "plugins/web-read.ts", exports: m4 },
   { file: "skills/capabilities.ts", exports: m5 },
-  { file: "skills/grok-prompt.ts", exports: m6 },
-  { file: "skills/host-report.ts", exports: m7 },
-  { file: "skills/job-quote.ts", exports: m8 },
-  { file: "skills/job-run.ts", exports: m9 },
+  { file: "skills/code-fix-from-log.ts", exports: m6 },
+  { file: "skills/grok-prompt.ts", exports: m7 },
+  { file: "skills/host-report.ts", exports: m8 },
+  { file: "skills/job-quote.ts", exports: m9 },
+  { file: "skills/job-run.ts", exports: m10 },
+  { file: "skills/web-brief.ts", exports: m11 },
 ];

@@ -80,4 +80,13 @@ describe("logs/diagnose", () => {
     expect(result.confidence).toBeLessThan(0.6);
     expect(result.diagnosis).toContain("The matching line lies before the failure window, so the cause is less certain.");
   });
+
+  it("stays fast on the longest log a buyer may send, one 200,000-character line (no regex backtracks on it)", () => {
+    for (const unit of ["y", "a.b-", "/a", "1", "E "]) {
+      const started = performance.now();
+      const result = diagnoseLog(unit.repeat(200_000 / unit.length));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(result.failing_lines).toEqual({ from: 1, to: 1 });
+    }
+  });
 });

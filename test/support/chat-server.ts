@@ -91,7 +91,7 @@ function sseChunks(reply: Extract<ChatReply, { content?: string }>): string[] {
 }
 
 /** `script(request, n)` answers the n-th request (0-based). */
-export function startChatServer(script: (request: ChatRequestRecord, n: number) => ChatReply): ChatServer {
+export function startChatServer(script: (request: ChatRequestRecord, n: number) => ChatReply, models: readonly string[] = ["test-model"]): ChatServer {
   const requests: ChatRequestRecord[] = [];
   let aborted = 0;
   const server = Bun.serve({
@@ -100,6 +100,9 @@ export function startChatServer(script: (request: ChatRequestRecord, n: number) 
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (req.method === "GET" && url.pathname.endsWith("/models")) {
+        return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "test" })) });
+      }
       if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
       const record: ChatRequestRecord = { body: (await req.json()) as ChatRequestRecord["body"], headers: req.headers, at: performance.now() };
       const n = requests.length;
