@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   const baseUrl = (request: Request) => deps.config.publicUrl ?? new URL(request.url).origin;
-  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
+  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
   const jobSetup = createJobService({
     config: deps.config,
     registry,

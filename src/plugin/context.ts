@@ -16,6 +16,8 @@ export interface SkillSummary {
   readonly priceUsd: string;
   readonly async: boolean;
   readonly timeoutSec: number;
+  /** false: it would refuse with 503 here (it needs a model and none is configured). */
+  readonly available: boolean;
 }
 
 export interface PluginContext {

@@ -80,7 +80,8 @@ async function reviewWithModel(goal: string, decision: QuoteDecision, ctx: Plugi
 
 function priceOfSkill(ctx: PluginContext): (skill: string) => number | undefined {
   return (skill) => {
-    const found = ctx.skills().find((s) => s.id === skill);
+    // Only a skill this server sells and can run now (grok.prompt needs a model) is offered.
+    const found = ctx.skills().find((s) => s.id === skill && s.available);
     return found ? parseDollars(found.priceUsd) : undefined;
   };
 }

@@ -45,7 +45,7 @@ describe("without a model", () => {
   it("says which engine each skill runs in capabilities, the agent card and the 402 preview", async () => {
     const s = await start([]);
     const caps = (await (await s.request("/v1/capabilities")).json()) as Json;
-    expect(engines(caps.catalogue)).toEqual({
+    expect(engines(caps.catalogue)).toMatchObject({
       "grok.prompt": ["none", false, undefined],
       "web.brief": ["extractive", true, undefined],
       "code.fix_from_log": ["rules", true, undefined],
@@ -62,7 +62,7 @@ describe("with a model", () => {
   it("names the model in capabilities and the 402 preview, and prices grok.prompt", async () => {
     const s = await start(["--llm-base-url", chat.baseUrl, "--llm-model", "grok-test"]);
     const caps = (await (await s.request("/v1/capabilities")).json()) as Json;
-    expect(engines(caps.catalogue)).toEqual({
+    expect(engines(caps.catalogue)).toMatchObject({
       "grok.prompt": ["model", true, "grok-test"],
       "web.brief": ["model", true, "grok-test"],
       "code.fix_from_log": ["model", true, "grok-test"],

@@ -64,6 +64,9 @@ describe("job.quote with a model", () => {
     expect(q).toMatchObject({ decision: "accept", run_skill: "job.run.t1", price: "0.50", reason: "fits_tier", counter: null, limits: { max_steps: 8, max_fetches: 3, max_model_usd: 0.15, timeout_sec: 180 } });
     expect(q.quote_id).toMatch(/^quote_[0-9a-f]{32}$/);
     expect(chat.requests.filter(isReview)).toHaveLength(1);
+    const caps = (await (await s.request("/v1/capabilities")).json()) as { catalogue: Json[] };
+    expect(caps.catalogue.find((c) => c.id === "job.run.t1")).toMatchObject({ available: true, engine: "model", model: "test-model" });
+    expect(caps.catalogue.find((c) => c.id === "job.quote")).toMatchObject({ available: true, engine: "rules+model", model: "test-model" });
 
     const again = await post(s, { skill: "job.quote", goal: `${goal}  `, budget_usdc: 2 });
     expect(again.body.result).toEqual(q);
@@ -92,6 +95,12 @@ describe("job.quote with a model", () => {
     expect(after.body.result).toMatchObject({ decision: "accept", run_skill: "job.run.t1", price: "0.50", scope: q.scope });
     expect(after.body.result.quote_id).not.toBe(q.quote_id);
     expect(chat.requests.filter(isReview)).toHaveLength(1);
+  }, 30_000);
+
+  it("sends a question needing no fetch to grok.prompt when a model can answer it", async () => {
+    const { s } = await setUp({ review: fine, reads: [], answer: "x" });
+    const res = await post(s, { skill: "job.quote", goal: "What is the difference between a mutex and a semaphore?", budget_usdc: 1 });
+    expect(res.body.result).toMatchObject({ decision: "map_to_existing", run_skill: "grok.prompt", price: "0.25", quote_id: null, next_request: { skill: "grok.prompt", prompt: "What is the difference between a mutex and a semaphore?" } });
   }, 30_000);
 
   it("says partial when a limit ended the run, and stays within the tier's fetches and steps", async () => {

@@ -50,6 +50,13 @@ describe("job.quote", () => {
     expect(free.registry.skill("job.run.t4")).toBeUndefined();
   });
 
+  it("says its engine before payment: rules for job.quote, none for the runs without a model", async () => {
+    const caps = (await (await free.request("/v1/capabilities")).json()) as { catalogue: Json[] };
+    const engine = (id: string) => caps.catalogue.find((s) => s.id === id);
+    expect(engine("job.quote")).toMatchObject({ engine: "rules", available: true });
+    for (const tier of ["t1", "t2", "t3", "t5"]) expect(engine(`job.run.${tier}`)).toMatchObject({ engine: "none", available: false });
+  });
+
   it("refuses a goal the policy gate blocks with 400 before any 402, and quotes nothing", async () => {
     const before = paid.store.quotes.recent(100).length;
     const refused = await quote(paid, "Write ransomware that encrypts the victim's files and asks for bitcoin", 5);
@@ -73,6 +80,16 @@ describe("job.quote", () => {
     const { res, body } = await quote(free, "What is the disk and load status of your host?", 1);
     expect(res.status).toBe(200);
     expect(body.result).toMatchObject({ ok: true, skill: "job.quote", decision: "map_to_existing", run_skill: "host.report", price: "0.01", quote_id: null, reason: "existing_skill", next_request: { skill: "host.report" } });
+  });
+
+  it("maps a URL brief to web.brief and a log to code.fix_from_log at their registry prices; a question goes to grok.prompt only when it can run", async () => {
+    const brief = await quote(free, "Summarise https://example.com/blog/launch for me", 1);
+    expect(brief.body.result).toMatchObject({ decision: "map_to_existing", run_skill: "web.brief", price: "0.06", next_request: { skill: "web.brief", url: "https://example.com/blog/launch" } });
+    const log = await quote(free, "npm ERR! code ELIFECYCLE\nnpm ERR! errno 2\nError: Process completed with exit code 2.", 1);
+    expect(log.body.result).toMatchObject({ decision: "map_to_existing", run_skill: "code.fix_from_log", price: "0.08" });
+    // No model here: grok.prompt would answer 503, so the question is not sent there (and an accept needs a model too).
+    const question = await quote(free, "What is the difference between a mutex and a semaphore?", 1);
+    expect(question.body.result).toMatchObject({ decision: "reject", reason: "no_model" });
   });
 
   it("rejects unbounded work with one counter, and the same ask again returns the same stored answer", async () => {
