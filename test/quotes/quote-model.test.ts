@@ -5,7 +5,7 @@
  * review that may raise a price or refuse on policy but never lowers a price.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { type ChatServer, startChatServer } from "../support/chat-server.ts";
+import { type ChatServer, requestText, startChatServer } from "../support/chat-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { until } from "../jobs/job-skills.ts";
@@ -85,6 +85,12 @@ describe("job.quote with a model", () => {
     const toolResults = chat.requests.flatMap((r) => r.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content)));
     expect(toolResults.some((t) => t.includes("HOST_NOT_ALLOWED"))).toBe(true);
     expect(s.store.quotes.get(q.quote_id)).toMatchObject({ jobId: accepted.body.job_id });
+    // The run was given the stored goal, the plan-first rule and the named host only.
+    const firstRun = chat.requests.find((r) => !isReview(r))!;
+    expect(requestText(firstRun)).toContain(goal);
+    expect(requestText(firstRun)).toContain("Plan first");
+    expect(requestText(firstRun)).toContain("Only these hosts may be read: 127.0.0.1");
+    expect(requestText(firstRun)).not.toContain("localhost,");
 
     const second = await post(s, { skill: "job.run.t1", quote_id: q.quote_id });
     expect(second.status).toBe(409);
