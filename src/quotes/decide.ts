@@ -124,7 +124,7 @@ function hostsInScope(s: GoalSignals, sources: number): string[] {
   const out = new Set<string>();
   for (const h of named) {
     out.add(h);
-    out.add(h.startsWith("www.") ? h.slice(4) : `www.${h}`);
+    if (/[a-z]/.test(h.split(".").pop() ?? "")) out.add(h.startsWith("www.") ? h.slice(4) : `www.${h}`);
   }
   return [...out];
 }
