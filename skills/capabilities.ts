@@ -12,7 +12,8 @@ export default defineSkill({
   examples: [{ input: {}, output: { ok: true, open_for_work: true, price_job: "0.01", skills: ["capabilities", "host.report"] } }],
   async run(_input, ctx) {
     const skills = ctx.skills();
-    const price = Math.max(...skills.map((s) => Number(s.priceUsd)));
+    // spec §4.1 rule 1: the job price is 0.25 beside job.run.* at 0.50-5.00, which are bought only with a quote.
+    const price = Math.max(...skills.filter((s) => !s.id.startsWith("job.run.")).map((s) => Number(s.priceUsd)));
     return { ok: true, open_for_work: ctx.manager().openForWork, price_job: String(price), skills: skills.map((s) => s.id) };
   },
 });

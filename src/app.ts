@@ -19,6 +19,7 @@ import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
+import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import { createReceiptStore } from "./store/receipts.ts";
 import type { Store } from "./store/store.ts";
@@ -50,12 +51,12 @@ export function createApp(deps: AppDeps) {
   const { registry, store, log } = deps;
   const startedAt = new Date();
   const now = deps.now ?? (() => new Date());
-  const catalogue = buildCatalogue(registry);
+  const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   // Without --public-url (payments off only: serving refuses otherwise) the caller's validated Host.
   const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
-  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec }));
+  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
   const jobSetup = createJobService({
     config: deps.config,
     registry,
@@ -97,7 +98,7 @@ export function createApp(deps: AppDeps) {
       const m = store.settings.manager();
       return { open: m.openForWork, reason: m.pauseReason };
     },
-    contextFor: (entry, signal, requestId, origin): PluginContext => ({
+    contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
       signal,
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
@@ -105,8 +106,9 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.manager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
-      capital: capital.facet(origin),
+      capital: capital.facet(call.origin),
       directory: directory.facet,
+      quotes: createQuoteAccess(store.quotes, { payer: call.payer, requestId, now }),
       requestId,
       now,
     }),

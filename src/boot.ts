@@ -18,6 +18,8 @@ import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
 import { setUpPayments } from "./payments-setup.ts";
+import { createModelAccess } from "./llm/access.ts";
+import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 
 export const productVersion: string = packageJson.version;
@@ -60,6 +62,12 @@ export interface BuildServiceOptions {
   readonly pollingIntervalMs?: number;
 }
 
+/** The model skills' access: none without --llm-base-url (throws naming the setting when one is unusable). */
+export function createModelAccessFor(config: Config, web: WebEngine, log: Logger) {
+  const settings = resolveLlm(config);
+  return settings ? createModelAccess(settings, { web, log }) : undefined;
+}
+
 /** The headless-browser renderer for render:true, or undefined when rendering is switched off. */
 export function createRendererFor(config: Config): BrowserRenderer | undefined {
   const options = rendererOptionsFromConfig(config, { userAgent: userAgentFor(config) });
@@ -96,7 +104,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const pdfThread = options.web ? undefined : createPdfThread();
   const web = options.web ?? createWebEngineFor(config, renderer, extractPool, pdfThread);
   let setup;
+  let llm;
   try {
+    llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
       : await setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
@@ -119,7 +129,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, requestTimeoutMs: config.requestTimeoutMs });
   return {
     config,

@@ -10,6 +10,7 @@ import { Value } from "@sinclair/typebox/value";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { X402Config } from "./x402/config.ts";
+import { LlmConfig, resolveLlm } from "./llm/config.ts";
 
 const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);
 
@@ -56,6 +57,19 @@ export const configFields = {
     default: 30_000,
     description: "Deadline for a request's body once its headers are in; a slower client gets 408 REQUEST_TIMEOUT and the connection is closed.",
   }),
+  // ── language model (llm skills) ────────────────────────────────────────────
+  llmBaseUrl: t.Optional(t.String({ pattern: "^https?://", description: "OpenAI-compatible Chat Completions base URL (xAI https://api.x.ai/v1, OpenAI, a local llama.cpp server). Unset: no model; model skills answer 503 SKILL_UNAVAILABLE." })),
+  llmApiKey: t.Optional(t.String({ minLength: 1, description: "API key of the model provider (never logged). Prefer --llm-api-key-file." })),
+  llmApiKeyFile: t.Optional(t.String({ minLength: 1, description: "File holding the model provider's API key." })),
+  llmModel: t.Optional(t.String({ minLength: 1, description: "Default model id; per-skill models, prices and budgets go under the config file's \"llm\" key." })),
+  llmTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 60, description: "Longest wait for a model's first byte, and for each next streamed chunk." }),
+  llmMaxRetries: t.Integer({ minimum: 0, maximum: 10, default: 2, description: "Retries of a model call on 408/409/429/5xx or a lost connection (Retry-After honoured)." }),
+  llm: t.Optional(
+    t.Unsafe<Static<typeof LlmConfig>>({
+      ...LlmConfig,
+      description: "Per-skill models and budgets and per-model prices as JSON; see README.",
+    }),
+  ),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
   // ── directory ─────────────────────────────────────────────────────────────
   directoryChecksPerMin: t.Integer({ minimum: 0, maximum: 60, default: 3, description: "Directory listings re-checked per minute (card and free capabilities, robots honoured); 0 stops the checker." }),
@@ -142,6 +156,11 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   }
   if (raw.payments === "on" && !raw.x402 && !raw.facilitatorUrl) {
     throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
+  }
+  try {
+    resolveLlm(raw);
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
   }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
 }

@@ -6,6 +6,7 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
 import { type Config, servingProblems } from "./config.ts";
 import { checkPayments } from "./doctor-payments.ts";
+import { checkLanguageModel } from "./llm/doctor.ts";
 import { checkBrowser } from "./web/render/browser-doctor.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { openStore } from "./store/store.ts";
@@ -57,7 +58,7 @@ const publicUrl: Check = (config) => {
   return { name: "public URL", status: "ok", detail: config.publicUrl };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config)];
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config), checkLanguageModel];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

@@ -72,6 +72,13 @@ export const errorCodes = {
   PAYMENT_ID_CONFLICT: { status: 409, message: "This payment identifier was already used for a different call (payer, operation or body); use a new identifier. Nothing was charged." },
   PAYMENT_RESULT_NOT_HELD: { status: 409, message: "This payment identifier was already paid and settled (see PAYMENT-RESPONSE), but its result is no longer held. Nothing was charged for this request." },
 
+  // ── custom work: job.quote and job.run.* ──────────────────────────────────
+  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
+  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
+  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
+  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
+  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
+
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },
   JOB_NOT_FOUND: { status: 404, message: "No such job (it may have expired)." },
@@ -99,6 +106,11 @@ export const errorCodes = {
   // ── directory ─────────────────────────────────────────────────────────────
   DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
   DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
+  // ── model skills (llm) ────────────────────────────────────────────────────
+  POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
+  MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
+  MODEL_REFUSED: { status: 422, message: "The language model refused the request; nothing was charged." },
+  MODEL_OUTPUT_INVALID: { status: 502, message: "The language model's answer did not have the required form (JSON or schema), even after one repair; nothing was charged." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -34,6 +34,7 @@ Commands:
   directory add --card URL [--contact C] [--tags a,b]
                          list an agent (its card is read through the guarded fetcher)
   directory list | directory remove ID | directory check ID
+  quotes [--limit N]     list recent job.quote answers (decision, price, run or open, payer, goal)
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
@@ -90,6 +91,7 @@ async function main(args: string[]): Promise<number> {
     extra.limit = takeFlag(args, "limit");
     extra.state = takeFlag(args, "state");
   }
+  if (command === "quotes") extra.limit = takeFlag(args, "limit");
   if (command === "read") {
     extra.format = takeFlag(args, "format");
     extra.selector = takeFlag(args, "selector");
@@ -184,6 +186,10 @@ async function main(args: string[]): Promise<number> {
     case "receipts": {
       const { listReceiptsForCli } = await import("./cli-receipts.ts");
       return listReceiptsForCli(config, Number(extra.limit ?? 20), extra.state);
+    }
+    case "quotes": {
+      const { listQuotesForCli } = await import("./quotes/quotes-cli.ts");
+      return listQuotesForCli(config, Number(extra.limit ?? 20));
     }
     case "read": {
       const { readForCli } = await import("./cli-read.ts");

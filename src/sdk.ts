@@ -14,6 +14,15 @@ export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
 
+// Language-model skills: the policy gate, the "needs a model" refusal and the engine line.
+export { policyRefusal, refuseByPolicy } from "./llm/policy.ts";
+export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
+export { modelEngine, requireModel } from "./llm/model-access.ts";
+export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
+export type { SkillEngine } from "./plugin/define.ts";
+export { bulletCount as briefBulletCount, extractiveBrief, modelSentenceCount as briefModelSentences, selectSentences } from "./brief/extractive.ts";
+export type { BriefBullet } from "./brief/extractive.ts";
+
 // Web evidence building blocks: the built-in web plugins are made of these, and operator files may reuse them.
 export {
   ChangesOutputSchema,
@@ -36,3 +45,12 @@ export { toCompactResult } from "./web/read-result.ts";
 // Capital board and directory building blocks (the capital and directory files are made of these).
 export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";
 export { IntroPackSchema, ListingIdSchema, PeerSurveySchema } from "./directory/service.ts";
+// Job building blocks: the rules engine of code.fix_from_log (an operator file may reuse it or its schema).
+export { DiagnosisSchema, diagnoseLog } from "./logs/diagnose.ts";
+export type { Diagnosis, DiagnoseOptions } from "./logs/diagnose.ts";
+
+// Custom work (job.quote, job.run.*): the built-in quote and run skills are made of these.
+export { admitQuote, QuoteOutputSchema, QuoteRequestSchema, quoteGoal } from "./quotes/quote-goal.ts";
+export { admitRun, RunOutputSchema, RunRequestSchema, runQuote } from "./quotes/run-quote.ts";
+export { priceText, runTimeoutMs, tiers } from "./quotes/tiers.ts";
+export type { Tier, TierId } from "./quotes/tiers.ts";

@@ -4,6 +4,8 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { ErrorCode } from "../errors.ts";
+import { type ModelAccess, noModel } from "../llm/model-access.ts";
+import type { SkillEngine } from "../plugin/define.ts";
 import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
 import { formatPrices, type PriceNetwork } from "../plugin/price.ts";
 
@@ -43,10 +45,25 @@ export interface CatalogueEntry {
   readonly output: TSchema | undefined;
   readonly examples: readonly { title?: string; input: unknown; output?: unknown }[];
   readonly source: "builtin" | "external";
+  /** Which engine answers on this server (skills that declare one: model, extractive, rules, none). */
+  readonly engine?: SkillEngine;
 }
 
-function entryView(entry: PluginEntry | SkillEntry): CatalogueEntry {
+/** The engine line of a skill on a server with this model access (undefined: the skill's own code). */
+export function engineOf(entry: PluginEntry | SkillEntry, llm: ModelAccess): SkillEngine | undefined {
+  return entry.definition.kind === "skill" ? entry.definition.engine?.(llm) : undefined;
+}
+
+/** "Engine on this server: model (grok-4-fast)." for descriptions a buyer reads before paying. */
+export function engineSentence(engine: SkillEngine | undefined): string {
+  if (!engine) return "";
+  if (!engine.available) return " Unavailable on this server: no language model is configured (503 SKILL_UNAVAILABLE, never charged).";
+  return ` Engine on this server: ${engine.engine}${engine.model ? ` (${engine.model})` : ""}.`;
+}
+
+function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): CatalogueEntry {
   const d = entry.definition;
+  const engine = engineOf(entry, llm);
   const first = d.examples[0];
   return {
     kind: d.kind,
@@ -64,6 +81,7 @@ function entryView(entry: PluginEntry | SkillEntry): CatalogueEntry {
     output: d.output,
     examples: d.examples,
     source: entry.source,
+    ...(engine ? { engine } : {}),
   };
 }
 
@@ -79,8 +97,9 @@ export function operationArea(entry: Pick<CatalogueEntry, "kind" | "route">): st
   return area === "web" || area === "pdf" || area === "" ? "web evidence" : area;
 }
 
-export function buildCatalogue(registry: Registry): Catalogue {
-  return { operations: registry.plugins.map(entryView), skills: registry.skills.map(entryView) };
+export function buildCatalogue(registry: Registry, llm: ModelAccess = noModel): Catalogue {
+  const view = (entry: PluginEntry | SkillEntry) => entryView(entry, llm);
+  return { operations: registry.plugins.map(view), skills: registry.skills.map(view) };
 }
 
 /** A schema as plain JSON Schema (TypeBox adds symbol keys that JSON drops). */

@@ -83,6 +83,7 @@ function capabilities(docs: DocsContext) {
       price_usd: s.price,
       async: s.async,
       timeout_sec: s.timeoutSec,
+      ...(s.engine ? { engine: s.engine.engine, available: s.engine.available, ...(s.engine.model ? { model: s.engine.model } : {}) } : {}),
       examples: s.examples.map((x) => ({ request: { skill: s.id, ...(x.input as object) }, ...(x.output !== undefined ? { [s.async ? "response_poll" : "response"]: x.output } : {}) })),
     })),
   };
@@ -123,6 +124,7 @@ function agentCard(docs: DocsContext) {
       outputModes: ["application/json"],
       price: { currency: "USDC", ...e.price },
       endpoint: e.kind === "skill" ? `POST /v1/jobs/${e.id}` : e.route,
+      ...(e.engine ? { engine: e.engine.engine, available: e.engine.available, ...(e.engine.model ? { model: e.engine.model } : {}) } : {}),
     })),
     payments: { protocol: "x402", version: 2, scheme: "exact", networks: docs.payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo })) },
     open_for_work: docs.manager.openForWork,

@@ -2,7 +2,7 @@
  * @module docs/markdown — the free text documents (llms.txt, skill.md, recipes.md,
  * workflows.md, pilot.md), each written from the catalogue so a new file appears in all.
  */
-import { type Catalogue, type CatalogueEntry, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { type Catalogue, type CatalogueEntry, type PaymentInfo, serviceName, engineSentence } from "./catalogue.ts";
 
 export interface MarkdownInput {
   readonly catalogue: Catalogue;
@@ -32,7 +32,7 @@ export function renderLlmsTxt({ catalogue, payments, baseUrl }: MarkdownInput): 
     ...catalogue.operations.map((e) => `- [${e.id}](${url(baseUrl, e.route.replace(/^POST /, ""))}): ${e.route}. ${e.summary} ${priceLine(e)}.`),
     "",
     "## Job skills (POST /v1/jobs with {\"skill\": id, ...})",
-    ...catalogue.skills.map((e) => `- ${e.id}${e.async ? " (async: poll GET /v1/jobs/{id})" : ""}: ${e.summary} ${priceLine(e)}.`),
+    ...catalogue.skills.map((e) => `- ${e.id}${e.async ? " (async: poll GET /v1/jobs/{id})" : ""}: ${e.summary} ${priceLine(e)}.${engineSentence(e.engine)}`),
     "",
     "## Free documents",
     `- [OpenAPI](${url(baseUrl, "/openapi.json")}): request schemas, error codes, x-payment-info per operation`,

@@ -6,7 +6,9 @@
  * A retry of a paid call under the same x402 payment-identifier is answered by the payment layer
  * from memory (authorize returns it as an answer), so `runPaidOperation` hands it the result.
  */
+import { engineOf, engineSentence } from "../docs/catalogue.ts";
 import { ApiError } from "../errors.ts";
+import { namedPayerOf } from "../jobs/caller.ts";
 import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
@@ -19,13 +21,22 @@ import { type AcceptedPayment, type Charge, isHoldingPayment, type Payments, typ
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 
+/** What a plugin's context may know of the call it serves. */
+export interface CallFacts {
+  readonly payer?: string | undefined;
+  readonly origin?: string | undefined;
+}
+
 export interface OperationDeps {
   readonly payments: Payments;
   readonly log: Logger;
   readonly publicUrl: (request: Request) => string;
   readonly isOpenForWork: () => { open: boolean; reason: string };
-  /** Builds the capabilities handed to `run` for one call; `origin` is the base URL the caller reached (absent for queued jobs). */
-  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string, origin?: string) => PluginContext;
+  /**
+   * Builds the capabilities handed to `run` for one call: `payer` is the paying address when paid (before
+   * verification, the one the payment header names), `origin` the base URL the caller reached (absent for queued jobs).
+   */
+  readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext;
   /** Counts one paid call for a caller (`payer:0x…` when paid, `addr:<ip>` otherwise). */
   readonly rateLimit?: (caller: string) => RateDecision;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
@@ -113,13 +124,15 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(
   }
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
-  const admittedBy = await entry.definition.admit?.(value as never, deps.contextFor(entry, request.signal, context.id, deps.publicUrl(request)));
+  // Before verification the payer is the one the payment header names: admit may refuse on it, never grant.
+  const ctx = deps.contextFor(entry, request.signal, context.id, { payer: namedPayerOf(request.headers), origin: deps.publicUrl(request) });
+  const admittedBy = await entry.definition.admit?.(value as never, ctx);
   await beforePayment?.(value);
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: new URL(route.replace(/^POST /, ""), deps.publicUrl(request)).toString(),
-    description: entry.definition.summary,
+    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)),
     priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
@@ -165,7 +178,7 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
 
     let result: unknown;
     try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id, deps.publicUrl(request)));
+      result = await runWithTimeout(entry, value, request.signal, (signal) => deps.contextFor(entry, signal, context.id, { payer: payment.payer, origin: deps.publicUrl(request) }));
     } catch (error) {
       payment.release();
       throw error;
@@ -208,7 +221,7 @@ export async function settleCall(
     transaction: facts?.transaction ?? null,
     paymentId: facts?.paymentId ?? null,
   });
-  const ctx = deps.contextFor(entry, request.signal, context.id, deps.publicUrl(request));
+  const ctx = deps.contextFor(entry, request.signal, context.id, { payer: payment.payer, origin: deps.publicUrl(request) });
   let settled;
   try {
     settled = await payment.settle({ requestId: context.id });

@@ -17,3 +17,17 @@ export function paymentPayloadDigest(headers: Headers): string | null {
   const decoded = decodePaymentSignature(header);
   return decoded.ok ? digestJson(decoded.payload) : null;
 }
+
+/**
+ * The payer an EVM `exact` authorization names, before anything is verified. Only ever used to refuse
+ * early (a quote bound to another payer: 403 before the 402); nothing is granted on it, since whoever
+ * forges it can only get themselves refused. Grants wait for the verified payer.
+ */
+export function namedPayerOf(headers: Headers): string | undefined {
+  const header = headers.get(PAYMENT_SIGNATURE_HEADER);
+  if (header === null) return undefined;
+  const decoded = decodePaymentSignature(header);
+  if (!decoded.ok) return undefined;
+  const from = (decoded.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
+  return typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from) ? from.toLowerCase() : undefined;
+}

@@ -4,15 +4,22 @@
  */
 import { ApiError } from "../errors.ts";
 
-/** `prompt` fields longer than `maxPromptChars` code points are refused with 400. */
+/** Fields a model reads as its instructions: a skill's `prompt`, job.quote's `goal`. */
+const promptFields = ["prompt", "goal"] as const;
+
+/** `prompt` (and `goal`) fields longer than `maxPromptChars` code points are refused with 400. */
 export function checkPromptLength(input: unknown, maxPromptChars: number): void {
   if (typeof input !== "object" || input === null) return;
-  const prompt = (input as { prompt?: unknown }).prompt;
+  for (const field of promptFields) checkField(input as Record<string, unknown>, field, maxPromptChars);
+}
+
+function checkField(input: Record<string, unknown>, field: string, maxPromptChars: number): void {
+  const prompt = input[field];
   if (typeof prompt !== "string") return;
   const length = [...prompt].length;
   if (length > maxPromptChars) {
     throw new ApiError("PROMPT_TOO_LONG", {
-      message: `The prompt has ${length} characters; the limit is ${maxPromptChars} (max_prompt_chars). Nothing was run or charged.`,
+      message: `The ${field} has ${length} characters; the limit is ${maxPromptChars} (max_prompt_chars). Nothing was run or charged.`,
       details: { max_prompt_chars: maxPromptChars, prompt_chars: length },
     });
   }

@@ -130,7 +130,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     };
     let result: unknown;
     try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => operation.contextFor(entry, signal, context.id, operation.publicUrl(request)), worker.effectiveTimeoutMs(entry));
+      result = await runWithTimeout(entry, value, request.signal, (signal) => operation.contextFor(entry, signal, context.id, { payer: payment.payer, origin: operation.publicUrl(request) }), worker.effectiveTimeoutMs(entry));
     } catch (error) {
       payment.release();
       const failure = toApiError(error);
@@ -176,15 +176,33 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       payment.release();
       return instead;
     }
-    const outcome = await worker.accept({
-      entry,
-      value,
-      payment,
-      caller: admitted.caller,
-      priceMicros: chargedMicros(admitted.priceMicros, payment),
-      requestId: context.id,
-    });
+    const id = newJobId();
+    // The skill's one-use resource (a quote) is taken with the verified payer before acceptance:
+    // of two paid runs racing for it, the loser is refused here and its payment released.
+    let giveBack: (() => void) | void = undefined;
+    try {
+      giveBack = entry.definition.claim?.(value as never, operation.contextFor(entry, request.signal, context.id, { payer: payment.payer, origin: operation.publicUrl(request) }), id);
+    } catch (error) {
+      payment.release();
+      throw error;
+    }
+    let outcome: Awaited<ReturnType<JobWorker["accept"]>>;
+    try {
+      outcome = await worker.accept({
+        id,
+        entry,
+        value,
+        payment,
+        caller: admitted.caller,
+        priceMicros: chargedMicros(admitted.priceMicros, payment),
+        requestId: context.id,
+      });
+    } catch (error) {
+      giveBack?.();
+      throw error;
+    }
     if (outcome.kind === "answer") {
+      giveBack?.();
       context.outcome = `settlement_${outcome.response.status}`;
       return outcome.response;
     }

@@ -8,6 +8,7 @@ import type { OperationDeps } from "../http/operation.ts";
 import type { Payments } from "../http/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
+import { quoteRetentionMs } from "../quotes/tiers.ts";
 import type { Store } from "../store/store.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
@@ -91,7 +92,7 @@ export function createJobService(options: {
         payments,
         log: log.child({ component: "jobs" }),
         limits: config,
-        contextFor: (entry: SkillEntry, signal, requestId) => operation.contextFor(entry, signal, requestId),
+        contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
         now,
         ...(refunds ? { refunds } : {}),
       });
@@ -101,8 +102,10 @@ export function createJobService(options: {
         worker.sweep();
         try {
           idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
+          // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
+          store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
         } catch (error) {
-          log.warn("idempotency purge failed", { error: (error as Error).message });
+          log.warn("idempotency or quote purge failed", { error: (error as Error).message });
         }
       };
       sweep();

@@ -11,7 +11,7 @@
  */
 import { ApiError, errorCodes, toApiError } from "../errors.ts";
 import type { AcceptedPayment, Payments } from "../http/payments.ts";
-import { runWithTimeout } from "../http/operation.ts";
+import { type CallFacts, runWithTimeout } from "../http/operation.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -35,13 +35,15 @@ export interface JobWorkerDeps {
   readonly payments: Payments;
   readonly log: Logger;
   readonly limits: JobLimits;
-  readonly contextFor: (entry: SkillEntry, signal: AbortSignal, requestId: string) => PluginContext;
+  readonly contextFor: (entry: SkillEntry, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext;
   readonly now?: () => Date;
   /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
   readonly refunds?: RefundPayer;
 }
 
 export interface AcceptJob {
+  /** The job's id when the caller made it already (a claim was taken under it). */
+  readonly id?: string;
   readonly entry: SkillEntry;
   readonly value: unknown;
   readonly payment: AcceptedPayment;
@@ -177,7 +179,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
 
       let result: unknown;
       try {
-        result = await runWithTimeout(skill, row.input, shutdown.signal, (signal) => deps.contextFor(skill, signal, row.requestId), effectiveTimeoutMs(skill));
+        result = await runWithTimeout(skill, row.input, shutdown.signal, (signal) => deps.contextFor(skill, signal, row.requestId, { payer: row.payer ?? undefined }), effectiveTimeoutMs(skill));
       } catch (error) {
         if (stopped) return;
         failJob(row, toApiError(error), settled, payment);
@@ -210,12 +212,12 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       const waves = Math.ceil((queue.waiting() + 1) / limits.maxConcurrentJobs);
       return Math.max(1, Math.min(60, waves * 5));
     },
-    async accept({ entry: skill, value, payment, caller, priceMicros, requestId }) {
+    async accept({ id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }) {
       const at = now();
       const ahead = queue.waiting() + queue.running();
       const waves = Math.floor(ahead / limits.maxConcurrentJobs) + 1;
       const mode = chooseSettleMode(payment, at, waves * effectiveTimeoutMs(skill));
-      const id = newJobId();
+      const id = givenId ?? newJobId();
       jobs.insert({
         id,
         skill: skill.id,

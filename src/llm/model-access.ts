@@ -13,6 +13,8 @@ export interface AgentLimits {
   readonly maxUsd: number;
   readonly maxInputTokens?: number;
   readonly maxOutputTokens?: number;
+  /** Wall clock for the model work (ms), usually the skill's timeout less a margin; the job's signal still aborts everything. */
+  readonly maxWallMs?: number;
 }
 
 /** Tools the agent may be given; each runs through `ctx.web` (guard, robots, extraction). */
@@ -50,6 +52,8 @@ export interface AgentResult {
   readonly usage: ModelUsage;
   /** Pages the tools read, in order. */
   readonly sources: readonly { readonly url: string; readonly title?: string }[];
+  /** URLs the model wrote that were in no page read nor in the prompt; they were removed from `answer`. */
+  readonly removedUrls?: readonly string[];
 }
 
 export interface StructuredRequest {
@@ -75,6 +79,19 @@ export interface ModelAccess {
 
 function unavailable(): never {
   throw new ApiError("SKILL_UNAVAILABLE", { message: "No language model is configured on this server (set --llm-base-url); nothing was charged." });
+}
+
+/** For a skill's `admit`: 503 SKILL_UNAVAILABLE before any price when no model is configured. */
+export function requireModel(llm: ModelAccess): void {
+  if (!llm.configured) unavailable();
+}
+
+/** The engine line of a skill that needs a model (`engine` on its definition). */
+export function modelEngine(skill: string): (llm: ModelAccess) => { available: boolean; engine: string; model?: string } {
+  return (llm) => {
+    const model = llm.model(skill);
+    return llm.configured && model ? { available: true, engine: "model", model } : { available: false, engine: "none" };
+  };
 }
 
 /** The model access of a server without a base URL. */

@@ -7,9 +7,14 @@ import * as m4 from "../../plugins/web-markdown.ts";
 import * as m5 from "../../plugins/web-read.ts";
 import * as m6 from "../../skills/capabilities.ts";
 import * as m7 from "../../skills/capital-ticket.ts";
-import * as m8 from "../../skills/directory-intro.ts";
-import * as m9 from "../../skills/host-report.ts";
-import * as m10 from "../../skills/network-peer-survey.ts";
+import * as m8 from "../../skills/code-fix-from-log.ts";
+import * as m9 from "../../skills/directory-intro.ts";
+import * as m10 from "../../skills/grok-prompt.ts";
+import * as m11 from "../../skills/host-report.ts";
+import * as m12 from "../../skills/job-quote.ts";
+import * as m13 from "../../skills/job-run.ts";
+import * as m14 from "../../skills/network-peer-survey.ts";
+import * as m15 from "../../skills/web-brief.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/capital-commit.ts", exports: m0 },
@@ -20,7 +25,12 @@ export const builtinFiles: { file: string; exports: Record<string, unknown> }[] 
   { file: "plugins/web-read.ts", exports: m5 },
   { file: "skills/capabilities.ts", exports: m6 },
   { file: "skills/capital-ticket.ts", exports: m7 },
-  { file: "skills/directory-intro.ts", exports: m8 },
-  { file: "skills/host-report.ts", exports: m9 },
-  { file: "skills/network-peer-survey.ts", exports: m10 },
+  { file: "skills/code-fix-from-log.ts", exports: m8 },
+  { file: "skills/directory-intro.ts", exports: m9 },
+  { file: "skills/grok-prompt.ts", exports: m10 },
+  { file: "skills/host-report.ts", exports: m11 },
+  { file: "skills/job-quote.ts", exports: m12 },
+  { file: "skills/job-run.ts", exports: m13 },
+  { file: "skills/network-peer-survey.ts", exports: m14 },
+  { file: "skills/web-brief.ts", exports: m15 },
 ];

@@ -6,6 +6,7 @@ import type { CapitalFacet } from "../capital/board.ts";
 import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
+import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -17,6 +18,8 @@ export interface SkillSummary {
   readonly priceUsd: string;
   readonly async: boolean;
   readonly timeoutSec: number;
+  /** false: it would refuse with 503 here (it needs a model and none is configured). */
+  readonly available: boolean;
 }
 
 export interface PluginContext {
@@ -37,6 +40,8 @@ export interface PluginContext {
   readonly capital: CapitalFacet;
   /** The directory's listings and checks, read-only (directory.intro, network.peer_survey). */
   readonly directory: DirectoryFacet;
+  /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
+  readonly quotes: QuoteAccess;
   readonly requestId: string;
   readonly now: () => Date;
 }

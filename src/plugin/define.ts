@@ -6,6 +6,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { ErrorCode } from "../errors.ts";
+import type { ModelAccess } from "../llm/model-access.ts";
 import type { PluginContext } from "./context.ts";
 import type { NetworkPrices } from "./price.ts";
 
@@ -105,6 +106,27 @@ export interface SkillDefinition<I extends TObject = TObject, O extends TSchema 
   readonly inlineResult?: boolean;
   /** When true the job result is returned as a JSON-encoded string (the spec's json_only). */
   readonly jsonOnly?: boolean;
+  /**
+   * Async skills: takes a one-use resource for this job (a quote) once the payment is verified
+   * and before the job is accepted; `ctx` is the paying caller's. Throw an ApiError to refuse:
+   * the payment is released and nothing is charged. The function returned gives the resource
+   * back when the job is not accepted after all (settlement at acceptance failed).
+   */
+  readonly claim?: (input: Static<I>, ctx: PluginContext, jobId: string) => void | (() => void);
+  /**
+   * Which engine answers on this server, shown before payment (capabilities, agent card, 402
+   * preview, doctor). Absent: the skill's own code, always available.
+   */
+  readonly engine?: (llm: ModelAccess) => SkillEngine;
+}
+
+export interface SkillEngine {
+  /** false: the skill refuses with 503 SKILL_UNAVAILABLE before any price. */
+  readonly available: boolean;
+  /** e.g. "model", "extractive", "rules", "none". */
+  readonly engine: string;
+  /** The model id when the engine is a model. */
+  readonly model?: string;
 }
 
 export type AnyDefinition = PluginDefinition | SkillDefinition;

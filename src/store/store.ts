@@ -7,6 +7,7 @@ import { capitalMigrations, createTicketStore, type TicketStore } from "../capit
 import { createListingStore, directoryMigrations, type ListingStore } from "../directory/listing-store.ts";
 import { idempotencyMigrations } from "../jobs/idempotency.ts";
 import { createJobStore, jobMigrations, type JobStore } from "../jobs/job-store.ts";
+import { createQuoteStore, quoteMigrations, type QuoteStore } from "../quotes/quote-store.ts";
 import { type Database, type Migration, openDatabase } from "./db.ts";
 import { createPluginStore, pluginKvMigrations, type PluginStore } from "./plugin-kv.ts";
 import { receiptMigrations } from "./receipts.ts";
@@ -22,6 +23,7 @@ export const allMigrations: readonly Migration[] = [
   ...idempotencyMigrations,
   ...capitalMigrations,
   ...directoryMigrations,
+  ...quoteMigrations,
 ];
 
 export const databaseFileName = "tollbooth.db";
@@ -36,6 +38,7 @@ export interface Store {
   readonly tickets: TicketStore;
   /** Directory listings (contacts included: private). */
   readonly listings: ListingStore;
+  readonly quotes: QuoteStore;
   pluginStore(pluginId: string): PluginStore;
   /** Runs `stop` before the database closes (background workers that write to it). */
   onClose(stop: () => void): void;
@@ -57,6 +60,7 @@ export function openStore(dataDir: string): Store {
     jobs: createJobStore(db),
     tickets: createTicketStore(db),
     listings: createListingStore(db),
+    quotes: createQuoteStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
       if (!store) {
