@@ -11,8 +11,11 @@
  *    the runner's own exit lines), to the last line that reads as an error; then back through
  *    that error's cluster (error lines no more than a few lines apart, with their stack frames,
  *    code frames and indented detail) to its first line.
- * 4. The window is that cluster with a little context, capped at `maxLines`; repeated lines
- *    inside it are collapsed with a count.
+ * 4. The window always holds the `contextLines` lines of output before the anchor; the cluster
+ *    joins them when the two meet, and a cluster further back replaces them only when it holds
+ *    a certain error. The failing command's first certain error (test runners print details
+ *    first, summaries last) joins or replaces that window when it holds more certain errors.
+ *    The window is at most `maxLines` long; repeated lines inside it are collapsed with a count.
  * Pure: no model, no I/O.
  */
 import { Type, type Static } from "@sinclair/typebox";
@@ -125,6 +128,7 @@ const ERROR_LINE = [
   /\b(?:failed|failure|failures|errors)\b/i,
   /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|not defined|undefined (?:reference|symbol|method|variable|local)|is not a function|unexpected|mismatch|expected .* (?:but|got|to )|does not exist|not ok\b|timed? ?out|killed|out of memory)\b/i,
   /^\s*(?:[✗✖×✘]|\d+\) )/,
+  /^\*\* \(\w+/,
   /^\s*>\s+\S/,
   /^\s*\^+\s*$/,
 ];
@@ -166,6 +170,40 @@ export function isFailingCommand(text: string): boolean {
 export function isErrorLine(text: string, extra: readonly RegExp[] = []): boolean {
   if (text.trim() === "" || matchesAny(NOT_ERROR, text)) return false;
   return matchesAny(ERROR_LINE, text) || matchesAny(extra, text);
+}
+
+/** Certainly an error, not merely a line that mentions one. */
+const STRONG_ERROR = [
+  /^\s*(?:\S+:\d+(?::\d+)?:?\s*)?(?:fatal |error|ERROR|Error)(?:\[\w+\])?[:!]/,
+  /^\s*(?:FAIL(?:ED)?|ERROR|FATAL)\b/,
+  /\[(?:FAIL|FAILED|ERROR)\]|\*\*\* FAILED \*\*\*|<<< (?:FAILURE|ERROR)!/,
+  /^\s*(?:Traceback \(most recent call last\)|panic:|\*\* \(\w+|not ok \d+|[✗✖✘] )/,
+  /^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)/,
+  /^E\s{2,}\S/,
+  /\b(?:Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\b/,
+];
+
+function isStrongError(text: string, extra: readonly RegExp[]): boolean {
+  return matchesAny(STRONG_ERROR, text) || matchesAny(extra, text);
+}
+
+function hasStrongError(lines: readonly string[], first: number, last: number, extra: readonly RegExp[]): boolean {
+  return countStrongErrors(lines, first, last, extra) > 0;
+}
+
+function countStrongErrors(lines: readonly string[], first: number, last: number, extra: readonly RegExp[]): number {
+  let count = 0;
+  for (let i = first; i <= last; i++) if (isStrongError(lines[i] as string, extra)) count++;
+  return count;
+}
+
+/** The first line in [from, before) that is certainly an error and not boilerplate, or -1. */
+function firstStrongError(lines: readonly string[], from: number, before: number, extra: readonly RegExp[]): number {
+  for (let i = from; i < before; i++) {
+    const text = lines[i] as string;
+    if (matchesAny(STRONG_ERROR, text) && !isBoilerplate(text)) return i;
+  }
+  return -1;
 }
 
 function isBoilerplate(text: string): boolean {
@@ -274,9 +312,36 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
       first = i;
     } else if (first - i > CLUSTER_GAP && !matchesAny(CONTINUATION, text)) break;
   }
-  // A line of context before the first error (the test name, the command), and the anchor when it is near.
-  // The output just before the failing command's marker is read too: a failure often ends in lines no rule knows.
-  const from = Math.max(start, Math.min(first - 2, leadUp(lines, start, stop, contextLines)), 0);
-  const to = Math.min(stop - last <= 8 || from >= last - contextLines ? stop : last + 3, from + maxLines - 1);
+  // The output just before the failing command's marker is always read: a failure often ends in
+  // lines no rule knows. The error cluster joins it when the two meet; a cluster further back
+  // replaces it only when it holds a line that is certainly an error.
+  const leadFrom = Math.max(start, leadUp(lines, start, stop, contextLines));
+  let from: number;
+  let to: number;
+  if (last >= leadFrom - CLUSTER_GAP) {
+    from = Math.max(start, Math.min(first - 2, leadFrom));
+    to = stop;
+    // Too long: the first error is the likelier cause, later ones follow from it.
+    if (to - from + 1 > maxLines) to = from + maxLines - 1;
+  } else if (hasStrongError(lines, first, last, extra)) {
+    from = Math.max(start, first - 2);
+    to = Math.min(last + 3, from + maxLines - 1);
+  } else {
+    from = leadFrom;
+    to = stop;
+  }
+  // Test runners print each failure's detail early and a summary at the end: the failing command's
+  // first certain error competes with the window found from the end. Both are kept when they fit
+  // in maxLines together; otherwise the one with more certain error lines wins (ties: the end).
+  const firstCertain = firstStrongError(lines, start, from, extra);
+  if (firstCertain >= 0) {
+    const earlyFrom = Math.max(start, firstCertain - 2);
+    const earlyTo = Math.min(stop, earlyFrom + maxLines - 1);
+    if (to - earlyFrom + 1 <= maxLines) from = earlyFrom;
+    else if (countStrongErrors(lines, earlyFrom, earlyTo, extra) > countStrongErrors(lines, from, to, extra)) {
+      from = earlyFrom;
+      to = earlyTo;
+    }
+  }
   return windowOf(lines, from, Math.max(to, from), anchor);
 }
