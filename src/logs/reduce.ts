@@ -87,7 +87,7 @@ const FAILING_COMMAND = [
 
 /** Lines that accompany a failure without explaining it: skipped when looking back for the error. */
 const BOILERPLATE = [
-  /^Done\. Your build exited with/,
+  /Done\. Your build exited with/,
   /^The command ".*/,
   /^" (?:failed and )?exited with \d+\.?$/,
   /^travis_retry\b/,
@@ -181,6 +181,10 @@ const STRONG_ERROR = [
   /^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)/,
   /^E\s{2,}\S/,
   /\b(?:Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\b/,
+  // A test runner's failure headers: PHPUnit, RSpec, mocha and friends number their failures.
+  /^There (?:was|were) \d+ (?:failure|error)s?:|^\s*(?:Failures|Errors):\s*$|^\s*\d+\) \S|\bFailed asserting\b/,
+  // `test_x (pkg.Case) ... FAIL` (unittest), `* checking tests ... ERROR` (R CMD check) and the like.
+  /\.\.\.? ?(?:ERROR|FAILED|FAIL)$/,
 ];
 
 function isStrongError(text: string, extra: readonly RegExp[]): boolean {
@@ -214,7 +218,8 @@ function isBoilerplate(text: string): boolean {
 function findAnchor(lines: readonly string[]): number {
   for (let i = lines.length - 1; i >= 0; i--) {
     const text = lines[i] as string;
-    if (text !== "" && isFailingCommand(text) && !/^Done\. Your build exited with/.test(text)) return i;
+    // Travis's last line may be glued to the output before it ("…nlDone. Your build exited with 1.").
+    if (text !== "" && isFailingCommand(text) && !/Done\. Your build exited with/.test(text)) return i;
   }
   return -1;
 }
