@@ -6,7 +6,8 @@
  * 2. The anchor is the last failing-command marker (`The command "…" exited with 1`, `Process
  *    completed with exit code 2`, `make: *** … Error`, `##[error]`, `npm ERR!`, `BUILD FAILURE`,
  *    …). The search runs back from it to the command that failed (the previous `$ cmd` echo or
- *    step header) or the previous anchor.
+ *    step header) or the previous anchor. A failing command whose output holds no error (a later
+ *    step failing because an earlier one did) hands the anchor to the failing command before it.
  * 3. Back from the anchor, over the failure's boilerplate (npm's "A complete log…", summaries,
  *    the runner's own exit lines), to the last line that reads as an error; then back through
  *    that error's cluster (error lines no more than a few lines apart, with their stack frames,
@@ -61,6 +62,8 @@ const MAX_SEARCH = 3000;
 const CLUSTER_GAP = 6;
 /** How far back from the anchor the last error line may be (past that the anchor stands alone). */
 const MAX_TAIL = 400;
+/** How many silent failing commands are passed over on the way back to one that says why. */
+const MAX_SILENT_HOPS = 3;
 
 /** A command, step or script that failed: the anchor. */
 const FAILING_COMMAND = [
@@ -215,8 +218,8 @@ function isBoilerplate(text: string): boolean {
 }
 
 /** Index of the last failing-command marker, or -1. */
-function findAnchor(lines: readonly string[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) {
+function findAnchor(lines: readonly string[], before = lines.length): number {
+  for (let i = before - 1; i >= 0; i--) {
     const text = lines[i] as string;
     // Travis's last line may be glued to the output before it ("…nlDone. Your build exited with 1.").
     if (text !== "" && isFailingCommand(text) && !/Done\. Your build exited with/.test(text)) return i;
@@ -243,6 +246,12 @@ function searchStart(lines: readonly string[], anchor: number): number {
     if (/^The command ".*(?:failed and )?exited with/.test(text)) return i + 1;
   }
   return floor;
+}
+
+/** No line between the command's start and its marker reads as an error. */
+function isSilent(lines: readonly string[], start: number, stop: number, extra: readonly RegExp[]): boolean {
+  for (let i = start + 1; i < stop; i++) if (!isBoilerplate(lines[i] as string) && isErrorLine(lines[i] as string, extra)) return false;
+  return true;
 }
 
 /** Index of the first of the `count` lines before `stop` that are not boilerplate (never before `start`). */
@@ -289,9 +298,18 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
   let end = lines.length - 1;
   while (end > 0 && (lines[end] as string).trim() === "") end--;
 
-  const anchor = findAnchor(lines);
-  const stop = anchor >= 0 ? quoteStart(lines, anchor) : end;
-  const start = anchor >= 0 ? searchStart(lines, anchor) : Math.max(0, end - MAX_SEARCH);
+  let anchor = findAnchor(lines);
+  let stop = anchor >= 0 ? quoteStart(lines, anchor) : end;
+  let start = anchor >= 0 ? searchStart(lines, anchor) : Math.max(0, end - MAX_SEARCH);
+  // A command that failed without a word (a later step that fails because an earlier one did)
+  // explains nothing: the failing command before it is the one to read.
+  for (let hops = 0; anchor >= 0 && hops < MAX_SILENT_HOPS && isSilent(lines, start, stop, extra); hops++) {
+    const previous = findAnchor(lines, start);
+    if (previous < 0) break;
+    anchor = previous;
+    stop = quoteStart(lines, anchor);
+    start = searchStart(lines, anchor);
+  }
 
   // Back from the anchor over boilerplate to the last line that reads as an error.
   let last = -1;
