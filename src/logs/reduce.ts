@@ -7,7 +7,8 @@
  *    completed with exit code 2`, `make: *** … Error`, `##[error]`, `npm ERR!`, `BUILD FAILURE`,
  *    …). The search runs back from it to the command that failed (the previous `$ cmd` echo or
  *    step header) or the previous anchor. A failing command whose output holds no error (a later
- *    step failing because an earlier one did) hands the anchor to the failing command before it.
+ *    step failing because an earlier one did) hands the anchor to the failing command before it;
+ *    a failing command that ended just before this one began is read with it when both fit.
  * 3. Back from the anchor, over the failure's boilerplate (npm's "A complete log…", summaries,
  *    the runner's own exit lines), to the last line that reads as an error; then back through
  *    that error's cluster (error lines no more than a few lines apart, with their stack frames,
@@ -64,6 +65,8 @@ const CLUSTER_GAP = 6;
 const MAX_TAIL = 400;
 /** How many silent failing commands are passed over on the way back to one that says why. */
 const MAX_SILENT_HOPS = 3;
+/** A failing command whose marker is at most this many lines before the next command's start is read with it. */
+const CASCADE_GAP = 5;
 
 /** A command, step or script that failed: the anchor. */
 const FAILING_COMMAND = [
@@ -290,27 +293,53 @@ function windowOf(lines: readonly string[], from: number, to: number, anchor: nu
 
 /** Reduces `log` to the window that most likely explains its failure. */
 export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
-  const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
-  const extra = options.errorPatterns ?? [];
-  const contextLines = Math.max(0, options.contextLines ?? DEFAULT_CONTEXT_LINES);
+  const settings: Settings = {
+    maxLines: Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES),
+    contextLines: Math.max(0, options.contextLines ?? DEFAULT_CONTEXT_LINES),
+    extra: options.errorPatterns ?? [],
+  };
   const lines = cleanLines(log);
   // A log that ends in a newline has an empty last "line": keep numbering, but do not aim at it.
   let end = lines.length - 1;
   while (end > 0 && (lines[end] as string).trim() === "") end--;
 
   let anchor = findAnchor(lines);
-  let stop = anchor >= 0 ? quoteStart(lines, anchor) : end;
-  let start = anchor >= 0 ? searchStart(lines, anchor) : Math.max(0, end - MAX_SEARCH);
+  if (anchor < 0) {
+    const span = failureSpan(lines, -1, Math.max(0, end - MAX_SEARCH), end, settings);
+    return windowOf(lines, span.from, span.to, -1);
+  }
+  let start = searchStart(lines, anchor);
   // A command that failed without a word (a later step that fails because an earlier one did)
   // explains nothing: the failing command before it is the one to read.
-  for (let hops = 0; anchor >= 0 && hops < MAX_SILENT_HOPS && isSilent(lines, start, stop, extra); hops++) {
+  for (let hops = 0; hops < MAX_SILENT_HOPS && isSilent(lines, start, quoteStart(lines, anchor), settings.extra); hops++) {
     const previous = findAnchor(lines, start);
     if (previous < 0) break;
     anchor = previous;
-    stop = quoteStart(lines, anchor);
     start = searchStart(lines, anchor);
   }
+  let span = failureSpan(lines, anchor, start, quoteStart(lines, anchor), settings);
+  // A failure that follows right on another one (a copy step missing the file a failed build
+  // should have made) is read with it when both fit in the window.
+  const previous = findAnchor(lines, start);
+  if (previous >= 0 && start - previous <= CASCADE_GAP) {
+    const previousStart = searchStart(lines, previous);
+    const previousStop = quoteStart(lines, previous);
+    if (!isSilent(lines, previousStart, previousStop, settings.extra)) {
+      const earlier = failureSpan(lines, previous, previousStart, previousStop, settings);
+      if (span.to - earlier.from + 1 <= settings.maxLines) span = { from: earlier.from, to: span.to };
+    }
+  }
+  return windowOf(lines, span.from, span.to, anchor);
+}
 
+interface Settings {
+  readonly maxLines: number;
+  readonly contextLines: number;
+  readonly extra: readonly RegExp[];
+}
+
+/** The window of one failure: the command's output runs from `start` to `stop` (its marker, or the log's end without one). */
+function failureSpan(lines: readonly string[], anchor: number, start: number, stop: number, { maxLines, contextLines, extra }: Settings): { from: number; to: number } {
   // Back from the anchor over boilerplate to the last line that reads as an error.
   let last = -1;
   for (let i = stop - (anchor >= 0 ? 1 : 0); i >= start && i >= stop - MAX_TAIL; i--) {
@@ -323,7 +352,7 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
   }
   if (last < 0) {
     // Nothing reads as an error: the lines just before the anchor (or the end), which is all a reader has.
-    return windowOf(lines, Math.max(start, leadUp(lines, start, stop, Math.min(maxLines, contextLines))), stop, anchor);
+    return { from: Math.max(start, leadUp(lines, start, stop, Math.min(maxLines, contextLines))), to: stop };
   }
 
   // Back through the cluster: error lines at most CLUSTER_GAP apart, continuation lines between them.
@@ -366,5 +395,5 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
       to = earlyTo;
     }
   }
-  return windowOf(lines, from, Math.max(to, from), anchor);
+  return { from, to: Math.max(to, from) };
 }
