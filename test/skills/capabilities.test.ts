@@ -21,9 +21,8 @@ describe("capabilities", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: Record<string, unknown> };
     expect(Object.keys(body.result).sort()).toEqual(["ok", "open_for_work", "price_job", "skills"]);
-    // price_job is the highest skill price (code.fix_from_log's 0.08 among the built-ins).
+    // price_job is the highest skill price, whichever skills are installed.
     const highest = String(Math.max(...service.registry.skills.map((s) => Number(s.definition.price))));
-    expect(highest).toBe("0.08");
     expect(body.result).toEqual({ ok: true, open_for_work: true, price_job: highest, skills: service.registry.skills.map((s) => s.id) });
   });
 });
