@@ -44,7 +44,7 @@ export function normaliseLine(line: string): string {
   return line
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
     .replace(/\[[0-9;]*[mK]/g, "")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f<>]/g, "")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -68,7 +68,7 @@ export function locateChunk(logLines: readonly string[], chunk: string): ChunkSp
     let misses = lead;
     for (let k = lead + 1; k < wanted.length && misses <= allowedMisses; k++) {
       let found = -1;
-      for (let j = at; j < logLines.length && j <= at + 3; j++) {
+      for (let j = at; j < logLines.length && j <= at + 5; j++) {
         if ((logLines[j] as string).includes(wanted[k] as string)) {
           found = j;
           break;
