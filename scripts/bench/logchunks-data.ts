@@ -4,7 +4,8 @@
  *
  * The labels hold the chunk's text, not line numbers, and lost the ESC byte of every colour code
  * (XML 1.0 cannot carry it), so a chunk is located by comparing normalised lines: colour codes
- * (with or without their ESC), `\r` and surrounding spaces removed. A chunk line matches a log line
+ * (with or without their ESC), `\r`, `<` and `>` (the labels lost text that looked like a tag, some
+ * only its `<`) and surrounding spaces removed. A chunk line matches a log line
  * that contains it (the first and last lines of a chunk may be cut mid-line). A chunk may occur
  * more than once in its log (a test runner prints a failure, then the summary repeats it): every
  * complete occurrence is kept, and the bench says how it scores them.
@@ -39,7 +40,7 @@ function decodeXml(text: string): string {
   });
 }
 
-/** Comparable form of a line: no colour codes (even without ESC), no `\r`, no outer spaces, spaces collapsed. */
+/** Comparable form of a line: no colour codes (even without ESC), no `\r`, `<` or `>`, no outer spaces, spaces collapsed. */
 export function normaliseLine(line: string): string {
   return line
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
@@ -52,7 +53,8 @@ export function normaliseLine(line: string): string {
 /**
  * Every occurrence of `chunk`'s non-blank lines, in order, in `logLines` (already normalised). Up to a
  * fifth of the chunk's lines may be missing (the labels lost text that looked like XML tags, such as
- * `<Method>d__24`): a missing line still takes one log line.
+ * `<Method>d__24`): a missing line still takes one log line. Up to four log lines may separate two
+ * consecutive chunk lines (blank and colour-only lines the labeller dropped).
  */
 export function locateChunk(logLines: readonly string[], chunk: string): ChunkSpan[] {
   const wanted = chunk.split("\n").map(normaliseLine).filter((l) => l.length > 0);
