@@ -173,6 +173,14 @@ export async function startService(config: Config, options: BuildServiceOptions 
   };
 }
 
+/** One banner line on the language model (never the key). */
+function llmStatus(config: Config): string {
+  const settings = resolveLlm(config);
+  if (!settings) return "none (--llm-base-url): grok.prompt refuses with 503; web.brief and code.fix_from_log use their offline engines";
+  const others = [...new Set(Object.values(settings.models))].filter((m) => m !== settings.defaultModel);
+  return `${settings.defaultModel}${others.length ? ` (+ ${others.join(", ")})` : ""} at ${settings.baseUrl}`;
+}
+
 /** The lines an operator reads at start: where it listens, and what is on and off. */
 export function banner(service: RunningService): string[] {
   const { config, registry } = service;
@@ -182,6 +190,7 @@ export function banner(service: RunningService): string[] {
     `  payments:  ${config.payments === "on" ? `ON (x402 v2): ${service.paymentInfo.networks.map((n) => `${n.network} → ${n.payTo}`).join(", ")}` : "OFF: every call is free; bound to " + config.host}`,
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
     `  render:    ${service.renderStatus()}`,
+    `  model:     ${llmStatus(config)}`,
     `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
   ];
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {

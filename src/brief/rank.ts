@@ -16,15 +16,50 @@ const stopwords = new Set(
   ).split(" "),
 );
 
-export function terms(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)) {
-    let w = m[0].replace(/['’]s$/, "");
-    if (w.length < 2 || stopwords.has(w)) continue;
-    // A light stem so "rates" and "rate" meet.
-    if (w.length > 4 && w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
-    out.push(w);
+const letterOrDigit = /[\p{L}\p{N}]/u;
+const wordCharCache = new Map<number, boolean>();
+
+/** Letters and digits of any script; surrogate halves count (they only occur inside words here). */
+function isWordCode(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  if (c >= 0xd800 && c <= 0xdfff) return true;
+  let known = wordCharCache.get(c);
+  if (known === undefined) {
+    known = letterOrDigit.test(String.fromCharCode(c));
+    wordCharCache.set(c, known);
   }
+  return known;
+}
+
+const isApostrophe = (c: number) => c === 39 || c === 0x2019;
+
+function addTerm(out: string[], raw: string): void {
+  let end = raw.length;
+  while (end > 0 && (isApostrophe(raw.charCodeAt(end - 1)) || raw.charCodeAt(end - 1) === 45)) end--;
+  if (end > 2 && raw.charCodeAt(end - 1) === 115 && isApostrophe(raw.charCodeAt(end - 2))) end -= 2;
+  if (end < 2) return;
+  let w = end === raw.length ? raw : raw.slice(0, end);
+  if (stopwords.has(w)) return;
+  // A light stem so "rates" and "rate" meet.
+  if (w.length > 4 && w.charCodeAt(w.length - 1) === 115 && w.charCodeAt(w.length - 2) !== 115) w = w.slice(0, -1);
+  out.push(w);
+}
+
+/** Lower-case content words (a hand-written scanner: this runs on every sentence of every page). */
+export function terms(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (isWordCode(c) || (start >= 0 && (c === 39 || c === 45 || c === 0x2019))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      addTerm(out, lower.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) addTerm(out, lower.slice(start));
   return out;
 }
 
@@ -45,9 +80,13 @@ export interface Ranked {
 /** Sentences worth ranking: prose of a useful length, not menus or one-word headings. */
 export function isCandidate(s: Sentence): boolean {
   if (s.text.length < 25 || s.text.length > 1000) return false;
-  const words = s.text.split(/\s+/).length;
-  return words >= 5 && /[\p{Ll}]/u.test(s.text);
+  let spaces = 0;
+  for (let i = 0; i < s.text.length && spaces < 4; i++) if (s.text.charCodeAt(i) === 32) spaces++;
+  return spaces >= 4 && /[\p{Ll}]/u.test(s.text);
 }
+
+/** Similarities below this are left out of the graph (LexRank's threshold idea, kept low). */
+const minSimilarity = 0.05;
 
 export function rankSentences(sentences: readonly Sentence[], options: RankOptions): Ranked {
   const n = sentences.length;
@@ -55,7 +94,7 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
   if (n === 0) return { order: [], scores };
   const ids = new Map<string, number>();
   const df: number[] = [];
-  const docs: { ids: Int32Array; tf: Float64Array }[] = [];
+  const docs: { ids: number[]; tf: number[] }[] = [];
   for (const s of sentences) {
     const counts = new Map<number, number>();
     for (const w of terms(s.text)) {
@@ -68,11 +107,15 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     for (const id of counts.keys()) df[id]!++;
-    docs.push({ ids: Int32Array.from(counts.keys()), tf: Float64Array.from(counts.values()) });
+    docs.push({ ids: [...counts.keys()], tf: [...counts.values()] });
   }
-  // TF-IDF, unit length. Terms in more than half of the sentences carry nothing.
-  const postings: number[][] = df.map(() => []);
-  const weights: Float64Array[] = [];
+  // TF-IDF, unit length, kept per term as postings of (sentence, weight). Terms in more than half
+  // of the sentences carry nothing; terms in more than a tenth link too much of the page to tell
+  // sentences apart and would cost df² to pair up, so they count in a sentence's length only.
+  const linkingDf = Math.max(20, n / 10);
+  const postingDocs: number[][] = df.map(() => []);
+  const postingWeights: number[][] = df.map(() => []);
+  const docWeights: Float64Array[] = [];
   docs.forEach((d, i) => {
     const w = new Float64Array(d.ids.length);
     let norm = 0;
@@ -85,42 +128,59 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
     norm = Math.sqrt(norm) || 1;
     for (let k = 0; k < w.length; k++) {
       w[k]! /= norm;
-      if (w[k]! > 0) postings[d.ids[k]!]!.push(i);
+      if (w[k]! <= 0 || df[d.ids[k]!]! > linkingDf) continue;
+      postingDocs[d.ids[k]!]!.push(i);
+      postingWeights[d.ids[k]!]!.push(w[k]!);
     }
-    weights.push(w);
+    docWeights.push(w);
   });
 
-  // Similarity rows (sparse) from the inverted index.
-  const weightOf = (i: number, id: number) => {
-    const d = docs[i]!;
-    for (let k = 0; k < d.ids.length; k++) if (d.ids[k] === id) return weights[i]![k]!;
-    return 0;
-  };
-  const rows: Map<number, number>[] = sentences.map(() => new Map());
+  // Similarity rows (sparse, thresholded) from the postings: one dense scratch row at a time.
+  const scratch = new Float64Array(n);
+  const touched: number[] = [];
+  const rowCols: Int32Array[] = [];
+  const rowVals: Float64Array[] = [];
   for (let i = 0; i < n; i++) {
     const d = docs[i]!;
-    const row = rows[i]!;
-    for (let k = 0; k < d.ids.length; k++) {
-      const wi = weights[i]![k]!;
-      if (wi === 0) continue;
-      for (const j of postings[d.ids[k]!]!) if (j !== i) row.set(j, (row.get(j) ?? 0) + wi * weightOf(j, d.ids[k]!));
+    const own = docWeights[i]!;
+    for (let m = 0; m < d.ids.length; m++) {
+      const id = d.ids[m]!;
+      const wi = own[m]!;
+      if (wi <= 0 || df[id]! > linkingDf) continue;
+      const list = postingDocs[id]!;
+      const weights = postingWeights[id]!;
+      for (let k = 0; k < list.length; k++) {
+        const j = list[k]!;
+        if (j === i) continue;
+        if (scratch[j] === 0) touched.push(j);
+        scratch[j]! += wi * weights[k]!;
+      }
     }
+    const cols: number[] = [];
+    const vals: number[] = [];
+    for (const j of touched) {
+      if (scratch[j]! >= minSimilarity) {
+        cols.push(j);
+        vals.push(scratch[j]!);
+      }
+      scratch[j] = 0;
+    }
+    touched.length = 0;
+    rowCols.push(Int32Array.from(cols));
+    rowVals.push(Float64Array.from(vals));
   }
-  const degree = rows.map((r) => {
-    let sum = 0;
-    for (const v of r.values()) sum += v;
-    return sum;
-  });
+  const degree = rowVals.map((vals) => vals.reduce((a, b) => a + b, 0));
 
   // Teleport: early sentences and focus-term sentences are favoured.
   const focus = new Set(options.focus ? terms(options.focus) : []);
+  const focusIds = new Set([...focus].map((w) => ids.get(w)).filter((id): id is number => id !== undefined));
   const teleport = new Float64Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
     let t = 1 + 1 / (1 + i / 10);
     if (focus.size > 0) {
       let hits = 0;
-      for (const w of new Set(terms(sentences[i]!.text))) if (focus.has(w)) hits++;
+      for (const id of docs[i]!.ids) if (focusIds.has(id)) hits++;
       t *= 1 + 4 * (hits / focus.size);
     }
     teleport[i] = t;
@@ -130,8 +190,9 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
 
   const damping = 0.85;
   let rank = Float64Array.from(teleport);
+  let next = new Float64Array(n);
   for (let iteration = 0; iteration < 30; iteration++) {
-    const next = new Float64Array(n);
+    next.fill(0);
     let dangling = 0;
     for (let i = 0; i < n; i++) {
       if (degree[i] === 0) {
@@ -139,7 +200,9 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
         continue;
       }
       const share = rank[i]! / degree[i]!;
-      for (const [j, v] of rows[i]!) next[j]! += share * v;
+      const cols = rowCols[i]!;
+      const vals = rowVals[i]!;
+      for (let k = 0; k < cols.length; k++) next[cols[k]!]! += share * vals[k]!;
     }
     let delta = 0;
     for (let i = 0; i < n; i++) {
@@ -147,15 +210,19 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
       delta += Math.abs(value - rank[i]!);
       next[i] = value;
     }
-    rank = next;
+    [rank, next] = [next, rank];
     if (delta < 1e-6) break;
   }
-  // Centrality alone favours long sentences a little less than raw degree does; focus weighs in again here.
-  for (let i = 0; i < n; i++) scores[i] = rank[i]! * (focus.size > 0 ? teleport[i]! * n : 1);
+  // With a focus, the teleport weighs in again so focus sentences win ties of centrality.
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    scores[i] = rank[i]! * (focus.size > 0 ? teleport[i]! * n : 1);
+    if (scores[i]! > max) max = scores[i]!;
+  }
+  max ||= 1;
 
   // MMR over the candidates.
   const lambda = options.lambda ?? 0.7;
-  const max = Math.max(...scores) || 1;
   const remaining = new Set<number>();
   for (let i = 0; i < n; i++) if (isCandidate(sentences[i]!)) remaining.add(i);
   if (remaining.size === 0) for (let i = 0; i < n; i++) remaining.add(i);
@@ -170,7 +237,9 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
     }
     order.push(best);
     remaining.delete(best);
-    for (const [j, v] of rows[best]!) if (v > closest[j]!) closest[j] = v;
+    const cols = rowCols[best]!;
+    const vals = rowVals[best]!;
+    for (let k = 0; k < cols.length; k++) if (vals[k]! > closest[cols[k]!]!) closest[cols[k]!] = vals[k]!;
   }
   return { order, scores };
 }

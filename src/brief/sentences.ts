@@ -48,7 +48,8 @@ export function splitSentences(text: string, language = "en"): Sentence[] {
   const raw: { start: number; end: number }[] = [];
   for (const { segment, index } of segmenter(language).segment(text)) {
     const last = raw[raw.length - 1];
-    const previous = last ? text.slice(last.start, last.end) : "";
+    // Only the tail matters: the last word and whether a line break ends it.
+    const previous = last ? text.slice(Math.max(last.start, last.end - 32), last.end) : "";
     // A line break always ends a sentence (headings, list items).
     if (last && !/\n\s*$/.test(previous) && (endsInAbbreviation(previous) || continues(segment))) last.end = index + segment.length;
     else raw.push({ start: index, end: index + segment.length });

@@ -62,7 +62,8 @@ export class JobBudget {
     if (l.maxInputTokens !== undefined && this.inputTokens + inputEstimate > l.maxInputTokens) return "input_tokens";
     if (l.maxOutputTokens !== undefined && this.outputTokens >= l.maxOutputTokens) return "output_tokens";
     if (this.usd + this.inputCost(inputEstimate) >= l.maxUsd) return "usd";
-    if (this.wallLeft() <= 0) return "wall_clock";
+    // No wall-clock check here: maxWallMs leaves the job's own timeout room for this call, and the
+    // job's signal still ends it.
     return undefined;
   }
 

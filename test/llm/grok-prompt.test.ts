@@ -269,6 +269,14 @@ describe("grok.prompt json_only", () => {
 });
 
 describe("grok.prompt against a difficult provider", () => {
+  it("fails the job with MODEL_REFUSED when the model refuses", async () => {
+    const server = chat(() => ({ refusal: "I can't help with that." }));
+    const s = await service(server);
+    const job = await run(s, { prompt: "hello" });
+    expect(job.status).toBe("failed");
+    expect(job.error.code).toBe("MODEL_REFUSED");
+  });
+
   it("retries a 429 after its Retry-After", async () => {
     const server = chat((r, n) => (n === 0 ? { status: 429, retryAfter: "1" } : { content: "fine" }));
     const s = await service(server);
