@@ -4,7 +4,8 @@
  *
  * The labels hold the chunk's text, not line numbers, and lost the ESC byte of every colour code
  * (XML 1.0 cannot carry it), so a chunk is located by comparing normalised lines: colour codes
- * (with or without their ESC), `\r` and surrounding spaces removed. A chunk line matches a log line
+ * (with or without their ESC), `\r`, `<` and `>` (the labels lost text that looked like a tag, some
+ * only its `<`) and surrounding spaces removed. A chunk line matches a log line
  * that contains it (the first and last lines of a chunk may be cut mid-line). A chunk may occur
  * more than once in its log (a test runner prints a failure, then the summary repeats it): every
  * complete occurrence is kept, and the bench says how it scores them.
@@ -39,12 +40,12 @@ function decodeXml(text: string): string {
   });
 }
 
-/** Comparable form of a line: no colour codes (even without ESC), no `\r`, no outer spaces, spaces collapsed. */
+/** Comparable form of a line: no colour codes (even without ESC), no `\r`, `<` or `>`, no outer spaces, spaces collapsed. */
 export function normaliseLine(line: string): string {
   return line
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
     .replace(/\[[0-9;]*[mK]/g, "")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f<>]/g, "")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -52,7 +53,8 @@ export function normaliseLine(line: string): string {
 /**
  * Every occurrence of `chunk`'s non-blank lines, in order, in `logLines` (already normalised). Up to a
  * fifth of the chunk's lines may be missing (the labels lost text that looked like XML tags, such as
- * `<Method>d__24`): a missing line still takes one log line.
+ * `<Method>d__24`): a missing line still takes one log line. Up to four log lines may separate two
+ * consecutive chunk lines (blank and colour-only lines the labeller dropped).
  */
 export function locateChunk(logLines: readonly string[], chunk: string): ChunkSpan[] {
   const wanted = chunk.split("\n").map(normaliseLine).filter((l) => l.length > 0);
@@ -68,7 +70,7 @@ export function locateChunk(logLines: readonly string[], chunk: string): ChunkSp
     let misses = lead;
     for (let k = lead + 1; k < wanted.length && misses <= allowedMisses; k++) {
       let found = -1;
-      for (let j = at; j < logLines.length && j <= at + 3; j++) {
+      for (let j = at; j < logLines.length && j <= at + 5; j++) {
         if ((logLines[j] as string).includes(wanted[k] as string)) {
           found = j;
           break;

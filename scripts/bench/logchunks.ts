@@ -54,9 +54,12 @@ const contains = (s: ChunkSpan, from: number, to: number) => s.from >= from && s
 const overlaps = (s: ChunkSpan, from: number, to: number) => s.from <= to && s.to >= from;
 
 let reduceMs = 0;
+const families = new Map<string, number>();
 for (const example of located) {
   const t0 = performance.now();
-  const window = diagnoseLog(example.log, { maxLines }).failing_lines;
+  const diagnosis = diagnoseLog(example.log, { maxLines });
+  const window = diagnosis.failing_lines;
+  families.set(diagnosis.family, (families.get(diagnosis.family) ?? 0) + 1);
   reduceMs += performance.now() - t0;
   const total = example.log.split("\n").length;
   // The reference: the last 30 lines that are not the trailing empty line of a final newline.
@@ -100,7 +103,8 @@ console.log(row("overall", overall));
 console.log(
   `\noverall counting the ${examples.length - located.length} unlocated chunks as misses: overlaps ${pct(overall.overlaps, examples.length)}, last-30 ${pct(overall.tailOverlaps, examples.length)}`,
 );
-console.log(`reduce: ${(reduceMs / located.length).toFixed(2)} ms per log on average; whole run ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`families named: ${[...families.entries()].sort(([, a], [, b]) => b - a).map(([f, n]) => `${f} ${n}`).join(", ")}`);
+console.log(`diagnoseLog: ${(reduceMs / located.length).toFixed(2)} ms per log on average; whole run ${((performance.now() - started) / 1000).toFixed(1)} s`);
 for (const miss of misses.slice(0, showMisses)) {
   const s = miss.example.spans.at(-1) as ChunkSpan;
   console.log(`miss ${miss.example.file}: window ${miss.from}-${miss.to}, chunk ${s.from}-${s.to} of ${miss.example.log.split("\n").length}`);

@@ -6,13 +6,18 @@
  * 2. The anchor is the last failing-command marker (`The command "…" exited with 1`, `Process
  *    completed with exit code 2`, `make: *** … Error`, `##[error]`, `npm ERR!`, `BUILD FAILURE`,
  *    …). The search runs back from it to the command that failed (the previous `$ cmd` echo or
- *    step header) or the previous anchor.
+ *    step header) or the previous anchor. A failing command whose output holds no error (a later
+ *    step failing because an earlier one did) hands the anchor to the failing command before it;
+ *    a failing command that ended just before this one began is read with it when both fit.
  * 3. Back from the anchor, over the failure's boilerplate (npm's "A complete log…", summaries,
  *    the runner's own exit lines), to the last line that reads as an error; then back through
  *    that error's cluster (error lines no more than a few lines apart, with their stack frames,
  *    code frames and indented detail) to its first line.
- * 4. The window is that cluster with a little context, capped at `maxLines`; repeated lines
- *    inside it are collapsed with a count.
+ * 4. The window always holds the `contextLines` lines of output before the anchor; the cluster
+ *    joins them when the two meet, and a cluster further back replaces them only when it holds
+ *    a certain error. The failing command's first certain error (test runners print details
+ *    first, summaries last) joins or replaces that window when it holds more certain errors.
+ *    The window is at most `maxLines` long; repeated lines inside it are collapsed with a count.
  * Pure: no model, no I/O.
  */
 import { Type, type Static } from "@sinclair/typebox";
@@ -58,6 +63,10 @@ const MAX_SEARCH = 3000;
 const CLUSTER_GAP = 6;
 /** How far back from the anchor the last error line may be (past that the anchor stands alone). */
 const MAX_TAIL = 400;
+/** How many silent failing commands are passed over on the way back to one that says why. */
+const MAX_SILENT_HOPS = 3;
+/** A failing command whose marker is at most this many lines before the next command's start is read with it. */
+const CASCADE_GAP = 5;
 
 /** A command, step or script that failed: the anchor. */
 const FAILING_COMMAND = [
@@ -84,7 +93,7 @@ const FAILING_COMMAND = [
 
 /** Lines that accompany a failure without explaining it: skipped when looking back for the error. */
 const BOILERPLATE = [
-  /^Done\. Your build exited with/,
+  /Done\. Your build exited with/,
   /^The command ".*/,
   /^" (?:failed and )?exited with \d+\.?$/,
   /^travis_retry\b/,
@@ -125,6 +134,7 @@ const ERROR_LINE = [
   /\b(?:failed|failure|failures|errors)\b/i,
   /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|not defined|undefined (?:reference|symbol|method|variable|local)|is not a function|unexpected|mismatch|expected .* (?:but|got|to )|does not exist|not ok\b|timed? ?out|killed|out of memory)\b/i,
   /^\s*(?:[✗✖×✘]|\d+\) )/,
+  /^\*\* \(\w+/,
   /^\s*>\s+\S/,
   /^\s*\^+\s*$/,
 ];
@@ -168,15 +178,54 @@ export function isErrorLine(text: string, extra: readonly RegExp[] = []): boolea
   return matchesAny(ERROR_LINE, text) || matchesAny(extra, text);
 }
 
+/** Certainly an error, not merely a line that mentions one. */
+const STRONG_ERROR = [
+  /^\s*(?:\S+:\d+(?::\d+)?:?\s*)?(?:fatal |error|ERROR|Error)(?:\[\w+\])?[:!]/,
+  /^\s*(?:FAIL(?:ED)?|ERROR|FATAL)\b/,
+  /\[(?:FAIL|FAILED|ERROR)\]|\*\*\* FAILED \*\*\*|<<< (?:FAILURE|ERROR)!/,
+  /^\s*(?:Traceback \(most recent call last\)|panic:|\*\* \(\w+|not ok \d+|[✗✖✘] )/,
+  /^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)/,
+  /^E\s{2,}\S/,
+  /\b(?:Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\b/,
+  // A test runner's failure headers: PHPUnit, RSpec, mocha and friends number their failures.
+  /^There (?:was|were) \d+ (?:failure|error)s?:|^\s*(?:Failures|Errors):\s*$|^\s*\d+\) \S|\bFailed asserting\b/,
+  // `test_x (pkg.Case) ... FAIL` (unittest), `* checking tests ... ERROR` (R CMD check) and the like.
+  /\.\.\.? ?(?:ERROR|FAILED|FAIL)$/,
+];
+
+function isStrongError(text: string, extra: readonly RegExp[]): boolean {
+  return matchesAny(STRONG_ERROR, text) || matchesAny(extra, text);
+}
+
+function hasStrongError(lines: readonly string[], first: number, last: number, extra: readonly RegExp[]): boolean {
+  return countStrongErrors(lines, first, last, extra) > 0;
+}
+
+function countStrongErrors(lines: readonly string[], first: number, last: number, extra: readonly RegExp[]): number {
+  let count = 0;
+  for (let i = first; i <= last; i++) if (isStrongError(lines[i] as string, extra)) count++;
+  return count;
+}
+
+/** The first line in [from, before) that is certainly an error and not boilerplate, or -1. */
+function firstStrongError(lines: readonly string[], from: number, before: number, extra: readonly RegExp[]): number {
+  for (let i = from; i < before; i++) {
+    const text = lines[i] as string;
+    if (matchesAny(STRONG_ERROR, text) && !isBoilerplate(text)) return i;
+  }
+  return -1;
+}
+
 function isBoilerplate(text: string): boolean {
   return matchesAny(BOILERPLATE, text);
 }
 
 /** Index of the last failing-command marker, or -1. */
-function findAnchor(lines: readonly string[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) {
+function findAnchor(lines: readonly string[], before = lines.length): number {
+  for (let i = before - 1; i >= 0; i--) {
     const text = lines[i] as string;
-    if (text !== "" && isFailingCommand(text) && !/^Done\. Your build exited with/.test(text)) return i;
+    // Travis's last line may be glued to the output before it ("…nlDone. Your build exited with 1.").
+    if (text !== "" && isFailingCommand(text) && !/Done\. Your build exited with/.test(text)) return i;
   }
   return -1;
 }
@@ -200,6 +249,12 @@ function searchStart(lines: readonly string[], anchor: number): number {
     if (/^The command ".*(?:failed and )?exited with/.test(text)) return i + 1;
   }
   return floor;
+}
+
+/** No line between the command's start and its marker reads as an error. */
+function isSilent(lines: readonly string[], start: number, stop: number, extra: readonly RegExp[]): boolean {
+  for (let i = start + 1; i < stop; i++) if (!isBoilerplate(lines[i] as string) && isErrorLine(lines[i] as string, extra)) return false;
+  return true;
 }
 
 /** Index of the first of the `count` lines before `stop` that are not boilerplate (never before `start`). */
@@ -238,18 +293,53 @@ function windowOf(lines: readonly string[], from: number, to: number, anchor: nu
 
 /** Reduces `log` to the window that most likely explains its failure. */
 export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
-  const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
-  const extra = options.errorPatterns ?? [];
-  const contextLines = Math.max(0, options.contextLines ?? DEFAULT_CONTEXT_LINES);
+  const settings: Settings = {
+    maxLines: Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES),
+    contextLines: Math.max(0, options.contextLines ?? DEFAULT_CONTEXT_LINES),
+    extra: options.errorPatterns ?? [],
+  };
   const lines = cleanLines(log);
   // A log that ends in a newline has an empty last "line": keep numbering, but do not aim at it.
   let end = lines.length - 1;
   while (end > 0 && (lines[end] as string).trim() === "") end--;
 
-  const anchor = findAnchor(lines);
-  const stop = anchor >= 0 ? quoteStart(lines, anchor) : end;
-  const start = anchor >= 0 ? searchStart(lines, anchor) : Math.max(0, end - MAX_SEARCH);
+  let anchor = findAnchor(lines);
+  if (anchor < 0) {
+    const span = failureSpan(lines, -1, Math.max(0, end - MAX_SEARCH), end, settings);
+    return windowOf(lines, span.from, span.to, -1);
+  }
+  let start = searchStart(lines, anchor);
+  // A command that failed without a word (a later step that fails because an earlier one did)
+  // explains nothing: the failing command before it is the one to read.
+  for (let hops = 0; hops < MAX_SILENT_HOPS && isSilent(lines, start, quoteStart(lines, anchor), settings.extra); hops++) {
+    const previous = findAnchor(lines, start);
+    if (previous < 0) break;
+    anchor = previous;
+    start = searchStart(lines, anchor);
+  }
+  let span = failureSpan(lines, anchor, start, quoteStart(lines, anchor), settings);
+  // A failure that follows right on another one (a copy step missing the file a failed build
+  // should have made) is read with it when both fit in the window.
+  const previous = findAnchor(lines, start);
+  if (previous >= 0 && start - previous <= CASCADE_GAP) {
+    const previousStart = searchStart(lines, previous);
+    const previousStop = quoteStart(lines, previous);
+    if (!isSilent(lines, previousStart, previousStop, settings.extra)) {
+      const earlier = failureSpan(lines, previous, previousStart, previousStop, settings);
+      if (span.to - earlier.from + 1 <= settings.maxLines) span = { from: earlier.from, to: span.to };
+    }
+  }
+  return windowOf(lines, span.from, span.to, anchor);
+}
 
+interface Settings {
+  readonly maxLines: number;
+  readonly contextLines: number;
+  readonly extra: readonly RegExp[];
+}
+
+/** The window of one failure: the command's output runs from `start` to `stop` (its marker, or the log's end without one). */
+function failureSpan(lines: readonly string[], anchor: number, start: number, stop: number, { maxLines, contextLines, extra }: Settings): { from: number; to: number } {
   // Back from the anchor over boilerplate to the last line that reads as an error.
   let last = -1;
   for (let i = stop - (anchor >= 0 ? 1 : 0); i >= start && i >= stop - MAX_TAIL; i--) {
@@ -262,7 +352,7 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
   }
   if (last < 0) {
     // Nothing reads as an error: the lines just before the anchor (or the end), which is all a reader has.
-    return windowOf(lines, Math.max(start, leadUp(lines, start, stop, Math.min(maxLines, contextLines))), stop, anchor);
+    return { from: Math.max(start, leadUp(lines, start, stop, Math.min(maxLines, contextLines))), to: stop };
   }
 
   // Back through the cluster: error lines at most CLUSTER_GAP apart, continuation lines between them.
@@ -274,9 +364,36 @@ export function reduceLog(log: string, options: ReduceOptions = {}): LogWindow {
       first = i;
     } else if (first - i > CLUSTER_GAP && !matchesAny(CONTINUATION, text)) break;
   }
-  // A line of context before the first error (the test name, the command), and the anchor when it is near.
-  // The output just before the failing command's marker is read too: a failure often ends in lines no rule knows.
-  const from = Math.max(start, Math.min(first - 2, leadUp(lines, start, stop, contextLines)), 0);
-  const to = Math.min(stop - last <= 8 || from >= last - contextLines ? stop : last + 3, from + maxLines - 1);
-  return windowOf(lines, from, Math.max(to, from), anchor);
+  // The output just before the failing command's marker is always read: a failure often ends in
+  // lines no rule knows. The error cluster joins it when the two meet; a cluster further back
+  // replaces it only when it holds a line that is certainly an error.
+  const leadFrom = Math.max(start, leadUp(lines, start, stop, contextLines));
+  let from: number;
+  let to: number;
+  if (last >= leadFrom - CLUSTER_GAP) {
+    from = Math.max(start, Math.min(first - 2, leadFrom));
+    to = stop;
+    // Too long: the first error is the likelier cause, later ones follow from it.
+    if (to - from + 1 > maxLines) to = from + maxLines - 1;
+  } else if (hasStrongError(lines, first, last, extra)) {
+    from = Math.max(start, first - 2);
+    to = Math.min(last + 3, from + maxLines - 1);
+  } else {
+    from = leadFrom;
+    to = stop;
+  }
+  // Test runners print each failure's detail early and a summary at the end: the failing command's
+  // first certain error competes with the window found from the end. Both are kept when they fit
+  // in maxLines together; otherwise the one with more certain error lines wins (ties: the end).
+  const firstCertain = firstStrongError(lines, start, from, extra);
+  if (firstCertain >= 0) {
+    const earlyFrom = Math.max(start, firstCertain - 2);
+    const earlyTo = Math.min(stop, earlyFrom + maxLines - 1);
+    if (to - earlyFrom + 1 <= maxLines) from = earlyFrom;
+    else if (countStrongErrors(lines, earlyFrom, earlyTo, extra) > countStrongErrors(lines, from, to, extra)) {
+      from = earlyFrom;
+      to = earlyTo;
+    }
+  }
+  return { from, to: Math.max(to, from) };
 }

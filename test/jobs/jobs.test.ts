@@ -54,7 +54,7 @@ describe("POST /v1/jobs", () => {
     expect(body).toMatchObject({ ok: true, skill: "capabilities", result: { ok: true, open_for_work: true } });
     const result = body.result as { skills: string[]; price_job: string };
     expect(result.skills).toEqual(expect.arrayContaining(["capabilities", "host.report", "test.wait"]));
-    expect(result.price_job).toBe(String(Math.max(...service.registry.skills.map((s) => s.priceOf({} as never).base ?? 0)) / 1e6));
+    expect(result.price_job).toBe(String(Math.max(...service.registry.skills.map((s) => Number(s.definition.price))))); // the highest skill price
   });
 
   it("accepts an async skill with 202, job_id, Location and Retry-After, and polls it to completed", async () => {

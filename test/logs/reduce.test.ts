@@ -85,6 +85,45 @@ describe("logs/reduce", () => {
     expect(window.from).toBeGreaterThan(lineOf(log, "CC src/file30.o"));
   });
 
+  it("passes over a later command that failed without a word to the failing command that says why", () => {
+    const log = [
+      "$ ./deploy.sh",
+      ...Array.from({ length: 30 }, (_, i) => `uploading part ${i}`),
+      "Error: An unexpected error has occurred.",
+      "error Command failed with exit code 1.",
+      'The command "./deploy.sh" exited with 1.',
+      "",
+      "$ ./smoke.sh",
+      'The command "./smoke.sh" exited with 1.',
+      "",
+      "Done. Your build exited with 1.",
+    ].join("\n");
+    const window = reduceLog(log, { contextLines: 0 });
+    expect(window.anchor?.n).toBe(lineOf(log, 'The command "./deploy.sh" exited with 1.'));
+    expect(window.from).toBeLessThanOrEqual(lineOf(log, "Error: An unexpected error"));
+    expect(window.to).toBeLessThan(lineOf(log, "$ ./smoke.sh"));
+  });
+
+  it("reads a failure that follows right on another one together with it", () => {
+    const log = [
+      "$ ./build.sh",
+      ...Array.from({ length: 30 }, (_, i) => `[${i} of 30] Compiling Module${i}`),
+      "Linking dist/app ...",
+      "dist/app.o: undefined reference to `main_loop'",
+      "collect2: error: ld returned 1 exit status",
+      'The command "./build.sh" exited with 1.',
+      "",
+      "$ cp dist/app deploy/",
+      "cp: cannot stat 'dist/app': No such file or directory",
+      'The command "cp dist/app deploy/" exited with 1.',
+    ].join("\n");
+    const window = reduceLog(log, { contextLines: 0 });
+    expect(window.anchor?.n).toBe(lineOf(log, 'The command "cp dist/app deploy/" exited with 1.'));
+    expect(window.to).toBe(window.anchor?.n as number);
+    expect(window.from).toBeLessThanOrEqual(lineOf(log, "undefined reference to `main_loop'"));
+    expect(window.from).toBeGreaterThan(lineOf(log, "[20 of 30] Compiling"));
+  });
+
   it("without a failing-command marker, ends the window at the last error near the end", () => {
     const log = ["starting", ...Array.from({ length: 100 }, (_, i) => `step ${i} ok`), "Traceback (most recent call last):", '  File "app.py", line 3, in <module>', "    main()", "ValueError: bad port", ""].join("\n");
     const window = reduceLog(log, { contextLines: 0 });
