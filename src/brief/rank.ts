@@ -225,10 +225,17 @@ export function rankSentences(sentences: readonly Sentence[], options: RankOptio
   const lambda = options.lambda ?? 0.7;
   const remaining = new Set<number>();
   for (let i = 0; i < n; i++) if (isCandidate(sentences[i]!)) remaining.add(i);
-  if (remaining.size === 0) for (let i = 0; i < n; i++) remaining.add(i);
   const order: number[] = [];
   const closest = new Float64Array(n);
-  while (order.length < options.count && remaining.size > 0) {
+  let refilled = false;
+  while (order.length < options.count) {
+    // Short or odd sentences are taken only when the prose runs out, so a page of 8 sentences gives 8.
+    if (remaining.size === 0 && !refilled) {
+      refilled = true;
+      const chosen = new Set(order);
+      for (let i = 0; i < n; i++) if (!chosen.has(i)) remaining.add(i);
+    }
+    if (remaining.size === 0) break;
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
     for (const i of remaining) {

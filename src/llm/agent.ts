@@ -95,8 +95,12 @@ function usageOf(model: string, budget: JobBudget): ModelUsage {
   };
 }
 
+/** A short answer that only declines ("I'm sorry, but I can't help with that."): many models refuse in plain text. */
+const plainRefusal = /^(?:i'?m sorry|i am sorry|sorry|unfortunately|i can(?:no|')t|i cannot|i won'?t|i will not|i'?m (?:not able|unable)|i am (?:not able|unable))\b[^]{0,200}?\b(?:help|assist|comply|provide|do that|with that|fulfil+|support that|engage)\b/i;
+
 function refusalCheck(response: ChatResponse): void {
-  if (response.refusal || response.finishReason === "content_filter") {
+  const text = response.content.trim().replace(/[\u2018\u2019]/g, "'");
+  if (response.refusal || response.finishReason === "content_filter" || (text.length > 0 && text.length <= 300 && response.toolCalls.length === 0 && plainRefusal.test(text))) {
     throw new ApiError("MODEL_REFUSED", { message: "The language model refused the request; the job failed and nothing was charged." });
   }
 }

@@ -269,12 +269,18 @@ describe("grok.prompt json_only", () => {
 });
 
 describe("grok.prompt against a difficult provider", () => {
-  it("fails the job with MODEL_REFUSED when the model refuses", async () => {
-    const server = chat(() => ({ refusal: "I can't help with that." }));
-    const s = await service(server);
-    const job = await run(s, { prompt: "hello" });
-    expect(job.status).toBe("failed");
-    expect(job.error.code).toBe("MODEL_REFUSED");
+  it("fails the job with MODEL_REFUSED when the model refuses, in the refusal field or in plain words", async () => {
+    for (const reply of [{ refusal: "I can't help with that." }, { content: "I’m sorry, but I can’t help with that request." }]) {
+      const server = chat(() => reply);
+      const s = await service(server);
+      const job = await run(s, { prompt: "hello" });
+      expect(job.status).toBe("failed");
+      expect(job.error.code).toBe("MODEL_REFUSED");
+    }
+    // An answer that only mentions being unable, at length, is an answer.
+    const long = `Sorry for the wait: I can help with that. ${"Here is the detail. ".repeat(20)}`;
+    const s = await service(chat(() => ({ content: long })));
+    expect((await run(s, { prompt: "hello" })).status).toBe("completed");
   });
 
   it("retries a 429 after its Retry-After", async () => {

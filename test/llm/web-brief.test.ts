@@ -96,6 +96,14 @@ describe("web.brief without a model (extractive engine)", () => {
     expect(about(focused)).toBeGreaterThanOrEqual(about(plain));
   });
 
+  it("gives 8 bullets whenever the page has 8 sentences, short ones included when the prose runs out", async () => {
+    const web = site();
+    web.set("/terse", `<html><head><title>Terse</title></head><body><p>${["Open daily.", "Cash only.", "No pets.", "Free wifi.", "Parking behind.", "Kids welcome.", "Closed Mondays in winter and on public holidays.", "Call ahead."].join(" ")}</p></body></html>`);
+    const s = await start();
+    const r = (await brief(s, { url: web.url("/terse") })).result;
+    expect(r.bullets.length).toBe(8);
+  });
+
   it("says so when the page has fewer than 8 sentences", async () => {
     const web = site();
     web.set("/short", `<html><head><title>Short</title></head><body><p>${paragraphs.slice(0, 3).join(" ")}</p></body></html>`);
