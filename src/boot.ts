@@ -11,6 +11,7 @@ import { createRequestHandler, type RequestHandler, type RunningServer, startSer
 import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
+import { writeServerMark } from "./store/server-lock.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/extract-pool.ts";
@@ -151,10 +152,13 @@ export interface RunningService extends Service {
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
   const service = await buildService(config, options);
   const server = startServer(service.handle, { host: config.host, port: config.port });
+  // Marks the data folder as held (tollbooth restore refuses while it is).
+  const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port });
   return {
     ...service,
     server,
     async close() {
+      clearMark();
       await server.stop();
       await service.close();
     },

@@ -50,6 +50,8 @@ export const configFields = {
   maxPromptChars: t.Integer({ minimum: 1, maximum: 1_000_000, default: 4000, description: "Longest `prompt` a skill accepts (spec max_prompt_chars)." }),
   jobTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 180, description: "Upper bound on any skill's timeout (spec job_timeout_sec)." }),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
+  // ── operations (backups, reverse proxy, admin listener) ─────────────────────
+  backupDir: t.Optional(t.String({ minLength: 1, description: "Folder `tollbooth backup` writes to when no FILE is given (doctor checks it)." })),
 } satisfies Record<string, TSchema>;
 
 export const ConfigSchema = t.Object(configFields, { additionalProperties: false });

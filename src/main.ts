@@ -27,6 +27,9 @@ Commands:
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
+  backup [FILE]          consistent copy of the database while the server runs (FILE, or a
+                         time-stamped file in --backup-dir)
+  restore FILE           put a backup back (refused while a server holds --data)
   help                   this text
 
 Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
@@ -80,6 +83,7 @@ async function main(args: string[]): Promise<number> {
     extra.limit = takeFlag(args, "limit");
     extra.state = takeFlag(args, "state");
   }
+  if ((command === "backup" || command === "restore") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
   if (command === "read") {
     extra.format = takeFlag(args, "format");
     extra.selector = takeFlag(args, "selector");
@@ -183,6 +187,11 @@ async function main(args: string[]): Promise<number> {
         maxChars: extra.maxChars,
         render: extra.render === "true",
       });
+    }
+    case "backup":
+    case "restore": {
+      const { backupForCli, restoreForCli } = await import("./cli-backup.ts");
+      return command === "backup" ? backupForCli(config, extra.file) : restoreForCli(config, extra.file);
     }
     case "doctor": {
       const report = await runDoctor(config);
