@@ -7,6 +7,7 @@ import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { PaymentInfo } from "./docs/catalogue.ts";
 import type { Payments } from "./http/payments.ts";
+import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
@@ -47,6 +48,8 @@ export interface Service {
   renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: RequestHandler;
+  /** Who the clients are (behind --trust-proxy) and which peers were seen. */
+  readonly clients: ClientResolver;
   close(): Promise<void>;
 }
 
@@ -121,7 +124,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
+  const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
+  const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
+  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, clients });
   return {
     config,
     registry,
@@ -135,6 +140,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
     handle,
+    clients,
     async close() {
       if (reconciler) clearInterval(reconciler);
       await renderer?.close();

@@ -7,6 +7,7 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
+import { parseTrustedProxies } from "./http/client-address.ts";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render-config.ts";
 import { X402Config } from "./x402/config.ts";
@@ -51,6 +52,9 @@ export const configFields = {
   jobTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 180, description: "Upper bound on any skill's timeout (spec job_timeout_sec)." }),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
   // ── operations (backups, reverse proxy, admin listener) ─────────────────────
+  trustProxy: t.Optional(
+    t.String({ minLength: 1, description: "CIDR[,CIDR]: reverse proxies whose Forwarded / X-Forwarded-For name the client. Without it those headers are ignored." }),
+  ),
   backupDir: t.Optional(t.String({ minLength: 1, description: "Folder `tollbooth backup` writes to when no FILE is given (doctor checks it)." })),
 } satisfies Record<string, TSchema>;
 
@@ -135,6 +139,10 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   }
   if (raw.payments === "on" && !raw.x402 && !raw.facilitatorUrl) {
     throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
+  }
+  if (raw.trustProxy !== undefined) {
+    const parsed = parseTrustedProxies(raw.trustProxy);
+    if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("trustProxy")?.origin ?? "--trust-proxy"}: ${p}`));
   }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
 }

@@ -6,6 +6,7 @@
 import { ApiError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
+import type { ClientResolver } from "./client-address.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { errorResponse } from "./respond.ts";
@@ -18,10 +19,13 @@ export type RequestHandler = (request: Request, clientIp: string) => Promise<Res
 export interface HandlerDeps {
   readonly log: Logger;
   readonly outcomes?: RequestOutcomeStore;
+  /** Resolves the client behind a trusted reverse proxy (--trust-proxy); without it the peer is the client. */
+  readonly clients?: ClientResolver;
 }
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: HandlerDeps): RequestHandler {
-  return async (incoming, clientIp) => {
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, clients }: HandlerDeps): RequestHandler {
+  return async (incoming, peerIp) => {
+    const clientIp = clients ? clients.resolve(peerIp, incoming.headers) : peerIp;
     const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp };
     let response: Response;
     try {
@@ -43,6 +47,7 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
       ms,
       request_id: context.id,
       outcome,
+      client: clientIp,
       ...(context.operationId ? { operation: context.operationId } : {}),
     });
     if (outcomes && incoming.method === "POST") {
