@@ -3,6 +3,7 @@
  * payments, app, server. The CLI and the tests start Tollbooth through here.
  */
 import packageJson from "../package.json" with { type: "json" };
+import type { Metrics } from "./admin/metrics.ts";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { PaymentInfo } from "./docs/catalogue.ts";
@@ -50,6 +51,8 @@ export interface Service {
   readonly handle: RequestHandler;
   /** Who the clients are (behind --trust-proxy) and which peers were seen. */
   readonly clients: ClientResolver;
+  /** Prometheus metrics, built when the admin listener is on (--admin-port). */
+  readonly metrics: Metrics | undefined;
   close(): Promise<void>;
 }
 
@@ -98,7 +101,16 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();
-  const web = options.web ?? createWebEngineFor(config, renderer, extractPool, pdfThread);
+  // prom-client loads only with the admin listener (a chunk of its own in the binary).
+  const metrics = config.adminPort !== undefined ? (await import("./admin/metrics.ts")).createMetrics({ store, renderer, extractThreads: extractPool }) : undefined;
+  const web =
+    options.web ??
+    createWebEngineFor(
+      config,
+      renderer && metrics ? { ...renderer, render: metrics.timeRender(renderer.render) } : renderer,
+      extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
+      pdfThread,
+    );
   let setup;
   try {
     setup = options.payments
@@ -110,7 +122,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     await pdfThread?.close();
     throw error;
   }
-  const { payments, info, gate, refundSenders } = setup;
+  const { info, gate, refundSenders } = setup;
+  const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
     const reconcile = () =>
@@ -126,7 +139,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, clients });
+  const handle = createRequestHandler((request) => app.handle(request), {
+    log,
+    outcomes: store.requestOutcomes,
+    clients,
+    ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
+  });
   return {
     config,
     registry,
@@ -141,8 +159,10 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     },
     handle,
     clients,
+    metrics,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      metrics?.close();
       await renderer?.close();
       await extractPool?.close();
       await pdfThread?.close();
@@ -153,18 +173,41 @@ export async function buildService(config: Config, options: BuildServiceOptions 
 
 export interface RunningService extends Service {
   readonly server: RunningServer;
+  /** The admin listener (--admin-port), when on. */
+  readonly admin: RunningServer | undefined;
 }
 
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
   const service = await buildService(config, options);
   const server = startServer(service.handle, { host: config.host, port: config.port });
-  // Marks the data folder as held (tollbooth restore refuses while it is).
-  const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port });
+  let admin: RunningServer | undefined;
+  if (service.metrics && config.adminPort !== undefined) {
+    const { createAdminHandler } = await import("./admin/listener.ts");
+    const handleAdmin = createAdminHandler({
+      store: service.store,
+      metrics: service.metrics,
+      clients: service.clients,
+      log: service.log.child({ listener: "admin" }),
+      token: config.adminToken,
+      trustProxy: config.trustProxy,
+    });
+    try {
+      admin = startServer((request) => handleAdmin(request), { host: config.adminHost, port: config.adminPort });
+    } catch (error) {
+      await server.stop();
+      await service.close();
+      throw new Error(`the admin listener cannot bind ${config.adminHost}:${config.adminPort}: ${(error as Error).message}`);
+    }
+  }
+  // Marks the data folder as held (tollbooth restore refuses while it is; doctor finds the admin port).
+  const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port, ...(admin ? { adminPort: admin.port } : {}) });
   return {
     ...service,
     server,
+    admin,
     async close() {
       clearMark();
+      await admin?.stop();
       await server.stop();
       await service.close();
     },
@@ -181,6 +224,7 @@ export function banner(service: RunningService): string[] {
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
     `  render:    ${service.renderStatus()}`,
     `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
+    `  admin:     ${service.admin ? `${service.admin.url.toString().replace(/\/$/, "")} (dashboard, /metrics${config.adminToken ? "; token required" : ""})` : "off (--admin-port N for /metrics and the dashboard)"}`,
   ];
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
     lines.push(`  WARNING: payments are off and the server is reachable on ${config.host}: anyone who can reach it uses it for free.`);

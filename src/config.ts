@@ -55,6 +55,9 @@ export const configFields = {
   trustProxy: t.Optional(
     t.String({ minLength: 1, description: "CIDR[,CIDR]: reverse proxies whose Forwarded / X-Forwarded-For name the client. Without it those headers are ignored." }),
   ),
+  adminPort: t.Optional(t.Integer({ minimum: 0, maximum: 65535, description: "Port of the operator's listener (/metrics, dashboard, pause/resume); off unless given (0 picks a free one)." })),
+  adminHost: t.String({ minLength: 1, default: "127.0.0.1", description: "Address the admin listener binds; anything but loopback needs --admin-token." }),
+  adminToken: t.Optional(t.String({ minLength: 16, description: "Bearer token the admin listener requires (at least 16 characters); required for a non-loopback --admin-host." })),
   backupDir: t.Optional(t.String({ minLength: 1, description: "Folder `tollbooth backup` writes to when no FILE is given (doctor checks it)." })),
 } satisfies Record<string, TSchema>;
 
@@ -140,11 +143,21 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   if (raw.payments === "on" && !raw.x402 && !raw.facilitatorUrl) {
     throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
   }
+  if (raw.adminPort !== undefined && !raw.adminToken && !isLoopbackHost(raw.adminHost)) {
+    throw new ConfigError([`${values.get("adminHost")?.origin ?? "--admin-host"}: binding the admin listener to ${raw.adminHost} needs --admin-token (TOLLBOOTH_ADMIN_TOKEN)`]);
+  }
+  if (raw.adminPort !== undefined && raw.adminPort !== 0 && raw.adminPort === raw.port && raw.port !== 0) {
+    throw new ConfigError([`${values.get("adminPort")?.origin}: the admin listener needs its own port, not --port ${raw.port}`]);
+  }
   if (raw.trustProxy !== undefined) {
     const parsed = parseTrustedProxies(raw.trustProxy);
     if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("trustProxy")?.origin ?? "--trust-proxy"}: ${p}`));
   }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, Value> {

@@ -83,6 +83,10 @@ export const errorCodes = {
   JOB_TIMEOUT: { status: 504, message: "The job ran past its timeout." },
   JOB_INTERRUPTED: { status: 500, message: "The server stopped while the job was running; nothing was charged or a refund is recorded." },
   PROMPT_TOO_LONG: { status: 400, message: "The prompt is longer than max_prompt_chars; nothing was run or charged." },
+
+  // ── admin listener (operator dashboard and /metrics; never on the public port) ──
+  ADMIN_UNAUTHORIZED: { status: 401, message: "The admin listener needs its token: Authorization: Bearer <admin token>." },
+  ADMIN_FORBIDDEN: { status: 403, message: "The admin listener refuses requests from another origin or host name." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -21,9 +21,11 @@ export interface HandlerDeps {
   readonly outcomes?: RequestOutcomeStore;
   /** Resolves the client behind a trusted reverse proxy (--trust-proxy); without it the peer is the client. */
   readonly clients?: ClientResolver;
+  /** Sees every answered request (the admin listener's metrics). */
+  readonly observe?: (request: { method: string; route: string | undefined; status: number; ms: number; outcome: string }) => void;
 }
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, clients }: HandlerDeps): RequestHandler {
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, clients, observe }: HandlerDeps): RequestHandler {
   return async (incoming, peerIp) => {
     const clientIp = clients ? clients.resolve(peerIp, incoming.headers) : peerIp;
     const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp };
@@ -50,6 +52,7 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, cl
       client: clientIp,
       ...(context.operationId ? { operation: context.operationId } : {}),
     });
+    observe?.({ method: incoming.method, route: context.route, status: response.status, ms, outcome });
     if (outcomes && incoming.method === "POST") {
       try {
         outcomes.record({
