@@ -223,7 +223,7 @@ export function banner(service: RunningService): string[] {
     `  payments:  ${config.payments === "on" ? `ON (x402 v2): ${service.paymentInfo.networks.map((n) => `${n.network} → ${n.payTo}`).join(", ")}` : "OFF: every call is free; bound to " + config.host}`,
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
     `  render:    ${service.renderStatus()}`,
-    `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
+    `  docs:      /docs (interactive) /openapi.json /v1/capabilities /llms.txt /skill.md`,
     `  admin:     ${service.admin ? `${service.admin.url.toString().replace(/\/$/, "")} (dashboard, /metrics${config.adminToken ? "; token required" : ""})` : "off (--admin-port N for /metrics and the dashboard)"}`,
   ];
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {

@@ -1,6 +1,6 @@
 /**
  * The operator kit inside the compiled binary, run outside the repository: the admin listener
- * (prom-client and the dashboard page are bundled), backup and restore.
+ * (prom-client and the dashboard page are bundled), /docs (Swagger UI's files bundled), backup and restore.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -44,6 +44,14 @@ describe("dist/tollbooth operator kit", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(await page.text()).toContain('<svg id="chart-revenue-day"');
     expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+  });
+
+  it("serves /docs with Swagger UI's files from inside the binary", async () => {
+    expect(await (await fetch(`${server.baseUrl}/docs`)).text()).toContain("/docs/swagger-ui-bundle.js");
+    const bundle = await fetch(`${server.baseUrl}/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    expect((await fetch(`${server.baseUrl}/docs/swagger-ui.css`)).status).toBe(200);
   });
 
   it("backs up while serving and refuses to restore under the live server", async () => {
