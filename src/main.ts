@@ -30,6 +30,9 @@ Commands:
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
+  types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
+  new skill|plugin ID [--dir DIR]
+                         write a commented starting file (default folder: --plugins, else .)
   help                   this text
 
 Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
@@ -83,7 +86,12 @@ async function main(args: string[]): Promise<number> {
     extra.limit = takeFlag(args, "limit");
     extra.state = takeFlag(args, "state");
   }
-  if ((command === "backup" || command === "restore") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
+  if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
+  if (command === "new") {
+    extra.kind = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
+    extra.id = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
+    extra.dir = takeFlag(args, "dir");
+  }
   if (command === "read") {
     extra.format = takeFlag(args, "format");
     extra.selector = takeFlag(args, "selector");
@@ -192,6 +200,14 @@ async function main(args: string[]): Promise<number> {
     case "restore": {
       const { backupForCli, restoreForCli } = await import("./cli-backup.ts");
       return command === "backup" ? backupForCli(config, extra.file) : restoreForCli(config, extra.file);
+    }
+    case "types": {
+      const { writeTypesForCli } = await import("./cli-scaffold.ts");
+      return writeTypesForCli(extra.file);
+    }
+    case "new": {
+      const { newFileForCli } = await import("./cli-scaffold.ts");
+      return newFileForCli(extra.kind, extra.id, extra.dir ?? config.plugins ?? ".");
     }
     case "doctor": {
       const report = await runDoctor(config);

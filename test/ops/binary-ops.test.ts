@@ -54,6 +54,16 @@ describe("dist/tollbooth operator kit", () => {
     expect((await fetch(`${server.baseUrl}/docs/swagger-ui.css`)).status).toBe(200);
   });
 
+  it("writes the SDK's declarations and starting files with no repository around", async () => {
+    const types = await run("types", "my-plugins");
+    expect(types.err).toBe("");
+    const declarations = readFileSync(join(workdir, "my-plugins/tollbooth.d.ts"), "utf8");
+    expect(declarations).toContain("export declare function defineSkill");
+    expect(readFileSync(join(workdir, "my-plugins/tsconfig.json"), "utf8")).toContain("./tollbooth.d.ts");
+    expect((await run("new", "skill", "text.shout", "--dir", "my-plugins")).code).toBe(0);
+    expect(readFileSync(join(workdir, "my-plugins/text-shout.ts"), "utf8")).toContain('skill: "text.shout"');
+  });
+
   it("backs up while serving and refuses to restore under the live server", async () => {
     const backup = await run("backup", "copy.db", "--data", "data");
     expect(backup.err).toBe("");
