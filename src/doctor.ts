@@ -5,6 +5,7 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
 import type { Config } from "./config.ts";
+import { operationChecks } from "./doctor-ops.ts";
 import { checkPayments } from "./doctor-payments.ts";
 import { checkBrowser } from "./web/browser-doctor.ts";
 import { RegistryError } from "./plugin/registry.ts";
@@ -50,7 +51,7 @@ const exposure: Check = (config) => {
   return { name: "exposure", status: "ok", detail: config.payments === "off" ? `payments off, bound to ${config.host}` : `payments on, bound to ${config.host}` };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, checkPayments, (config) => checkBrowser(config)];
+export const checks: Check[] = [dataFolder, plugins, exposure, checkPayments, (config) => checkBrowser(config), ...operationChecks];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

@@ -31,6 +31,8 @@ Commands:
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
+  install [--root DIR] [--binary PATH] [--dry-run]
+                         install the hardened systemd service (user, data folder, units)
   new skill|plugin ID [--dir DIR]
                          write a commented starting file (default folder: --plugins, else .)
   help                   this text
@@ -87,6 +89,15 @@ async function main(args: string[]): Promise<number> {
     extra.state = takeFlag(args, "state");
   }
   if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
+  if (command === "install") {
+    extra.root = takeFlag(args, "root");
+    extra.binary = takeFlag(args, "binary");
+    const dry = args.indexOf("--dry-run");
+    if (dry >= 0) {
+      args.splice(dry, 1);
+      extra.dryRun = "yes";
+    }
+  }
   if (command === "new") {
     extra.kind = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
     extra.id = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
@@ -200,6 +211,10 @@ async function main(args: string[]): Promise<number> {
     case "restore": {
       const { backupForCli, restoreForCli } = await import("./cli-backup.ts");
       return command === "backup" ? backupForCli(config, extra.file) : restoreForCli(config, extra.file);
+    }
+    case "install": {
+      const { installForCli } = await import("./cli-install.ts");
+      return installForCli({ root: extra.root, binary: extra.binary, dryRun: extra.dryRun === "yes" });
     }
     case "types": {
       const { writeTypesForCli } = await import("./cli-scaffold.ts");

@@ -3,7 +3,7 @@
  * (prom-client and the dashboard page are bundled), /docs (Swagger UI's files bundled), backup and restore.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../support/binary-build.ts";
@@ -62,6 +62,12 @@ describe("dist/tollbooth operator kit", () => {
     expect(readFileSync(join(workdir, "my-plugins/tsconfig.json"), "utf8")).toContain("./tollbooth.d.ts");
     expect((await run("new", "skill", "text.shout", "--dir", "my-plugins")).code).toBe(0);
     expect(readFileSync(join(workdir, "my-plugins/text-shout.ts"), "utf8")).toContain('skill: "text.shout"');
+  });
+
+  it("writes the systemd units naming its own path", async () => {
+    const result = await run("install", "--root", "sysroot");
+    expect(result.err).toBe("");
+    expect(readFileSync(join(workdir, "sysroot/etc/systemd/system/tollbooth.service"), "utf8")).toContain(`ExecStart=${realpathSync(binary)} serve --data /var/lib/tollbooth`);
   });
 
   it("backs up while serving and refuses to restore under the live server", async () => {
