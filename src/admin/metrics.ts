@@ -42,6 +42,9 @@ export interface Metrics {
   close(): void;
 }
 
+/** Label values stay few: any other method a client invents counts as "other". */
+const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
+
 const secondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180, 600];
 
 export function createMetrics(sources: MetricsSources): Metrics {
@@ -195,6 +198,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
+  const requestChildren = new Map<
+    string,
+    { count: { inc(): void }; seconds: { observe(value: number): void }; challenge: { inc(): void } | undefined }
+  >();
+
   const timed =
     (observe: (seconds: number, ok: boolean) => void) =>
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
@@ -233,9 +241,21 @@ export function createMetrics(sources: MetricsSources): Metrics {
     text: () => registry.metrics(),
     observeRequest(r) {
       const route = r.route ?? (r.status === 404 ? "unmatched" : "other");
-      requests.inc({ method: r.method, route, status: String(r.status) });
-      requestSeconds.observe({ route }, r.ms / 1000);
-      if (r.status === 402) challenges.inc({ route });
+      const method = knownMethods.has(r.method) ? r.method : "other";
+      // The labelled children are looked up once per (method, route, status): this runs on every request.
+      const key = `${method} ${route} ${r.status}`;
+      let children = requestChildren.get(key);
+      if (!children) {
+        children = {
+          count: requests.labels({ method, route, status: String(r.status) }),
+          seconds: requestSeconds.labels({ route }),
+          challenge: r.status === 402 ? challenges.labels({ route }) : undefined,
+        };
+        requestChildren.set(key, children);
+      }
+      children.count.inc();
+      children.seconds.observe(r.ms / 1000);
+      children.challenge?.inc();
     },
     instrumentPayments(payments) {
       if (!payments.enabled) return payments;
