@@ -1,7 +1,9 @@
 /**
  * @module admin/dashboard-data — the JSON the dashboard draws: 30 days of revenue (per day,
  * route and network) and calls, settlements waiting or failed, refunds due, the job queue, the
- * last receipts and the pause switch. One read of the database per request.
+ * last receipts and the pause switch. The figures are kept for 5 s (the page refreshes every 10 s;
+ * grouping 30 days of request outcomes took ~15 ms for 3,000 rows on a loaded machine, and a
+ * scraper polling every second should not pay that each time); the pause switch is always fresh.
  */
 import { listRecentReceipts } from "../store/receipt-list.ts";
 import { createOperatorFigures } from "../store/operator-figures.ts";
@@ -32,10 +34,24 @@ export interface DashboardSummary {
 
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
+const keepFiguresMs = 5_000;
+
 export function createDashboardData(store: Store, now: () => Date = () => new Date()) {
   const figures = createOperatorFigures(store.db);
+  const kept = new Map<number, { at: number; summary: DashboardSummary }>();
+  const fresh = (summary: DashboardSummary): DashboardSummary => {
+    const manager = store.settings.manager();
+    return { ...summary, manager: { openForWork: manager.openForWork, pauseReason: manager.pauseReason, updatedAt: manager.updatedAt } };
+  };
   return {
     summary(days = 30): DashboardSummary {
+      const hit = kept.get(days);
+      if (hit && performance.now() - hit.at < keepFiguresMs) return fresh(hit.summary);
+      const summary = this.compute(days);
+      kept.set(days, { at: performance.now(), summary });
+      return summary;
+    },
+    compute(days: number): DashboardSummary {
       const today = now();
       const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)));
       const dayList = Array.from({ length: days }, (_, i) => new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10));
