@@ -7,7 +7,9 @@
  * Run: node_modules/.bin/bun scripts/bench/admin-overhead.ts [--rounds 6] [--seconds 5] [--clients 8]
  *        [--pages 30] (dev-set pages served on loopback; the test fixtures when the dev set is absent)
  *        [--binary PATH] (the servers are that compiled executable instead of `bun src/main.ts`)
- * Prints each turn's requests/s and, per route, the medians of each side and their difference.
+ * Prints each turn's requests/s and the server's CPU per request (user + system, /proc), and per
+ * route the medians of each side and their difference. On a shared machine throughput swings with
+ * the neighbours' load; CPU per request barely does, so it is the figure to judge the cost by.
  */
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,8 +39,21 @@ async function startServer(admin: boolean): Promise<{ process: StartedProcess; a
   return { process: started, adminUrl: `http://127.0.0.1:${mark.adminPort}` };
 }
 
-/** `clients` loops for `seconds`; returns completed 200s per second. */
-async function load(base: string, route: "read" | "health"): Promise<number> {
+/** CPU time (user + system) of a process in milliseconds (/proc, 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Turn {
+  readonly perSecond: number;
+  /** Server CPU per answered request, in microseconds. */
+  readonly cpuUs: number;
+}
+
+/** `clients` loops for `seconds`; completed 200s per second and the server's CPU per request. */
+async function load(base: string, route: "read" | "health", pid: number): Promise<Turn> {
+  const cpuBefore = cpuMs(pid);
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   let next = 0;
@@ -54,7 +69,7 @@ async function load(base: string, route: "read" | "health"): Promise<number> {
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, client));
-  return done / ((performance.now() - started) / 1000);
+  return { perSecond: done / ((performance.now() - started) / 1000), cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, done) };
 }
 
 /** Scrapes the admin listener every second (as Prometheus and an open dashboard would) until stopped. */
@@ -83,31 +98,37 @@ const on = await startServer(true);
 console.log(`admin-overhead: ${rounds} rounds of ${seconds} s per route and side, ${clients} clients, ${pageUrls.length} pages${binary ? `, binary ${binary}` : ", from source"}`);
 // Warm both (JIT, extraction threads, robots cache).
 for (const side of [off, on]) {
-  await load(side.process.baseUrl, "read");
-  await load(side.process.baseUrl, "health");
+  await load(side.process.baseUrl, "read", side.process.proc.pid);
+  await load(side.process.baseUrl, "health", side.process.proc.pid);
 }
 
-const results: Record<"read" | "health", { off: number[]; on: number[] }> = { read: { off: [], on: [] }, health: { off: [], on: [] } };
+const results: Record<"read" | "health", { off: Turn[]; on: Turn[] }> = { read: { off: [], on: [] }, health: { off: [], on: [] } };
 let totalScrapes = 0;
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
   for (const side of order) {
     const server = side === "on" ? on : off;
     const scraper = side === "on" ? scrape(on.adminUrl!) : undefined;
-    for (const route of ["read", "health"] as const) results[route][side].push(await load(server.process.baseUrl, route));
+    for (const route of ["read", "health"] as const) results[route][side].push(await load(server.process.baseUrl, route, server.process.proc.pid));
     totalScrapes += (await scraper?.stop()) ?? 0;
   }
+  const last = (route: "read" | "health", side: "off" | "on") => results[route][side].at(-1)!;
   console.log(
-    `round ${round + 1}: web/read off ${results.read.off.at(-1)!.toFixed(1)} on ${results.read.on.at(-1)!.toFixed(1)} req/s; ` +
-      `/health off ${results.health.off.at(-1)!.toFixed(0)} on ${results.health.on.at(-1)!.toFixed(0)} req/s`,
+    `round ${round + 1}: web/read off ${last("read", "off").perSecond.toFixed(1)} req/s ${last("read", "off").cpuUs.toFixed(0)} µs CPU, on ${last("read", "on").perSecond.toFixed(1)} req/s ${last("read", "on").cpuUs.toFixed(0)} µs; ` +
+      `/health off ${last("health", "off").perSecond.toFixed(0)} req/s ${last("health", "off").cpuUs.toFixed(1)} µs, on ${last("health", "on").perSecond.toFixed(0)} req/s ${last("health", "on").cpuUs.toFixed(1)} µs`,
   );
 }
 
 const metricsBytes = (await (await fetch(`${on.adminUrl}/metrics`)).text()).length;
+const change = (a: number, b: number) => `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(1)} %`;
 for (const route of ["read", "health"] as const) {
-  const a = median(results[route].off);
-  const b = median(results[route].on);
-  console.log(`${route === "read" ? "web/read" : "/health "}  median without admin ${a.toFixed(1)} req/s, with admin scraped every second ${b.toFixed(1)} req/s: ${(((b - a) / a) * 100).toFixed(1)} %`);
+  const rate = (side: "off" | "on") => median(results[route][side].map((t) => t.perSecond));
+  const cpu = (side: "off" | "on") => median(results[route][side].map((t) => t.cpuUs));
+  console.log(
+    `${route === "read" ? "web/read" : "/health "}  medians without admin / with admin scraped every second: ` +
+      `${rate("off").toFixed(1)} / ${rate("on").toFixed(1)} req/s (${change(rate("off"), rate("on"))}), ` +
+      `server CPU ${cpu("off").toFixed(1)} / ${cpu("on").toFixed(1)} µs a request (${change(cpu("off"), cpu("on"))})`,
+  );
 }
 console.log(`${totalScrapes} scrapes of /metrics (${metricsBytes} bytes) and /api/summary while measured; target: within 3 %`);
 await off.process.stop();

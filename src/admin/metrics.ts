@@ -42,6 +42,14 @@ export interface Metrics {
   close(): void;
 }
 
+interface RequestTally {
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  count: number;
+  seconds: number;
+}
+
 /** Label values stay few: any other method a client invents counts as "other". */
 const knownMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 
@@ -57,9 +65,44 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const figures = createOperatorFigures(sources.store.db);
   const registers = [registry];
 
-  const requests = new Counter({ name: "tollbooth_http_requests_total", help: "Requests answered, by route pattern and status.", labelNames: ["method", "route", "status"], registers });
-  const requestSeconds = new Histogram({ name: "tollbooth_http_request_duration_seconds", help: "Time to answer, by route pattern.", labelNames: ["route"], buckets: secondsBuckets, registers });
-  const challenges = new Counter({ name: "tollbooth_payment_challenges_total", help: "402 price previews (PAYMENT-REQUIRED) sent, by route.", labelNames: ["route"], registers });
+  // Requests are tallied in plain numbers (a map lookup and two additions per request) and handed to
+  // prom-client when scraped: observing a prom-client histogram on every request cost /health a
+  // measurable share of its CPU (scripts/bench/admin-overhead.ts). Latency buckets are kept for the
+  // slower work below (extraction, render, settlement, jobs).
+  const tallies = new Map<string, Map<number, RequestTally>>();
+  new Counter({
+    name: "tollbooth_http_requests_total",
+    help: "Requests answered, by route pattern and status.",
+    labelNames: ["method", "route", "status"],
+    registers,
+    collect() {
+      this.reset();
+      for (const byStatus of tallies.values()) for (const t of byStatus.values()) this.inc({ method: t.method, route: t.route, status: String(t.status) }, t.count);
+    },
+  });
+  new Counter({
+    name: "tollbooth_http_request_duration_seconds_total",
+    help: "Seconds spent answering, by route pattern (divide by tollbooth_http_requests_total for the mean).",
+    labelNames: ["route"],
+    registers,
+    collect() {
+      this.reset();
+      for (const [route, byStatus] of tallies) this.inc({ route }, [...byStatus.values()].reduce((sum, t) => sum + t.seconds, 0));
+    },
+  });
+  new Counter({
+    name: "tollbooth_payment_challenges_total",
+    help: "402 price previews (PAYMENT-REQUIRED) sent, by route.",
+    labelNames: ["route"],
+    registers,
+    collect() {
+      this.reset();
+      for (const [route, byStatus] of tallies) {
+        const count = [...byStatus.values()].filter((t) => t.status === 402).reduce((sum, t) => sum + t.count, 0);
+        if (count > 0) this.inc({ route }, count);
+      }
+    },
+  });
   const settlements = new Counter({ name: "tollbooth_settlements_total", help: "Settlement attempts made by this process, by outcome (settled, refused, pending, error).", labelNames: ["outcome"], registers });
   const settleSeconds = new Histogram({ name: "tollbooth_settlement_duration_seconds", help: "Time of one settlement call (facilitator or chain).", labelNames: ["outcome"], buckets: secondsBuckets, registers });
   const extractionSeconds = new Histogram({ name: "tollbooth_extraction_duration_seconds", help: "Time to extract one HTML page on the extraction threads (queue wait included).", buckets: secondsBuckets, registers });
@@ -201,11 +244,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
-  const requestChildren = new Map<
-    string,
-    Map<number, { count: { inc(): void }; seconds: { observe(value: number): void }; challenge: { inc(): void } | undefined }>
-  >();
-
   const timed =
     (observe: (seconds: number, ok: boolean) => void) =>
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
@@ -245,23 +283,13 @@ export function createMetrics(sources: MetricsSources): Metrics {
     observeRequest(r) {
       const route = r.route ?? (r.status === 404 ? "unmatched" : "other");
       const methodIndex = knownMethods.indexOf(r.method);
-      const method = methodIndex >= 0 ? r.method : "other";
-      // The labelled children are looked up once per (route, status, method), without building a key: this runs on every request.
-      let byRoute = requestChildren.get(route);
-      if (!byRoute) requestChildren.set(route, (byRoute = new Map()));
+      let byStatus = tallies.get(route);
+      if (!byStatus) tallies.set(route, (byStatus = new Map()));
       const slot = r.status * 8 + (methodIndex >= 0 ? methodIndex : 7);
-      let children = byRoute.get(slot);
-      if (!children) {
-        children = {
-          count: requests.labels({ method, route, status: String(r.status) }),
-          seconds: requestSeconds.labels({ route }),
-          challenge: r.status === 402 ? challenges.labels({ route }) : undefined,
-        };
-        byRoute.set(slot, children);
-      }
-      children.count.inc();
-      children.seconds.observe(r.ms / 1000);
-      children.challenge?.inc();
+      let tally = byStatus.get(slot);
+      if (!tally) byStatus.set(slot, (tally = { method: methodIndex >= 0 ? r.method : "other", route, status: r.status, count: 0, seconds: 0 }));
+      tally.count++;
+      tally.seconds += r.ms / 1000;
     },
     instrumentPayments(payments) {
       if (!payments.enabled) return payments;
