@@ -29,7 +29,8 @@ export async function installForCli(options: { root?: string | undefined; binary
 next:
   1. set payments, public URL and proxy in ${installedPaths.env}
   2. systemctl enable --now tollbooth tollbooth-backup.timer
-  3. journalctl -u tollbooth -f      (logs)      sudo -u tollbooth ${binary} doctor --data ${installedPaths.data}
+  3. journalctl -u tollbooth -f   (logs)
+  4. sudo -u tollbooth sh -c 'set -a; . ${installedPaths.env}; exec ${binary} doctor --data ${installedPaths.data}'
   the service runs ${binary} as user tollbooth; ${installedPaths.data} is its only writable path.`);
   return 0;
 }
