@@ -5,12 +5,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderBuiltinIndex } from "./gen-index.ts";
+import { generateSdkDeclarations } from "./sdk-declarations.ts";
 
 const root = join(import.meta.dir, "..");
 writeFileSync(join(root, "src/plugin/builtins.generated.ts"), renderBuiltinIndex());
 
 const outfile = join(root, "dist/tollbooth");
 const started = performance.now();
+// `tollbooth types DIR` writes these; generated from src/sdk.ts (cached while it is unchanged).
+const sdkDeclarations = await generateSdkDeclarations();
 const result = await Bun.build({
   // The extraction and PDF threads' entries are bundled beside main; with the root at src/, the binary
   // holds them at web/threads/extract-worker and web/threads/pdf-worker (src/web/threads/thread-pool.ts finds them there).
@@ -24,6 +27,7 @@ const result = await Bun.build({
   splitting: true,
   sourcemap: "none",
   target: "bun",
+  define: { TOLLBOOTH_SDK_DECLARATIONS: JSON.stringify(sdkDeclarations) },
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -9,6 +9,7 @@ import { createCapitalService } from "./capital/service.ts";
 import type { Config } from "./config.ts";
 import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
+import { mountApiReference } from "./docs/api-reference.ts";
 import { type DocsContext, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { contextOf } from "./http/request-context.ts";
@@ -153,6 +154,8 @@ export function createApp(deps: AppDeps) {
       return route.contentType === "application/json" ? jsonResponse(body) : textResponse(String(body), route.contentType);
     });
   }
+
+  mountApiReference(app, { title: "Tollbooth", version: deps.productVersion });
 
   // spec web-evidence §7.3: after a timeout, inspect the original transaction before paying again.
   app.get("/v1/payments/:id", ({ request, params }) => {

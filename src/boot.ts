@@ -3,14 +3,17 @@
  * payments, app, server. The CLI and the tests start Tollbooth through here.
  */
 import packageJson from "../package.json" with { type: "json" };
+import type { Metrics } from "./admin/metrics.ts";
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, servingProblems } from "./config.ts";
 import type { PaymentInfo } from "./docs/catalogue.ts";
 import type { Payments } from "./http/payments.ts";
+import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
+import { writeServerMark } from "./store/server-lock.ts";
 import { openStore, type Store } from "./store/store.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
@@ -48,6 +51,10 @@ export interface Service {
   renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: RequestHandler;
+  /** Who the clients are (behind --trust-proxy) and which peers were seen. */
+  readonly clients: ClientResolver;
+  /** Prometheus metrics, built when the admin listener is on (--admin-port). */
+  readonly metrics: Metrics | undefined;
   close(): Promise<void>;
 }
 
@@ -102,7 +109,16 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();
-  const web = options.web ?? createWebEngineFor(config, renderer, extractPool, pdfThread);
+  // prom-client loads only with the admin listener (a chunk of its own in the binary).
+  const metrics = config.adminPort !== undefined ? (await import("./admin/metrics.ts")).createMetrics({ store, renderer, extractThreads: extractPool }) : undefined;
+  const web =
+    options.web ??
+    createWebEngineFor(
+      config,
+      renderer && metrics ? { ...renderer, render: metrics.timeRender(renderer.render) } : renderer,
+      extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
+      pdfThread,
+    );
   let setup;
   let llm;
   try {
@@ -116,7 +132,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     await pdfThread?.close();
     throw error;
   }
-  const { payments, info, gate, refundSenders } = setup;
+  const { info, gate, refundSenders } = setup;
+  const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
     const reconcile = () =>
@@ -130,7 +147,15 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, requestTimeoutMs: config.requestTimeoutMs });
+  const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
+  const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
+  const handle = createRequestHandler((request) => app.handle(request), {
+    log,
+    outcomes: store.requestOutcomes,
+    clients,
+    requestTimeoutMs: config.requestTimeoutMs,
+    ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
+  });
   return {
     config,
     registry,
@@ -144,8 +169,11 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
     handle,
+    clients,
+    metrics,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      metrics?.close();
       await renderer?.close();
       await extractPool?.close();
       await pdfThread?.close();
@@ -156,6 +184,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
 
 export interface RunningService extends Service {
   readonly server: RunningServer;
+  /** The admin listener (--admin-port), when on. */
+  readonly admin: RunningServer | undefined;
 }
 
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
@@ -163,10 +193,34 @@ export async function startService(config: Config, options: BuildServiceOptions 
   if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
   const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
+  let admin: RunningServer | undefined;
+  if (service.metrics && config.adminPort !== undefined) {
+    const { createAdminHandler } = await import("./admin/listener.ts");
+    const handleAdmin = createAdminHandler({
+      store: service.store,
+      metrics: service.metrics,
+      clients: service.clients,
+      log: service.log.child({ listener: "admin" }),
+      token: config.adminToken,
+      trustProxy: config.trustProxy,
+    });
+    try {
+      admin = startServer((request) => handleAdmin(request), { host: config.adminHost, port: config.adminPort, log: service.log });
+    } catch (error) {
+      await server.stop();
+      await service.close();
+      throw new Error(`the admin listener cannot bind ${config.adminHost}:${config.adminPort}: ${(error as Error).message}`);
+    }
+  }
+  // Marks the data folder as held (tollbooth restore refuses while it is; doctor finds the admin port).
+  const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port, ...(admin ? { adminPort: admin.port } : {}) });
   return {
     ...service,
     server,
+    admin,
     async close() {
+      clearMark();
+      await admin?.stop();
       await server.stop();
       await service.close();
     },
@@ -191,7 +245,8 @@ export function banner(service: RunningService): string[] {
     `  plugins:   ${registry.plugins.length} endpoints, ${registry.skills.length} skills${config.plugins ? ` (external folder ${config.plugins})` : ""}`,
     `  render:    ${service.renderStatus()}`,
     `  model:     ${llmStatus(config)}`,
-    `  docs:      /openapi.json /v1/capabilities /llms.txt /skill.md`,
+    `  docs:      /docs (interactive) /openapi.json /v1/capabilities /llms.txt /skill.md`,
+    `  admin:     ${service.admin ? `${service.admin.url.toString().replace(/\/$/, "")} (dashboard, /metrics${config.adminToken ? "; token required" : ""})` : "off (--admin-port N for /metrics and the dashboard)"}`,
   ];
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
     lines.push(`  WARNING: payments are off and the server is reachable on ${config.host}: anyone who can reach it uses it for free.`);

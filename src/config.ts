@@ -7,6 +7,7 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
+import { parseTrustedProxies } from "./http/client-address.ts";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { X402Config } from "./x402/config.ts";
@@ -73,6 +74,14 @@ export const configFields = {
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
   // ── directory ─────────────────────────────────────────────────────────────
   directoryChecksPerMin: t.Integer({ minimum: 0, maximum: 60, default: 3, description: "Directory listings re-checked per minute (card and free capabilities, robots honoured); 0 stops the checker." }),
+  // ── operations (backups, reverse proxy, admin listener) ─────────────────────
+  trustProxy: t.Optional(
+    t.String({ minLength: 1, description: "CIDR[,CIDR]: reverse proxies whose Forwarded / X-Forwarded-For name the client. Without it those headers are ignored." }),
+  ),
+  adminPort: t.Optional(t.Integer({ minimum: 0, maximum: 65535, description: "Port of the operator's listener (/metrics, dashboard, pause/resume); off unless given (0 picks a free one)." })),
+  adminHost: t.String({ minLength: 1, default: "127.0.0.1", description: "Address the admin listener binds; anything but loopback needs --admin-token." }),
+  adminToken: t.Optional(t.String({ minLength: 16, description: "Bearer token the admin listener requires (at least 16 characters); required for a non-loopback --admin-host." })),
+  backupDir: t.Optional(t.String({ minLength: 1, description: "Folder `tollbooth backup` writes to when no FILE is given (doctor checks it)." })),
 } satisfies Record<string, TSchema>;
 
 export const ConfigSchema = t.Object(configFields, { additionalProperties: false });
@@ -162,6 +171,16 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   } catch (error) {
     throw new ConfigError([(error as Error).message]);
   }
+  if (raw.adminPort !== undefined && !raw.adminToken && !isLoopbackHost(raw.adminHost)) {
+    throw new ConfigError([`${values.get("adminHost")?.origin ?? "--admin-host"}: binding the admin listener to ${raw.adminHost} needs --admin-token (TOLLBOOTH_ADMIN_TOKEN)`]);
+  }
+  if (raw.adminPort !== undefined && raw.adminPort !== 0 && raw.adminPort === raw.port && raw.port !== 0) {
+    throw new ConfigError([`${values.get("adminPort")?.origin}: the admin listener needs its own port, not --port ${raw.port}`]);
+  }
+  if (raw.trustProxy !== undefined) {
+    const parsed = parseTrustedProxies(raw.trustProxy);
+    if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("trustProxy")?.origin ?? "--trust-proxy"}: ${p}`));
+  }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
 }
 
@@ -175,6 +194,10 @@ export function servingProblems(config: Pick<Config, "payments" | "publicUrl">):
     return ["--public-url: required with payments on (the base URL buyers reach this server at; without it 402 resources and documents would name whatever Host a caller sends)"];
   }
   return [];
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, Value> {

@@ -5,6 +5,7 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "./boot.ts";
 import { type Config, servingProblems } from "./config.ts";
+import { operationChecks } from "./doctor-ops.ts";
 import { checkPayments } from "./doctor-payments.ts";
 import { checkLanguageModel } from "./llm/doctor.ts";
 import { checkBrowser } from "./web/render/browser-doctor.ts";
@@ -58,7 +59,7 @@ const publicUrl: Check = (config) => {
   return { name: "public URL", status: "ok", detail: config.publicUrl };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config), checkLanguageModel];
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config), checkLanguageModel, ...operationChecks];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

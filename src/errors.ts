@@ -111,6 +111,10 @@ export const errorCodes = {
   MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
   MODEL_REFUSED: { status: 422, message: "The language model refused the request; nothing was charged." },
   MODEL_OUTPUT_INVALID: { status: 502, message: "The language model's answer did not have the required form (JSON or schema), even after one repair; nothing was charged." },
+
+  // ── admin listener (operator dashboard and /metrics; never on the public port) ──
+  ADMIN_UNAUTHORIZED: { status: 401, message: "The admin listener needs its token: Authorization: Bearer <admin token>." },
+  ADMIN_FORBIDDEN: { status: 403, message: "The admin listener refuses requests from another origin or host name." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

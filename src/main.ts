@@ -38,6 +38,14 @@ Commands:
   pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
+  backup [FILE]          consistent copy of the database while the server runs (FILE, or a
+                         time-stamped file in --backup-dir)
+  restore FILE           put a backup back (refused while a server holds --data)
+  types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
+  install [--root DIR] [--binary PATH] [--dry-run]
+                         install the hardened systemd service (user, data folder, units)
+  new skill|plugin ID [--dir DIR]
+                         write a commented starting file (default folder: --plugins, else .)
   help                   this text
 
 Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
@@ -92,6 +100,21 @@ async function main(args: string[]): Promise<number> {
     extra.state = takeFlag(args, "state");
   }
   if (command === "quotes") extra.limit = takeFlag(args, "limit");
+  if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
+  if (command === "install") {
+    extra.root = takeFlag(args, "root");
+    extra.binary = takeFlag(args, "binary");
+    const dry = args.indexOf("--dry-run");
+    if (dry >= 0) {
+      args.splice(dry, 1);
+      extra.dryRun = "yes";
+    }
+  }
+  if (command === "new") {
+    extra.kind = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
+    extra.id = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
+    extra.dir = takeFlag(args, "dir");
+  }
   if (command === "read") {
     extra.format = takeFlag(args, "format");
     extra.selector = takeFlag(args, "selector");
@@ -213,6 +236,23 @@ async function main(args: string[]): Promise<number> {
       const { runDirectoryCli } = await import("./directory/cli.ts");
       const { createWebEngineFor } = await import("./boot.ts");
       return runDirectoryCli(config, directoryArgs!, () => createWebEngineFor(config, undefined));
+    }
+    case "backup":
+    case "restore": {
+      const { backupForCli, restoreForCli } = await import("./cli-backup.ts");
+      return command === "backup" ? backupForCli(config, extra.file) : restoreForCli(config, extra.file);
+    }
+    case "install": {
+      const { installForCli } = await import("./cli-install.ts");
+      return installForCli({ root: extra.root, binary: extra.binary, dryRun: extra.dryRun === "yes" });
+    }
+    case "types": {
+      const { writeTypesForCli } = await import("./cli-scaffold.ts");
+      return writeTypesForCli(extra.file);
+    }
+    case "new": {
+      const { newFileForCli } = await import("./cli-scaffold.ts");
+      return newFileForCli(extra.kind, extra.id, extra.dir ?? config.plugins ?? ".");
     }
     case "doctor": {
       const report = await runDoctor(config);

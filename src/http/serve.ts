@@ -6,6 +6,7 @@
 import { ApiError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
+import type { ClientResolver } from "./client-address.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { readRequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
@@ -21,6 +22,10 @@ export interface HandlerDeps {
   readonly outcomes?: RequestOutcomeStore;
   /** Deadline for the request body once its headers are in (408 REQUEST_TIMEOUT); default 30 s. */
   readonly requestTimeoutMs?: number;
+  /** Resolves the client behind a trusted reverse proxy (--trust-proxy); without it the peer is the client. */
+  readonly clients?: ClientResolver;
+  /** Sees every answered request (the admin listener's metrics). */
+  readonly observe?: (request: { method: string; route: string | undefined; status: number; ms: number; outcome: string }) => void;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -28,8 +33,9 @@ export const defaultRequestTimeoutMs = 30_000;
 /** Answers that leave the client mid-request (body unread or cut off): the connection is not reused. */
 const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"]);
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs }: HandlerDeps): RequestHandler {
-  return async (incoming, clientIp) => {
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe }: HandlerDeps): RequestHandler {
+  return async (incoming, peerIp) => {
+    const clientIp = clients ? clients.resolve(peerIp, incoming.headers) : peerIp;
     const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp, origin: ROUTING_ORIGIN };
     let response: Response;
     let path = "/";
@@ -58,8 +64,10 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, re
       ms,
       request_id: context.id,
       outcome,
+      client: clientIp,
       ...(context.operationId ? { operation: context.operationId } : {}),
     });
+    observe?.({ method: incoming.method, route: context.route, status: response.status, ms, outcome });
     if (outcomes && incoming.method === "POST") {
       try {
         outcomes.record({
