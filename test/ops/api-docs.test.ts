@@ -3,6 +3,7 @@
  * Chromium with payments on. Every request the page makes stays on the server (no CDN), the
  * x402 extension is shown, and "Try it out" on a paid route shows the free 402 price preview.
  */
+import { freePort } from "../support/paid-service.ts";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,8 +25,10 @@ beforeAll(async () => {
     settle: async () => ({ success: false }),
     supported: async () => ({ kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }], extensions: [], signers: {} }),
   });
+  // Payments on needs --public-url (issue 15 §2), so the port is chosen first.
+  const port = freePort();
   const config = loadConfig({
-    argv: ["--port", "0", "--host", "127.0.0.1", "--data", ":memory:", "--payments", "on", "--pay-to-base", `0x${"ab".repeat(20)}`, "--facilitator-url", facilitator.url, "--render", "off", "--extract-workers", "0"],
+    argv: ["--port", String(port), "--public-url", `http://127.0.0.1:${port}`, "--host", "127.0.0.1", "--data", ":memory:", "--payments", "on", "--pay-to-base", `0x${"ab".repeat(20)}`, "--facilitator-url", facilitator.url, "--render", "off", "--extract-workers", "0"],
   });
   service = await startService(config, { log: createMemoryLogger() });
   base = service.server.url.toString().replace(/\/$/, "");
