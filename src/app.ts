@@ -23,7 +23,7 @@ import type { PluginContext } from "./plugin/context.ts";
 import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import { createReceiptStore } from "./store/receipts.ts";
-import type { Store } from "./store/store.ts";
+import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { RefundSender } from "./x402/refund.ts";

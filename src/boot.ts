@@ -14,7 +14,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { writeServerMark } from "./store/server-lock.ts";
-import { openStore, type Store } from "./store/store.ts";
+import { openStore, type Store } from "./database.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";

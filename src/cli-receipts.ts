@@ -4,7 +4,7 @@
  */
 import type { Config } from "./config.ts";
 import { listRecentReceipts } from "./store/receipt-list.ts";
-import { openStore } from "./store/store.ts";
+import { openStore } from "./database.ts";
 
 export function listReceiptsForCli(config: Config, limit: number, state?: string): number {
   const store = openStore(config.data);

@@ -10,7 +10,7 @@ import { checkPayments } from "./doctor-payments.ts";
 import { checkLanguageModel } from "./llm/doctor.ts";
 import { checkBrowser } from "./web/render/browser-doctor.ts";
 import { RegistryError } from "./plugin/registry.ts";
-import { openStore } from "./store/store.ts";
+import { openStore } from "./database.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 export interface CheckResult {

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor.ts";
-import { openStore } from "./store/store.ts";
+import { openStore } from "./database.ts";
 
 const usage = `Tollbooth ${productVersion}: pay-per-call web evidence and job skills (x402 v2)
 

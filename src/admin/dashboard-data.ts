@@ -7,7 +7,7 @@
  */
 import { listRecentReceipts } from "../store/receipt-list.ts";
 import { createOperatorFigures } from "../store/operator-figures.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../database.ts";
 import { usdOf } from "./money.ts";
 
 export interface DashboardSummary {

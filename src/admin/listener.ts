@@ -16,7 +16,7 @@ import type { ClientResolver } from "../http/client-address.ts";
 import { newRequestId, type RequestContext } from "../http/request-context.ts";
 import { errorResponse, jsonResponse } from "../http/respond.ts";
 import type { Logger } from "../log.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../database.ts";
 import dashboardHtml from "./dashboard.html" with { type: "text" };
 import { createDashboardData } from "./dashboard-data.ts";
 import type { Metrics } from "./metrics.ts";

@@ -10,7 +10,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AcceptedPayment, Payments } from "../http/payments.ts";
 import { createOperatorFigures } from "../store/operator-figures.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../database.ts";
 import type { BrowserRenderer } from "../web/render/renderer.ts";
 import { usdOf } from "./money.ts";
 

@@ -6,7 +6,7 @@
 import type { Config } from "../config.ts";
 import { takeFlag, takePositionals, takeSwitch } from "../cli-flags.ts";
 import { formatDollars, parseDollars } from "../plugin/price.ts";
-import { openStore } from "../store/store.ts";
+import { openStore } from "../database.ts";
 import { commitmentView, defaultSeatPriceMicros, ticketSummary } from "./board.ts";
 import type { Commitment, Ticket, TicketStore } from "./ticket-store.ts";
 

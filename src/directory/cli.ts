@@ -7,7 +7,7 @@
 import type { Config } from "../config.ts";
 import { takeFlag, takePositionals } from "../cli-flags.ts";
 import { ApiError } from "../errors.ts";
-import { openStore } from "../store/store.ts";
+import { openStore } from "../database.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { vetTarget } from "../web/fetch/target-guard.ts";
 import type { Listing } from "./listing-store.ts";

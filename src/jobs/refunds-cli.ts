@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import { formatDollars } from "../plugin/price.ts";
-import { openStore } from "../store/store.ts";
+import { openStore } from "../database.ts";
 
 export function runRefundsCli(config: Pick<Config, "data">, options: { all?: boolean; markPaid?: string; note?: string }): number {
   const store = openStore(config.data);

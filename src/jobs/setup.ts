@@ -9,7 +9,7 @@ import type { Payments } from "../http/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { quoteRetentionMs } from "../quotes/tiers.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";

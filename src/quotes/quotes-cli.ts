@@ -3,7 +3,7 @@
  * newest first: decision, tier and price, whether the quote was run (and by which job), payer, goal.
  */
 import type { Config } from "../config.ts";
-import { openStore } from "../store/store.ts";
+import { openStore } from "../database.ts";
 import type { QuoteRow } from "./quote-store.ts";
 import { priceText } from "./tiers.ts";
 

@@ -1,54 +1,39 @@
 /**
- * @module store/store — opens the one database file and builds every table family on it.
- * New families add their migrations to `allMigrations` and a facet here.
+ * @module store/store — opens the one database file with the core tables every part of the server uses
+ * (settings, plugin key-value storage, request outcomes, receipts), applying the migrations it is given.
+ * Feature table families (jobs, quotes, the capital board, the directory) are not known here: they join
+ * in `src/database.ts`, so the store depends on no feature module.
  */
 import { join } from "node:path";
-import { capitalMigrations, createTicketStore, type TicketStore } from "../capital/ticket-store.ts";
-import { createListingStore, directoryMigrations, type ListingStore } from "../directory/listing-store.ts";
-import { idempotencyMigrations } from "../jobs/idempotency.ts";
-import { createJobStore, jobMigrations, type JobStore } from "../jobs/job-store.ts";
-import { createQuoteStore, quoteMigrations, type QuoteStore } from "../quotes/quote-store.ts";
 import { type Database, type Migration, openDatabase } from "./db.ts";
 import { createPluginStore, pluginKvMigrations, type PluginStore } from "./plugin-kv.ts";
 import { receiptMigrations } from "./receipts.ts";
 import { createRequestOutcomeStore, requestOutcomeMigrations, type RequestOutcomeStore } from "./request-outcomes.ts";
 import { createSettingsStore, type SettingsStore, settingsMigrations } from "./settings.ts";
 
-export const allMigrations: readonly Migration[] = [
-  ...settingsMigrations,
-  ...pluginKvMigrations,
-  ...requestOutcomeMigrations,
-  ...receiptMigrations,
-  ...jobMigrations,
-  ...idempotencyMigrations,
-  ...capitalMigrations,
-  ...directoryMigrations,
-  ...quoteMigrations,
-];
+/** The core tables' migrations; a feature family's come after them (database.ts). */
+export const coreMigrations: readonly Migration[] = [...settingsMigrations, ...pluginKvMigrations, ...requestOutcomeMigrations, ...receiptMigrations];
 
 export const databaseFileName = "tollbooth.db";
 
-export interface Store {
+export interface CoreStore {
   readonly db: Database;
   readonly path: string;
   readonly settings: SettingsStore;
   readonly requestOutcomes: RequestOutcomeStore;
-  readonly jobs: JobStore;
-  /** Capital board: tickets and seat commitments. */
-  readonly tickets: TicketStore;
-  /** Directory listings (contacts included: private). */
-  readonly listings: ListingStore;
-  readonly quotes: QuoteStore;
   pluginStore(pluginId: string): PluginStore;
   /** Runs `stop` before the database closes (background workers that write to it). */
   onClose(stop: () => void): void;
   close(): void;
 }
 
-/** `dataDir` of ":memory:" gives a throwaway database (tests). */
-export function openStore(dataDir: string): Store {
+/**
+ * Opens (and migrates) the database of `dataDir`; `dataDir` of ":memory:" gives a throwaway database
+ * (tests). `migrations` must begin with `coreMigrations`.
+ */
+export function openCoreStore(dataDir: string, migrations: readonly Migration[] = coreMigrations): CoreStore {
   const path = dataDir === ":memory:" ? ":memory:" : join(dataDir, databaseFileName);
-  const db = openDatabase({ path, migrations: allMigrations });
+  const db = openDatabase({ path, migrations });
   const pluginStores = new Map<string, PluginStore>();
   const closers: (() => void)[] = [];
   const requestOutcomes = createRequestOutcomeStore(db);
@@ -57,10 +42,6 @@ export function openStore(dataDir: string): Store {
     path,
     settings: createSettingsStore(db),
     requestOutcomes,
-    jobs: createJobStore(db),
-    tickets: createTicketStore(db),
-    listings: createListingStore(db),
-    quotes: createQuoteStore(db),
     pluginStore(pluginId) {
       let store = pluginStores.get(pluginId);
       if (!store) {

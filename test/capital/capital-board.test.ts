@@ -176,7 +176,7 @@ describe("POST /v1/capital/commit", () => {
     expect(free.store.tickets.listCommitments({ ticketId: ticket.id })).toHaveLength(1);
 
     const other = addTicket("--seats", "1");
-    const { openStore } = await import("../../src/store/store.ts");
+    const { openStore } = await import("../../src/database.ts");
     const second = openStore(data);
     try {
       const at = new Date();

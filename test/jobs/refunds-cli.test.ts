@@ -3,7 +3,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "../../src/store/store.ts";
+import { openStore } from "../../src/database.ts";
 
 const root = join(import.meta.dir, "../..");
 const cli = (data: string, ...args: string[]) => {

@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { decideQuote } from "../../src/quotes/decide.ts";
 import { listQuotesForCli } from "../../src/quotes/quotes-cli.ts";
 import { goalHashOf, normaliseGoal } from "../../src/quotes/quote-store.ts";
-import { openStore } from "../../src/store/store.ts";
+import { openStore } from "../../src/database.ts";
 import { type TestService, testService } from "../support/service.ts";
 
 type Json = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * running jobs and refunds due. Written through the store modules the server uses.
  */
 import { createReceiptStore } from "../../src/store/receipts.ts";
-import { openStore } from "../../src/store/store.ts";
+import { openStore } from "../../src/database.ts";
 
 const day = 86_400_000;
 const asset = { "eip155:8453": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", algorand: "31566704" } as const;

@@ -3,7 +3,7 @@
  * store the server uses, one committed pair per sequence number. `bun store-writer.ts DIR`;
  * stops on SIGTERM (and prints how many pairs it committed).
  */
-import { openStore } from "../../src/store/store.ts";
+import { openStore } from "../../src/database.ts";
 import { createReceiptStore } from "../../src/store/receipts.ts";
 
 const store = openStore(process.argv[2]!);

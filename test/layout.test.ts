@@ -1,12 +1,13 @@
 /**
- * The rooms of src/web/ depend downwards only (README, Layout). Reads every import of src/ and fails on one
- * against the table below, so a new file cannot quietly undo the layout.
+ * The layout holds (README, Layout): src/web/'s rooms depend downwards only, and src/store/ knows no
+ * feature. Reads every import of src/ and fails on one against the tables below, so a new file cannot
+ * quietly undo the layout.
  */
 import { describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-const SRC = join(import.meta.dir, "..", "..", "src");
+const SRC = join(import.meta.dir, "..", "src");
 
 /** What each room may import besides itself. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -80,6 +81,25 @@ function violations(): string[] {
   }
   return found;
 }
+
+/** src/store/ holds the core tables and knows no feature: a feature's tables join in src/database.ts. */
+function storeViolations(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(join(SRC, "store"))) {
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const target = resolve(dirname(file), (match[1] ?? match[2]) as string);
+      const under = relative(SRC, target);
+      if (!under.startsWith("store/") && !["errors.ts", "log.ts"].includes(under)) found.push(`${relative(SRC, file)} imports ${under}`);
+    }
+  }
+  return found;
+}
+
+describe("src/store", () => {
+  it("imports no feature module", () => {
+    expect(storeViolations()).toEqual([]);
+  });
+});
 
 describe("src/web layout", () => {
   it("has rooms that import only downwards, and only through each other's doors", () => {
