@@ -9,6 +9,7 @@ import type { PaymentInfo } from "./docs/catalogue.ts";
 import type { Payments } from "./http/payments.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { openStore, type Store } from "./store/store.ts";
@@ -87,7 +88,7 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
 const reconcileEveryMs = 60_000;
 
 export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
-  const log = options.log ?? createLogger({ level: config.logLevel });
+  const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutputFor(config).sink });
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
@@ -120,7 +121,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes });
+  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, logRequests: config.logRequests });
   return {
     config,
     registry,

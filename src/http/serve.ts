@@ -9,20 +9,26 @@ import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { errorResponse } from "./respond.ts";
+import { LEGACY_PAYMENT_HEADER, PAYMENT_SIGNATURE_HEADER } from "../x402/headers.ts";
 
 export const maxBodyBytes = 1024 * 1024;
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
-export type RequestHandler = (request: Request, clientIp: string) => Promise<Response>;
+/** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
+export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+
+/** `all`: one line per request; `errors-and-paid`: only answers ≥ 400 (but 402 price previews) and calls that carried a payment. */
+export type RequestLogMode = "all" | "errors-and-paid";
 
 export interface HandlerDeps {
   readonly log: Logger;
   readonly outcomes?: RequestOutcomeStore;
+  readonly logRequests?: RequestLogMode;
 }
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: HandlerDeps): RequestHandler {
+export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, logRequests = "all" }: HandlerDeps): RequestHandler {
   return async (incoming, clientIp) => {
-    const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp };
+    const context = newContext(clientIp);
     let response: Response;
     try {
       const request = await bufferBody(incoming);
@@ -33,25 +39,27 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
     }
     response.headers.set("x-request-id", context.id);
     addCorsHeaders(response.headers);
-    const url = new URL(incoming.url);
+    const path = context.route ?? new URL(incoming.url).pathname;
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
-    log.info("request", {
-      method: incoming.method,
-      path: context.route ?? url.pathname,
-      status: response.status,
-      ms,
-      request_id: context.id,
-      outcome,
-      ...(context.operationId ? { operation: context.operationId } : {}),
-    });
+    if (logRequests === "all" || isErrorOrPaid(incoming, response.status, outcome)) {
+      log.info("request", {
+        method: incoming.method,
+        path,
+        status: response.status,
+        ms,
+        request_id: context.id,
+        outcome,
+        ...(context.operationId ? { operation: context.operationId } : {}),
+      });
+    }
     if (outcomes && incoming.method === "POST") {
       try {
         outcomes.record({
           requestId: context.id,
           operationId: context.operationId ?? null,
           method: incoming.method,
-          route: context.route ?? url.pathname,
+          route: path,
           status: response.status,
           outcome,
           durationMs: ms,
@@ -63,6 +71,25 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes }: 
     }
     return response;
   };
+}
+
+function newContext(clientIp: string | (() => string)): RequestContext {
+  const id = newRequestId();
+  const startedAt = performance.now();
+  if (typeof clientIp === "string") return { id, startedAt, clientIp };
+  let address: string | undefined;
+  return {
+    id,
+    startedAt,
+    get clientIp() {
+      return (address ??= clientIp());
+    },
+  };
+}
+
+function isErrorOrPaid(request: Request, status: number, outcome: string): boolean {
+  if (status >= 400 && outcome !== "challenge") return true;
+  return request.headers.has(PAYMENT_SIGNATURE_HEADER) || request.headers.has(LEGACY_PAYMENT_HEADER);
 }
 
 /** Reads at most 1 MiB of body (a declared length is checked first; a streamed body is counted as it arrives) and re-wraps the request. */
@@ -113,7 +140,7 @@ export function startServer(handler: RequestHandler, options: { host: string; po
     maxRequestBodySize: maxBodyBytes * 2,
     idleTimeout: 255,
     fetch(request, srv) {
-      return handler(request, srv.requestIP(request)?.address ?? "unknown");
+      return handler(request, () => srv.requestIP(request)?.address ?? "unknown");
     },
   });
   return {
