@@ -121,7 +121,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}) });
-  const handle = createRequestHandler((request) => app.handle(request), { log, outcomes: store.requestOutcomes, logRequests: config.logRequests });
+  const handle = createRequestHandler((request) => app.fetch(request), { log, outcomes: store.requestOutcomes, logRequests: config.logRequests });
   return {
     config,
     registry,

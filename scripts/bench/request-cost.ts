@@ -140,6 +140,9 @@ async function runParent(): Promise<void> {
     const m = median(results.get(t.name)!);
     console.log(`  ${t.name.padEnd(28)} ${(m / 1000).toFixed(1).padStart(6)}k req/s   ${(m / bareMedian).toFixed(2)}× bare${t === targets[1] ? "   (target ≥ 0.50×)" : ""}`);
   }
+  const bareRuns = results.get(targets[0]!.name)!;
+  const perRound = results.get(targets[1]!.name)!.map((rps, i) => rps / bareRuns[i]!);
+  console.log(`  ours/bare on /health round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRound).toFixed(2)})`);
   if (bad > 0) console.log(`  non-2xx answers or socket errors: ${bad}`);
   console.log(`  our log: ${(statSync(logPath).size / 1024 / 1024).toFixed(1)} MB written in the run; load average ${loadavg()[0]!.toFixed(1)} at end (shared machine: other work skews both sides alike)`);
 
