@@ -91,6 +91,10 @@ const work = mkdtempSync(join(tmpdir(), "tb-soak-"));
 const logPath = join(work, "server.log");
 const server = await startServerProcess({ data: join(work, "data"), logPath, binary: binary || undefined, args: [...loadBenchArgs, ...serverArgs] });
 
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => void server.kill().then(() => process.exit(130)));
+}
+
 // Warm-up: pages the engine refuses (bot challenges, too complex) are left out of the mix.
 const usable: number[] = [];
 for (let i = 0; i < small.length; i += 8) {
