@@ -88,7 +88,8 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
 const reconcileEveryMs = 60_000;
 
 export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
-  const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutputFor(config).sink });
+  const logOutput = options.log ? undefined : logOutputFor(config);
+  const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutput!.sink });
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
@@ -141,6 +142,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       await extractPool?.close();
       await pdfThread?.close();
       store.close();
+      logOutput?.flush();
     },
   };
 }
