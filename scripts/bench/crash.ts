@@ -2,7 +2,8 @@
  * kill -9 under load (issue 15 §5): our server (`src/main.ts serve`, or `--binary PATH`) takes async
  * jobs, web reads and sync skill calls from 8 clients; after a few seconds it is killed with SIGKILL
  * while jobs are queued and running, checked (`PRAGMA integrity_check` on its database), started
- * again on the same data folder and port, and the clients go on. At the end every job that was
+ * again on the same data folder and port, and the clients go on (each polls its job to the end, as
+ * an agent does, so a few jobs are queued or running at any time). At the end every job that was
  * acknowledged (202 with a job id) must still exist and reach a final state: `completed` with its
  * own result, or `failed` with JOB_INTERRUPTED if it was running at a kill. Nothing may be lost.
  *
@@ -63,6 +64,20 @@ async function post(path: string, body: unknown): Promise<Response> {
   return fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
+/** As an agent does: polls its job until it is final (through kills: a refused poll is tried again). */
+async function pollUntilFinal(id: string): Promise<void> {
+  while (running) {
+    try {
+      const res = await fetch(`${base}/v1/jobs/${id}`);
+      const job = (await res.json()) as { status?: string };
+      if (res.status !== 200 || !["queued", "running"].includes(String(job.status))) return;
+    } catch {
+      // server down: poll again once it is back
+    }
+    await Bun.sleep(50);
+  }
+}
+
 async function client(): Promise<void> {
   while (running) {
     try {
@@ -72,7 +87,10 @@ async function client(): Promise<void> {
         const res = await post("/v1/jobs", { skill: "bench.work", tag });
         const json = (await res.json()) as { job_id?: string };
         count(String(res.status));
-        if (res.status === 202 && json.job_id) acknowledged.set(json.job_id, tag);
+        if (res.status === 202 && json.job_id) {
+          acknowledged.set(json.job_id, tag);
+          await pollUntilFinal(json.job_id);
+        }
       } else if (r < 0.8) {
         const res = await post("/v1/web/read", { url: `http://127.0.0.1:${site.port}/p/${Math.floor(Math.random() * pages.length)}.html` });
         await res.arrayBuffer();
