@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps) {
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: baseUrl(request),
-    manager: store.settings.manager(),
+    manager: store.settings.recentManager(),
     productVersion: deps.productVersion,
     startedAt,
     features: deps.features?.() ?? {},

@@ -11,6 +11,7 @@ import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { writeServerMark } from "./store/server-lock.ts";
@@ -102,7 +103,8 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
 const reconcileEveryMs = 60_000;
 
 export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
-  const log = options.log ?? createLogger({ level: config.logLevel });
+  const logOutput = options.log ? undefined : logOutputFor(config);
+  const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutput!.sink });
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
@@ -149,11 +151,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
-  const handle = createRequestHandler((request) => app.handle(request), {
+  const handle = createRequestHandler((request) => app.fetch(request), {
     log,
     outcomes: store.requestOutcomes,
     clients,
     requestTimeoutMs: config.requestTimeoutMs,
+    logRequests: config.logRequests,
     ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
   });
   return {
@@ -178,6 +181,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       await extractPool?.close();
       await pdfThread?.close();
       store.close();
+      logOutput?.flush();
     },
   };
 }

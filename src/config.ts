@@ -38,6 +38,13 @@ export const configFields = {
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
+  logFile: t.Optional(t.String({ minLength: 1, description: "Write log lines to this file instead of stdout/stderr, rotated at --log-file-max-mb." })),
+  logFileMaxMb: t.Integer({ minimum: 1, maximum: 100_000, default: 100, description: "Size in MB at which the log file is rotated (to FILE.1, FILE.2, ...)." }),
+  logFileKeep: t.Integer({ minimum: 0, maximum: 100, default: 3, description: "Rotated log files kept beside the current one; older ones are deleted." }),
+  logRequests: t.Union([t.Literal("all"), t.Literal("errors-and-paid")], {
+    default: "all",
+    description: "all: one line per request; errors-and-paid: only answers >= 400 (not 402 price previews) and calls that carried a payment.",
+  }),
   extractWorkers: t.Optional(
     t.Integer({ minimum: 0, maximum: 64, description: "Threads that extract HTML pages for web reads (0: on the server's own thread). Default: one per CPU core." }),
   ),

@@ -65,6 +65,22 @@ describe("store", () => {
     store.settings.resume();
     expect(store.settings.manager()).toMatchObject({ openForWork: true, pauseReason: "" });
   });
+
+  it("serves the free documents' pause state from a read at most a second old, and a pause from this process at once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-settings-"));
+    const store = openStore(dir);
+    const other = openStore(dir); // stands for `tollbooth pause` in another process
+    expect(store.settings.recentManager().openForWork).toBe(true);
+    other.settings.pause("elsewhere");
+    expect(store.settings.recentManager().openForWork).toBe(true);
+    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "elsewhere" });
+    store.settings.resume();
+    expect(store.settings.recentManager().openForWork).toBe(true);
+    store.settings.pause("here");
+    expect(store.settings.recentManager()).toMatchObject({ openForWork: false, pauseReason: "here" });
+    other.close();
+    store.close();
+  });
 });
 
 describe("request outcomes", () => {

@@ -11,11 +11,16 @@ import { attachContext, newRequestId, type RequestContext } from "./request-cont
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { readRequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
 import { errorResponse } from "./respond.ts";
+import { LEGACY_PAYMENT_HEADER, PAYMENT_SIGNATURE_HEADER } from "../x402/headers.ts";
 
 export const maxBodyBytes = 1024 * 1024;
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
-export type RequestHandler = (request: Request, clientIp: string) => Promise<Response>;
+/** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
+export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+
+/** `all`: one line per request; `errors-and-paid`: only answers ≥ 400 (but 402 price previews) and calls that carried a payment. */
+export type RequestLogMode = "all" | "errors-and-paid";
 
 export interface HandlerDeps {
   readonly log: Logger;
@@ -26,6 +31,7 @@ export interface HandlerDeps {
   readonly clients?: ClientResolver;
   /** Sees every answered request (the admin listener's metrics). */
   readonly observe?: (request: { method: string; route: string | undefined; status: number; ms: number; outcome: string }) => void;
+  readonly logRequests?: RequestLogMode;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -33,10 +39,14 @@ export const defaultRequestTimeoutMs = 30_000;
 /** Answers that leave the client mid-request (body unread or cut off): the connection is not reused. */
 const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"]);
 
-export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe }: HandlerDeps): RequestHandler {
-  return async (incoming, peerIp) => {
-    const clientIp = clients ? clients.resolve(peerIp, incoming.headers) : peerIp;
-    const context: RequestContext = { id: newRequestId(), startedAt: performance.now(), clientIp, origin: ROUTING_ORIGIN };
+export function createRequestHandler(
+  appFetch: FetchHandler,
+  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all" }: HandlerDeps,
+): RequestHandler {
+  return async (incoming, peer) => {
+    // The peer's address (and the client behind a trusted proxy) is looked up only when something reads it.
+    const peerIp = typeof peer === "string" ? () => peer : peer;
+    const context = newContext(clients ? () => clients.resolve(peerIp(), incoming.headers) : peer);
     let response: Response;
     let path = "/";
     try {
@@ -57,16 +67,18 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, re
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
     const route = context.route ?? path.slice(0, 200);
-    log.info("request", {
-      method: incoming.method,
-      path: route,
-      status: response.status,
-      ms,
-      request_id: context.id,
-      outcome,
-      client: clientIp,
-      ...(context.operationId ? { operation: context.operationId } : {}),
-    });
+    if (logRequests === "all" || isErrorOrPaid(incoming, response.status, outcome)) {
+      log.info("request", {
+        method: incoming.method,
+        path: route,
+        status: response.status,
+        ms,
+        request_id: context.id,
+        outcome,
+        client: context.clientIp,
+        ...(context.operationId ? { operation: context.operationId } : {}),
+      });
+    }
     observe?.({ method: incoming.method, route: context.route, status: response.status, ms, outcome });
     if (outcomes && incoming.method === "POST") {
       try {
@@ -86,6 +98,26 @@ export function createRequestHandler(appFetch: FetchHandler, { log, outcomes, re
     }
     return response;
   };
+}
+
+function newContext(clientIp: string | (() => string)): RequestContext {
+  const id = newRequestId();
+  const startedAt = performance.now();
+  if (typeof clientIp === "string") return { id, startedAt, clientIp, origin: ROUTING_ORIGIN };
+  let address: string | undefined;
+  return {
+    id,
+    startedAt,
+    origin: ROUTING_ORIGIN,
+    get clientIp() {
+      return (address ??= clientIp());
+    },
+  };
+}
+
+function isErrorOrPaid(request: Request, status: number, outcome: string): boolean {
+  if (status >= 400 && outcome !== "challenge") return true;
+  return request.headers.has(PAYMENT_SIGNATURE_HEADER) || request.headers.has(LEGACY_PAYMENT_HEADER);
 }
 
 /**
@@ -155,7 +187,7 @@ export function startServer(handler: RequestHandler, options: { host: string; po
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     idleTimeout: 255,
     fetch(request, srv) {
-      return handler(request, srv.requestIP(request)?.address ?? "unknown");
+      return handler(request, () => srv.requestIP(request)?.address ?? "unknown");
     },
     error(error) {
       // Only reached if the handler itself failed: still our JSON, never a page or a path.

@@ -197,6 +197,8 @@ export interface JobStore {
   discard(id: string): void;
   listByStatus(status: JobStatus): JobRow[];
   countByStatus(status: JobStatus): number;
+  /** Jobs queued or running (one query: /v1/capabilities asks on every call). */
+  countActive(): number;
   statsRows(since: Date): StatsRow[];
   /** `unpaid` = due or sending. */
   listRefunds(state?: RefundState | "unpaid"): JobRow[];
@@ -288,6 +290,7 @@ export function createJobStore(db: Database): JobStore {
   const discard = db.prepare<unknown, [string]>("DELETE FROM jobs WHERE id = ?");
   const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
   const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
+  const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
   const stats = db.prepare<
     { status: string; payer: string | null; network: string | null; settled_at: string | null; settle_mode: string; started_at: string | null; finished_at: string | null },
     [string]
@@ -386,6 +389,7 @@ export function createJobStore(db: Database): JobStore {
     },
     listByStatus: (status) => byStatus.all(status).map(toRow),
     countByStatus: (status) => countStatus.get(status)?.n ?? 0,
+    countActive: () => countActive.get()?.n ?? 0,
     statsRows: (since) =>
       stats.all(since.toISOString()).map((r) => ({
         status: r.status as JobStatus,

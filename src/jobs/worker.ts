@@ -275,7 +275,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
         if (purged.results || purged.rows) log.debug("jobs purged", purged);
       });
     },
-    activeJobs: () => jobs.countByStatus("running") + jobs.countByStatus("queued"),
+    activeJobs: () => jobs.countActive(),
     stats() {
       const stats = computeStats7d(jobs.statsRows(new Date(now().getTime() - statsWindowHours * 3_600_000)), limits.slaCapMs);
       return { stats_7d: stats, sla: slaOf(stats, limits.jobTimeoutSec) };

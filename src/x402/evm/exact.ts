@@ -3,9 +3,9 @@
  * in-process with viem: our key pays the gas.
  *
  * Why each step is here:
- * - The signature is recovered locally (no RPC) and the chain is asked, in one batched request,
- *   for the authorization's state, the payer's balance and a simulation of the transfer: the
- *   simulation catches what an off-chain check cannot (a wrong EIP-712 domain verifies off-chain).
+ * - The chain simulates the transfer (one eth_call): it catches what an off-chain check cannot (a
+ *   wrong EIP-712 domain verifies off-chain). Only a refused simulation costs more: the signature
+ *   is recovered locally and the authorization's state and the payer's balance read, to name why.
  * - Settlement signs the transaction first so its hash is known, and recorded (`onSubmitted`),
  *   before it is sent: whatever happens after that, reconcile can find it.
  * - viem's nonce manager keeps concurrent settlements from colliding on the settler's nonce.
@@ -129,24 +129,25 @@ export function createExactEvmMechanism(options: ExactEvmMechanismOptions): Sche
     // (ERC-1271/6492) signatures would need the `bytes signature` overload, which we do not use.
     if (parsed.signature.length !== 132) return fail(evmReasons.signature, payer, "only 65-byte ECDSA signatures can be settled");
     try {
-      // One batched round trip. The simulation is the token itself judging signature, domain,
-      // window, nonce and balance; the two reads only name the reason when it refuses.
+      // One round trip when the payment is good: the simulation is the token itself judging
+      // signature, domain, window, nonce and balance. Only when it refuses are the signature, the
+      // nonce's state and the balance read, to name the reason (the official facilitator's order).
       const token = { address: requirements.asset as `0x${string}`, abi: eip3009Abi } as const;
-      const [used, balance, simulation] = await Promise.all([
-        publicClient.readContract({ ...token, functionName: "authorizationState", args: [payer, a.nonce as Hex] }),
-        publicClient.readContract({ ...token, functionName: "balanceOf", args: [payer] }),
-        publicClient
-          .call({
-            ...(account ? { account: account.address } : {}),
-            to: token.address,
-            data: encodeFunctionData({ abi: eip3009Abi, functionName: "transferWithAuthorization", args: authorizationArgs(parsed) }),
-          })
-          .then(
-            () => undefined,
-            (error: unknown) => error,
-          ),
-      ]);
-      if (simulation !== undefined || used || balance < BigInt(a.value)) {
+      const simulation = await publicClient
+        .call({
+          ...(account ? { account: account.address } : {}),
+          to: token.address,
+          data: encodeFunctionData({ abi: eip3009Abi, functionName: "transferWithAuthorization", args: authorizationArgs(parsed) }),
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      if (simulation !== undefined) {
+        const [used, balance] = await Promise.all([
+          publicClient.readContract({ ...token, functionName: "authorizationState", args: [payer, a.nonce as Hex] }),
+          publicClient.readContract({ ...token, functionName: "balanceOf", args: [payer] }),
+        ]);
         const signer = await recoverTypedDataAddress({ ...typed, signature: parsed.signature as Hex }).catch(() => undefined);
         if (!signer || !isAddressEqual(signer, payer)) return fail(evmReasons.signature, payer);
         if (used) return fail(evmReasons.nonceAlreadyUsed, payer);

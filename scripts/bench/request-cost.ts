@@ -1,0 +1,157 @@
+/**
+ * A request's fixed cost (issue 15 §6): bare Elysia's `GET /health` beside ours (`GET /health`,
+ * `GET /v1/capabilities`) in the same run, with wrk (Debian: `apt-get install -y wrk`) or, when
+ * wrk is missing, an in-process load generator (slower: it shares this process's cores).
+ *
+ * Each server is its own process: the bare app (Elysia, one route answering a JSON object of the
+ * same shape as ours), and ours started as an operator does (`src/main.ts serve`, payments off,
+ * a file database, its log lines on stdout going to a file). The three targets take turns, round
+ * by round, so drift of a shared machine falls on all of them alike; medians are printed with
+ * each round and the ratio ours / bare.
+ *
+ *   node_modules/.bin/bun scripts/bench/request-cost.ts [--rounds 5] [--seconds 4] [--connections 50]
+ *     [--ours-args "--log-requests errors"] (extra flags for our server)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { median, option } from "./dev-set.ts";
+
+const root = join(import.meta.dir, "..", "..");
+
+// ── child: the bare Elysia app ─────────────────────────────────────────────────────────────────
+async function serveBare(): Promise<void> {
+  const { Elysia } = await import("elysia");
+  const startedAt = Date.now();
+  const app = new Elysia().get("/health", () => ({
+    ok: true,
+    service: "bare",
+    version: "0.0.0",
+    uptime_sec: Math.round((Date.now() - startedAt) / 1000),
+    open_for_work: true,
+    payments: "off",
+  }));
+  app.listen({ hostname: "127.0.0.1", port: 0 });
+  console.log(`listening ${app.server!.port}`);
+}
+
+// ── parent ─────────────────────────────────────────────────────────────────────────────────────
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+async function waitUp(url: string, child: ChildProcess): Promise<void> {
+  for (let tries = 0; tries < 400; tries++) {
+    if (child.exitCode !== null) throw new Error(`server for ${url} exited with ${child.exitCode}`);
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await Bun.sleep(50);
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+interface Target {
+  name: string;
+  url: string;
+}
+
+const hasWrk = Bun.spawnSync(["sh", "-c", "command -v wrk"]).exitCode === 0;
+
+/** Requests per second and non-2xx answers over `seconds` with `connections` keep-alive connections. */
+async function load(url: string, seconds: number, connections: number): Promise<{ rps: number; bad: number }> {
+  if (hasWrk) {
+    const run = Bun.spawnSync(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, "--latency", url], { stdout: "pipe", stderr: "pipe" });
+    const out = run.stdout.toString();
+    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+    const bad = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0);
+    if (!Number.isFinite(rps)) throw new Error(`wrk printed no rate:\n${out}${run.stderr.toString()}`);
+    return { rps, bad };
+  }
+  let count = 0;
+  let bad = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        if (res.status !== 200) bad++;
+        count++;
+      }
+    }),
+  );
+  return { rps: count / seconds, bad };
+}
+
+async function runParent(): Promise<void> {
+  const rounds = Number(option("rounds", "5"));
+  const seconds = Number(option("seconds", "4"));
+  const connections = Number(option("connections", "50"));
+  const oursArgs = option("ours-args", "").split(/\s+/).filter(Boolean);
+  const work = mkdtempSync(join(tmpdir(), "tb-bench-cost-"));
+  const logPath = join(work, "server.log");
+  const logFd = openSync(logPath, "w");
+
+  const bare = spawn(process.execPath, [import.meta.path, "--serve-bare"], { stdio: ["ignore", "pipe", "inherit"] });
+  const barePort = await new Promise<number>((resolve, reject) => {
+    bare.stdout!.on("data", (chunk: Buffer) => {
+      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+      if (port) resolve(Number(port));
+    });
+    bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  const port = await freePort();
+  const ours = spawn(
+    process.execPath,
+    [join(root, "src", "main.ts"), "serve", "--host", "127.0.0.1", "--port", String(port), "--data", join(work, "data"), "--payments", "off", "--render", "off", ...oursArgs],
+    { stdio: ["ignore", logFd, "inherit"], cwd: root },
+  );
+  const targets: Target[] = [
+    { name: "bare Elysia GET /health", url: `http://127.0.0.1:${barePort}/health` },
+    { name: "ours GET /health", url: `http://127.0.0.1:${port}/health` },
+    { name: "ours GET /v1/capabilities", url: `http://127.0.0.1:${port}/v1/capabilities` },
+  ];
+  await waitUp(targets[0]!.url, bare);
+  await waitUp(targets[1]!.url, ours);
+
+  console.log(
+    `load: ${hasWrk ? `wrk -t2 -c${connections}` : `in-process fetch, ${connections} clients (wrk not found)`}, ${seconds} s per turn, ${rounds} rounds taking turns; ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start`,
+  );
+  if (oursArgs.length) console.log(`our server's extra flags: ${oursArgs.join(" ")}`);
+  for (const t of targets) await load(t.url, 1, connections); // warm-up (JIT)
+  const results = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  let bad = 0;
+  for (let round = 1; round <= rounds; round++) {
+    const line: string[] = [];
+    for (const t of targets) {
+      const r = await load(t.url, seconds, connections);
+      results.get(t.name)!.push(r.rps);
+      bad += r.bad;
+      line.push(`${t.name.split(" ").slice(-1)[0]} ${(r.rps / 1000).toFixed(1)}k`);
+    }
+    console.log(`  round ${round}: ${line.join("   ")}`);
+  }
+  const bareMedian = median(results.get(targets[0]!.name)!);
+  console.log("\nmedian requests per second:");
+  for (const t of targets) {
+    const m = median(results.get(t.name)!);
+    console.log(`  ${t.name.padEnd(28)} ${(m / 1000).toFixed(1).padStart(6)}k req/s   ${(m / bareMedian).toFixed(2)}× bare${t === targets[1] ? "   (target ≥ 0.50×)" : ""}`);
+  }
+  const bareRuns = results.get(targets[0]!.name)!;
+  const perRound = results.get(targets[1]!.name)!.map((rps, i) => rps / bareRuns[i]!);
+  console.log(`  ours/bare on /health round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRound).toFixed(2)})`);
+  if (bad > 0) console.log(`  non-2xx answers or socket errors: ${bad}`);
+  console.log(`  our log: ${(statSync(logPath).size / 1024 / 1024).toFixed(1)} MB written in the run; load average ${loadavg()[0]!.toFixed(1)} at end (shared machine: other work skews both sides alike)`);
+
+  bare.kill("SIGTERM");
+  ours.kill("SIGTERM");
+  await Promise.all([bare, ours].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
+  closeSync(logFd);
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (process.argv[2] === "--serve-bare") await serveBare();
+else await runParent();

@@ -1,0 +1,207 @@
+/**
+ * Memory under a long mixed load (issue 15 §5): 8 clients on loopback for 15 minutes (or
+ * `--minutes N`) against our server in its own process (`src/main.ts serve`, or `--binary PATH`),
+ * each call drawn at random from a fixed mix:
+ *   45% POST /v1/web/read (1 in 8 of them a ~600 KB page; the rest the extraction dev set, or the
+ *       test fixtures without it), 15% POST /v1/web/changes (a hash or a prior text as baseline),
+ *   10% POST /v1/jobs capabilities (sync), 5% POST /v1/jobs host.report (async, polled to the end),
+ *   25% free documents (/health, /v1/capabilities, /openapi.json, /llms.txt, /skill.md).
+ * The pages come from a loopback page site in this process. It prints the server's RSS every
+ * minute, its peak (kernel high-water mark), RSS after the first minute and at the end of the
+ * load, the answers by status and error code, and the log's size.
+ * Targets: peak < 300 MB; RSS at the end within 10% of its level after the first minute.
+ *
+ *   node_modules/.bin/bun scripts/bench/soak.ts [--minutes 15] [--clients 8] [--binary dist/tollbooth] [--server-args "..."]
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { DEV_SET_DIR, option, readRss, servePages } from "./dev-set.ts";
+import { loadBenchArgs, startServerProcess } from "./server-process.ts";
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MiB`;
+
+const minutes = Number(option("minutes", "15"));
+const clients = Number(option("clients", "8"));
+const binary = option("binary", "");
+const serverArgs = option("server-args", "").split(/\s+/).filter(Boolean);
+
+/** A seeded generator, so every run serves the same pages. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const words = "tollbooth agent evidence payment settlement network extraction paragraph article market harbour river council budget research figure report season weather archive library station".split(" ");
+
+/** A ~600 KB article page: navigation, a long article of paragraphs, lists and tables, a sidebar, scripts. */
+function largePage(seed: number, bytes = 600_000): Uint8Array<ArrayBuffer> {
+  const next = random(seed);
+  const pick = () => words[Math.floor(next() * words.length)]!;
+  const sentence = () => Array.from({ length: 8 + Math.floor(next() * 14) }, pick).join(" ") + ".";
+  const parts = [
+    `<!doctype html><html><head><meta charset="utf-8"><title>Soak page ${seed}</title><meta name="description" content="${sentence()}"><style>${".c{color:red}".repeat(500)}</style></head><body>`,
+    `<header><nav>${Array.from({ length: 60 }, (_, i) => `<a href="/n/${i}">${pick()}</a>`).join(" ")}</nav></header><main><article><h1>${sentence()}</h1>`,
+  ];
+  let size = parts.join("").length;
+  let n = 0;
+  while (size < bytes - 20_000) {
+    const block =
+      n % 25 === 0
+        ? `<h2>${sentence()}</h2>`
+        : n % 17 === 0
+          ? `<table>${Array.from({ length: 6 }, () => `<tr><td>${pick()}</td><td>${Math.floor(next() * 1e6)}</td><td>${pick()}</td></tr>`).join("")}</table>`
+          : n % 11 === 0
+            ? `<ul>${Array.from({ length: 5 }, () => `<li><a href="/a/${Math.floor(next() * 1e6)}">${sentence()}</a></li>`).join("")}</ul>`
+            : `<p>${Array.from({ length: 3 + Math.floor(next() * 5) }, sentence).join(" ")}</p>`;
+    parts.push(block);
+    size += block.length;
+    n++;
+  }
+  parts.push(`</article><aside>${Array.from({ length: 100 }, (_, i) => `<a href="/s/${i}">${sentence()}</a>`).join("<br>")}</aside></main>`);
+  parts.push(`<script>${"var x=1;".repeat(1500)}</script><footer>${sentence()}</footer></body></html>`);
+  return new TextEncoder().encode(parts.join(""));
+}
+
+function loadPages(): { small: Uint8Array<ArrayBuffer>[]; source: string } {
+  const devSet = join(DEV_SET_DIR, "html");
+  const dir = existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages");
+  const files = readdirSync(dir).filter((f) => /\.html?(\.gz)?$/.test(f)).sort();
+  const small = files.map((f) => {
+    const raw = readFileSync(join(dir, f));
+    return new Uint8Array(f.endsWith(".gz") ? gunzipSync(raw) : raw);
+  });
+  return { small, source: dir };
+}
+
+const { small, source } = loadPages();
+const large = Array.from({ length: 6 }, (_, i) => largePage(i + 1));
+const site = servePages([...small, ...large]);
+const pageUrl = (i: number) => `http://127.0.0.1:${site.port}/p/${i}.html`;
+
+const work = mkdtempSync(join(tmpdir(), "tb-soak-"));
+const logPath = join(work, "server.log");
+const server = await startServerProcess({ data: join(work, "data"), logPath, binary: binary || undefined, args: [...loadBenchArgs, ...serverArgs] });
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => void server.kill().then(() => process.exit(130)));
+}
+
+// Warm-up: pages the engine refuses (bot challenges, too complex) are left out of the mix.
+const usable: number[] = [];
+for (let i = 0; i < small.length; i += 8) {
+  await Promise.all(
+    small.slice(i, i + 8).map(async (_, k) => {
+      const res = await fetch(`${server.base}/v1/web/read`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: pageUrl(i + k) }) });
+      await res.arrayBuffer();
+      if (res.status === 200) usable.push(i + k);
+    }),
+  );
+}
+
+const byStatus = new Map<string, number>();
+let calls = 0;
+const count = (key: string) => byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
+
+async function call(path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> | undefined }> {
+  const res = await fetch(`${server.base}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = res.headers.get("content-type")?.includes("json") ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  } catch {
+    json = undefined;
+  }
+  calls++;
+  count(res.status < 400 ? String(res.status) : `${res.status} ${String(json?.error ?? "")}`.trim());
+  return { status: res.status, json };
+}
+
+const docs = ["/health", "/v1/capabilities", "/openapi.json", "/llms.txt", "/skill.md"];
+const next = random(42);
+const anyPage = () => (next() < 1 / 8 ? small.length + Math.floor(next() * large.length) : usable[Math.floor(next() * usable.length)]!);
+
+async function oneCall(): Promise<void> {
+  const r = next();
+  if (r < 0.45) await call("/v1/web/read", { url: pageUrl(anyPage()), ...(next() < 0.3 ? { format: "markdown" } : {}) });
+  else if (r < 0.6) {
+    const baseline = next() < 0.5 ? { previous_sha256: "0".repeat(64) } : { previous_text: "An earlier line.\nAnother earlier line." };
+    await call("/v1/web/changes", { url: pageUrl(anyPage()), ...baseline });
+  } else if (r < 0.7) await call("/v1/jobs", { skill: "capabilities" });
+  else if (r < 0.75) {
+    const submitted = await call("/v1/jobs", { skill: "host.report" });
+    const id = submitted.json?.job_id;
+    for (let polls = 0; typeof id === "string" && polls < 200; polls++) {
+      const polled = await call(`/v1/jobs/${id}`);
+      if (polled.status !== 200 || !["queued", "running"].includes(String(polled.json?.status))) break;
+      await Bun.sleep(100);
+    }
+  } else await call(docs[Math.floor(next() * docs.length)]!);
+}
+
+console.log(
+  `soak: ${clients} clients for ${minutes} min; ${usable.length} of ${small.length} pages from ${source} usable, plus ${large.length} generated pages of ~${(large[0]!.byteLength / 1000).toFixed(0)} KB; server ${binary || "src/main.ts"} (pid ${server.pid})${serverArgs.length ? ` ${serverArgs.join(" ")}` : ""}`,
+);
+console.log(`machine: ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start (shared: other work slows the load, not the memory figures)`);
+const idle = readRss(server.pid);
+console.log(`server RSS idle after warm-up: ${mb(idle.rss)} (high-water mark so far ${mb(idle.peak)})`);
+
+const started = performance.now();
+const endAt = started + minutes * 60_000;
+let afterFirstMinute = NaN;
+let minute = 0;
+let sampledPeak = 0;
+let callsAtMinute = 0;
+const sampler = setInterval(() => {
+  const { rss } = readRss(server.pid);
+  sampledPeak = Math.max(sampledPeak, rss);
+  const elapsed = (performance.now() - started) / 60_000;
+  if (elapsed >= minute + 1) {
+    minute++;
+    if (minute === 1) afterFirstMinute = rss;
+    console.log(`  minute ${String(minute).padStart(2)}: RSS ${mb(rss).padStart(8)}   ${((calls - callsAtMinute) / 60).toFixed(0)} calls/s`);
+    callsAtMinute = calls;
+  }
+}, 1000);
+
+await Promise.all(
+  Array.from({ length: clients }, async () => {
+    while (performance.now() < endAt) {
+      try {
+        await oneCall();
+      } catch (error) {
+        calls++;
+        count(`network ${(error as Error).message.slice(0, 60)}`);
+      }
+    }
+  }),
+);
+clearInterval(sampler);
+const atEnd = readRss(server.pid);
+await Bun.sleep(5000);
+const settled = readRss(server.pid).rss;
+const seconds = (performance.now() - started) / 1000 - 5;
+
+console.log(`\n${calls} calls in ${(seconds / 60).toFixed(1)} min (${(calls / seconds).toFixed(0)}/s), load average ${loadavg()[0]!.toFixed(1)} at end`);
+console.log("answers:");
+for (const [key, n] of [...byStatus].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${n}`);
+const errors = [...byStatus].filter(([key]) => !/^[23]\d\d$/.test(key)).reduce((sum, [, n]) => sum + n, 0);
+console.log(`errors (≥ 400 or no answer): ${errors}`);
+console.log(`peak RSS:                ${mb(atEnd.peak)} (kernel high-water mark; sampled max ${mb(sampledPeak)})   target < 300 MB (${(atEnd.peak / 1e6).toFixed(0)} MB)`);
+console.log(`RSS after first minute:  ${mb(afterFirstMinute)}`);
+console.log(`RSS at end of load:      ${mb(atEnd.rss)}   ${(((atEnd.rss - afterFirstMinute) / afterFirstMinute) * 100).toFixed(1)}% from the first minute (target within 10%)`);
+console.log(`RSS 5 s after the load:  ${mb(settled)}`);
+console.log(`log: ${(statSync(logPath).size / MB).toFixed(1)} MiB`);
+
+await server.stop();
+await site.stop(true);
+rmSync(work, { recursive: true, force: true });
+process.exit(0);

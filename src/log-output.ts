@@ -1,0 +1,111 @@
+/**
+ * @module log-output — where log lines go: stdout (stderr for errors), or a file of bounded size
+ * kept with a few rotated predecessors. Lines are written together, every 100 ms or 64 KiB: one
+ * write call per line cost more than the rest of a cheap request (`scripts/bench/request-cost.ts`).
+ * Error lines, and everything before them, are written at once; the rest is written when the
+ * process exits normally. A process killed outright loses at most the last 100 ms of lines.
+ */
+import { closeSync, existsSync, fstatSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import type { Config } from "./config.ts";
+import type { LogLevel, LogSink } from "./log.ts";
+
+const flushEveryMs = 100;
+const flushAtChars = 64 * 1024;
+
+export interface LogFileOptions {
+  readonly path: string;
+  /** The file is rotated before a write would take it past this size. */
+  readonly maxBytes: number;
+  /** Rotated files kept beside it (`path.1` newest … `path.N`); older ones are deleted. */
+  readonly keep: number;
+}
+
+export interface LogOutput {
+  readonly sink: LogSink;
+  /** Writes what is buffered now. */
+  flush(): void;
+}
+
+type Write = (chunk: string, level: LogLevel) => void;
+
+/** Buffers lines for `write`, flushing on a timer, at 64 KiB, at an error line, and at process exit. */
+function buffered(write: Write): LogOutput {
+  let pending: string[] = [];
+  let chars = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const chunk = pending.join("");
+    pending = [];
+    chars = 0;
+    write(chunk, "info");
+  };
+  process.once("exit", flush);
+  const sink: LogSink = (line, level) => {
+    if (level === "error") {
+      flush();
+      write(`${line}\n`, level);
+      return;
+    }
+    pending.push(`${line}\n`);
+    chars += line.length + 1;
+    if (chars >= flushAtChars) flush();
+    else if (!timer) {
+      timer = setTimeout(flush, flushEveryMs);
+      timer.unref?.();
+    }
+  };
+  return { sink, flush };
+}
+
+let stdout: LogOutput | undefined;
+
+/** stdout for every level but error (stderr), written in batches; one buffer per process. */
+export function stdoutLogOutput(): LogOutput {
+  return (stdout ??= buffered((chunk, level) => writeAll(level === "error" ? 2 : 1, chunk)));
+}
+
+/** A file that never grows past `maxBytes`: before it would, it becomes `path.1` (the older ones shift up to `path.keep`). */
+export function fileLogOutput(options: LogFileOptions): LogOutput {
+  let fd = openSync(options.path, "a");
+  let size = fstatSync(fd).size;
+  const rotate = () => {
+    closeSync(fd);
+    const named = (n: number) => `${options.path}.${n}`;
+    if (options.keep === 0) rmSync(options.path, { force: true });
+    else {
+      rmSync(named(options.keep), { force: true });
+      for (let n = options.keep - 1; n >= 1; n--) if (existsSync(named(n))) renameSync(named(n), named(n + 1));
+      renameSync(options.path, named(1));
+    }
+    fd = openSync(options.path, "a");
+    size = 0;
+  };
+  return buffered((chunk) => {
+    const bytes = Buffer.byteLength(chunk);
+    if (size > 0 && size + bytes > options.maxBytes) rotate();
+    writeAll(fd, chunk);
+    size += bytes;
+  });
+}
+
+function writeAll(fd: number, chunk: string): void {
+  const bytes = Buffer.from(chunk);
+  let offset = 0;
+  while (offset < bytes.byteLength) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      // A full pipe (non-blocking stdout): wait for the reader rather than drop lines.
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Bun.sleepSync(1);
+    }
+  }
+}
+
+/** The configured output: the log file when one is set, else stdout. */
+export function logOutputFor(config: Pick<Config, "logFile" | "logFileMaxMb" | "logFileKeep">): LogOutput {
+  return config.logFile ? fileLogOutput({ path: config.logFile, maxBytes: config.logFileMaxMb * 1_000_000, keep: config.logFileKeep }) : stdoutLogOutput();
+}

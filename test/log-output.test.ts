@@ -1,0 +1,106 @@
+/**
+ * Log output (issue 15 §5): the log file's size cap and rotation, lines written in batches but
+ * never lost at a normal exit, and the request log that keeps only errors and paid calls.
+ */
+import { afterAll, describe, expect, it } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { contextOf } from "../src/http/request-context.ts";
+import { createRequestHandler } from "../src/http/serve.ts";
+import { createLogger, createMemoryLogger } from "../src/log.ts";
+import { fileLogOutput } from "../src/log-output.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "tb-log-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : []);
+
+describe("log file", () => {
+  it("never grows past its size, keeps the newest lines in `keep` rotated files and deletes older ones", () => {
+    const path = join(dir, "rotate.log");
+    const output = fileLogOutput({ path, maxBytes: 1000, keep: 2 });
+    const log = createLogger({ sink: output.sink });
+    for (let i = 0; i < 100; i++) {
+      log.info("line", { i, pad: "x".repeat(40) });
+      output.flush();
+    }
+    for (const file of [path, `${path}.1`, `${path}.2`]) expect(statSync(file).size).toBeLessThanOrEqual(1000);
+    expect(existsSync(`${path}.3`)).toBe(false);
+    const kept = [...lines(`${path}.2`), ...lines(`${path}.1`), ...lines(path)].map((l) => (JSON.parse(l) as { i: number }).i);
+    expect(kept.at(-1)).toBe(99);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, k) => 100 - kept.length + k));
+    expect(kept.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("appends to an existing file and counts its size", () => {
+    const path = join(dir, "append.log");
+    writeFileSync(path, "x".repeat(950) + "\n");
+    const output = fileLogOutput({ path, maxBytes: 1000, keep: 1 });
+    createLogger({ sink: output.sink }).info("after", { pad: "y".repeat(60) });
+    output.flush();
+    expect(readFileSync(`${path}.1`, "utf8")).toBe("x".repeat(950) + "\n");
+    expect(lines(path)).toHaveLength(1);
+  });
+
+  it("buffers info lines, and writes them with an error line at once", () => {
+    const path = join(dir, "buffer.log");
+    const output = fileLogOutput({ path, maxBytes: 1_000_000, keep: 1 });
+    const log = createLogger({ sink: output.sink });
+    log.info("first");
+    log.info("second");
+    expect(lines(path)).toHaveLength(0);
+    log.error("broken");
+    expect(lines(path).map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["first", "second", "broken"]);
+  });
+
+  it("writes every buffered line when the process exits, to stdout and to a file", async () => {
+    const path = join(dir, "exit.log");
+    const script = join(dir, "exit-child.ts");
+    writeFileSync(
+      script,
+      `import { createLogger } from ${JSON.stringify(join(import.meta.dir, "..", "src", "log.ts"))};
+import { fileLogOutput, stdoutLogOutput } from ${JSON.stringify(join(import.meta.dir, "..", "src", "log-output.ts"))};
+const toStdout = createLogger({ sink: stdoutLogOutput().sink });
+const toFile = createLogger({ sink: fileLogOutput({ path: ${JSON.stringify(path)}, maxBytes: 100_000_000, keep: 1 }).sink });
+for (let i = 0; i < 5000; i++) { toStdout.info("l", { i }); toFile.info("l", { i }); }
+process.exit(0);
+`,
+    );
+    const child = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "pipe" });
+    const out = await new Response(child.stdout).text();
+    expect(await child.exited).toBe(0);
+    expect(out.split("\n").filter(Boolean)).toHaveLength(5000);
+    expect(lines(path)).toHaveLength(5000);
+  });
+});
+
+describe("request log", () => {
+  const app = (request: Request): Response => {
+    const path = new URL(request.url).pathname;
+    if (path === "/missing") return new Response("{}", { status: 404 });
+    if (path === "/broken") return new Response("{}", { status: 500 });
+    if (path === "/paid") {
+      const paid = request.headers.has("payment-signature");
+      if (!paid) contextOf(request).outcome = "challenge";
+      return new Response("{}", { status: paid ? 200 : 402 });
+    }
+    return new Response("{}", { status: 200 });
+  };
+  const send = async (mode: "all" | "errors-and-paid") => {
+    const log = createMemoryLogger();
+    const handle = createRequestHandler(app, { log, logRequests: mode });
+    for (const [path, headers] of [["/health", {}], ["/missing", {}], ["/broken", {}], ["/paid", {}], ["/paid", { "PAYMENT-SIGNATURE": "e30=" }]] as const) {
+      await handle(new Request(`http://127.0.0.1${path}`, { headers }), "127.0.0.1");
+    }
+    return log.lines.filter((l) => l.msg === "request").map((l) => `${String(l.path)} ${String(l.status)}`);
+  };
+
+  it("logs every request by default", async () => {
+    expect(await send("all")).toEqual(["/health 200", "/missing 404", "/broken 500", "/paid 402", "/paid 200"]);
+  });
+
+  it("with errors-and-paid, logs errors and calls that carried a payment, not successes or price previews", async () => {
+    expect(await send("errors-and-paid")).toEqual(["/missing 404", "/broken 500", "/paid 200"]);
+  });
+});
