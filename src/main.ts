@@ -8,6 +8,7 @@ import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor.ts";
 import { openStore } from "./database.ts";
+import { takeFlag } from "./cli-flags.ts";
 
 const usage = `Tollbooth ${productVersion}: pay-per-call web evidence and job skills (x402 v2)
 
@@ -53,20 +54,6 @@ Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
   --public-url URL  --contact-url URL  --log-level LEVEL  --config FILE
   --unsafe-allow-loopback-targets   (tests and benchmarks only)
 `;
-
-/** Pulls a command-specific flag (`--reason TEXT`) out of argv, leaving the config flags. */
-function takeFlag(argv: string[], name: string): string | undefined {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return undefined;
-  const arg = argv[i]!;
-  if (arg.includes("=")) {
-    argv.splice(i, 1);
-    return arg.slice(arg.indexOf("=") + 1);
-  }
-  const value = argv[i + 1];
-  argv.splice(i, value === undefined ? 1 : 2);
-  return value;
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
