@@ -1,6 +1,8 @@
 #!/usr/bin/env bun
 /**
- * @module main — the `tollbooth` command: serve | skills | receipts | pause | resume | doctor.
+ * @module main — the `tollbooth` command: serve, and the operator commands beside it (skills, read,
+ * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
+ * install, types, new); the usage text below lists them.
  */
 import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
