@@ -11,7 +11,8 @@
  * payer (jobs/refund-payer.ts) pays both.
  */
 import { randomBytes } from "node:crypto";
-import type { RefundLedger, RefundWork } from "../jobs/refund-payer.ts";
+import { createRefundLedger } from "../jobs/refund-ledger.ts";
+import type { RefundLedger } from "../jobs/refund-payer.ts";
 import type { RefundState } from "../jobs/job-store.ts";
 import type { Database, Migration } from "../store/db.ts";
 
@@ -283,27 +284,9 @@ export function createTicketStore(db: Database): TicketStore {
   const totals = db.prepare<{ n: number; seats: number | null }, [string]>(
     "SELECT COUNT(*) AS n, SUM(seats_left) AS seats FROM capital_tickets WHERE state = 'open' AND expires_at > ? AND seats_left > 0",
   );
-  // The refund ledger: the same statements as the jobs' refunds, on this table.
   const refundPaid = db.prepare<unknown, [string, string, string]>(
     "UPDATE capital_commitments SET refund_state = 'paid', refund_note = ?, refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL WHERE id = ? AND refund_state IN ('due', 'sending')",
   );
-  const work = db.prepare<CommitmentRow, []>(
-    "SELECT * FROM capital_commitments WHERE refund_state IN ('due', 'sending') AND state = 'confirmed' AND payer IS NOT NULL AND network IS NOT NULL ORDER BY confirmed_at, rowid",
-  );
-  const claim = db.prepare<unknown, [string, string, string]>(
-    "UPDATE capital_commitments SET refund_state = 'sending', refund_claim = ?, refund_claimed_at = ?, refund_tx = NULL, refund_raw = NULL WHERE id = ? AND refund_state = 'due'",
-  );
-  const record = db.prepare<unknown, [string, string, string, string]>(
-    "UPDATE capital_commitments SET refund_tx = ?, refund_raw = ?, refund_attempts = refund_attempts + 1 WHERE id = ? AND refund_state = 'sending' AND refund_claim = ? AND refund_tx IS NULL",
-  );
-  const sent = db.prepare<unknown, [string, string, string]>(
-    "UPDATE capital_commitments SET refund_state = 'paid', refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL, refund_error = NULL WHERE id = ? AND refund_state = 'sending' AND refund_tx = ?",
-  );
-  const releaseRefund = db.prepare<unknown, [string, string, string | null, string | null]>(
-    `UPDATE capital_commitments SET refund_state = 'due', refund_error = ?, refund_claim = NULL, refund_claimed_at = NULL, refund_tx = NULL, refund_raw = NULL
-     WHERE id = ? AND refund_state = 'sending' AND refund_claim IS ? AND refund_tx IS ?`,
-  );
-  const noteError = db.prepare<unknown, [string, string]>("UPDATE capital_commitments SET refund_error = ? WHERE id = ? AND refund_state IN ('due', 'sending')");
 
   const reserveTx = db.transaction((input: { ticketId: string; seats: number; contact: string | null; requestId: string }, now: Date): Commitment | ReserveRefusal => {
     const row = get.get(input.ticketId);
@@ -392,30 +375,7 @@ export function createTicketStore(db: Database): TicketStore {
       const row = totals.get(now.toISOString());
       return { openTickets: row?.n ?? 0, seatsLeft: row?.seats ?? 0 };
     },
-    refundWork(networks) {
-      const wanted = new Set(networks);
-      return work
-        .all()
-        .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
-        .map(
-          (r): RefundWork => ({
-            id: r.id,
-            network: r.network ?? "",
-            payer: r.payer ?? "",
-            priceMicros: r.price_micros,
-            state: r.refund_state === "sending" ? "sending" : "due",
-            claim: r.refund_claim,
-            claimedAt: r.refund_claimed_at,
-            signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
-          }),
-        );
-    },
-    claimRefund: (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
-    recordRefundTx: (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
-    markRefundSent: (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
-    releaseRefund: (id, seen, error) => releaseRefund.run(error, id, seen.claim, seen.transaction).changes === 1,
-    noteRefundError(id, error) {
-      noteError.run(error, id);
-    },
+    // The refund ledger: the jobs' statements on this table (jobs/refund-ledger.ts).
+    ...createRefundLedger(db, { table: "capital_commitments", settled: "state = 'confirmed'", orderBy: "confirmed_at" }),
   };
 }

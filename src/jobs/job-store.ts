@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database, Migration } from "../store/db.ts";
 import type { JobStatus } from "./job-status.ts";
+import { createRefundLedger } from "./refund-ledger.ts";
 
 export const jobMigrations: Migration[] = [
   {
@@ -299,23 +300,6 @@ export function createJobStore(db: Database): JobStore {
   const refundPaid = db.prepare<unknown, [string, string, string]>(
     "UPDATE jobs SET refund_state = 'paid', refund_note = ?, refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL WHERE id = ? AND refund_state IN ('due', 'sending')",
   );
-  const work = db.prepare<RawRow, []>(
-    "SELECT * FROM jobs WHERE refund_state IN ('due', 'sending') AND settled_at IS NOT NULL AND payer IS NOT NULL AND network IS NOT NULL ORDER BY finished_at, rowid",
-  );
-  const claim = db.prepare<unknown, [string, string, string]>(
-    "UPDATE jobs SET refund_state = 'sending', refund_claim = ?, refund_claimed_at = ?, refund_tx = NULL, refund_raw = NULL WHERE id = ? AND refund_state = 'due' AND settled_at IS NOT NULL",
-  );
-  const record = db.prepare<unknown, [string, string, string, string]>(
-    "UPDATE jobs SET refund_tx = ?, refund_raw = ?, refund_attempts = refund_attempts + 1 WHERE id = ? AND refund_state = 'sending' AND refund_claim = ? AND refund_tx IS NULL",
-  );
-  const sent = db.prepare<unknown, [string, string, string]>(
-    "UPDATE jobs SET refund_state = 'paid', refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL, refund_error = NULL WHERE id = ? AND refund_state = 'sending' AND refund_tx = ?",
-  );
-  const release = db.prepare<unknown, [string, string, string | null, string | null]>(
-    `UPDATE jobs SET refund_state = 'due', refund_error = ?, refund_claim = NULL, refund_claimed_at = NULL, refund_tx = NULL, refund_raw = NULL
-     WHERE id = ? AND refund_state = 'sending' AND refund_claim IS ? AND refund_tx IS ?`,
-  );
-  const noteError = db.prepare<unknown, [string, string]>("UPDATE jobs SET refund_error = ? WHERE id = ? AND refund_state IN ('due', 'sending')");
   const purgeResults = db.prepare<unknown, [string]>(
     "UPDATE jobs SET result = NULL, input = NULL, payment_response = NULL, expires_at = NULL WHERE expires_at IS NOT NULL AND expires_at <= ?",
   );
@@ -403,29 +387,7 @@ export function createJobStore(db: Database): JobStore {
         .map(toRow)
         .filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid")),
     markRefundPaid: (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
-    refundWork(networks) {
-      const wanted = new Set(networks);
-      return work
-        .all()
-        .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
-        .map((r) => ({
-          id: r.id,
-          network: r.network ?? "",
-          payer: r.payer ?? "",
-          priceMicros: r.price_micros,
-          state: r.refund_state === "sending" ? "sending" : "due",
-          claim: r.refund_claim,
-          claimedAt: r.refund_claimed_at,
-          signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
-        }));
-    },
-    claimRefund: (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
-    recordRefundTx: (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
-    markRefundSent: (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
-    releaseRefund: (id, seen, error) => release.run(error, id, seen.claim, seen.transaction).changes === 1,
-    noteRefundError(id, error) {
-      noteError.run(error, id);
-    },
+    ...createRefundLedger(db, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }),
     purge(now, rowsBefore) {
       const results = purgeResults.run(now.toISOString()).changes;
       const rows = purgeRows.run(rowsBefore.toISOString()).changes;

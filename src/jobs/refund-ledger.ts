@@ -1,0 +1,78 @@
+/**
+ * @module jobs/refund-ledger — the refund ledger on one table: the work the refund payer has to do and the
+ * exactly-once steps of a refund (claim, record the signed transaction, mark it sent, release, note an error).
+ * Jobs and capital commitments keep the same refund columns (refund_state, refund_claim, refund_claimed_at,
+ * refund_tx, refund_raw, refund_attempts, refund_error, refund_paid_at, plus payer, network, price_micros), so
+ * one set of statements serves both.
+ */
+import type { Database } from "../store/db.ts";
+import type { RefundWork } from "./job-store.ts";
+import type { RefundLedger } from "./refund-payer.ts";
+
+export interface RefundLedgerTable {
+  /** A constant table name (interpolated into the statements). */
+  readonly table: "jobs" | "capital_commitments";
+  /** SQL condition a row must meet to be refundable at all: its payment settled. */
+  readonly settled: string;
+  /** The column refunds are paid in order of. */
+  readonly orderBy: string;
+}
+
+interface LedgerRow {
+  id: string;
+  network: string | null;
+  payer: string | null;
+  price_micros: number;
+  refund_state: string | null;
+  refund_claim: string | null;
+  refund_claimed_at: string | null;
+  refund_tx: string | null;
+  refund_raw: string | null;
+}
+
+export function createRefundLedger(db: Database, { table, settled, orderBy }: RefundLedgerTable): RefundLedger {
+  const work = db.prepare<LedgerRow, []>(
+    `SELECT * FROM ${table} WHERE refund_state IN ('due', 'sending') AND ${settled} AND payer IS NOT NULL AND network IS NOT NULL ORDER BY ${orderBy}, rowid`,
+  );
+  const claim = db.prepare<unknown, [string, string, string]>(
+    `UPDATE ${table} SET refund_state = 'sending', refund_claim = ?, refund_claimed_at = ?, refund_tx = NULL, refund_raw = NULL WHERE id = ? AND refund_state = 'due' AND ${settled}`,
+  );
+  const record = db.prepare<unknown, [string, string, string, string]>(
+    `UPDATE ${table} SET refund_tx = ?, refund_raw = ?, refund_attempts = refund_attempts + 1 WHERE id = ? AND refund_state = 'sending' AND refund_claim = ? AND refund_tx IS NULL`,
+  );
+  const sent = db.prepare<unknown, [string, string, string]>(
+    `UPDATE ${table} SET refund_state = 'paid', refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL, refund_error = NULL WHERE id = ? AND refund_state = 'sending' AND refund_tx = ?`,
+  );
+  const release = db.prepare<unknown, [string, string, string | null, string | null]>(
+    `UPDATE ${table} SET refund_state = 'due', refund_error = ?, refund_claim = NULL, refund_claimed_at = NULL, refund_tx = NULL, refund_raw = NULL
+     WHERE id = ? AND refund_state = 'sending' AND refund_claim IS ? AND refund_tx IS ?`,
+  );
+  const noteError = db.prepare<unknown, [string, string]>(`UPDATE ${table} SET refund_error = ? WHERE id = ? AND refund_state IN ('due', 'sending')`);
+  return {
+    refundWork(networks) {
+      const wanted = new Set(networks);
+      return work
+        .all()
+        .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
+        .map(
+          (r): RefundWork => ({
+            id: r.id,
+            network: r.network ?? "",
+            payer: r.payer ?? "",
+            priceMicros: r.price_micros,
+            state: r.refund_state === "sending" ? "sending" : "due",
+            claim: r.refund_claim,
+            claimedAt: r.refund_claimed_at,
+            signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
+          }),
+        );
+    },
+    claimRefund: (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
+    recordRefundTx: (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
+    markRefundSent: (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
+    releaseRefund: (id, seen, error) => release.run(error, id, seen.claim, seen.transaction).changes === 1,
+    noteRefundError(id, error) {
+      noteError.run(error, id);
+    },
+  };
+}
