@@ -62,20 +62,11 @@ export interface Listing {
   readonly checkError: string | null;
 }
 
-export interface NewListing {
-  readonly name: string;
-  readonly description: string;
-  readonly tags: readonly string[];
-  readonly skills: readonly string[];
-  readonly endpoint: string | null;
-  readonly cardUrl: string | null;
-  readonly priceSummary: PriceSummary;
-  readonly networks: readonly string[];
-  readonly contact: string | null;
+export type NewListing = Pick<Listing, "name" | "description" | "tags" | "skills" | "endpoint" | "cardUrl" | "priceSummary" | "networks" | "contact"> & {
   /** Set when the card was read while listing it. */
   readonly verifiedAt?: Date;
   readonly latencyMs?: number;
-}
+};
 
 /** What one check saw. Fields it could not read stay as they were. */
 export interface CheckOutcome {

@@ -38,22 +38,13 @@ export const quoteMigrations: Migration[] = [
   },
 ];
 
-export interface QuoteRow {
+/** A stored quote: the decision as the buyer got it, with what a run needs and who may run it. */
+export interface QuoteRow extends QuoteDecision {
   readonly id: string;
   readonly goalHash: string;
   /** The normalised goal a run executes. */
   readonly goal: string;
   readonly budgetMicros: number;
-  readonly decision: QuoteVerdict;
-  readonly reason: QuoteReason;
-  readonly note: string;
-  readonly tier: TierId | null;
-  readonly runSkill: string | null;
-  readonly priceMicros: number | null;
-  readonly scope: string;
-  readonly allowedHosts: readonly string[];
-  readonly counter: QuoteCounter | null;
-  readonly nextRequest: Record<string, unknown> | null;
   /** Who paid for the quote (lowercase for EVM); only that payer may run it. */
   readonly payer: string | null;
   readonly createdAt: string;
