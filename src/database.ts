@@ -42,3 +42,13 @@ export function openStore(dataDir: string): Store {
     quotes: createQuoteStore(core.db),
   };
 }
+
+/** Opens the database for one operator command and closes it after, whatever the command returns or throws. */
+export function withStore<T>(dataDir: string, use: (store: Store) => T): T {
+  const store = openStore(dataDir);
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}

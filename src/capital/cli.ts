@@ -6,7 +6,7 @@
 import type { Config } from "../config.ts";
 import { takeFlag, takePositionals, takeSwitch } from "../cli-flags.ts";
 import { formatDollars, parseDollars } from "../plugin/price.ts";
-import { openStore } from "../database.ts";
+import { withStore } from "../database.ts";
 import { commitmentView, defaultSeatPriceMicros, ticketSummary } from "./board.ts";
 import type { Commitment, Ticket, TicketStore } from "./ticket-store.ts";
 
@@ -82,8 +82,7 @@ export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs
     for (const [name, max] of [["title", 120], ["summary", 1000], ["terms", 20_000]] as const) {
       if ((f[name] ?? "").length > max) return fail(`tollbooth tickets add: --${name} is longer than ${max} characters`);
     }
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       const at = now();
       const ticket = store.tickets.add(
         { title: f.title!.trim(), summary: f.summary!.trim(), terms: f.terms!.trim(), seats, seatPriceMicros: seatPrice, expiresAt: new Date(at.getTime() + expiresMs) },
@@ -91,23 +90,17 @@ export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs
       );
       print(operatorTicket(ticket, store.tickets));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   if (sub === "list") {
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       print(store.tickets.list(now(), { openOnly: !args.all }).map((t) => operatorTicket(t, store.tickets)));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   if (sub === "cancel") {
     if (!id) return fail("tollbooth tickets cancel ID");
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       const cancelled = store.tickets.cancel(id, now());
       if (!cancelled) {
         console.error(`no ticket ${id}`);
@@ -123,16 +116,13 @@ export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs
           : "No paid commitments: nothing is owed.",
       });
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   return fail("usage: tollbooth tickets add --title T --summary S --terms T --seats N [--seat-price 1.00] [--expires-in 48h] | tickets list [--all] | tickets cancel ID");
 }
 
 export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): number {
-  const store = openStore(config.data);
-  try {
+  return withStore(config.data, (store) => {
     const markId = args.flags["mark-refund-paid"];
     if (markId) {
       if (!args.flags.note?.trim()) return fail("tollbooth commitments --mark-refund-paid ID needs --note TEXT (e.g. the refund transaction)");
@@ -147,7 +137,5 @@ export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCli
     const rows = store.tickets.listCommitments(ticketId ? { ticketId } : {}).filter((c) => args.all || c.state !== "released");
     print(rows.map((c) => operatorCommitment(c, store.tickets.get(c.ticketId, now()))));
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }

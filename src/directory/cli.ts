@@ -7,7 +7,7 @@
 import type { Config } from "../config.ts";
 import { takeFlag, takePositionals } from "../cli-flags.ts";
 import { ApiError } from "../errors.ts";
-import { openStore } from "../database.ts";
+import { openStore, withStore } from "../database.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { vetTarget } from "../web/fetch/target-guard.ts";
 import type { Listing } from "./listing-store.ts";
@@ -59,8 +59,7 @@ export async function runDirectoryCli(
       } catch (error) {
         return fail(`tollbooth directory add: could not read the agent card at ${f.card}: ${refusal(error)}`, 1);
       }
-      const store = openStore(config.data);
-      try {
+      return withStore(config.data, (store) => {
         const listing = store.listings.add(
           {
             name: f.name?.trim() || card.name,
@@ -68,7 +67,7 @@ export async function runDirectoryCli(
             tags: [...new Set([...tagsOf(f.tags), ...card.tags])].slice(0, 20),
             skills: card.skills,
             endpoint: f.endpoint?.trim() || card.endpoint,
-            cardUrl: f.card,
+            cardUrl: f.card ?? null,
             priceSummary: card.priceSummary,
             networks: card.networks,
             contact,
@@ -79,9 +78,7 @@ export async function runDirectoryCli(
         );
         print(operatorListing(listing));
         return 0;
-      } finally {
-        store.close();
-      }
+      });
     }
     const missing = ["name", "description", "endpoint", "contact"].filter((name) => !f[name]?.trim());
     if (missing.length) return fail(`tollbooth directory add: missing ${missing.map((m) => `--${m}`).join(", ")} (usage: --name N --description D --endpoint URL --contact C [--tags a,b], or --card URL [--contact C])`);
@@ -90,8 +87,7 @@ export async function runDirectoryCli(
     } catch (error) {
       return fail(`tollbooth directory add: --endpoint is not a public http(s) URL: ${refusal(error)}`);
     }
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       const listing = store.listings.add(
         {
           name: f.name!.trim().slice(0, 120),
@@ -108,29 +104,21 @@ export async function runDirectoryCli(
       );
       print(operatorListing(listing));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   if (sub === "list") {
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       print(store.listings.listAll({ includeRemoved: true }).map(operatorListing));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   if (sub === "remove") {
     if (!id) return fail("tollbooth directory remove ID");
-    const store = openStore(config.data);
-    try {
+    return withStore(config.data, (store) => {
       if (!store.listings.remove(id, now())) return fail(`no listed entry ${id}`, 1);
       print(operatorListing(store.listings.get(id)!));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   if (sub === "check") {
     if (!id) return fail("tollbooth directory check ID");
