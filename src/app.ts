@@ -3,14 +3,14 @@
  * plugin file, and the jobs endpoint for skills. Handlers stay thin; the work is in
  * http/operation.ts and the plugin files.
  */
-import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import { createCapitalService } from "./capital/service.ts";
 import type { Config } from "./config.ts";
 import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
-import { type DocsContext, freeRoutes } from "./docs/free-routes.ts";
+import { createDocumentRenderer } from "./docs/rendered-documents.ts";
+import { type DocsContext, type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps) {
   };
   const jobService = jobSetup.start(operationDeps);
 
-  const docsContext = (request: Request): DocsContext => ({
+  const docsContext = (request: Request, route?: FreeRoute): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: baseUrl(request),
@@ -127,9 +127,11 @@ export function createApp(deps: AppDeps) {
     jobs: jobService.info,
     capital: capital.docs,
     directory: directory.docs,
-    query: new URL(request.url).searchParams,
+    // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
+    ...(route?.query ? { query: new URL(request.url).searchParams } : {}),
   });
 
+  const renderDocument = createDocumentRenderer();
   const app = new Elysia({ normalize: false });
 
   app.onError(({ code, error, request }) => {
@@ -143,15 +145,13 @@ export function createApp(deps: AppDeps) {
   for (const route of freeRoutes) {
     app.get(route.path, ({ request }) => {
       contextOf(request).route = route.path;
-      const body = route.render(docsContext(request));
-      if (route.cacheSeconds) {
-        const text = route.contentType === "application/json" ? JSON.stringify(body) : String(body);
-        const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
+      const { text, etag } = renderDocument(route, docsContext(request, route));
+      if (etag) {
         const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
         if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
         return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
       }
-      return route.contentType === "application/json" ? jsonResponse(body) : textResponse(String(body), route.contentType);
+      return textResponse(text, route.contentType);
     });
   }
 

@@ -23,13 +23,41 @@ const defaultSink: LogSink = (line, level) => {
   else process.stdout.write(`${line}\n`);
 };
 
+const ownKeys = new Set(["time", "level", "msg"]);
+
+let clock = { ms: Number.NaN, iso: "" };
+/** The time as ISO text, formatted once per millisecond (a busy server writes many lines in one). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== clock.ms) clock = { ms, iso: new Date(ms).toISOString() };
+  return clock.iso;
+}
+
+/** An object's members as JSON text after a comma (`,"a":1,"b":2`), or "" for none. */
+function members(fields: LogFields): string {
+  const json = JSON.stringify(fields);
+  return json.length > 2 ? `,${json.slice(1, -1)}` : "";
+}
+
+function repeatsKey(fields: LogFields, taken: ReadonlySet<string>): boolean {
+  for (const key in fields) if (taken.has(key)) return true;
+  return false;
+}
+
 export function createLogger(options: { level?: LogLevel; sink?: LogSink; bindings?: LogFields } = {}): Logger {
   const min = order[options.level ?? "info"];
   const sink = options.sink ?? defaultSink;
   const bindings = options.bindings ?? {};
+  const boundJson = members(bindings);
+  const taken = new Set([...ownKeys, ...Object.keys(bindings)]);
+  // Lines are joined as text (no object copy per line); a field that repeats a key falls back to one merged object, so no key appears twice.
   const write = (level: LogLevel, message: string, fields?: LogFields) => {
     if (order[level] < min) return;
-    sink(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...bindings, ...fields }), level);
+    if (fields && repeatsKey(fields, taken)) {
+      sink(JSON.stringify({ time: isoNow(), level, msg: message, ...bindings, ...fields }), level);
+      return;
+    }
+    sink(`{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(message)}${boundJson}${fields ? members(fields) : ""}}`, level);
   };
   return {
     debug: (m, f) => write("debug", m, f),

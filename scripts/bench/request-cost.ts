@@ -11,9 +11,10 @@
  *
  *   node_modules/.bin/bun scripts/bench/request-cost.ts [--rounds 5] [--seconds 4] [--connections 50]
  *     [--ours-args "--log-requests errors"] (extra flags for our server)
+ *     [--ref-root /tmp/ref] (another checkout served beside ours, same flags: an A/B in one run)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, option } from "./dev-set.ts";
@@ -56,6 +57,17 @@ async function waitUp(url: string, child: ChildProcess): Promise<void> {
 interface Target {
   name: string;
   url: string;
+  pid: number;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second on Linux)
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const hasWrk = Bun.spawnSync(["sh", "-c", "command -v wrk"]).exitCode === 0;
@@ -104,18 +116,31 @@ async function runParent(): Promise<void> {
     bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
   });
   const port = await freePort();
-  const ours = spawn(
-    process.execPath,
-    [join(root, "src", "main.ts"), "serve", "--host", "127.0.0.1", "--port", String(port), "--data", join(work, "data"), "--payments", "off", "--render", "off", ...oursArgs],
-    { stdio: ["ignore", logFd, "inherit"], cwd: root },
-  );
+  const serveFrom = (tree: string, at: number, data: string) =>
+    spawn(
+      process.execPath,
+      [join(tree, "src", "main.ts"), "serve", "--host", "127.0.0.1", "--port", String(at), "--data", join(work, data), "--payments", "off", "--render", "off", ...oursArgs],
+      { stdio: ["ignore", logFd, "inherit"], cwd: tree },
+    );
+  const ours = serveFrom(root, port, "data");
+  // --ref-root: another checkout of this project (e.g. `git worktree add /tmp/ref <rev>` + npm install), served beside ours for an A/B in one run.
+  const refRoot = option("ref-root", "");
+  const refPort = refRoot ? await freePort() : 0;
+  const ref = refRoot ? serveFrom(refRoot, refPort, "ref-data") : undefined;
   const targets: Target[] = [
-    { name: "bare Elysia GET /health", url: `http://127.0.0.1:${barePort}/health` },
-    { name: "ours GET /health", url: `http://127.0.0.1:${port}/health` },
-    { name: "ours GET /v1/capabilities", url: `http://127.0.0.1:${port}/v1/capabilities` },
+    { name: "bare Elysia GET /health", url: `http://127.0.0.1:${barePort}/health`, pid: bare.pid! },
+    { name: "ours GET /health", url: `http://127.0.0.1:${port}/health`, pid: ours.pid! },
+    { name: "ours GET /v1/capabilities", url: `http://127.0.0.1:${port}/v1/capabilities`, pid: ours.pid! },
+    ...(ref
+      ? [
+          { name: "ref GET /health", url: `http://127.0.0.1:${refPort}/health`, pid: ref.pid! },
+          { name: "ref GET /v1/capabilities", url: `http://127.0.0.1:${refPort}/v1/capabilities`, pid: ref.pid! },
+        ]
+      : []),
   ];
   await waitUp(targets[0]!.url, bare);
   await waitUp(targets[1]!.url, ours);
+  if (ref) await waitUp(targets[3]!.url, ref);
 
   console.log(
     `load: ${hasWrk ? `wrk -t2 -c${connections}` : `in-process fetch, ${connections} clients (wrk not found)`}, ${seconds} s per turn, ${rounds} rounds taking turns; ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start`,
@@ -123,14 +148,18 @@ async function runParent(): Promise<void> {
   if (oursArgs.length) console.log(`our server's extra flags: ${oursArgs.join(" ")}`);
   for (const t of targets) await load(t.url, 1, connections); // warm-up (JIT)
   const results = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  // The server's own CPU per answered request: what a request costs even when a shared machine slows everyone.
+  const cpuPerRequest = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   let bad = 0;
   for (let round = 1; round <= rounds; round++) {
     const line: string[] = [];
     for (const t of targets) {
+      const cpuBefore = cpuSeconds(t.pid);
       const r = await load(t.url, seconds, connections);
       results.get(t.name)!.push(r.rps);
+      cpuPerRequest.get(t.name)!.push(((cpuSeconds(t.pid) - cpuBefore) * 1e6) / (r.rps * seconds));
       bad += r.bad;
-      line.push(`${t.name.split(" ").slice(-1)[0]} ${(r.rps / 1000).toFixed(1)}k`);
+      line.push(`${t.name.split(" ")[0] === "ours" ? "" : `${t.name.split(" ")[0]} `}${t.name.split(" ").slice(-1)[0]} ${(r.rps / 1000).toFixed(1)}k`);
     }
     console.log(`  round ${round}: ${line.join("   ")}`);
   }
@@ -140,6 +169,14 @@ async function runParent(): Promise<void> {
     const m = median(results.get(t.name)!);
     console.log(`  ${t.name.padEnd(28)} ${(m / 1000).toFixed(1).padStart(6)}k req/s   ${(m / bareMedian).toFixed(2)}× bare${t === targets[1] ? "   (target ≥ 0.50×)" : ""}`);
   }
+  const bareCpu = median(cpuPerRequest.get(targets[0]!.name)!);
+  if (Number.isFinite(bareCpu)) {
+    console.log("\nserver CPU per request (median; less sensitive to other load than the rates):");
+    for (const t of targets) {
+      const us = median(cpuPerRequest.get(t.name)!);
+      console.log(`  ${t.name.padEnd(28)} ${us.toFixed(1).padStart(6)} µs   bare/ours ${(bareCpu / us).toFixed(2)}`);
+    }
+  }
   const bareRuns = results.get(targets[0]!.name)!;
   const perRound = results.get(targets[1]!.name)!.map((rps, i) => rps / bareRuns[i]!);
   console.log(`  ours/bare on /health round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRound).toFixed(2)})`);
@@ -148,7 +185,8 @@ async function runParent(): Promise<void> {
 
   bare.kill("SIGTERM");
   ours.kill("SIGTERM");
-  await Promise.all([bare, ours].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
+  ref?.kill("SIGTERM");
+  await Promise.all([bare, ours, ...(ref ? [ref] : [])].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
   closeSync(logFd);
   rmSync(work, { recursive: true, force: true });
 }

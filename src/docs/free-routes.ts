@@ -37,9 +37,20 @@ export interface FreeRoute {
   readonly render: (docs: DocsContext) => unknown;
   /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
   readonly cacheSeconds?: number;
+  /**
+   * Everything the document reads that can change while the server runs, as one key: while it is
+   * unchanged the last rendered text is served again. Absent: rendered on every request.
+   */
+  readonly reusedWhile?: (docs: DocsContext) => string;
   /** Query parameters the document reads (listed in OpenAPI). */
   readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
+
+/** Documents built from the registry, prices and networks alone (fixed while serving) and the base URL. */
+const byBaseUrl = (docs: DocsContext) => docs.baseUrl;
+/** The capabilities' live inputs: the manager's state, active jobs and the optional features. */
+const capabilitiesInputs = (docs: DocsContext) =>
+  JSON.stringify([docs.manager.openForWork, docs.manager.pauseReason, docs.jobs?.activeJobs() ?? 0, docs.features]);
 
 const notServed = (what: string) => ({ ok: false, error: "NOT_FOUND", status: 404, message: `The ${what} is not served by this document renderer.` });
 
@@ -249,6 +260,7 @@ export const freeRoutes: readonly FreeRoute[] = [
     contentType: "application/json",
     summary: "OpenAPI 3.1: request schemas, error codes, x-payment-info",
     render: (docs) => renderOpenApi({ catalogue: docs.catalogue, payments: docs.payments, baseUrl: docs.baseUrl, freeRoutes }),
+    reusedWhile: byBaseUrl,
   },
   {
     path: "/v1/web/sample",
@@ -259,17 +271,18 @@ export const freeRoutes: readonly FreeRoute[] = [
       const example = read?.examples[0];
       return example?.output ?? { ok: false, error: "NOT_FOUND", status: 404, message: "web.read is not installed on this server." };
     },
+    reusedWhile: () => "",
   },
-  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities },
+  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs },
   { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: about },
   { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust },
   { path: "/ads.md", contentType: "text/markdown", summary: "Plain-text advertisement of what is sold here", render: adsMd },
-  { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402 },
-  { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt },
-  { path: "/skill.md", contentType: "text/markdown", summary: "Every operation and skill with fields, prices and examples", render: renderSkillMd },
-  { path: "/recipes.md", contentType: "text/markdown", summary: "One copy-paste recipe per operation", render: renderRecipesMd },
-  { path: "/workflows.md", contentType: "text/markdown", summary: "How calls, payments and jobs fit together", render: renderWorkflowsMd },
-  { path: "/pilot.md", contentType: "text/markdown", summary: "Your first paid call, step by step", render: renderPilotMd },
+  { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402, reusedWhile: byBaseUrl },
+  { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt, reusedWhile: byBaseUrl },
+  { path: "/skill.md", contentType: "text/markdown", summary: "Every operation and skill with fields, prices and examples", render: renderSkillMd, reusedWhile: byBaseUrl },
+  { path: "/recipes.md", contentType: "text/markdown", summary: "One copy-paste recipe per operation", render: renderRecipesMd, reusedWhile: byBaseUrl },
+  { path: "/workflows.md", contentType: "text/markdown", summary: "How calls, payments and jobs fit together", render: renderWorkflowsMd, reusedWhile: byBaseUrl },
+  { path: "/pilot.md", contentType: "text/markdown", summary: "Your first paid call, step by step", render: renderPilotMd, reusedWhile: byBaseUrl },
   { path: "/v1/capital", contentType: "application/json", summary: "Capital board: open tickets, seats left, seat price, how to commit", render: (docs) => docs.capital?.board(docs.baseUrl) ?? notServed("capital board") },
   { path: "/v1/capital/tickets", contentType: "application/json", summary: "Free summaries of open capital tickets (terms are sold by capital.ticket)", render: (docs) => docs.capital?.tickets(docs.baseUrl) ?? notServed("capital board") },
   { path: "/v1/directory", contentType: "application/json", summary: "Directory: what it lists, counts, tags, how to be listed", render: (docs) => docs.directory?.overview(docs.baseUrl) ?? notServed("directory") },

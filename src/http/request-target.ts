@@ -23,8 +23,18 @@ const label = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
 const hostPattern = new RegExp(`^(?:${label}(?:\\.${label})*\\.?|\\[[0-9A-Fa-f:.]{2,45}\\])(?::(\\d{1,5}))?$`);
 
 /** The host[:port] of a Host header, or undefined when it is not one (spaces, `%`, a port above 65535, empty...). */
+let lastHost: { value: string; host: string | undefined } | undefined;
+
 export function validHost(value: string | null): string | undefined {
   if (value === null) return undefined;
+  // Nearly every request carries the same Host as the one before it.
+  if (lastHost?.value === value) return lastHost.host;
+  const host = checkHost(value);
+  lastHost = { value, host };
+  return host;
+}
+
+function checkHost(value: string): string | undefined {
   const match = hostPattern.exec(value);
   if (!match) return undefined;
   if (match[1] !== undefined && Number(match[1]) > 65535) return undefined;
@@ -34,6 +44,11 @@ export function validHost(value: string | null): string | undefined {
 /** The path (with query) of a request URL, and the authority of an absolute one; no path for authority-form (CONNECT) and `*`. */
 function split(url: string): { path?: string; authority?: string } {
   if (url.startsWith("/")) return { path: url };
+  // What the server hands us: http://authority/path…
+  if (url.startsWith("http://")) {
+    const slash = url.indexOf("/", 7);
+    if (slash !== -1 && !/[?#]/.test(url.slice(7, slash))) return { path: url.slice(slash), authority: url.slice(7, slash) };
+  }
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url);
   if (!absolute) return {};
   const rest = url.slice(absolute[0].length);
@@ -53,7 +68,7 @@ export function readRequestTarget(url: string, hostHeader: string | null): Reque
   const queryAt = pathAndQuery.search(/[?#]/);
   const path = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
   try {
-    decodeURIComponent(path);
+    if (path.includes("%")) decodeURIComponent(path);
   } catch {
     throw new ApiError("INVALID_REQUEST", { message: "The request path holds a malformed percent escape." });
   }

@@ -100,19 +100,28 @@ export function createRequestHandler(
   };
 }
 
+/** A request's context whose client address is looked up on first read (a class: one shape for every request). */
+class ServedRequest implements RequestContext {
+  readonly id = newRequestId();
+  readonly startedAt = performance.now();
+  origin = ROUTING_ORIGIN;
+  operationId?: string;
+  outcome?: string;
+  route?: string;
+  #address: string | undefined;
+  readonly #lookUp: () => string;
+
+  constructor(lookUp: () => string) {
+    this.#lookUp = lookUp;
+  }
+
+  get clientIp(): string {
+    return (this.#address ??= this.#lookUp());
+  }
+}
+
 function newContext(clientIp: string | (() => string)): RequestContext {
-  const id = newRequestId();
-  const startedAt = performance.now();
-  if (typeof clientIp === "string") return { id, startedAt, clientIp, origin: ROUTING_ORIGIN };
-  let address: string | undefined;
-  return {
-    id,
-    startedAt,
-    origin: ROUTING_ORIGIN,
-    get clientIp() {
-      return (address ??= clientIp());
-    },
-  };
+  return new ServedRequest(typeof clientIp === "string" ? () => clientIp : clientIp);
 }
 
 function isErrorOrPaid(request: Request, status: number, outcome: string): boolean {
@@ -126,8 +135,11 @@ function isErrorOrPaid(request: Request, status: number, outcome: string): boole
  * CLIENT_CLOSED (499), never an internal error.
  */
 async function bufferBody(request: Request, url: string, timeoutMs: number): Promise<Request> {
+  // A bodiless request on its own URL is passed as is: reading `signal` or `headers` makes Bun build objects each time.
+  const bodiless = request.method === "GET" || request.method === "HEAD" || !request.body;
+  if (bodiless && url === request.url) return request;
   const init = { method: request.method, headers: request.headers, signal: request.signal };
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return url === request.url ? request : new Request(url, init);
+  if (bodiless) return new Request(url, init);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
   const body = await readCapped(request.body, timeoutMs);

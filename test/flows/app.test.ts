@@ -153,6 +153,8 @@ describe("jobs (sync skills)", () => {
 
 describe("manager", () => {
   it("refuses paid work while paused, with the reason, and keeps free endpoints working", async () => {
+    // Served once before the pause: the capabilities text kept from then must not outlive the state it showed.
+    expect(await (await service.request("/v1/capabilities")).json()).toMatchObject({ open_for_work: true });
     service.store.settings.pause("upgrading the disk");
     try {
       const res = await service.request("/v1/text/reverse", { method: "POST", json: { text: "abc" } });
@@ -164,6 +166,9 @@ describe("manager", () => {
     } finally {
       service.store.settings.resume();
     }
+    const reopened = (await (await service.request("/v1/capabilities")).json()) as Record<string, unknown>;
+    expect(reopened.open_for_work).toBe(true);
+    expect(reopened.pause_reason).toBeUndefined();
   });
 });
 

@@ -135,6 +135,19 @@ describe("other free documents", () => {
     expect((caps.catalogue as Json[]).find((c) => c.id === "capabilities")).toMatchObject({ price: "0.002", async: false, timeout_sec: 5 });
   });
 
+  it("capabilities count the jobs active now, though the text is reused between changes", async () => {
+    expect((await getJson("/v1/capabilities")).active_jobs).toBe(0);
+    seed(new Date(), { status: "completed", paid: false, durationMs: 10 });
+    const id = service.store.db.query<{ id: string }, []>("SELECT id FROM jobs ORDER BY created_at DESC LIMIT 1").get()!.id;
+    try {
+      service.store.db.run("UPDATE jobs SET status = 'running' WHERE id = ?", [id]);
+      expect((await getJson("/v1/capabilities")).active_jobs).toBe(1);
+    } finally {
+      service.store.db.run("DELETE FROM jobs WHERE id = ?", [id]);
+    }
+    expect((await getJson("/v1/capabilities")).active_jobs).toBe(0);
+  });
+
   it("/ads.md and /.well-known/x402 list what is sold", async () => {
     const ads = await (await service.request("/ads.md")).text();
     expect(ads).toContain("host.report ($0.01)");
