@@ -17,7 +17,7 @@ import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./conte
 import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { childNodesOf } from "./dom-internals.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
 
 export interface Heading {
@@ -203,14 +203,17 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   }
   absolutizeUrls(root, base);
   const text = textOf(root);
+  const headings = collectHeadings(root);
+  const links = collectLinks(root, base);
   return {
     title,
     description,
     language,
     text,
-    ...(input.markdown ? { markdown: renderMarkdown(root) } : {}),
-    headings: collectHeadings(root),
-    links: collectLinks(root, base),
+    // Last: it rewrites the subtree's whitespace in place (see renderMarkdownConsuming).
+    ...(input.markdown ? { markdown: renderMarkdownConsuming(root) } : {}),
+    headings,
+    links,
     warnings,
   };
 }
