@@ -11,6 +11,7 @@ import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { type MemoryValve, startMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
@@ -83,9 +84,9 @@ export function createRendererFor(config: Config): BrowserRenderer | undefined {
 }
 
 /** The server's extraction threads, or undefined when extraction stays on the server's thread (--extract-workers 0). */
-export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): ExtractPool | undefined {
+export function createExtractPoolFor(config: Pick<Config, "extractWorkers">, valve?: MemoryValve): ExtractPool | undefined {
   const size = config.extractWorkers ?? defaultExtractThreads();
-  return size > 0 ? createExtractPool({ size }) : undefined;
+  return size > 0 ? createExtractPool({ size, ...(valve ? { underPressure: valve.pressed } : {}) }) : undefined;
 }
 
 /** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
@@ -108,7 +109,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
-  const extractPool = options.web ? undefined : createExtractPoolFor(config);
+  const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : startMemoryValve({ limitBytes: config.memorySoftLimitMb * 1024 * 1024 });
+  const extractPool = options.web ? undefined : createExtractPoolFor(config, valve);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();
   // prom-client loads only with the admin listener (a chunk of its own in the binary).
@@ -129,6 +131,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
       : await setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
   } catch (error) {
+    valve?.stop();
     store.close();
     await extractPool?.close();
     await pdfThread?.close();
@@ -176,6 +179,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     metrics,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      valve?.stop();
+      if (valve && valve.stats().collections > 0) log.info("memory valve", { soft_limit_mb: config.memorySoftLimitMb, ...valve.stats() });
       metrics?.close();
       await renderer?.close();
       await extractPool?.close();

@@ -48,6 +48,12 @@ export const configFields = {
   extractWorkers: t.Optional(
     t.Integer({ minimum: 0, maximum: 64, description: "Threads that extract HTML pages for web reads (0: on the server's own thread). Default: one per CPU core." }),
   ),
+  memorySoftLimitMb: t.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 230,
+    description: "Resident memory (MiB) above which the server collects garbage on its own thread (at most once a second) and extraction threads collect four times as often; 0: off.",
+  }),
   ...renderConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────

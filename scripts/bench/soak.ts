@@ -202,6 +202,11 @@ console.log(`RSS 5 s after the load:  ${mb(settled)}`);
 console.log(`log: ${(statSync(logPath).size / MB).toFixed(1)} MiB`);
 
 await server.stop();
+const valveLine = readFileSync(logPath, "utf8").split("\n").find((line) => line.includes('"memory valve"'));
+if (valveLine) {
+  const valve = JSON.parse(valveLine) as { collections: number; pauseMs: number; soft_limit_mb: number };
+  console.log(`memory valve (soft limit ${valve.soft_limit_mb} MiB): ${valve.collections} collections on the server's thread, ${valve.pauseMs} ms in all (${(valve.pauseMs / Math.max(1, valve.collections)).toFixed(0)} ms each)`);
+} else console.log("memory valve: no collection (or off)");
 await site.stop(true);
 rmSync(work, { recursive: true, force: true });
 process.exit(0);

@@ -24,6 +24,12 @@ export interface ThreadPoolOptions<I> {
    * ~25 MiB), which a server that seldom has two items at once should not pay.
    */
   startAfterWaitMs?: number;
+  /**
+   * Items that make a thread's heap grow far beyond the rest (a large page's DOM) run only on the
+   * first thread, so one thread holds that high-water mark and the others stay at the size small
+   * items need; small items take the other threads first. Without it every thread in turn grows.
+   */
+  isLarge?(input: I): boolean;
   /** Names the work in errors ("extraction", "PDF extraction"). */
   label: string;
   /** The message that hands `input` to a thread, numbered `id`. */
@@ -136,12 +142,28 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
     }, left);
   }
 
-  /** Hands queued items to free threads (starting threads up to `size`). */
+  /** A free thread that may take `item` (starting one when the pool may grow), or undefined. */
+  function threadFor(item: Item<I, R>): Thread<I, R> | undefined {
+    if (options.isLarge?.(item.input)) {
+      const first = threads[0];
+      return first ? (first.busy ? undefined : first) : threadForWaitingWork();
+    }
+    // The first thread last: it is the one large items wait for.
+    for (let i = threads.length - 1; i >= 0; i--) if (!threads[i]!.busy) return threads[i];
+    return threadForWaitingWork();
+  }
+
+  /** Hands queued items, oldest first, to free threads that may take them (starting threads up to `size`). */
   function pump(): void {
     while (!closed && queue.length > 0) {
-      const free = threads.find((thread) => !thread.busy) ?? threadForWaitingWork();
+      let index = -1;
+      let free: Thread<I, R> | undefined;
+      for (let i = 0; i < queue.length && !free; i++) {
+        free = threadFor(queue[i]!);
+        if (free) index = i;
+      }
       if (!free) return;
-      const item = queue.shift() as Item<I, R>;
+      const item = queue.splice(index, 1)[0] as Item<I, R>;
       const id = nextId++;
       free.busy = { ...item, id };
       free.worker.ref();

@@ -1,0 +1,70 @@
+/**
+ * What bounds a busy server's memory: large pages extracted on one thread only, extraction threads
+ * collecting more often under memory pressure, and the memory valve collecting on the server's thread.
+ */
+import { afterEach, describe, expect, it } from "bun:test";
+import { startMemoryValve } from "../../../src/memory-valve.ts";
+import { createExtractPool, type ExtractPool, extractRequest, LARGE_PAGE_CHARS } from "../../../src/web/threads/extract-pool.ts";
+
+const largePage = `<html><body><article>${"<p>A paragraph of a long article, one of many.</p>".repeat(Math.ceil(LARGE_PAGE_CHARS / 48) + 10)}</article></body></html>`;
+const smallPage = "<html><body><article><p>A short page.</p></article></body></html>";
+
+let pool: ExtractPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe("large pages", () => {
+  it("wait for the first thread instead of growing a second one", async () => {
+    pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+    const results = await Promise.all([0, 1, 2].map(() => pool!.extract({ html: largePage, url: "https://example.com/", markdown: false })));
+    expect(results.every((r) => r.text.length > LARGE_PAGE_CHARS / 2)).toBe(true);
+    expect(pool.started()).toBe(1);
+  });
+
+  it("leave small pages free to take another thread", async () => {
+    pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+    await Promise.all([
+      pool.extract({ html: largePage, url: "https://example.com/", markdown: false }),
+      pool.extract({ html: smallPage, url: "https://example.com/", markdown: false }),
+    ]);
+    expect(pool.started()).toBe(2);
+  });
+});
+
+describe("memory pressure", () => {
+  it("makes extraction threads collect at a quarter of their budget", () => {
+    const input = { html: smallPage, url: "https://example.com/", markdown: false };
+    expect(extractRequest(input, 1, 360_000, false).collectBudget).toBe(360_000);
+    expect(extractRequest(input, 2, 360_000, true).collectBudget).toBe(90_000);
+  });
+
+  it("the valve collects on the server's thread above the soft limit, at most once per gap, and says so", async () => {
+    let rss = 100;
+    let collected = 0;
+    const valve = startMemoryValve({ limitBytes: 200, everyMs: 5, gapMs: 50, rss: () => rss, collect: () => collected++ });
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done() && waited < 5000; waited += 5) await Bun.sleep(5);
+    };
+    try {
+      await Bun.sleep(50);
+      expect(collected).toBe(0);
+      expect(valve.pressed()).toBe(false);
+      rss = 300;
+      const pressedAt = performance.now();
+      await until(() => collected >= 3);
+      expect(valve.pressed()).toBe(true);
+      // Three collections need at least two gaps between them.
+      expect(performance.now() - pressedAt).toBeGreaterThanOrEqual(100);
+      rss = 100;
+      await until(() => !valve.pressed());
+      const settled = collected;
+      await Bun.sleep(100);
+      expect(collected).toBe(settled);
+      expect(valve.stats().collections).toBe(settled);
+    } finally {
+      valve.stop();
+    }
+  });
+});
