@@ -5,6 +5,7 @@
  * to an instance, so one side's could not otherwise be told from the other's.
  */
 declare const self: Worker;
+export {};
 
 type ReadPdf = (bytes: Uint8Array) => Promise<{ pages: { text: string }[] }>;
 let read: ReadPdf | undefined;
