@@ -7,7 +7,7 @@
 declare const self: Worker;
 export {};
 
-type ReadPdf = (bytes: Uint8Array) => Promise<{ pages: { text: string }[] }>;
+type ReadPdf = (bytes: Uint8Array) => Promise<{ pages: { text: string }[]; extraction_ms?: number }>;
 let read: ReadPdf | undefined;
 
 self.onmessage = async (event: MessageEvent<{ module: string } | { bytes: Uint8Array }>) => {
@@ -18,6 +18,11 @@ self.onmessage = async (event: MessageEvent<{ module: string } | { bytes: Uint8A
     return;
   }
   const started = performance.now();
-  const pages = (await (read as ReadPdf)(message.bytes)).pages.map((p) => p.text);
-  self.postMessage({ ms: performance.now() - started, pages });
+  try {
+    const { extraction_ms: _, ...result } = await (read as ReadPdf)(message.bytes);
+    self.postMessage({ ms: performance.now() - started, pages: result.pages.map((p) => p.text), result: JSON.stringify(result) });
+  } catch (error) {
+    const { code, message: text } = error as { code?: string; message?: string };
+    self.postMessage({ ms: performance.now() - started, pages: [], result: JSON.stringify({ code, message: text }) });
+  }
 };

@@ -2,10 +2,12 @@
  * A revision's readPdf and the working tree's in one process, taking turns document by document over the PDF
  * bench's readable files: the way to claim a PDF change's cost on a machine whose speed drifts (separate runs of
  * pdf-throughput.ts swing by a fifth here). Prints each side's total time and the ratio, and how many pages read
- * differently. Each side reads on a thread of its own (pdf-ab-side.ts), with its own mupdf instance.
+ * differently, and how many documents' whole results differ (warnings, counts, hashes, error codes; all but
+ * extraction_ms), over the bench's files (every one, readable or not) and test/fixtures/pdf/. Each side reads on
+ * a thread of its own (pdf-ab-side.ts), with its own mupdf instance.
  *   bun scripts/bench/pdf-ab.ts --ref REV [--rounds 8] [--dir /work/shared/bench/pdf]
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { option } from "./dev-set.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
@@ -17,7 +19,15 @@ const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as
 const entries = (Array.isArray(manifest) ? manifest : manifest.files).filter((f) => f.expect === "ok");
 const docs = entries.map((f) => new Uint8Array(readFileSync(join(dir, "data", `${f.id}.pdf`))));
 
-type Reply = { ms: number; pages: string[] };
+// Compared once, untimed: every PDF of the bench's data and of the test fixtures.
+const checked = [join(dir, "data"), join(import.meta.dir, "../../test/fixtures/pdf")].flatMap((folder) =>
+  readdirSync(folder)
+    .filter((f) => f.endsWith(".pdf"))
+    .sort()
+    .map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(join(folder, f))) })),
+);
+
+type Reply = { ms: number; pages: string[]; result: string };
 
 /** A side: its own thread and mupdf instance (pdf-ab-side.ts), reading one document at a time. */
 async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<Reply>; stop(): void }> {
@@ -57,10 +67,15 @@ try {
       if (round === 0) differ += (texts.ref ?? []).filter((t, i) => t !== texts.tree?.[i]).length;
     }
   }
+  const differing: string[] = [];
+  for (const { name, bytes } of checked) {
+    if ((await before.read(bytes)).result !== (await after.read(bytes)).result) differing.push(name);
+  }
   before.stop();
   after.stop();
   console.log(`${docs.length} documents, ${rounds} rounds, turns by document, each side on its own thread`);
   console.log(`${tree.name}: ${ms.ref.toFixed(0)} ms   working tree: ${ms.tree.toFixed(0)} ms   ratio ${(ms.tree / ms.ref).toFixed(3)}   pages read differently: ${differ}`);
+  console.log(`whole results compared on ${checked.length} PDFs (bench and fixtures): ${differing.length} differ${differing.length > 0 ? ` (${differing.join(" ")})` : ""}`);
 } finally {
   tree.remove();
 }
