@@ -19,6 +19,7 @@ import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
 
 // Letters of right-to-left scripts, against all letters: a page mostly in these reads its columns right to left.
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
+const RTL_LETTER_ANY = new RegExp(RTL_LETTER.source, "u");
 const LETTER = /\p{L}/gu;
 
 /**
@@ -96,6 +97,8 @@ function splitLines(raw: string, linesPerBlock: number[]): string[] | undefined 
 }
 
 function isRightToLeft(texts: string[]): boolean {
+  // Most pages hold no right-to-left letter: one test each, without listing every letter of the page.
+  if (!texts.some((text) => RTL_LETTER_ANY.test(text))) return false;
   let rtl = 0;
   let letters = 0;
   for (const text of texts) {

@@ -288,7 +288,8 @@ function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[];
     if (used + headChars + bodyChars <= maxChars) {
       parts.push(head + body);
       used += headChars + bodyChars;
-      returned.push(toPage(p, p.text));
+      // The body's code points are the separator's two and the text's.
+      returned.push(toPage(p, p.text, p.text === "" ? 0 : bodyChars - PAGE_SEPARATOR.length));
       continue;
     }
     truncated = true;
@@ -297,7 +298,7 @@ function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[];
       const cut = limitText(p.text, room).value;
       if (cut !== "") {
         parts.push(`${head}${PAGE_SEPARATOR}${cut}`);
-        returned.push(toPage(p, cut));
+        returned.push(toPage(p, cut, countCodePoints(cut)));
       }
     }
     break;
@@ -305,8 +306,8 @@ function fitToBudget(pages: RawPage[], maxChars: number): { returned: PdfPage[];
   return { returned, text: parts.join(""), truncated };
 }
 
-function toPage(p: RawPage, text: string): PdfPage {
-  return { page: p.page, ...(p.label === undefined ? {} : { label: p.label }), text, characters: countCodePoints(text) };
+function toPage(p: RawPage, text: string, characters: number): PdfPage {
+  return { page: p.page, ...(p.label === undefined ? {} : { label: p.label }), text, characters };
 }
 
 function hasPdfHeader(bytes: Uint8Array): boolean {
@@ -323,9 +324,17 @@ function countUnmapped(text: string): number {
   return n;
 }
 
+/** Code points other than space and newline (a surrogate pair counts once, a lone surrogate once). */
 function countVisible(text: string): number {
   let n = 0;
-  for (const ch of text) if (ch !== " " && ch !== "\n") n++;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (code !== 0x20 && code !== 0x0a) n++;
+  }
   return n;
 }
 
