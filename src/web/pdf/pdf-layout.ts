@@ -210,10 +210,14 @@ function splitAt(page: Page, region: number[], x: number, lineHeight: number, mi
   });
   let columnarLines = 0;
   for (const band of bands) {
+    // A side of fewer lines is no column (isColumn's first test), checked before any geometry.
+    if (band.left.length < MIN_COLUMN_LINES || band.right.length < MIN_COLUMN_LINES) continue;
+    const leftExtent = verticalExtent(lines, band.left);
+    const rightExtent = verticalExtent(lines, band.right);
     band.columnar =
-      gapBetween(lines, band.left, band.right) >= minGap &&
-      isColumn(lines, band.left, band.right, lineHeight) &&
-      isColumn(lines, band.right, band.left, lineHeight);
+      gapBetween(lines, band.left, band.right, leftExtent, rightExtent) >= minGap &&
+      isColumn(lines, band.left, rightExtent, lineHeight) &&
+      isColumn(lines, band.right, leftExtent, lineHeight);
     if (band.columnar) columnarLines += band.left.length + band.right.length;
   }
   return { crossers, bands, columnarLines };
@@ -227,9 +231,13 @@ const RIGHT = 2;
  * The whitespace between the left lines and the right ones, over the lines level with the other side: a page
  * number or a footer below the columns may sit in the gutter.
  */
-function gapBetween(lines: readonly LayoutLine[], left: number[], right: number[]): number {
-  const [leftTop, leftBottom] = verticalExtent(lines, left);
-  const [rightTop, rightBottom] = verticalExtent(lines, right);
+function gapBetween(
+  lines: readonly LayoutLine[],
+  left: number[],
+  right: number[],
+  [leftTop, leftBottom]: [number, number],
+  [rightTop, rightBottom]: [number, number],
+): number {
   let end = -Infinity;
   let start = Infinity;
   for (const i of left) {
@@ -253,13 +261,12 @@ function verticalExtent(lines: readonly LayoutLine[], side: number[]): [top: num
   return [top, bottom];
 }
 
-/** Prose beside prose: enough long lines in `side`, level with the lines of `other`. */
-function isColumn(lines: readonly LayoutLine[], side: number[], other: number[], lineHeight: number): boolean {
+/** Prose beside prose: enough long lines in `side`, level with the lines of the other side (its vertical extent). */
+function isColumn(lines: readonly LayoutLine[], side: number[], [top, bottom]: [number, number], lineHeight: number): boolean {
   if (side.length < MIN_COLUMN_LINES) return false;
   const widths = Float64Array.from(side, (i) => (lines[i] as LayoutLine).x1 - (lines[i] as LayoutLine).x0);
   if (median(widths) < MIN_COLUMN_LINE_HEIGHTS * lineHeight) return false;
   // Side by side: at least MIN_COLUMN_LINES of these lines lie within the other side's vertical extent.
-  const [top, bottom] = verticalExtent(lines, other);
   let level = 0;
   for (const i of side) {
     const l = lines[i] as LayoutLine;
