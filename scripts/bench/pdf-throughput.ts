@@ -2,9 +2,9 @@
  * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
  * on the same files in the same run.
  *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200] [--ref REV]
- * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes (on a thread of its
- *   own with its own mupdf instance, pdf-ab-side.ts; timed there), so a change is claimed against pdftotext and
- *   against the revision in one run.
+ * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
+ *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
+ *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
  * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
@@ -69,8 +69,8 @@ async function main(): Promise<void> {
   }
 }
 
-/** The revision's readPdf on a thread of its own (pdf-ab-side.ts): the time it reports for each document. */
-async function startRefSide(tree: ReferenceTree): Promise<{ read(bytes: Uint8Array): Promise<number>; stop(): void }> {
+/** A readPdf module on a thread of its own (pdf-ab-side.ts): the time it reports for each document. */
+async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<number>; stop(): void }> {
   const worker = new Worker(join(import.meta.dir, "pdf-ab-side.ts"));
   let answer: ((reply: { ms: number }) => void) | undefined;
   worker.onmessage = (event) => answer?.(event.data);
@@ -79,7 +79,7 @@ async function startRefSide(tree: ReferenceTree): Promise<{ read(bytes: Uint8Arr
       answer = resolve;
       worker.postMessage(message);
     });
-  await ask({ module: moduleIn(tree.dir, "src/web/pdf/pdf.ts") });
+  await ask({ module });
   return { read: async (bytes) => (await ask({ bytes })).ms, stop: () => worker.terminate() };
 }
 
@@ -90,7 +90,14 @@ async function measure(
   readPdf: Awaited<ReturnType<typeof loadReadPdf>>,
   refTree: ReferenceTree | undefined,
 ): Promise<void> {
-  const refSide = refTree ? await startRefSide(refTree) : undefined;
+  const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
+  const ourSide = refTree ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
+  const readOurs = async (doc: Uint8Array): Promise<number> => {
+    if (ourSide) return ourSide.read(doc);
+    const t = performance.now();
+    await readPdf(doc);
+    return performance.now() - t;
+  };
   const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
   console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}`);
 
@@ -103,7 +110,10 @@ async function measure(
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
-  for (const e of entries) await refSide?.read(bytes.get(e.id) as Uint8Array);
+  for (const e of entries) {
+    await refSide?.read(bytes.get(e.id) as Uint8Array);
+    await ourSide?.read(bytes.get(e.id) as Uint8Array);
+  }
 
   // cold: one fresh process per document, each engine
   const coldOurs: number[] = [];
@@ -127,24 +137,27 @@ async function measure(
   let refMs = 0;
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
-      let t = performance.now();
-      await readPdf(bytes.get(e.id) as Uint8Array);
-      const ours = performance.now() - t;
-      t = performance.now();
+      const doc = bytes.get(e.id) as Uint8Array;
+      const readRef = async (): Promise<void> => {
+        if (!refSide) return;
+        const ms = await refSide.read(doc);
+        refMs += ms;
+        perDocRef.push(ms);
+      };
+      if (r % 2 === 1) await readRef();
+      const ours = await readOurs(doc);
+      const t = performance.now();
       runPdftotext(e.path);
       const poppler = performance.now() - t;
       oursMs += ours;
       popplerMs += poppler;
       perDocOurs.push(ours);
       perDocPoppler.push(poppler);
-      if (refSide) {
-        const ms = await refSide.read(bytes.get(e.id) as Uint8Array);
-        refMs += ms;
-        perDocRef.push(ms);
-      }
+      if (r % 2 === 0) await readRef();
     }
   }
   refSide?.stop();
+  ourSide?.stop();
   const pages = totalPages * rounds;
 
   const rss = Bun.spawnSync([process.execPath, import.meta.path, "--child-rss", String(docs), ...entries.map((e) => e.path)], { stdout: "pipe", stderr: "pipe" });
