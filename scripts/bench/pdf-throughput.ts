@@ -1,7 +1,10 @@
 /**
  * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
  * on the same files in the same run.
- *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200]
+ *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200] [--ref REV]
+ * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
+ *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
+ *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
  * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
@@ -13,6 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createReferenceTree, moduleIn, type ReferenceTree } from "./reference-tree.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {
@@ -56,6 +60,44 @@ async function main(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: { id: string; expect: string; file?: string; pages?: number }[] };
   const entries = manifest.files.filter((f) => f.expect === "ok" && f.file).map((f) => ({ id: f.id, path: join(dir, f.file as string) }));
   const readPdf = await loadReadPdf();
+  const refName = option("ref", "");
+  const refTree: ReferenceTree | undefined = refName ? createReferenceTree(refName) : undefined;
+  try {
+    await measure(rounds, docs, entries, readPdf, refTree);
+  } finally {
+    refTree?.remove();
+  }
+}
+
+/** A readPdf module on a thread of its own (pdf-ab-side.ts): the time it reports for each document. */
+async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<number>; stop(): void }> {
+  const worker = new Worker(join(import.meta.dir, "pdf-ab-side.ts"));
+  let answer: ((reply: { ms: number }) => void) | undefined;
+  worker.onmessage = (event) => answer?.(event.data);
+  const ask = (message: unknown): Promise<{ ms: number }> =>
+    new Promise((resolve) => {
+      answer = resolve;
+      worker.postMessage(message);
+    });
+  await ask({ module });
+  return { read: async (bytes) => (await ask({ bytes })).ms, stop: () => worker.terminate() };
+}
+
+async function measure(
+  rounds: number,
+  docs: number,
+  entries: { id: string; path: string }[],
+  readPdf: Awaited<ReturnType<typeof loadReadPdf>>,
+  refTree: ReferenceTree | undefined,
+): Promise<void> {
+  const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
+  const ourSide = refTree ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
+  const readOurs = async (doc: Uint8Array): Promise<number> => {
+    if (ourSide) return ourSide.read(doc);
+    const t = performance.now();
+    await readPdf(doc);
+    return performance.now() - t;
+  };
   const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
   console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}`);
 
@@ -67,6 +109,11 @@ async function main(): Promise<void> {
     if (run.exitCode !== 0) throw new Error(`pdftotext failed on ${path}`);
   };
   for (const e of entries) runPdftotext(e.path);
+  const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
+  for (const e of entries) {
+    await refSide?.read(bytes.get(e.id) as Uint8Array);
+    await ourSide?.read(bytes.get(e.id) as Uint8Array);
+  }
 
   // cold: one fresh process per document, each engine
   const coldOurs: number[] = [];
@@ -86,21 +133,31 @@ async function main(): Promise<void> {
   const perDocPoppler: number[] = [];
   let oursMs = 0;
   let popplerMs = 0;
-  const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
+  const perDocRef: number[] = [];
+  let refMs = 0;
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
-      let t = performance.now();
-      await readPdf(bytes.get(e.id) as Uint8Array);
-      const ours = performance.now() - t;
-      t = performance.now();
+      const doc = bytes.get(e.id) as Uint8Array;
+      const readRef = async (): Promise<void> => {
+        if (!refSide) return;
+        const ms = await refSide.read(doc);
+        refMs += ms;
+        perDocRef.push(ms);
+      };
+      if (r % 2 === 1) await readRef();
+      const ours = await readOurs(doc);
+      const t = performance.now();
       runPdftotext(e.path);
       const poppler = performance.now() - t;
       oursMs += ours;
       popplerMs += poppler;
       perDocOurs.push(ours);
       perDocPoppler.push(poppler);
+      if (r % 2 === 0) await readRef();
     }
   }
+  refSide?.stop();
+  ourSide?.stop();
   const pages = totalPages * rounds;
 
   const rss = Bun.spawnSync([process.execPath, import.meta.path, "--child-rss", String(docs), ...entries.map((e) => e.path)], { stdout: "pipe", stderr: "pipe" });
@@ -113,6 +170,7 @@ async function main(): Promise<void> {
   console.log(`${"engine".padEnd(18)} ${"pages/s".padStart(7)} ${"warm ms/doc p50".padStart(14)} ${"warm ms p95".padStart(11)} ${"cold ms/doc p50".padStart(13)}`);
   console.log(row("readPdf (mupdf)", coldOurs, perDocOurs, oursMs));
   console.log(row("pdftotext", coldPoppler, perDocPoppler, popplerMs));
+  if (refTree) console.log(`${`readPdf at ${refTree.name}`.padEnd(18)} ${(pages / (refMs / 1000)).toFixed(0).padStart(7)} ${median(perDocRef).toFixed(1).padStart(14)} ${percentile(perDocRef, 0.95).toFixed(1).padStart(11)}             -`);
   console.log(
     `\npeak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
       `${memory.startMb.toFixed(0)} MB after loading, ${memory.endMb.toFixed(0)} MB at the end`,
@@ -120,6 +178,7 @@ async function main(): Promise<void> {
   console.log(
     `SUMMARY warm_pages_per_s=${(pages / (oursMs / 1000)).toFixed(0)} pdftotext_pages_per_s=${(pages / (popplerMs / 1000)).toFixed(0)} ` +
       `warm_ms_p50=${median(perDocOurs).toFixed(1)} pdftotext_ms_p50=${median(perDocPoppler).toFixed(1)} ` +
+      (refTree ? `ref_pages_per_s=${(pages / (refMs / 1000)).toFixed(0)} ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} ref_ratio_to_pdftotext=${(popplerMs / refMs).toFixed(2)} ` : `ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} `) +
       `cold_ms_p50=${median(coldOurs).toFixed(1)} pdftotext_cold_ms_p50=${median(coldPoppler).toFixed(1)} peak_rss_mb=${Math.max(memory.peakMb, memory.maxRssMb).toFixed(0)}`,
   );
 }

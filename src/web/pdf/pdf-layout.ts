@@ -33,7 +33,9 @@ export interface ColumnOrderOptions {
 export function orderLinesByColumns(lines: readonly LayoutLine[], options: ColumnOrderOptions = {}): number[][] | undefined {
   if (lines.length < 2 * MIN_COLUMN_LINES) return undefined;
   const all = lines.map((_, i) => i);
-  const runs = orderRegion(lines, all, options.rightToLeft === true, 0);
+  const middles = new Float64Array(lines.length);
+  lines.forEach((l, i) => (middles[i] = (l.y0 + l.y1) / 2));
+  const runs = orderRegion({ lines, middles }, all, options.rightToLeft === true, 0);
   return isInterleaved(runs, lines.length) ? runs : undefined;
 }
 
@@ -73,6 +75,12 @@ const MAX_CELLS = 2000;
 // Box edges this close (in units) to a cell's edge do not cover the cell (rounding in mupdf's boxes).
 const EDGE_TOLERANCE = 0.5;
 
+/** The lines and each one's vertical middle, computed once for every region and candidate gutter. */
+interface Page {
+  lines: readonly LayoutLine[];
+  middles: Float64Array;
+}
+
 interface Split {
   /** Lines that cross the gutter, top to bottom. */
   crossers: number[];
@@ -81,8 +89,8 @@ interface Split {
   columnarLines: number;
 }
 
-function orderRegion(lines: readonly LayoutLine[], region: number[], rightToLeft: boolean, depth: number): number[][] {
-  const split = depth < MAX_DEPTH ? findSplit(lines, region) : undefined;
+function orderRegion(page: Page, region: number[], rightToLeft: boolean, depth: number): number[][] {
+  const split = depth < MAX_DEPTH ? findSplit(page, region) : undefined;
   if (!split) return [region];
   const runs: number[][] = [];
   // Full-width material (crossers and bands that are not columns) accumulates into one run, read in the
@@ -96,7 +104,7 @@ function orderRegion(lines: readonly LayoutLine[], region: number[], rightToLeft
     if (band.columnar) {
       flush();
       const [first, second] = rightToLeft ? [band.right, band.left] : [band.left, band.right];
-      runs.push(...orderRegion(lines, first, rightToLeft, depth + 1), ...orderRegion(lines, second, rightToLeft, depth + 1));
+      runs.push(...orderRegion(page, first, rightToLeft, depth + 1), ...orderRegion(page, second, rightToLeft, depth + 1));
     } else {
       flowing.push(...band.left, ...band.right);
     }
@@ -108,17 +116,18 @@ function orderRegion(lines: readonly LayoutLine[], region: number[], rightToLeft
 }
 
 /** The gutter that puts the most lines into columns, or undefined when there is none. */
-function findSplit(lines: readonly LayoutLine[], region: number[]): Split | undefined {
+function findSplit(page: Page, region: number[]): Split | undefined {
   if (region.length < 2 * MIN_COLUMN_LINES) return undefined;
+  const { lines } = page;
   let left = Infinity;
   let right = -Infinity;
-  const heights: number[] = [];
-  for (const i of region) {
+  const heights = new Float64Array(region.length);
+  region.forEach((i, k) => {
     const l = lines[i] as LayoutLine;
     left = Math.min(left, l.x0);
     right = Math.max(right, l.x1);
-    heights.push(l.y1 - l.y0);
-  }
+    heights[k] = l.y1 - l.y0;
+  });
   const lineHeight = median(heights);
   if (!(right - left > 0) || !(lineHeight > 0)) return undefined;
 
@@ -161,7 +170,7 @@ function findSplit(lines: readonly LayoutLine[], region: number[]): Split | unde
     if ((coverage[start - 1] as number) < level || (coverage[c] as number) < level) continue;
     const deep = level + Math.max(MIN_COLUMN_LINES, Math.ceil(level / 2));
     if ((peakBefore[start] as number) < deep || (peakAfter[c - 1] as number) < deep) continue;
-    const split = splitAt(lines, region, left + ((start + c) / 2) * unit, lineHeight, minGap);
+    const split = splitAt(page, region, left + ((start + c) / 2) * unit, lineHeight, minGap);
     if (split.columnarLines === 0 || split.columnarLines < split.crossers.length) continue;
     if (!best || split.columnarLines > best.columnarLines || (split.columnarLines === best.columnarLines && split.crossers.length < best.crossers.length)) {
       best = split;
@@ -170,51 +179,65 @@ function findSplit(lines: readonly LayoutLine[], region: number[]): Split | unde
   return best;
 }
 
-function splitAt(lines: readonly LayoutLine[], region: number[], x: number, lineHeight: number, minGap: number): Split {
+function splitAt(page: Page, region: number[], x: number, lineHeight: number, minGap: number): Split {
+  const { lines, middles } = page;
+  // Each line's side of the gutter: left, right, or across it (a crosser).
+  const sides = new Uint8Array(region.length);
   const crossers: number[] = [];
-  const sides: { index: number; side: "left" | "right" }[] = [];
-  for (const i of region) {
+  region.forEach((i, k) => {
     const l = lines[i] as LayoutLine;
-    if (l.x1 <= x) sides.push({ index: i, side: "left" });
-    else if (l.x0 >= x) sides.push({ index: i, side: "right" });
+    if (l.x1 <= x) sides[k] = LEFT;
+    else if (l.x0 >= x) sides[k] = RIGHT;
     else crossers.push(i);
-  }
-  const middle = (i: number): number => {
-    const l = lines[i] as LayoutLine;
-    return (l.y0 + l.y1) / 2;
-  };
-  crossers.sort((a, b) => middle(a) - middle(b) || a - b);
+  });
+  crossers.sort((a, b) => (middles[a] as number) - (middles[b] as number) || a - b);
+  const crosserMiddles = Float64Array.from(crossers, (i) => middles[i] as number);
   const bands = Array.from({ length: crossers.length + 1 }, () => ({ left: [] as number[], right: [] as number[], columnar: false }));
-  for (const { index, side } of sides) {
-    const y = middle(index);
+  region.forEach((index, k) => {
+    const side = sides[k];
+    if (side === ACROSS) return;
+    const y = middles[index] as number;
     // The band below the last crosser whose middle is above this line's middle.
     let lo = 0;
-    let hi = crossers.length;
+    let hi = crosserMiddles.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (middle(crossers[mid] as number) < y) lo = mid + 1;
+      if ((crosserMiddles[mid] as number) < y) lo = mid + 1;
       else hi = mid;
     }
-    (bands[lo] as Split["bands"][number])[side].push(index);
-  }
+    const band = bands[lo] as Split["bands"][number];
+    (side === LEFT ? band.left : band.right).push(index);
+  });
   let columnarLines = 0;
   for (const band of bands) {
+    // A side of fewer lines is no column (isColumn's first test), checked before any geometry.
+    if (band.left.length < MIN_COLUMN_LINES || band.right.length < MIN_COLUMN_LINES) continue;
+    const leftExtent = verticalExtent(lines, band.left);
+    const rightExtent = verticalExtent(lines, band.right);
     band.columnar =
-      gapBetween(lines, band.left, band.right) >= minGap &&
-      isColumn(lines, band.left, band.right, lineHeight) &&
-      isColumn(lines, band.right, band.left, lineHeight);
+      gapBetween(lines, band.left, band.right, leftExtent, rightExtent) >= minGap &&
+      isColumn(lines, band.left, rightExtent, lineHeight) &&
+      isColumn(lines, band.right, leftExtent, lineHeight);
     if (band.columnar) columnarLines += band.left.length + band.right.length;
   }
   return { crossers, bands, columnarLines };
 }
 
+const ACROSS = 0;
+const LEFT = 1;
+const RIGHT = 2;
+
 /**
  * The whitespace between the left lines and the right ones, over the lines level with the other side: a page
  * number or a footer below the columns may sit in the gutter.
  */
-function gapBetween(lines: readonly LayoutLine[], left: number[], right: number[]): number {
-  const [leftTop, leftBottom] = verticalExtent(lines, left);
-  const [rightTop, rightBottom] = verticalExtent(lines, right);
+function gapBetween(
+  lines: readonly LayoutLine[],
+  left: number[],
+  right: number[],
+  [leftTop, leftBottom]: [number, number],
+  [rightTop, rightBottom]: [number, number],
+): number {
   let end = -Infinity;
   let start = Infinity;
   for (const i of left) {
@@ -238,13 +261,12 @@ function verticalExtent(lines: readonly LayoutLine[], side: number[]): [top: num
   return [top, bottom];
 }
 
-/** Prose beside prose: enough long lines in `side`, level with the lines of `other`. */
-function isColumn(lines: readonly LayoutLine[], side: number[], other: number[], lineHeight: number): boolean {
+/** Prose beside prose: enough long lines in `side`, level with the lines of the other side (its vertical extent). */
+function isColumn(lines: readonly LayoutLine[], side: number[], [top, bottom]: [number, number], lineHeight: number): boolean {
   if (side.length < MIN_COLUMN_LINES) return false;
-  const widths = side.map((i) => (lines[i] as LayoutLine).x1 - (lines[i] as LayoutLine).x0);
+  const widths = Float64Array.from(side, (i) => (lines[i] as LayoutLine).x1 - (lines[i] as LayoutLine).x0);
   if (median(widths) < MIN_COLUMN_LINE_HEIGHTS * lineHeight) return false;
   // Side by side: at least MIN_COLUMN_LINES of these lines lie within the other side's vertical extent.
-  const [top, bottom] = verticalExtent(lines, other);
   let level = 0;
   for (const i of side) {
     const l = lines[i] as LayoutLine;
@@ -253,8 +275,9 @@ function isColumn(lines: readonly LayoutLine[], side: number[], other: number[],
   return level >= MIN_COLUMN_LINES;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+/** The median of `values`, which it sorts (a typed array sorts numerically, without a comparator). */
+function median(values: Float64Array): number {
+  const sorted = values.sort();
   const mid = sorted.length >> 1;
   return sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -19,6 +19,7 @@ import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
 
 // Letters of right-to-left scripts, against all letters: a page mostly in these reads its columns right to left.
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
+const RTL_LETTER_ANY = new RegExp(RTL_LETTER.source, "u");
 const LETTER = /\p{L}/gu;
 
 /**
@@ -96,6 +97,8 @@ function splitLines(raw: string, linesPerBlock: number[]): string[] | undefined 
 }
 
 function isRightToLeft(texts: string[]): boolean {
+  // Most pages hold no right-to-left letter: one test each, without listing every letter of the page.
+  if (!texts.some((text) => RTL_LETTER_ANY.test(text))) return false;
   let rtl = 0;
   let letters = 0;
   for (const text of texts) {
@@ -155,10 +158,24 @@ function looksOverstruck(texts: readonly string[], boxes: readonly LayoutLine[])
   for (let i = 0; i < texts.length; i++) {
     const text = (texts[i] ?? "").trim();
     if (text === "") continue;
-    if (DOUBLED_RUN.test(text)) return true;
+    if (mayDoubleLetters(text) && DOUBLED_RUN.test(text)) return true;
     const before = seen.get(text);
     if (before !== undefined && overlapShare(boxes[before] as LayoutLine, boxes[i] as LayoutLine) > 0.5) return true;
     seen.set(text, i);
+  }
+  return false;
+}
+
+/**
+ * Whether DOUBLED_RUN can match at all, without its backreferences: four doubled letters make four pairs of equal
+ * neighbouring code units, unless the letters lie beyond the BMP (a surrogate pair each: then the regex decides).
+ */
+function mayDoubleLetters(text: string): boolean {
+  let pairs = 0;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+    if (code === text.charCodeAt(i + 1) && ++pairs >= 4) return true;
   }
   return false;
 }
