@@ -327,7 +327,18 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   return false;
 }
 
-function clean(walk: Walk, element: Element, root: Element, changes: DomChanges): void {
+/** Text that is not link text: what a cleaning rule must not take most of. */
+function ownProse(info: Info): number {
+  return info.chars - info.linkChars;
+}
+
+/**
+ * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
+ * prose (`guard`: half the root's): Readability's rules judge a block by its counts alone, so a
+ * gallery post (more images than paragraphs) or a list-heavy entry lost the whole article and the
+ * empty result sent the page to the whole-body fallback.
+ */
+function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number): void {
   // Live: a child removed below leaves the array, so the walk goes from the end.
   const children = childElementsOf(element);
   for (let i = children.length - 1; i >= 0; i--) {
@@ -342,7 +353,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges)
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.nodeName) && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.nodeName) && ownProse(info) <= guard && looksLikeChrome(walk, child, info, root)) {
       changes.remove(child);
       continue;
     }
@@ -350,7 +361,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges)
       changes.remove(child);
       continue;
     }
-    clean(walk, child, root, changes);
+    clean(walk, child, root, changes, guard);
   }
 }
 
@@ -381,6 +392,7 @@ export function detectMainContent(document: Document, options: DetectOptions, ch
     changes.insert(parent, root, members[0] as unknown as Node);
     for (const member of members) changes.append(root, member);
   }
-  clean(walk, root, root, changes);
+  const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
+  clean(walk, root, root, changes, prose / 2);
   return root;
 }
