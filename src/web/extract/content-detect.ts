@@ -9,7 +9,7 @@
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
-import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, weighNames } from "./content-signals.ts";
+import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -137,13 +137,15 @@ function settleChrome(walk: Walk, holdsContent: boolean): void {
   }
 }
 
-function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inArticle: boolean, namedContent: boolean): Info {
+function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inArticle: boolean, inContent: boolean, flags: number): Info {
   const info = createInfo(element);
   walk.infos.set(element, info);
   stack.push(info);
   const tag = element.nodeName;
   const link = inLink || tag === "A";
   const article = inArticle || tag === "ARTICLE";
+  const namedContent = (flags & CONTENT_NAMED) !== 0;
+  const content = inContent || marksContent(tag, flags);
   const children = childNodesOf(element);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as Node;
@@ -165,14 +167,14 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     if (child.nodeType !== ELEMENT_NODE) continue;
     const childElement = child as Element;
     const childTag = childElement.nodeName;
-    const flags = isDroppedTag(childTag, article) ? NEVER_CONTENT : classifyElement(childElement);
-    if (flags & NEVER_CONTENT) {
+    const childFlags = isDroppedTag(childTag, article) ? NEVER_CONTENT : classifyElement(childElement);
+    if (childFlags & NEVER_CONTENT) {
       walk.dropped.add(childElement);
       continue;
     }
-    const chrome = walk.useNames && (flags & CHROME_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(childTag);
+    const chrome = walk.useNames && isDroppedByName(childFlags, childTag, content);
     if (chrome) walk.pending.push([]);
-    const sub = visit(walk, childElement, stack, link, article, (flags & CONTENT_NAMED) !== 0);
+    const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
       const holdsContent = sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
@@ -367,7 +369,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
 
 function walkDocument(body: Element, options: DetectOptions): Walk {
   const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [] };
-  visit(walk, body, [], false, false, false);
+  visit(walk, body, [], false, false, false, 0);
   return walk;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { CHROME_NAMED, CONTENT_NAMED, NEVER_CONTENT, classifyAttributes } from "../../../src/web/extract/content-signals.ts";
+import { CHROME_NAMED, CONTENT_NAMED, LAYOUT_NAMED, NEVER_CONTENT, classifyAttributes } from "../../../src/web/extract/content-signals.ts";
 
 const attrs = (pairs: Record<string, string>) => Object.entries(pairs).map(([name, value]) => ({ name, value }));
 
@@ -19,7 +19,7 @@ describe("web/content-signals", () => {
 
   it("answers right after many different words have been seen", () => {
     for (let i = 0; i < 12_000; i++) classifyAttributes(attrs({ class: `box-${i}` }));
-    expect(classifyAttributes(attrs({ class: "sidebar" }))).toBe(CHROME_NAMED);
+    expect(classifyAttributes(attrs({ class: "sidebar" }))).toBe(CHROME_NAMED | LAYOUT_NAMED);
     expect(classifyAttributes(attrs({ class: "box-11999" }))).toBe(0);
   });
 });
