@@ -45,6 +45,8 @@ interface Info {
   headingChars: number;
   /** Descendants named as content (class/id/itemprop) or h1 headlines. */
   contentMarks: number;
+  /** The element and its descendants that make what they hold content (marksContent: named as content, articles). */
+  contentBlocks: number;
   score: number;
   candidate: boolean;
 }
@@ -73,7 +75,7 @@ interface Walk {
 function createInfo(element: Element): Info {
   return {
     element, chars: 0, linkChars: 0, commas: 0, inlineChars: 0, inlineLinkChars: 0, inlineCommas: 0,
-    paragraphs: 0, images: 0, listItems: 0, embeds: 0, headingChars: 0, contentMarks: 0, score: 0, candidate: false,
+    paragraphs: 0, images: 0, listItems: 0, embeds: 0, headingChars: 0, contentMarks: 0, contentBlocks: 0, score: 0, candidate: false,
   };
 }
 
@@ -192,6 +194,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     info.embeds += sub.embeds;
     info.headingChars += sub.headingChars;
     info.contentMarks += sub.contentMarks;
+    info.contentBlocks += sub.contentBlocks;
     if (!BLOCK_TAGS.has(childTag)) {
       info.inlineChars += sub.inlineChars;
       info.inlineLinkChars += sub.inlineLinkChars;
@@ -206,6 +209,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     case "VIDEO": case "AUDIO": case "OBJECT": case "EMBED": case "IFRAME": info.embeds++; break;
   }
   if (namedContent) info.contentMarks++;
+  if (marksContent(tag, flags)) info.contentBlocks++;
   if (HEADING_TAGS.has(tag)) info.headingChars += info.chars;
   if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "BODY") {
     addParagraphScore(walk, stack, info, info.inlineChars < info.chars);
@@ -373,6 +377,34 @@ function walkDocument(body: Element, options: DetectOptions): Walk {
   return walk;
 }
 
+/** The share of the page's prose (text outside links) the content is expected to hold. */
+const MOST_OF_PAGE = 0.5;
+/** Link density above which a block that holds most of the page's prose is rather a page of links. */
+const MAX_WIDENED_LINK_DENSITY = 0.3;
+
+/**
+ * The chosen block widened to its nearest ancestor holding most of the page's prose, when it holds
+ * little of it itself: older pages spread their text over sibling cells, lists and tables, none of
+ * which is much of the page, and the best-scored one alone lost the rest. Not when the block, a block
+ * inside it or an ancestor is named as content or is an article: that names where the content ends. Not onto an
+ * ancestor dense with links.
+ */
+function widenToPageProse(walk: Walk, top: Info, body: Element): Info {
+  const page = walk.infos.get(body);
+  if (!page) return top;
+  const mostOfPage = MOST_OF_PAGE * ownProse(page);
+  if (ownProse(top) >= mostOfPage) return top;
+  if (top.contentBlocks > 0) return top;
+  for (let node = top.element.parentElement; node && node !== body; node = node.parentElement) {
+    if (marksContent(node.nodeName, classifyElement(node))) return top;
+  }
+  for (let parent = top.element.parentElement; parent && parent !== body; parent = parent.parentElement) {
+    const info = walk.infos.get(parent);
+    if (info && ownProse(info) >= mostOfPage) return linkDensity(info) <= MAX_WIDENED_LINK_DENSITY ? info : top;
+  }
+  return top;
+}
+
 /**
  * The main content of `document` as an element of it (the container itself, or a new div holding
  * it and the siblings that join it), cleaned of chrome; undefined when nothing scored. Mutates
@@ -382,8 +414,9 @@ export function detectMainContent(document: Document, options: DetectOptions, ch
   const body = document.body as Element | null;
   if (!body) return undefined;
   const walk = walkDocument(body, options);
-  const top = chooseTop(walk, body);
-  if (!top) return undefined;
+  const chosen = chooseTop(walk, body);
+  if (!chosen) return undefined;
+  const top = widenToPageProse(walk, chosen, body);
   const members = collectSiblings(walk, top);
   let root: Element;
   if (members.length === 1) {

@@ -1,0 +1,30 @@
+/**
+ * A chosen block that holds little of the page's prose widens to its nearest ancestor holding most of it: older
+ * pages spread their text over sibling tables and lists, and the best-scored cell alone lost the rest. A block
+ * named as content (or an article) marks where the content ends and is not widened.
+ */
+import { describe, expect, it } from "bun:test";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const para = (n: number) => `<p>Part ${n}, the longest, tells how the hall was planned, paid for, built, opened, and used, year by year, by its members.</p>`;
+const item = (n: number) => `<li>Item ${n} of the catalogue lists one more book from the shelves</li>`;
+const list = (from: number) => `<table><tr><td><ul>${Array.from({ length: 8 }, (_, i) => item(from + i)).join("")}</ul></td></tr></table>`;
+const menu = `<table><tr><td>${Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">Page ${i}</a><br>`).join("")}</td></tr></table>`;
+const page = (cell: string) => `<html><body><div id="wrap">${menu}<table><tr>${cell}${para(1)}${para(2)}${para(3)}</td></tr></table>${list(1)}${list(11)}${list(21)}</div></body></html>`;
+const read = (html: string) => extractHtmlSync({ html, url: "https://example.com/a", markdown: false }).text;
+
+describe("widening to the page's prose", () => {
+  it("takes the sibling tables that hold most of the page's text", () => {
+    const text = read(page("<td>"));
+    expect(text).toContain("Part 3, the longest");
+    expect(text).toContain("Item 1 of the catalogue");
+    expect(text).toContain("Item 28 of the catalogue");
+    expect(text).not.toContain("Page 3");
+  });
+
+  it("stops at a block named as the content", () => {
+    const text = read(page('<td class="entry-content">'));
+    expect(text).toContain("Part 3, the longest");
+    expect(text).not.toContain("Item 1 of the catalogue");
+  });
+});
