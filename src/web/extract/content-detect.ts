@@ -9,7 +9,7 @@
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
-import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
+import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -174,11 +174,12 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       walk.dropped.add(childElement);
       continue;
     }
-    const chrome = walk.useNames && isDroppedByName(childFlags, childTag, content);
+    const chrome = walk.useNames ? isDroppedByName(childFlags, childTag, content) : isCommentThread(childFlags, childTag);
     if (chrome) walk.pending.push([]);
     const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
-      const holdsContent = sub.contentMarks > 0;
+      // A block named as content inside a comment thread is a comment's text: only the headline keeps a thread.
+      const holdsContent = isCommentThread(childFlags, childTag) ? childElement.querySelector("h1") !== null : sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
       if (!holdsContent) {
         walk.dropped.add(childElement);

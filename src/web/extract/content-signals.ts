@@ -33,8 +33,10 @@ const COOKIE_BANNER =
  * widgets, related/popular lists, sidebars, menus, breadcrumbs, pagination, ads and sponsored
  * blocks, sign-up boxes.
  */
+/** Words of comment threads: never the main content, whichever try reads the page. */
+const COMMENT_WORD = /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
 const CHROME_WORD =
-  /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp)(?=$|[-_\d])/i;
+  /(^|[-_])(addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp)(?=$|[-_\d])/i;
 const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
 /**
  * Layout and behaviour words: where a block sits or how it shows (a widget, a sidebar column, an overlay, a
@@ -75,6 +77,8 @@ export const CHROME_NAMED = 2;
 export const CONTENT_NAMED = 4;
 /** With CHROME_NAMED: only layout words name it chrome (see LAYOUT_WORD). */
 export const LAYOUT_NAMED = 8;
+/** With CHROME_NAMED: a comment thread's words name it (see COMMENT_WORD). */
+export const COMMENT_NAMED = 16;
 
 const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
@@ -85,14 +89,17 @@ const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden
 function classifyNames(names: string): number {
   if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
   let chrome = false;
+  let comment = false;
   let layout = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
     if (token === "") continue;
     if (CONTENT_TOKEN.test(token)) return CONTENT_NAMED;
-    if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
+    if (!comment && COMMENT_WORD.test(token)) comment = true;
+    else if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
     else if (!layout && LAYOUT_WORD.test(token)) layout = true;
   }
+  if (comment) return CHROME_NAMED | COMMENT_NAMED;
   return chrome ? CHROME_NAMED : layout ? CHROME_NAMED | LAYOUT_NAMED : 0;
 }
 
@@ -140,6 +147,11 @@ export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
 export function isDroppedByName(flags: number, tag: string, inContent: boolean): boolean {
   if ((flags & CHROME_NAMED) === 0 || NAMES_IGNORED_TAGS.has(tag)) return false;
   return !(inContent && (flags & LAYOUT_NAMED) !== 0);
+}
+
+/** Whether the try that ignores names still drops an element of these flags unseen: a comment thread. */
+export function isCommentThread(flags: number, tag: string): boolean {
+  return (flags & COMMENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag);
 }
 
 /** Whether an element makes its descendants `inContent` (see isDroppedByName), from its tag and flags. */
