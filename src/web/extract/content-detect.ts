@@ -144,7 +144,8 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   walk.infos.set(element, info);
   stack.push(info);
   const tag = element.nodeName;
-  const link = inLink || tag === "A";
+  // An anchor without href (<a name=...> round a section) is a target, not a link: its text is prose.
+  const link = inLink || (tag === "A" && element.hasAttribute("href"));
   const article = inArticle || tag === "ARTICLE";
   const namedContent = (flags & CONTENT_NAMED) !== 0;
   const content = inContent || marksContent(tag, flags);
