@@ -385,7 +385,7 @@ const MOST_OF_PAGE = 0.5;
 const MAX_WIDENED_LINK_DENSITY = 0.3;
 
 /**
- * The chosen block widened to its nearest ancestor holding most of the page's prose, when it holds
+ * The chosen block widened to its nearest ancestor (the body at most) holding most of the page's prose, when it holds
  * little of it itself: older pages spread their text over sibling cells, lists and tables, none of
  * which is much of the page, and the best-scored one alone lost the rest. Not when the block, a block
  * inside it or an ancestor is named as content or is an article: that names where the content ends. Not onto an
@@ -400,7 +400,8 @@ function widenToPageProse(walk: Walk, top: Info, body: Element): Info {
   for (let node = top.element.parentElement; node && node !== body; node = node.parentElement) {
     if (marksContent(node.nodeName, classifyElement(node))) return top;
   }
-  for (let parent = top.element.parentElement; parent && parent !== body; parent = parent.parentElement) {
+  // Up to the body itself: a page of loose sibling blocks under <body> has no other ancestor holding them.
+  for (let parent = top.element.parentElement; parent; parent = parent === body ? null : parent.parentElement) {
     const info = walk.infos.get(parent);
     if (info && ownProse(info) >= mostOfPage) return linkDensity(info) <= MAX_WIDENED_LINK_DENSITY ? info : top;
   }

@@ -10,7 +10,8 @@ const para = (n: number) => `<p>Part ${n}, the longest, tells how the hall was p
 const item = (n: number) => `<li>Item ${n} of the catalogue lists one more book from the shelves</li>`;
 const list = (from: number) => `<table><tr><td><ul>${Array.from({ length: 8 }, (_, i) => item(from + i)).join("")}</ul></td></tr></table>`;
 const menu = `<table><tr><td>${Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">Page ${i}</a><br>`).join("")}</td></tr></table>`;
-const page = (cell: string) => `<html><body><div id="wrap">${menu}<table><tr>${cell}${para(1)}${para(2)}${para(3)}</td></tr></table>${list(1)}${list(11)}${list(21)}</div></body></html>`;
+const blocks = (cell: string) => `${menu}<table><tr>${cell}${para(1)}${para(2)}${para(3)}</td></tr></table>${list(1)}${list(11)}${list(21)}`;
+const page = (cell: string) => `<html><body><div id="wrap">${blocks(cell)}</div></body></html>`;
 const read = (html: string) => extractHtmlSync({ html, url: "https://example.com/a", markdown: false }).text;
 
 describe("widening to the page's prose", () => {
@@ -20,6 +21,12 @@ describe("widening to the page's prose", () => {
     expect(text).toContain("Item 1 of the catalogue");
     expect(text).toContain("Item 28 of the catalogue");
     expect(text).not.toContain("Page 3");
+  });
+
+  it("widens to the body itself when the blocks are loose under it", () => {
+    const text = read(`<html><body>${blocks("<td>")}</body></html>`);
+    expect(text).toContain("Part 3, the longest");
+    expect(text).toContain("Item 28 of the catalogue");
   });
 
   it("stops at a block named as the content", () => {
