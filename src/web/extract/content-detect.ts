@@ -313,6 +313,13 @@ function isInsideFigure(element: Element, root: Element): boolean {
   return false;
 }
 
+/** A list the text introduces: the paragraph just before it ends with a colon ("Previous interviews:"). */
+function isIntroduced(list: Element): boolean {
+  const previous = list.previousElementSibling;
+  if (!previous || (previous.nodeName !== "P" && !HEADING_TAGS.has(previous.nodeName))) return false;
+  return /:\s*$/.test(previous.textContent ?? "");
+}
+
 /** Readability's conditional cleaning, from the counts of the walk. */
 function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element): boolean {
   const tag = element.nodeName;
@@ -329,6 +336,7 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   if (!isList && headingDensity < 0.9 && info.chars < 25 && (images === 0 || images > 2) && density > 0) return true;
   // A list of sentences that link their subjects is text, not a link farm.
   const proseList = isList && info.listItems > 0 && info.chars / info.listItems >= 60 && density < 0.5;
+  if (isList && weight >= 0 && isIntroduced(element)) return false;
   if (weight < 25 && density > 0.2 && !proseList) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((info.embeds === 1 && info.chars < 75) || info.embeds > 1) return true;
