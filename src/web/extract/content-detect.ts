@@ -313,20 +313,37 @@ function isInsideFigure(element: Element, root: Element): boolean {
   return false;
 }
 
-/** A list the text introduces: the paragraph just before it ends with a colon ("Previous interviews:"). */
+const INTRODUCING_TAGS = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "B", "STRONG", "SPAN", "EM", "I", "FONT", "DIV"]);
+
+/**
+ * A list the text introduces: the text just before it (past line breaks) ends with a colon ("The winners
+ * include:"), or it continues a run of lists that such text introduces.
+ */
 function isIntroduced(list: Element): boolean {
-  const previous = list.previousElementSibling;
-  if (!previous || (previous.nodeName !== "P" && !HEADING_TAGS.has(previous.nodeName))) return false;
-  return /:\s*$/.test(previous.textContent ?? "");
+  let node = list.previousSibling as Node | null;
+  for (let steps = 0; node && steps < 40; steps++, node = node.previousSibling) {
+    if (node.nodeType === TEXT_NODE) {
+      const text = node.nodeValue ?? "";
+      if (text.trim() === "") continue;
+      return /:\s*$/.test(text);
+    }
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const tag = node.nodeName;
+    if (tag === "BR" || tag === "UL" || tag === "OL") continue;
+    return INTRODUCING_TAGS.has(tag) && /:\s*$/.test(node.textContent ?? "");
+  }
+  return false;
 }
 
 /** Readability's conditional cleaning, from the counts of the walk. */
 function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element): boolean {
   const tag = element.nodeName;
   const weight = weighNames(element);
+  const isList = tag === "UL" || tag === "OL" || tag === "DL";
+  // Introduced by the text, a list is the text's, whatever its links or its own small score.
+  if (isList && weight >= 0 && isIntroduced(element)) return false;
   if (weight + (info.candidate ? info.score : 0) < 0) return true;
   if (info.commas >= 10) return false;
-  const isList = tag === "UL" || tag === "OL" || tag === "DL";
   const density = linkDensity(info);
   const paragraphs = info.paragraphs;
   const images = info.images;
@@ -336,7 +353,6 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   if (!isList && headingDensity < 0.9 && info.chars < 25 && (images === 0 || images > 2) && density > 0) return true;
   // A list of sentences that link their subjects is text, not a link farm.
   const proseList = isList && info.listItems > 0 && info.chars / info.listItems >= 60 && density < 0.5;
-  if (isList && weight >= 0 && isIntroduced(element)) return false;
   if (weight < 25 && density > 0.2 && !proseList) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((info.embeds === 1 && info.chars < 75) || info.embeds > 1) return true;

@@ -1,7 +1,8 @@
 /**
- * A list the text introduces (the paragraph just before it ends with a colon: "Previous interviews in the
- * series:") belongs to the text, even when every item is a link; Readability's link-density rule removed it.
- * A link list nobody introduces is still removed.
+ * A list the text introduces (the text just before it ends with a colon: "Previous interviews in the
+ * series:", "The winners include:<br>") belongs to the text, and so do the lists that follow it, even when
+ * every item is a link or the list's own score is below zero; Readability's rules removed them. A link list
+ * nobody introduces is still removed.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -16,6 +17,13 @@ describe("lists introduced by the text", () => {
     const text = read(`${para(1)}${para(2)}<p>Previous interviews in the series:</p>${links("Interview")}`);
     expect(text).toContain("Interview episode 0");
     expect(text).toContain("Interview episode 5");
+  });
+
+  it("are kept after a line break, and so are the lists that follow them", () => {
+    const winners = Array.from({ length: 5 }, (_, i) => `<ul><li><b><a href="/w${i}">Winner ${i}</a></b> - a map of the region showing rainfall and wells drawn from village surveys</li></ul>`).join("");
+    const text = read(`${para(1)}${para(2)}<div>Each winner received a grant. The winners include:<br><br>${winners}</div>`);
+    expect(text).toContain("Winner 0 - a map");
+    expect(text).toContain("Winner 4 - a map");
   });
 
   it("unlike a link list nobody introduces", () => {
