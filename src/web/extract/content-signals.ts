@@ -50,6 +50,13 @@ const LAYOUT_WORD =
 const CONTENT_TOKEN =
   /^(article|post|entry|story|blogpost|blog[-_]post|hentry|h-entry|main|content|body|text)([-_]?(body|content|text|entry|main|inner|wrap|wrapper|container|area|single|full|detail|page|\d+))*$/i;
 
+/** The class words of `element` that name it as the content container (CONTENT_TOKEN), if any. */
+export function contentClassTokens(element: Element): string[] {
+  const className = element.getAttribute("class");
+  if (!className) return [];
+  return className.split(/\s+/).filter((token) => token !== "" && CONTENT_TOKEN.test(token));
+}
+
 /** Readability's candidate weights, in spirit: names that suggest content or chrome. */
 const POSITIVE_WEIGHT = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const NEGATIVE_WEIGHT =
