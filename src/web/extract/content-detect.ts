@@ -342,7 +342,9 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
   const isList = tag === "UL" || tag === "OL" || tag === "DL";
   // Introduced by the text, a list is the text's, whatever its links or its own small score.
   if (isList && weight >= 0 && isIntroduced(element)) return false;
-  if (weight + (info.candidate ? info.score : 0) < 0) return true;
+  // A list's base score (-3) ranks candidates; it is no evidence against a short list in the text.
+  const score = info.candidate ? info.score - Math.min(0, baseScore(tag)) : 0;
+  if (weight + score < 0) return true;
   if (info.commas >= 10) return false;
   const density = linkDensity(info);
   const paragraphs = info.paragraphs;
