@@ -294,8 +294,14 @@ function collectSiblings(walk: Walk, top: Info): Element[] {
     const info = walk.infos.get(sibling);
     if (!info || walk.dropped.has(sibling)) continue;
     let bonus = 0;
-    if (topClass !== "" && sibling.getAttribute("class") === topClass) bonus += topScore * 0.2;
+    const sameClass = topClass !== "" && sibling.getAttribute("class") === topClass;
+    if (sameClass) bonus += topScore * 0.2;
     if (info.candidate && finalScore(info) + bonus >= threshold) {
+      chosen.push(sibling);
+      continue;
+    }
+    // A part of the same class whose paragraphs sit too deep to score it (scores reach five levels up).
+    if (sameClass && ownProse(info) >= MIN_PART_PROSE && linkDensity(info) < 0.25) {
       chosen.push(sibling);
       continue;
     }

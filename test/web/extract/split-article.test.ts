@@ -19,6 +19,13 @@ describe("articles split across sibling wrappers", () => {
     expect(text).not.toContain("Another story on the deal");
   });
 
+  it("take a sibling part of the same class whose paragraphs sit too deep to score it", () => {
+    const deep = (inner: string) => `<section><div><div><div><div><div>${inner}</div></div></div></div></div></section>`;
+    const text = read(`<div id="x2"><div class="part scale1">${deep(paras(1, 3))}</div><div class="part scale1">${paras(4, 9)}</div><div class="part scale1">${paras(10, 12)}</div><div class="more"><a href="/m">More</a></div></div>`);
+    expect(text).toContain("Paragraph 1 of the column");
+    expect(text).toContain("Paragraph 12 of the column");
+  });
+
   it("leave out blocks of the same class far away", () => {
     const teaser = (n: number) => `<div class="box"><div class="item"><div class="entry-content"><p>Teaser ${n} of another article, long enough to count as prose of its own on the page, with a second clause.</p></div></div></div>`;
     const text = read(`<div id="main"><div class="col"><div class="inner"><div class="post"><div class="entry-content">${paras(1, 8)}</div><div class="byline">By A. Writer</div></div></div></div><div class="side"><div class="list">${teaser(1)}${teaser(2)}</div></div></div>`);
