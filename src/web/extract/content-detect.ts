@@ -373,6 +373,17 @@ function ownProse(info: Info): number {
 }
 
 /**
+ * Whether a block is beyond the counting rules of cleaning: it holds more than `guard` prose (half the
+ * content's), or its class or id names it as content and it holds over half of that (a quarter of the
+ * content's): "post" and "entry-content" blocks whose linked headlines pushed them over a link-density
+ * limit lost the article.
+ */
+function isGuarded(element: Element, info: Info, guard: number): boolean {
+  const prose = ownProse(info);
+  return prose > guard || (prose > guard / 2 && (classifyElement(element) & CONTENT_NAMED) !== 0);
+}
+
+/**
  * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
  * prose (`guard`: half the root's): Readability's rules judge a block by its counts alone, so a
  * gallery post (more images than paragraphs) or a list-heavy entry lost the whole article and the
@@ -393,7 +404,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.nodeName) && ownProse(info) <= guard && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.nodeName) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
       changes.remove(child);
       continue;
     }
