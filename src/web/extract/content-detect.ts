@@ -427,6 +427,17 @@ const MOST_OF_PAGE = 0.5;
 /** Link density above which a block that holds most of the page's prose is rather a page of links. */
 const MAX_WIDENED_LINK_DENSITY = 0.3;
 
+/** Whether the block is, or holds, an element named as content with most of its prose (a name that says where the content ends). */
+function holdsNamedContent(walk: Walk, top: Info): boolean {
+  if (marksContent(top.element.nodeName, classifyElement(top.element))) return true;
+  const half = ownProse(top) / 2;
+  for (const element of Array.from(top.element.querySelectorAll("[class],[id]")) as Element[]) {
+    const info = walk.infos.get(element);
+    if (info && ownProse(info) >= half && marksContent(element.nodeName, classifyElement(element))) return true;
+  }
+  return false;
+}
+
 /**
  * The chosen block widened to its nearest ancestor (the body at most) holding most of the page's prose, when it holds
  * little of it itself: older pages spread their text over sibling cells, lists and tables, none of
@@ -439,7 +450,7 @@ function widenToPageProse(walk: Walk, top: Info, body: Element): Info {
   if (!page) return top;
   const mostOfPage = MOST_OF_PAGE * ownProse(page);
   if (ownProse(top) >= mostOfPage) return top;
-  if (top.contentBlocks > 0) return top;
+  if (top.contentBlocks > 0 && holdsNamedContent(walk, top)) return top;
   for (let node = top.element.parentElement; node && node !== body; node = node.parentElement) {
     if (marksContent(node.nodeName, classifyElement(node))) return top;
   }

@@ -1,7 +1,8 @@
 /**
  * A chosen block that holds little of the page's prose widens to its nearest ancestor holding most of it: older
  * pages spread their text over sibling tables and lists, and the best-scored cell alone lost the rest. A block
- * named as content (or an article) marks where the content ends and is not widened.
+ * named as content (or an article), or holding one with most of its text, marks where the content ends and is
+ * not widened; a small named block inside it (a caption, a note) does not.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -25,6 +26,12 @@ describe("widening to the page's prose", () => {
 
   it("widens to the body itself when the blocks are loose under it", () => {
     const text = read(`<html><body>${blocks("<td>")}</body></html>`);
+    expect(text).toContain("Part 3, the longest");
+    expect(text).toContain("Item 28 of the catalogue");
+  });
+
+  it("widens past a small block inside it that is named as content", () => {
+    const text = read(page('<td><div class="text">Notes from the hall</div>'));
     expect(text).toContain("Part 3, the longest");
     expect(text).toContain("Item 28 of the catalogue");
   });
