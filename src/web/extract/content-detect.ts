@@ -384,14 +384,25 @@ function isGuarded(element: Element, info: Info, guard: number): boolean {
 }
 
 /**
+ * Whether a list is the bulk (half the text or more) of the nearest block named as content around it
+ * (`namedChars`: that block's characters): a links roundup post whose every line is a linked headline is
+ * that post, not a link farm inside it.
+ */
+function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolean {
+  return (element.nodeName === "UL" || element.nodeName === "OL") && namedChars > 0 && info.chars >= namedChars / 2 && weighNames(element) >= 0;
+}
+
+/**
  * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
  * prose (`guard`: half the root's): Readability's rules judge a block by its counts alone, so a
  * gallery post (more images than paragraphs) or a list-heavy entry lost the whole article and the
- * empty result sent the page to the whole-body fallback.
+ * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed.
  */
-function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number): void {
+function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0): void {
   // Live: a child removed below leaves the array, so the walk goes from the end.
   const children = childElementsOf(element);
+  const elementInfo = walk.infos.get(element);
+  const named = elementInfo && (classifyElement(element) & CONTENT_NAMED) !== 0 ? elementInfo.chars : namedChars;
   for (let i = children.length - 1; i >= 0; i--) {
     const child = children[i] as Element;
     if (walk.dropped.has(child)) {
@@ -404,7 +415,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.nodeName) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.nodeName) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
       changes.remove(child);
       continue;
     }
@@ -412,7 +423,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    clean(walk, child, root, changes, guard);
+    clean(walk, child, root, changes, guard, named);
   }
 }
 

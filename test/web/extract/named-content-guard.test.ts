@@ -1,7 +1,8 @@
 /**
  * A block named as content ("post", "entry-content") that holds a real share of the content's prose is not
  * removed by cleaning's counting rules: a links-roundup post (each line a linked headline and a remark)
- * went over the link-density limit, and the author box beside it came back as the page's content.
+ * went over the link-density limit, and the author box beside it came back as the page's content; nor is a list
+ * that makes up the bulk of such a block.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -15,5 +16,12 @@ describe("blocks named as content", () => {
     const html = `<html><body><div id="nav"><a href="/">Home</a></div><div id="content">${post}${author}</div></body></html>`;
     const { text } = extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
     expect(text).toContain("On this day long ago");
+  });
+
+  it("keep a list that is the bulk of them, though every line is a linked headline", () => {
+    const html = `<html><body><div id="nav"><a href="/">Home</a></div><div id="content">${post}${author}</div></body></html>`;
+    const { text } = extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Linked headline number 1");
+    expect(text).toContain("Linked headline number 5");
   });
 });
