@@ -146,8 +146,8 @@ export interface AttributeLike {
   value: string | null;
 }
 
-/** Tags never dropped for a chrome-like class or id (they hold everything). */
-export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
+/** Tags never dropped for a chrome-like class or id: they hold everything, or quote text in it (an embedded tweet is a "twitter-tweet" blockquote). */
+export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN", "BLOCKQUOTE"]);
 
 /**
  * Whether a try that reads names drops an element of these flags unseen: chrome by name, unless it is a
