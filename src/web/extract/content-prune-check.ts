@@ -5,7 +5,7 @@
  * (scripts/bench/extraction-prune-check.ts); not on the extraction path.
  */
 import type { Element, Node } from "happy-dom";
-import { CHROME_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement } from "./content-signals.ts";
+import { NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, isDroppedByName, marksContent } from "./content-signals.ts";
 import { parseHtmlDocument } from "./content-parse.ts";
 import type { PruneOptions } from "./content-prune.ts";
 
@@ -18,7 +18,12 @@ function isDroppedUnseen(element: Element, chromeNamed: boolean): boolean {
   if (tag === "H1" || element.querySelector("h1")) return false;
   if (NEVER_CONTENT_TAGS.has(tag) || tag === "ASIDE") return true;
   const flags = classifyElement(element);
-  return (flags & NEVER_CONTENT) !== 0 || (chromeNamed && (flags & CHROME_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
+  return (flags & NEVER_CONTENT) !== 0 || (chromeNamed && isDroppedByName(flags, tag, isInContent(element)));
+}
+
+function isInContent(element: Element): boolean {
+  for (let node = element.parentElement; node; node = node.parentElement) if (marksContent(node.nodeName, classifyElement(node))) return true;
+  return false;
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 import HTMLElementConfig from "happy-dom/lib/config/HTMLElementConfig.js";
 import {
-  CHROME_NAMED, CONTENT_NAMED, NAMES_IGNORED_TAGS, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyAttributes, type AttributeLike,
+  CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyAttributes, isDroppedByName, marksContent, type AttributeLike,
 } from "./content-signals.ts";
 import { Finder, createQuoteFinders, isSpace, readStartTag, type StartTag } from "./content-tokens.ts";
 
@@ -69,17 +69,23 @@ function hasEntity(attributes: AttributeLike[]): boolean {
   return attributes.some((attribute) => CLASSIFIED.has(attribute.name) && attribute.value?.includes("&") === true);
 }
 
-/** Whether a try drops this element unseen: "never" (whatever it holds), "chrome" (unless it holds content), or no. */
-function droppedKind(name: string, attributes: AttributeLike[], chromeNamed: boolean): "never" | "chrome" | undefined {
+/**
+ * Whether a try drops this element unseen: "never" (whatever it holds), "chrome" (unless it holds content), or
+ * no; "content" when it is not dropped and makes what it holds inContent (content-signals' isDroppedByName).
+ */
+function droppedKind(name: string, attributes: AttributeLike[], chromeNamed: boolean, inContent: boolean): "never" | "chrome" | "content" | undefined {
   const tag = name.toUpperCase();
   // The first h1 is the headline whatever its attributes, so no h1 is emptied (nor anything holding one).
   if (tag === "H1") return undefined;
   if (NEVER_CONTENT_TAGS.has(tag) || tag === "ASIDE") return "never";
-  if (attributes.length === 0 || hasEntity(attributes)) return undefined;
+  if (tag === "ARTICLE") return "content";
+  if (attributes.length === 0) return undefined;
+  // Undecoded names are not judged; counted as content, they keep what they hold from being emptied.
+  if (hasEntity(attributes)) return "content";
   const flags = classifyAttributes(attributes);
   if (flags & NEVER_CONTENT) return "never";
-  if (chromeNamed && flags & CHROME_NAMED && !NAMES_IGNORED_TAGS.has(tag)) return "chrome";
-  return undefined;
+  if (chromeNamed && isDroppedByName(flags, tag, inContent)) return "chrome";
+  return marksContent(tag, flags) ? "content" : undefined;
 }
 
 /** The open elements (lower-case names; the document itself is not on it), as happy-dom's parser keeps them. */
@@ -87,6 +93,9 @@ class OpenElements {
   readonly names: string[] = [];
   /** Each open element's config (parallel to names), so the rules below look up only the new tag's. */
   private readonly configs: (ElementConfig | undefined)[] = [];
+  /** Which open elements make what they hold inContent (parallel to names), and how many are open. */
+  private readonly marks: boolean[] = [];
+  contentOpen = 0;
   /** How many elements of each name are open: a name not open is answered without a scan. */
   private readonly openCounts = new Map<string, number>();
   /** Called with the stack height after every pop. */
@@ -95,6 +104,7 @@ class OpenElements {
   private pop(): void {
     const name = this.names.pop() as string;
     this.configs.pop();
+    if (this.marks.pop()) this.contentOpen--;
     this.openCounts.set(name, (this.openCounts.get(name) ?? 1) - 1);
     this.popped(this.names.length);
   }
@@ -102,11 +112,20 @@ class OpenElements {
   private push(name: string, nameConfig: ElementConfig | undefined): void {
     this.names.push(name);
     this.configs.push(nameConfig);
+    this.marks.push(false);
     this.openCounts.set(name, (this.openCounts.get(name) ?? 0) + 1);
   }
 
   private isOpen(name: string): boolean {
     return (this.openCounts.get(name) ?? 0) > 0;
+  }
+
+  /** Marks the element last opened as one that makes what it holds inContent. */
+  markTop(): void {
+    if (this.marks[this.marks.length - 1] === false) {
+      this.marks[this.marks.length - 1] = true;
+      this.contentOpen++;
+    }
   }
 
   /** A start tag (parseEndOfStartTag's stack rules). */
@@ -256,8 +275,9 @@ export function pruneDroppedSubtrees(html: string, options: PruneOptions = {}): 
     } else if (opened === "pushed") {
       if (name === "body" && bodyDepth < 0) bodyDepth = stack.names.length - 1;
       else if (bodyDepth >= 0) {
-        const kind = droppedKind(name, attributes, chromeNamed);
-        if (kind) region = { depth: stack.names.length - 1, name, contentStart: tag.end, chrome: kind === "chrome", kept: false };
+        const kind = droppedKind(name, attributes, chromeNamed, stack.contentOpen > 0);
+        if (kind === "content") stack.markTop();
+        else if (kind) region = { depth: stack.names.length - 1, name, contentStart: tag.end, chrome: kind === "chrome", kept: false };
       }
     }
     at = lessThan.next(tag.end);

@@ -33,13 +33,32 @@ const COOKIE_BANNER =
  * widgets, related/popular lists, sidebars, menus, breadcrumbs, pagination, ads and sponsored
  * blocks, sign-up boxes.
  */
+/** Words of comment threads: never the main content, whichever try reads the page. */
+const COMMENT_WORD = /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
 const CHROME_WORD =
-  /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback|share|shares|sharing|sharedaddy|social|sociable|addthis|sharethis|shareaholic|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|sidebar|widgets?|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|banner|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp|hidden|popup|overlay)(?=$|[-_\d])/i;
-const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|read[-_]more|side[-_]bar|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
+  /(^|[-_])(widgets?|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp)(?=$|[-_\d])/i;
+const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
+/**
+ * Layout and behaviour words: where a block sits or how it shows (a sidebar column, an overlay, a collapsed
+ * "read more", sharing hooks on images). Chrome on their own, but an article's own wrapper often carries
+ * them, so inside a container named as content they are evidence to weigh, not a verdict. Not "widget":
+ * inside an article it names embedded galleries and players far more often than the article's text
+ * (wide set: Readability's pages 0.966 with it here, 0.978 without; an article inside a widget-named
+ * block keeps itself by the content names it holds, as Blogger's "widget Blog" does).
+ */
+const LAYOUT_WORD =
+  /(^|[-_])(share|shares|sharing|social|sidebar|side[-_]bar|banner|hidden|popup|overlay|read[-_]more)(?=$|[-_\d])/i;
 
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */
 const CONTENT_TOKEN =
   /^(article|post|entry|story|blogpost|blog[-_]post|hentry|h-entry|main|content|body|text)([-_]?(body|content|text|entry|main|inner|wrap|wrapper|container|area|single|full|detail|page|\d+))*$/i;
+
+/** The class words of `element` that name it as the content container (CONTENT_TOKEN), if any. */
+export function contentClassTokens(element: Element): string[] {
+  const className = element.getAttribute("class");
+  if (!className) return [];
+  return className.split(/\s+/).filter((token) => token !== "" && CONTENT_TOKEN.test(token));
+}
 
 /** Readability's candidate weights, in spirit: names that suggest content or chrome. */
 const POSITIVE_WEIGHT = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
@@ -66,6 +85,10 @@ export function weighNames(element: Element): number {
 export const NEVER_CONTENT = 1;
 export const CHROME_NAMED = 2;
 export const CONTENT_NAMED = 4;
+/** With CHROME_NAMED: only layout words name it chrome (see LAYOUT_WORD). */
+export const LAYOUT_NAMED = 8;
+/** With CHROME_NAMED: a comment thread's words name it (see COMMENT_WORD). */
+export const COMMENT_NAMED = 16;
 
 const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
@@ -76,13 +99,18 @@ const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden
 function classifyNames(names: string): number {
   if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
   let chrome = false;
+  let comment = false;
+  let layout = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
     if (token === "") continue;
     if (CONTENT_TOKEN.test(token)) return CONTENT_NAMED;
-    if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
+    if (!comment && COMMENT_WORD.test(token)) comment = true;
+    else if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
+    else if (!layout && LAYOUT_WORD.test(token)) layout = true;
   }
-  return chrome ? CHROME_NAMED : 0;
+  if (comment) return CHROME_NAMED | COMMENT_NAMED;
+  return chrome ? CHROME_NAMED : layout ? CHROME_NAMED | LAYOUT_NAMED : 0;
 }
 
 /**
@@ -118,8 +146,28 @@ export interface AttributeLike {
   value: string | null;
 }
 
-/** Tags never dropped for a chrome-like class or id (they hold everything). */
-export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN"]);
+/** Tags never dropped for a chrome-like class or id: they hold everything, or quote text in it (an embedded tweet is a "twitter-tweet" blockquote). */
+export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN", "BLOCKQUOTE"]);
+
+/**
+ * Whether a try that reads names drops an element of these flags unseen: chrome by name, unless it is a
+ * tag that holds everything, or only layout words name it and it sits inside a container named as
+ * content (`inContent`: an article, or an element other than body and html named as content).
+ */
+export function isDroppedByName(flags: number, tag: string, inContent: boolean): boolean {
+  if ((flags & CHROME_NAMED) === 0 || NAMES_IGNORED_TAGS.has(tag)) return false;
+  return !(inContent && (flags & LAYOUT_NAMED) !== 0);
+}
+
+/** Whether the try that ignores names still drops an element of these flags unseen: a comment thread. */
+export function isCommentThread(flags: number, tag: string): boolean {
+  return (flags & COMMENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag);
+}
+
+/** Whether an element makes its descendants `inContent` (see isDroppedByName), from its tag and flags. */
+export function marksContent(tag: string, flags: number): boolean {
+  return tag === "ARTICLE" || ((flags & CONTENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
+}
 
 /**
  * One pass over the attributes: never content (hidden, a chrome role, a cookie banner), chrome by
@@ -161,5 +209,5 @@ export function classifyAttributes(attributes: Iterable<AttributeLike>): number 
   if (names === "") return flags;
   const named = classifyClassAndId(names);
   if (named === NEVER_CONTENT) return NEVER_CONTENT;
-  return named === CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
+  return named & CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
 }

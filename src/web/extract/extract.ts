@@ -16,7 +16,7 @@ import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { childNodesOf } from "./dom-internals.ts";
-import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
+import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
 
@@ -198,6 +198,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       else page = parseHtmlDocument(source);
       root = (page.body ?? page.documentElement) as Element;
       removeBoilerplate(root);
+      removeCommentThreads(root);
       warnings.push(FALLBACK_WARNING);
     }
   }

@@ -4,6 +4,7 @@
  * footers, and asides when the subtree is not already a detected article.
  */
 import type { Element } from "happy-dom";
+import { classifyElement, isCommentThread } from "./content-signals.ts";
 
 const NON_CONTENT = [
   "script", "style", "noscript", "template", "title", "meta", "link", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select",
@@ -48,6 +49,13 @@ export function removeBoilerplate(root: Element): void {
   removeNonContent(root);
   removeAll(root, BOILERPLATE);
   removeAll(root, "header,footer", (element) => element.closest("article") !== null);
+}
+
+/** Removes comment threads (named so by class or id) that do not hold the page's h1: never main content. */
+export function removeCommentThreads(root: Element): void {
+  for (const element of Array.from(root.querySelectorAll("[id],[class]"))) {
+    if (isCommentThread(classifyElement(element), element.nodeName) && element.querySelector("h1") === null) element.remove();
+  }
 }
 
 /** Rewrites href/src inside `root` to absolute URLs against `base` (Markdown keeps working out of context). */

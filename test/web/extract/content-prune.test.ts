@@ -78,7 +78,7 @@ describe("web/content-prune", () => {
 
   it("a page the first try finds too little in is read whole by the later tries", async () => {
     const result = await extractHtml({
-      html: page(`<div class="comments">${paragraph("comment")}${paragraph("reply")}</div><p>Short.</p>`),
+      html: page(`<div class="related">${paragraph("comment")}${paragraph("reply")}</div><p>Short.</p>`),
       url: "https://example.com/",
       markdown: false,
     });
@@ -98,7 +98,7 @@ describe("web/content-prune", () => {
 
   it("the second try reads chrome-named content but never navigation or hidden text", async () => {
     const result = await extractHtml({
-      html: page(`<nav><p>${"Menu entry words ".repeat(30)}</p></nav><div hidden>${paragraph("hidden")}</div><div class="comments">${paragraph("comment")}${paragraph("reply")}</div><p>Short.</p>`),
+      html: page(`<nav><p>${"Menu entry words ".repeat(30)}</p></nav><div hidden>${paragraph("hidden")}</div><div class="related">${paragraph("comment")}${paragraph("reply")}</div><p>Short.</p>`),
       url: "https://example.com/",
       markdown: false,
     });

@@ -1,0 +1,18 @@
+/**
+ * A comment thread is never the main content. A short post under a long thread failed the first try's floor;
+ * the try that ignores names then chose the thread, and the whole-body fallback returned it too.
+ */
+import { describe, expect, it } from "bun:test";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const comment = (n: number) => `<li class="c-${n}"><div class="text"><p>Reader ${n} wrote back at some length, with opinions, asides and a story of their own about the lens and the weather that day.</p></div></li>`;
+const html = `<html><body><div id="nav"><a href="/">Home</a> <a href="/forum">Forum</a></div><div id="content"><div class="post"><h2>More sample images</h2><div class="entry-content"><p>Here are a few more pictures from the new lens, found on a photo sharing site.</p></div></div><div id="comments"><ol>${Array.from({ length: 30 }, (_, i) => comment(i + 1)).join("")}</ol></div></div></body></html>`;
+
+describe("comment threads", () => {
+  it("are not the content in any try, nor in the whole-body fallback", () => {
+    const { text } = extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Here are a few more pictures");
+    expect(text).not.toContain("Reader 1 wrote");
+    expect(text).not.toContain("Reader 30 wrote");
+  });
+});

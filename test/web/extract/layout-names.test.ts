@@ -1,0 +1,44 @@
+/**
+ * Layout words (widget, sidebar, overlay, a collapsed "read more", sharing hooks) are evidence, not verdicts:
+ * inside a container named as content they no longer drop the block, so an article whose second half sits
+ * in `<div id="read-more">`, or whose body div carries a `js-social-images` hook, comes back whole. Outside
+ * the content they drop it as before, and words of comment threads drop it everywhere.
+ */
+import { describe, expect, it } from "bun:test";
+import { comparePrunedParse } from "../../../src/web/extract/content-prune-check.ts";
+import { pruneDroppedSubtrees } from "../../../src/web/extract/content-prune.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const paragraph = (n: number) => `<p>Paragraph ${n} of the column argues its case in plain words and at some length so that it reads as prose and not as a list of links.</p>`;
+const paragraphs = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => paragraph(from + i)).join("");
+const sidebar = `<div class="sidebar widget"><p>The sidebar widget says something long enough to be a paragraph of its own about other things.</p></div>`;
+const comments = `<div class="comments"><p>A reader comments at length that the column is wrong about almost everything it says.</p></div>`;
+const page = (article: string) => `<html><head><title>T</title></head><body><div id="page"><div class="story-body">${article}${comments}</div>${sidebar}</div></body></html>`;
+const read = (html: string) => extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
+
+describe("layout words in class and id names", () => {
+  it("keep an article's collapsed second half inside the story body", () => {
+    const html = page(`${paragraphs(1, 3)}<div id="read-more"><div id="read-more-content">${paragraphs(4, 12)}</div></div>`);
+    const { text } = read(html);
+    expect(text).toContain("Paragraph 1 of the column");
+    expect(text).toContain("Paragraph 12 of the column");
+    expect(text).not.toContain("sidebar widget");
+    expect(text).not.toContain("A reader comments");
+  });
+
+  it("keep an article body carrying a sharing hook inside a container named as the article", () => {
+    const html = `<html><body><div id="article"><div class="module content_module js-social-images">${paragraphs(1, 5)}</div>${comments}</div>${sidebar}</body></html>`;
+    const { text } = read(html);
+    expect(text).toContain("Paragraph 5 of the column");
+    expect(text).not.toContain("A reader comments");
+  });
+
+  it("are left unpruned inside content, so the first try reads what the whole page holds", () => {
+    const html = page(`${paragraphs(1, 2)}<div class="share-box">${paragraphs(3, 4)}</div>`);
+    const pruned = pruneDroppedSubtrees(html);
+    expect(pruned).toContain("Paragraph 4 of the column");
+    expect(pruned).not.toContain("The sidebar widget says");
+    expect(pruned).not.toContain("A reader comments");
+    expect(comparePrunedParse(html, pruned)).toEqual([]);
+  });
+});
