@@ -12,7 +12,7 @@ import { mountApiReference } from "./docs/api-reference.ts";
 import { createDocumentRenderer } from "./docs/rendered-documents.ts";
 import { type DocsContext, type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
-import { contextOf } from "./http/request-context.ts";
+import { answerHeaders, contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
@@ -144,14 +144,15 @@ export function createApp(deps: AppDeps) {
 
   for (const route of freeRoutes) {
     app.get(route.path, ({ request }) => {
-      contextOf(request).route = route.path;
+      const context = contextOf(request);
+      context.route = route.path;
       const { text, etag } = renderDocument(route, docsContext(request, route));
       if (etag) {
         const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
         if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
         return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
       }
-      return textResponse(text, route.contentType);
+      return textResponse(text, route.contentType, answerHeaders(context));
     });
   }
 

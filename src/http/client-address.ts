@@ -119,5 +119,6 @@ function nodeAddress(raw: string): string {
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, what a dual-stack socket reports) as plain IPv4. */
 function unmapped(address: string): string {
+  if (address.length < 8 || address[0] !== ":") return address;
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }

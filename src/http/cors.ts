@@ -13,6 +13,9 @@ export function addCorsHeaders(headers: Headers): void {
   headers.set("access-control-expose-headers", exposed);
 }
 
+/** The same headers for a response built with them (cheaper than setting them afterwards). */
+export const corsHeaders: Readonly<Record<string, string>> = { "access-control-allow-origin": "*", "access-control-expose-headers": exposed };
+
 /** Answer to a CORS preflight (OPTIONS) for any route. */
 export function preflightResponse(): Response {
   return new Response(null, {

@@ -3,6 +3,7 @@
  * itself: its id, when it started, the client address (from the runtime, not from headers),
  * and what the handler decided (operation, outcome) for the log line.
  */
+import { corsHeaders } from "./cors.ts";
 
 export interface RequestContext {
   readonly id: string;
@@ -15,6 +16,8 @@ export interface RequestContext {
   outcome?: string;
   /** Route pattern for logs (never the target URL or query). */
   route?: string;
+  /** The response was built with X-Request-Id and the CORS headers (see answerHeaders): the server need not add them. */
+  headersAdded?: boolean;
 }
 
 const contexts = new WeakMap<Request, RequestContext>();
@@ -47,4 +50,10 @@ export function contextOf(request: Request): RequestContext {
     contexts.set(request, context);
   }
   return context;
+}
+
+/** X-Request-Id and the CORS headers for a response built here, marking the context so the server does not set them again. */
+export function answerHeaders(context: RequestContext): Record<string, string> {
+  context.headersAdded = true;
+  return { "x-request-id": context.id, ...corsHeaders };
 }

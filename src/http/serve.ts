@@ -62,8 +62,10 @@ export function createRequestHandler(
       response = errorResponse(error, context, log);
     }
     if (context.outcome !== undefined && closeAfter.has(context.outcome)) response.headers.set("connection", "close");
-    response.headers.set("x-request-id", context.id);
-    addCorsHeaders(response.headers);
+    if (!context.headersAdded) {
+      response.headers.set("x-request-id", context.id);
+      addCorsHeaders(response.headers);
+    }
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
     const route = context.route ?? path.slice(0, 200);
@@ -105,6 +107,7 @@ class ServedRequest implements RequestContext {
   readonly id = newRequestId();
   readonly startedAt = performance.now();
   origin = ROUTING_ORIGIN;
+  headersAdded?: boolean;
   operationId?: string;
   outcome?: string;
   route?: string;

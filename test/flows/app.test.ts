@@ -95,6 +95,16 @@ describe("request contract", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
   });
 
+  it("gives every free document, cached ones too, its request id and the CORS headers once", async () => {
+    for (const path of ["/health", "/v1/capabilities", "/llms.txt", "/agent-card.json"]) {
+      const res = await service.request(path);
+      expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-Id");
+      expect(res.headers.get("access-control-expose-headers")).not.toContain(", PAYMENT-REQUIRED, PAYMENT-RESPONSE, PAYMENT-REQUIRED");
+    }
+  });
+
   it("answers unknown routes with a JSON 404", async () => {
     const res = await service.request("/v1/nope");
     expect(res.status).toBe(404);
