@@ -11,7 +11,7 @@ import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { type MemoryValve, startMemoryValve } from "./memory-valve.ts";
+import { startMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
@@ -84,9 +84,9 @@ export function createRendererFor(config: Config): BrowserRenderer | undefined {
 }
 
 /** The server's extraction threads, or undefined when extraction stays on the server's thread (--extract-workers 0). */
-export function createExtractPoolFor(config: Pick<Config, "extractWorkers">, valve?: MemoryValve): ExtractPool | undefined {
+export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): ExtractPool | undefined {
   const size = config.extractWorkers ?? defaultExtractThreads();
-  return size > 0 ? createExtractPool({ size, ...(valve ? { underPressure: valve.pressed } : {}) }) : undefined;
+  return size > 0 ? createExtractPool({ size }) : undefined;
 }
 
 /** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
@@ -110,7 +110,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
   const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : startMemoryValve({ limitBytes: config.memorySoftLimitMb * 1024 * 1024 });
-  const extractPool = options.web ? undefined : createExtractPoolFor(config, valve);
+  const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();
   // prom-client loads only with the admin listener (a chunk of its own in the binary).

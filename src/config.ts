@@ -51,8 +51,8 @@ export const configFields = {
   memorySoftLimitMb: t.Integer({
     minimum: 0,
     maximum: 1_000_000,
-    default: 230,
-    description: "Resident memory (MiB) above which the server collects garbage on its own thread (at most once a second) and extraction threads collect four times as often; 0: off.",
+    default: 200,
+    description: "Resident memory (MiB) above which the server runs a full garbage collection on its own thread (checked every 250 ms, at most twice a second); 0: off.",
   }),
   ...renderConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),

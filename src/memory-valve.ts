@@ -1,10 +1,11 @@
 /**
  * @module memory-valve — holds a busy server near a soft memory limit. JavaScriptCore lets garbage
  * build up to a multiple of what is live before it collects, and a server whose reads pass large
- * pages through its thread (bodies, text, JSON) climbed 60-70 MiB above its need in a mixed soak
- * (scripts/bench/soak.ts). Every 250 ms the valve reads the resident size; above the limit it runs a
- * full collection on the server's thread (at most twice a second) and reports pressure, which the
- * extraction threads read to collect four times as often (extract-pool.ts).
+ * pages through its thread (bodies, text, JSON) climbed well above its need under load. Every
+ * 250 ms the valve reads the resident size; above the limit it runs a full collection on the
+ * server's thread (at most twice a second). Extraction threads pace their own collections
+ * (web/threads/collection-pacing.ts): making them collect more often under pressure cost a third
+ * of the web-read throughput (scripts/bench/web-read-throughput.ts), this ~1 % of it.
  */
 export interface MemoryValve {
   /** The last reading was above the limit. */

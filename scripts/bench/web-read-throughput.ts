@@ -9,6 +9,7 @@
  *
  * Run: node_modules/.bin/bun scripts/bench/web-read-throughput.ts [--reads 10000] [--clients 16] [--pages DIR] [--format text|markdown] [--profile DIR]
  *        [--extract-workers N] (server's extraction threads; default one per core, 0 = on the server thread) [--smol] (server runs with bun --smol)
+ *        [--server-args "--memory-soft-limit-mb 0"] (further server flags)
  *        [--binary PATH] (the server is that compiled executable, `PATH serve`, as shipped: bundled and minified, which a
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
  * Server CPU is also split by thread name (/proc/PID/task): extraction threads ("Worker"), the server's
@@ -131,9 +132,13 @@ interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
+/** --server-args "...": further flags for the server (e.g. "--memory-soft-limit-mb 0"). */
+const extraServerArgs = (process.env.TB_BENCH_SERVER_ARGS ?? "").split(/\s+/).filter(Boolean);
+
 const serverArgs = (dataDir: string, extractWorkers: string, port: string) => [
   "--host", "127.0.0.1", "--port", port, "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000",
   ...(extractWorkers !== "" ? ["--extract-workers", extractWorkers] : []),
+  ...extraServerArgs,
 ];
 
 /** The service from source in a child Bun process, driven over IPC (forced GC, heap reports). */
@@ -197,6 +202,9 @@ async function startBinaryServer(binary: string, dataDir: string, extractWorkers
 }
 
 async function runParent(): Promise<void> {
+  // Children (the server from source) read the extra flags from the environment they inherit.
+  process.env.TB_BENCH_SERVER_ARGS = flag("server-args", "");
+  extraServerArgs.splice(0, extraServerArgs.length, ...process.env.TB_BENCH_SERVER_ARGS.split(/\s+/).filter(Boolean));
   const reads = Number(flag("reads", "10000"));
   const clients = Number(flag("clients", "16"));
   const format = flag("format", "text");

@@ -26,8 +26,8 @@ export class CollectionPacer {
   /** Weight counted since the last full collection. */
   private since = 0;
 
-  /** `budget`: the weight between two forced collections (0: never forced); each page may bring a new one (memory pressure). */
-  constructor(public budget: number) {}
+  /** `budget`: the weight between two forced collections (0: never forced). */
+  constructor(private readonly budget: number) {}
 
   /** Whether to collect before a page of `estimate`: it would take the thread past the budget on top of earlier pages' garbage. */
   before(estimate: number): boolean {

@@ -31,8 +31,6 @@ export interface ExtractPoolOptions {
    * DEFAULT_START_AFTER_WAIT_MS).
    */
   startAfterWaitMs?: number;
-  /** True while the process is above its memory soft limit (memory-valve.ts): threads then collect at a quarter of the budget. */
-  underPressure?: () => boolean;
 }
 
 /**
@@ -45,12 +43,10 @@ export const DEFAULT_START_AFTER_WAIT_MS = 100;
 /**
  * HTML from which a page is extracted on the first thread only (ThreadPoolOptions.isLarge): a
  * ~600 KB page's DOM takes a thread's heap to several times what the rest need, and with every
- * thread taking such pages in turn each held that mark (issue 15 §5, scripts/bench/soak.ts).
+ * thread taking such pages in turn each held that mark (issue 15 §5, scripts/bench/soak.ts). At
+ * 128 KiB about one page in fourteen of the extraction dev set is large.
  */
-export const LARGE_PAGE_CHARS = 256 * 1024;
-
-/** Under memory pressure a thread collects this many times as often. */
-const PRESSED_BUDGET_DIVISOR = 4;
+export const LARGE_PAGE_CHARS = 128 * 1024;
 
 /** Default weight between forced collections on a thread (see collectBudget). */
 export const DEFAULT_COLLECT_BUDGET = 360_000;
@@ -69,14 +65,6 @@ export function defaultExtractThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
-/** The message for one page: under memory pressure its thread collects at a quarter of the budget. */
-export function extractRequest(input: ExtractHtmlInput, id: number, collectBudget: number, underPressure: boolean): ExtractRequest {
-  const budget = underPressure ? Math.round(collectBudget / PRESSED_BUDGET_DIVISOR) : collectBudget;
-  const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget: budget };
-  if (input.selector !== undefined) request.selector = input.selector;
-  return request;
-}
-
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
   const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
@@ -85,7 +73,11 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
     label: "extraction",
     isLarge: (input) => input.html.length >= LARGE_PAGE_CHARS,
-    message: (input, id) => extractRequest(input, id, collectBudget, options.underPressure?.() === true),
+    message(input, id) {
+      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget };
+      if (input.selector !== undefined) request.selector = input.selector;
+      return request;
+    },
   });
   return { size: pool.size, extract: pool.run, started: pool.started, close: pool.close };
 }

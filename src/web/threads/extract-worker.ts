@@ -30,7 +30,6 @@ serveThreadRequests(
   (request: ExtractRequest) => {
     idleCollector.busy();
     pacer ??= new CollectionPacer(request.collectBudget);
-    pacer.budget = request.collectBudget;
     const { html, url, markdown, selector } = request;
     if (pacer.before(estimatedPageWeight(html.length))) collect();
     try {

@@ -1,10 +1,10 @@
 /**
- * What bounds a busy server's memory: large pages extracted on one thread only, extraction threads
- * collecting more often under memory pressure, and the memory valve collecting on the server's thread.
+ * What bounds a busy server's memory: large pages extracted on one thread only, and the memory
+ * valve collecting on the server's thread above its soft limit.
  */
 import { afterEach, describe, expect, it } from "bun:test";
 import { startMemoryValve } from "../../../src/memory-valve.ts";
-import { createExtractPool, type ExtractPool, extractRequest, LARGE_PAGE_CHARS } from "../../../src/web/threads/extract-pool.ts";
+import { createExtractPool, type ExtractPool, LARGE_PAGE_CHARS } from "../../../src/web/threads/extract-pool.ts";
 
 const largePage = `<html><body><article>${"<p>A paragraph of a long article, one of many.</p>".repeat(Math.ceil(LARGE_PAGE_CHARS / 48) + 10)}</article></body></html>`;
 const smallPage = "<html><body><article><p>A short page.</p></article></body></html>";
@@ -34,12 +34,6 @@ describe("large pages", () => {
 });
 
 describe("memory pressure", () => {
-  it("makes extraction threads collect at a quarter of their budget", () => {
-    const input = { html: smallPage, url: "https://example.com/", markdown: false };
-    expect(extractRequest(input, 1, 360_000, false).collectBudget).toBe(360_000);
-    expect(extractRequest(input, 2, 360_000, true).collectBudget).toBe(90_000);
-  });
-
   it("the valve collects on the server's thread above the soft limit, at most once per gap, and says so", async () => {
     let rss = 100;
     let collected = 0;
