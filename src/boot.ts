@@ -11,7 +11,7 @@ import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { startMemoryValve } from "./memory-valve.ts";
+import { holdMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
@@ -109,7 +109,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const registry = await loadRegistry(config);
   const store = openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
-  const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : startMemoryValve({ limitBytes: config.memorySoftLimitMb * 1024 * 1024 });
+  const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : holdMemoryValve(config.memorySoftLimitMb * 1024 * 1024);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();

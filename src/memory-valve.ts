@@ -46,3 +46,28 @@ export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
     stop: () => clearInterval(timer),
   };
 }
+
+let shared: { valve: MemoryValve; holders: number } | undefined;
+
+/**
+ * The process's one valve (memory is the process's, however many services it runs): the first
+ * holder's limit starts it, and it stops when the last holder releases it.
+ */
+export function holdMemoryValve(limitBytes: number): MemoryValve {
+  shared ??= { valve: startMemoryValve({ limitBytes }), holders: 0 };
+  const held = shared;
+  held.holders++;
+  let released = false;
+  return {
+    pressed: () => held.valve.pressed(),
+    stats: () => held.valve.stats(),
+    stop() {
+      if (released) return;
+      released = true;
+      if (--held.holders === 0) {
+        held.valve.stop();
+        if (shared === held) shared = undefined;
+      }
+    },
+  };
+}

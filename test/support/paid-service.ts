@@ -21,7 +21,7 @@ export function freePort(): number {
 export async function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
   const port = freePort();
   const config = loadConfig({
-    argv: ["--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets"],
+    argv: ["--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
     env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
   });
   const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });

@@ -10,7 +10,8 @@ export interface TestService extends Service {
 
 export async function testService(argv: string[] = [], options: BuildServiceOptions = {}): Promise<TestService> {
   const log = createMemoryLogger();
-  const config = loadConfig({ argv: ["--data", ":memory:", ...argv] });
+  // Many services share one test process: its memory is the suite's, not one server's (the valve has tests of its own).
+  const config = loadConfig({ argv: ["--data", ":memory:", "--memory-soft-limit-mb", "0", ...argv] });
   const service = await buildService(config, { log, ...options });
   return {
     ...service,

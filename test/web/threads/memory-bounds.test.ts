@@ -62,3 +62,25 @@ describe("memory pressure", () => {
     }
   });
 });
+
+describe("the process's valve", () => {
+  it("is one for every service of the process, stopped when the last one lets go", async () => {
+    const { holdMemoryValve } = await import("../../../src/memory-valve.ts");
+    const a = holdMemoryValve(Number.MAX_SAFE_INTEGER);
+    const b = holdMemoryValve(1);
+    // The first holder's limit stands: nothing is above it.
+    await Bun.sleep(300);
+    expect(b.pressed()).toBe(false);
+    expect(a.stats()).toEqual(b.stats());
+    a.stop();
+    a.stop();
+    b.stop();
+    const c = holdMemoryValve(1);
+    try {
+      for (let waited = 0; !c.pressed() && waited < 5000; waited += 50) await Bun.sleep(50);
+      expect(c.pressed()).toBe(true);
+    } finally {
+      c.stop();
+    }
+  });
+});
