@@ -231,7 +231,8 @@ interface Finding {
   readonly body: string;
 }
 
-const documentedUpstream = new Set(["DNS_FAILED", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "RENDER_FAILED", "SETTLEMENT_PENDING"]);
+// SKILL_UNAVAILABLE: a model skill on a server without a language model (as RENDER_UNAVAILABLE without a browser).
+const documentedUpstream = new Set(["DNS_FAILED", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "RENDER_UNAVAILABLE", "RENDER_TIMEOUT", "RENDER_FAILED", "SETTLEMENT_PENDING", "SKILL_UNAVAILABLE"]);
 const cwd = process.cwd();
 
 const requestText = (p: Plan) => (typeof p.bytes === "string" ? p.bytes : Buffer.from(p.bytes).toString("latin1"));
