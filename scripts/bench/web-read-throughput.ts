@@ -132,13 +132,13 @@ interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
-/** --server-args "...": further flags for the server (e.g. "--memory-soft-limit-mb 0"). */
-const extraServerArgs = (process.env.TB_BENCH_SERVER_ARGS ?? "").split(/\s+/).filter(Boolean);
+/** --server-args "...": further flags for the server (e.g. "--memory-soft-limit-mb 0"), handed to a server child in its environment. */
+const extraServerArgs = () => (process.env.TB_BENCH_SERVER_ARGS ?? "").split(/\s+/).filter(Boolean);
 
 const serverArgs = (dataDir: string, extractWorkers: string, port: string) => [
   "--host", "127.0.0.1", "--port", port, "--payments", "off", "--unsafe-allow-loopback-targets", "--data", dataDir, "--rate-limit-per-min", "1000000000",
   ...(extractWorkers !== "" ? ["--extract-workers", extractWorkers] : []),
-  ...extraServerArgs,
+  ...extraServerArgs(),
 ];
 
 /** The service from source in a child Bun process, driven over IPC (forced GC, heap reports). */
@@ -202,9 +202,7 @@ async function startBinaryServer(binary: string, dataDir: string, extractWorkers
 }
 
 async function runParent(): Promise<void> {
-  // Children (the server from source) read the extra flags from the environment they inherit.
   process.env.TB_BENCH_SERVER_ARGS = flag("server-args", "");
-  extraServerArgs.splice(0, extraServerArgs.length, ...process.env.TB_BENCH_SERVER_ARGS.split(/\s+/).filter(Boolean));
   const reads = Number(flag("reads", "10000"));
   const clients = Number(flag("clients", "16"));
   const format = flag("format", "text");
