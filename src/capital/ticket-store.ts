@@ -11,7 +11,7 @@
  * payer (jobs/refund-payer.ts) pays both.
  */
 import { randomBytes } from "node:crypto";
-import { createRefundLedger } from "../jobs/refund-ledger.ts";
+import { createRefundLedger, type RefundColumns } from "../jobs/refund-ledger.ts";
 import type { RefundLedger } from "../jobs/refund-payer.ts";
 import type { RefundState } from "../jobs/job-store.ts";
 import type { Database, Migration } from "../store/db.ts";
@@ -164,7 +164,7 @@ interface TicketRow {
   cancelled_at: string | null;
 }
 
-interface CommitmentRow {
+interface CommitmentRow extends RefundColumns {
   id: string;
   ticket_id: string;
   seats: number;
@@ -180,14 +180,6 @@ interface CommitmentRow {
   confirmed_at: string | null;
   released_at: string | null;
   release_reason: string | null;
-  refund_state: string | null;
-  refund_reason: string | null;
-  refund_note: string | null;
-  refund_claim: string | null;
-  refund_claimed_at: string | null;
-  refund_tx: string | null;
-  refund_raw: string | null;
-  refund_error: string | null;
   refund_paid_at: string | null;
 }
 

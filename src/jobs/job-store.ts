@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database, Migration } from "../store/db.ts";
 import type { JobStatus } from "./job-status.ts";
-import { createRefundLedger } from "./refund-ledger.ts";
+import { createRefundLedger, type RefundColumns } from "./refund-ledger.ts";
 
 export const jobMigrations: Migration[] = [
   {
@@ -104,7 +104,7 @@ export interface JobRow {
   readonly expiresAt: string | null;
 }
 
-interface RawRow {
+interface RawRow extends RefundColumns {
   id: string;
   skill: string;
   sync: number;
@@ -121,16 +121,6 @@ interface RawRow {
   settle_mode: string;
   settled_at: string | null;
   payment_response: string | null;
-  refund_state: string | null;
-  refund_reason: string | null;
-  refund_note: string | null;
-  refund_claim: string | null;
-  refund_claimed_at: string | null;
-  refund_tx: string | null;
-  refund_raw: string | null;
-  refund_attempts: number;
-  refund_error: string | null;
-  refund_paid_at: string | null;
   request_id: string;
   created_at: string;
   started_at: string | null;

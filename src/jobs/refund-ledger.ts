@@ -18,6 +18,20 @@ export interface RefundLedgerTable {
   readonly orderBy: string;
 }
 
+/** The refund columns a table on the ledger keeps, as its rows read back. */
+export interface RefundColumns {
+  refund_state: string | null;
+  refund_reason: string | null;
+  refund_note: string | null;
+  refund_claim: string | null;
+  refund_claimed_at: string | null;
+  refund_tx: string | null;
+  refund_raw: string | null;
+  refund_attempts: number;
+  refund_error: string | null;
+  refund_paid_at: string | null;
+}
+
 interface LedgerRow {
   id: string;
   network: string | null;
