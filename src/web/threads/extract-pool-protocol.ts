@@ -8,4 +8,6 @@ export interface ExtractRequest {
   markdown: boolean;
   /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
   collectBudget: number;
+  /** The pool's idle collection delay (ExtractPoolOptions.idleCollectAfterMs; the same in every request). */
+  idleCollectAfterMs: number;
 }

@@ -27,6 +27,11 @@ export interface ExtractPoolOptions {
    */
   collectBudget?: number;
   /**
+   * Milliseconds a thread stays idle after a page before it collects (0: never; see
+   * DEFAULT_IDLE_COLLECT_AFTER_MS).
+   */
+  idleCollectAfterMs?: number;
+  /**
    * Milliseconds a page waits for a free thread before another thread starts (see
    * DEFAULT_START_AFTER_WAIT_MS).
    */
@@ -48,6 +53,12 @@ export const DEFAULT_START_AFTER_WAIT_MS = 100;
  */
 export const LARGE_PAGE_CHARS = 128 * 1024;
 
+/**
+ * Long enough that a busy thread (pages every few ms) never collects for being idle, short enough
+ * that a thread serving rendered reads (a few a second) collects between them.
+ */
+export const DEFAULT_IDLE_COLLECT_AFTER_MS = 250;
+
 /** Default weight between forced collections on a thread (see collectBudget). */
 export const DEFAULT_COLLECT_BUDGET = 360_000;
 
@@ -67,6 +78,7 @@ export function defaultExtractThreads(): number {
 
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
+  const idleCollectAfterMs = options.idleCollectAfterMs ?? DEFAULT_IDLE_COLLECT_AFTER_MS;
   const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
@@ -74,7 +86,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     label: "extraction",
     isLarge: (input) => input.html.length >= LARGE_PAGE_CHARS,
     message(input, id) {
-      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget };
+      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs };
       if (input.selector !== undefined) request.selector = input.selector;
       return request;
     },

@@ -8,39 +8,39 @@ import { estimatedPageWeight, CollectionPacer, pageWeight } from "./collection-p
 import { takeCharsParsed } from "../extract/content-parse.ts";
 import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
-import { createIdleCollector } from "./idle-collect.ts";
+import { createIdleCollector, type IdleCollector } from "./idle-collect.ts";
 import { serveThreadRequests } from "./thread-worker.ts";
 
-/**
- * Long enough that a busy thread (pages every few ms) never collects for being idle, short enough
- * that a thread serving rendered reads (a few a second) collects between them.
- */
-const IDLE_COLLECT_AFTER_MS = 250;
-
 let pacer: CollectionPacer | undefined;
+let idleCollector: IdleCollector | undefined;
 
 function collect(): void {
   Bun.gc(true);
   pacer?.collected();
 }
 
-const idleCollector = createIdleCollector({ afterMs: IDLE_COLLECT_AFTER_MS, collect });
+/** The pool's settings arrive with every request; the first sets the thread up. */
+function pacerFor(request: ExtractRequest): CollectionPacer {
+  if (pacer) return pacer;
+  if (request.idleCollectAfterMs > 0) idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect });
+  return (pacer = new CollectionPacer(request.collectBudget));
+}
 
 serveThreadRequests(
   (request: ExtractRequest) => {
-    idleCollector.busy();
-    pacer ??= new CollectionPacer(request.collectBudget);
+    const paced = pacerFor(request);
+    idleCollector?.busy();
     const { html, url, markdown, selector } = request;
-    if (pacer.before(estimatedPageWeight(html.length))) collect();
+    if (paced.before(estimatedPageWeight(html.length))) collect();
     try {
       return extractHtmlSync({ html, url, markdown, ...(selector !== undefined ? { selector } : {}) });
     } finally {
-      pacer.counted(pageWeight(takeCharsParsed(), html.length));
+      paced.counted(pageWeight(takeCharsParsed(), html.length));
     }
   },
   () => {
     const due = pacer?.due() === true;
     if (due) collect();
-    idleCollector.idle(due);
+    idleCollector?.idle(due);
   },
 );
