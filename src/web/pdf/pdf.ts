@@ -59,7 +59,7 @@ interface RawPage {
   page: number;
   label: string | undefined;
   text: string;
-  /** U+FFFD characters in `text`, and its characters other than whitespace. */
+  /** U+FFFD characters in `text`, and (when there are some) its characters other than whitespace. */
   unmapped: number;
   visible: number;
   failed: boolean;
@@ -219,7 +219,9 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
       raw = readPageText(stext, { dingbats });
     }
     const text = canonicalizePdfText(raw);
-    return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
+    const unmapped = countUnmapped(text);
+    // Visible characters matter only beside unmapped ones (isUnreadable, the warnings): not counted on other pages.
+    return { page: number, label, text, unmapped, visible: unmapped > 0 ? countVisible(text) : 0, failed: false };
   } catch {
     return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
   } finally {
