@@ -207,8 +207,9 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
     // A page with annotations or form widgets is read through a display list that holds them: their appearances
     // are drawn on the page like its contents (a filled-in field, a button's caption), and
     // Page.toStructuredText leaves them out. A page without them is read straight from its contents, which
-    // gives the same text without recording the page first (a tenth of the extraction time).
-    const annotated = hasAnnotations(page);
+    // gives the same text without recording the page first (a tenth of the extraction time). So is a page whose
+    // /Annots holds only links (most annotated pages of papers and manuals): mupdf never draws those.
+    const annotated = drawsAnnotations(page);
     if (annotated) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
     stext = read(STEXT_OPTIONS);
@@ -231,16 +232,24 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
   }
 }
 
-/** Whether the page lists annotations (form widgets among them) in its /Annots entry. */
-function hasAnnotations(page: PDFPage): boolean {
+/**
+ * Whether mupdf draws annotations or form widgets on the page: it loads those of its /Annots entry but links and
+ * popups, which it keeps apart and never draws (a link is an area to click, a popup an annotation's note).
+ */
+function drawsAnnotations(page: PDFPage): boolean {
   const object = page.getObject();
   const annots = object.get("Annots");
+  let listed: boolean;
   try {
-    return !annots.isNull();
+    listed = !annots.isNull();
   } finally {
     annots.destroy();
     object.destroy();
   }
+  if (!listed) return false;
+  const loaded = [...page.getAnnotations(), ...page.getWidgets()];
+  for (const annot of loaded) annot.destroy();
+  return loaded.length > 0;
 }
 
 function readLabel(page: { getLabel(): string }): string | undefined {
