@@ -233,20 +233,11 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
 }
 
 /**
- * Whether mupdf draws annotations or form widgets on the page: it loads those of its /Annots entry but links and
- * popups, which it keeps apart and never draws (a link is an area to click, a popup an annotation's note).
+ * Whether mupdf draws annotations or form widgets on the page: those it loaded from the page's /Annots entry,
+ * which leaves out links and popups (mupdf keeps them apart and never draws them: a link is an area to click, a
+ * popup an annotation's note).
  */
 function drawsAnnotations(page: PDFPage): boolean {
-  const object = page.getObject();
-  const annots = object.get("Annots");
-  let listed: boolean;
-  try {
-    listed = !annots.isNull();
-  } finally {
-    annots.destroy();
-    object.destroy();
-  }
-  if (!listed) return false;
   const loaded = [...page.getAnnotations(), ...page.getWidgets()];
   for (const annot of loaded) annot.destroy();
   return loaded.length > 0;
