@@ -1,14 +1,17 @@
 /**
  * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
  * on the same files in the same run.
- *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200] [--ref REV]
+ *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--warmup 1] [--docs 200] [--ref REV]
  * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
  *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
  *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
  * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
- * - warm: in this process after one warm-up pass, `rounds` passes over the files; pdftotext runs as a process
+ * - warm: in this process after `warmup` warm-up passes (one by default), `rounds` passes over the files. mupdf's
+ *   WASM is still being compiled to its faster tier in the first passes (a pass costs about a third more CPU at the
+ *   second pass than at the tenth): --warmup 10 measures a thread that has read a few dozen documents, as a
+ *   running server's has. pdftotext runs as a process
  *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
  *   median per-document time.
  * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
@@ -56,6 +59,7 @@ async function childRss(docs: number, files: string[]): Promise<void> {
 async function main(): Promise<void> {
   const dir = option("dir", "/work/shared/bench/pdf");
   const rounds = Number(option("rounds", "5"));
+  const warmup = Math.max(1, Number(option("warmup", "1")));
   const docs = Number(option("docs", "200"));
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: { id: string; expect: string; file?: string; pages?: number }[] };
   const entries = manifest.files.filter((f) => f.expect === "ok" && f.file).map((f) => ({ id: f.id, path: join(dir, f.file as string) }));
@@ -63,7 +67,7 @@ async function main(): Promise<void> {
   const refName = option("ref", "");
   const refTree: ReferenceTree | undefined = refName ? createReferenceTree(refName) : undefined;
   try {
-    await measure(rounds, docs, entries, readPdf, refTree);
+    await measure(rounds, warmup, docs, entries, readPdf, refTree);
   } finally {
     refTree?.remove();
   }
@@ -85,6 +89,7 @@ async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Pro
 
 async function measure(
   rounds: number,
+  warmup: number,
   docs: number,
   entries: { id: string; path: string }[],
   readPdf: Awaited<ReturnType<typeof loadReadPdf>>,
@@ -99,10 +104,12 @@ async function measure(
     return performance.now() - t;
   };
   const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
-  console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}`);
+  console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}; warm-up passes ${warmup}`);
 
   const pagesOf = new Map<string, number>();
-  for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up pass
+  for (let pass = 0; pass < warmup; pass++) {
+    for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up passes
+  }
   const totalPages = [...pagesOf.values()].reduce((a, b) => a + b, 0);
   const runPdftotext = (path: string): void => {
     const run = Bun.spawnSync(["pdftotext", "-enc", "UTF-8", path, "-"], { stdout: "pipe", stderr: "ignore" });
@@ -110,9 +117,11 @@ async function measure(
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
-  for (const e of entries) {
-    await refSide?.read(bytes.get(e.id) as Uint8Array);
-    await ourSide?.read(bytes.get(e.id) as Uint8Array);
+  for (let pass = 0; pass < warmup; pass++) {
+    for (const e of entries) {
+      await refSide?.read(bytes.get(e.id) as Uint8Array);
+      await ourSide?.read(bytes.get(e.id) as Uint8Array);
+    }
   }
 
   // cold: one fresh process per document, each engine
