@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
 import { normalizeText } from "../../../src/web/text/canonical-text.ts";
 import { extractHtml } from "../../../src/web/extract/extract.ts";
-import { limitText, sha256Hex } from "../../../src/web/text/text-output.ts";
+import { countCodePoints, limitText, sha256Hex } from "../../../src/web/text/text-output.ts";
 
 describe("web/canonical-text", () => {
   it("collapses whitespace, trims lines and keeps at most one blank line", () => {
@@ -62,6 +62,14 @@ describe("web/canonical-text", () => {
 });
 
 describe("web/text-output", () => {
+  it("counts code points: a surrogate pair once, a lone surrogate once, BMP text by its length", () => {
+    expect(countCodePoints("")).toBe(0);
+    expect(countCodePoints("abc d\u00e9\uffff")).toBe(7);
+    expect(countCodePoints("a\ud83d\ude00b")).toBe(3);
+    expect(countCodePoints("\ud800a\udc00\ud83d")).toBe(4);
+    expect(countCodePoints("\udc00\ud800\udc00")).toBe(2);
+  });
+
   it("truncates by code point, never splitting a surrogate pair", () => {
     const text = "ab😀😀😀cd";
     const cut = limitText(text, 3);
