@@ -211,8 +211,10 @@ function splitAt(page: Page, region: number[], x: number, lineHeight: number, mi
     else crossers.push(i);
   }
   crossers.sort((a, b) => (middles[a] as number) - (middles[b] as number) || a - b);
-  const crosserMiddles = Float64Array.from(crossers, (i) => middles[i] as number);
-  const bands = Array.from({ length: crossers.length + 1 }, () => ({ left: [] as number[], right: [] as number[], columnar: false }));
+  const crosserMiddles = new Float64Array(crossers.length);
+  for (let k = 0; k < crossers.length; k++) crosserMiddles[k] = middles[crossers[k] as number] as number;
+  const bands: Split["bands"] = [];
+  for (let k = 0; k <= crossers.length; k++) bands.push({ left: [], right: [], columnar: false });
   for (let k = 0; k < region.length; k++) {
     const side = sides[k];
     if (side === ACROSS) continue;
