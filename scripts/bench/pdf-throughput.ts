@@ -14,6 +14,9 @@
  *   running server's has. pdftotext runs as a process
  *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
  *   median per-document time.
+ * - CPU: the same warm passes counted in CPU time, which the machine's other load disturbs far less than wall time:
+ *   pdftotext's process (user and system, from its resource usage), and the thread that reads for readPdf (its
+ *   own CPU time; without --ref, this process's, which also holds the engine's compiler and collector threads).
  * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
  *   largest resident set size it saw (sampled after each document, and the kernel's maxrss).
  */
@@ -73,18 +76,30 @@ async function main(): Promise<void> {
   }
 }
 
-/** A readPdf module on a thread of its own (pdf-ab-side.ts): the time it reports for each document. */
-async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<number>; stop(): void }> {
+/** Wall and CPU milliseconds of one read. */
+interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+/** A readPdf module on a thread of its own (pdf-ab-side.ts): the wall and thread CPU time it reports for each document. */
+async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<Timed>; stop(): void }> {
   const worker = new Worker(join(import.meta.dir, "pdf-ab-side.ts"));
-  let answer: ((reply: { ms: number }) => void) | undefined;
+  let answer: ((reply: Timed) => void) | undefined;
   worker.onmessage = (event) => answer?.(event.data);
-  const ask = (message: unknown): Promise<{ ms: number }> =>
+  const ask = (message: unknown): Promise<Timed> =>
     new Promise((resolve) => {
       answer = resolve;
       worker.postMessage(message);
     });
   await ask({ module });
-  return { read: async (bytes) => (await ask({ bytes })).ms, stop: () => worker.terminate() };
+  return {
+    read: async (bytes) => {
+      const { ms, cpuMs } = await ask({ bytes });
+      return { ms, cpuMs };
+    },
+    stop: () => worker.terminate(),
+  };
 }
 
 async function measure(
@@ -97,11 +112,13 @@ async function measure(
 ): Promise<void> {
   const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
   const ourSide = refTree ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
-  const readOurs = async (doc: Uint8Array): Promise<number> => {
+  const readOurs = async (doc: Uint8Array): Promise<Timed> => {
     if (ourSide) return ourSide.read(doc);
     const t = performance.now();
+    const cpu = process.cpuUsage();
     await readPdf(doc);
-    return performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 };
   };
   const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
   console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}; warm-up passes ${warmup}`);
@@ -111,9 +128,11 @@ async function measure(
     for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up passes
   }
   const totalPages = [...pagesOf.values()].reduce((a, b) => a + b, 0);
-  const runPdftotext = (path: string): void => {
+  /** pdftotext's CPU milliseconds (user and system) for the file. */
+  const runPdftotext = (path: string): number => {
     const run = Bun.spawnSync(["pdftotext", "-enc", "UTF-8", path, "-"], { stdout: "pipe", stderr: "ignore" });
     if (run.exitCode !== 0) throw new Error(`pdftotext failed on ${path}`);
+    return Number(run.resourceUsage.cpuTime.total) / 1000;
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
@@ -144,19 +163,22 @@ async function measure(
   let popplerMs = 0;
   const perDocRef: number[] = [];
   let refMs = 0;
+  const cpu = { ours: 0, poppler: 0, ref: 0 };
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
       const doc = bytes.get(e.id) as Uint8Array;
       const readRef = async (): Promise<void> => {
         if (!refSide) return;
-        const ms = await refSide.read(doc);
+        const { ms, cpuMs } = await refSide.read(doc);
         refMs += ms;
+        cpu.ref += cpuMs;
         perDocRef.push(ms);
       };
       if (r % 2 === 1) await readRef();
-      const ours = await readOurs(doc);
+      const { ms: ours, cpuMs } = await readOurs(doc);
+      cpu.ours += cpuMs;
       const t = performance.now();
-      runPdftotext(e.path);
+      cpu.poppler += runPdftotext(e.path);
       const poppler = performance.now() - t;
       oursMs += ours;
       popplerMs += poppler;
@@ -180,14 +202,20 @@ async function measure(
   console.log(row("readPdf (mupdf)", coldOurs, perDocOurs, oursMs));
   console.log(row("pdftotext", coldPoppler, perDocPoppler, popplerMs));
   if (refTree) console.log(`${`readPdf at ${refTree.name}`.padEnd(18)} ${(pages / (refMs / 1000)).toFixed(0).padStart(7)} ${median(perDocRef).toFixed(1).padStart(14)} ${percentile(perDocRef, 0.95).toFixed(1).padStart(11)}             -`);
+  const perCpuSecond = (ms: number): string => (pages / (ms / 1000)).toFixed(0);
   console.log(
-    `\npeak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
+    `\npages per CPU second (warm passes): readPdf ${perCpuSecond(cpu.ours)}, pdftotext ${perCpuSecond(cpu.poppler)}` +
+      (refTree ? `, readPdf at ${refTree.name} ${perCpuSecond(cpu.ref)} (readPdf sides: their threads' CPU)` : " (readPdf: this process's CPU)"),
+  );
+  console.log(
+    `peak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
       `${memory.startMb.toFixed(0)} MB after loading, ${memory.endMb.toFixed(0)} MB at the end`,
   );
   console.log(
     `SUMMARY warm_pages_per_s=${(pages / (oursMs / 1000)).toFixed(0)} pdftotext_pages_per_s=${(pages / (popplerMs / 1000)).toFixed(0)} ` +
       `warm_ms_p50=${median(perDocOurs).toFixed(1)} pdftotext_ms_p50=${median(perDocPoppler).toFixed(1)} ` +
       (refTree ? `ref_pages_per_s=${(pages / (refMs / 1000)).toFixed(0)} ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} ref_ratio_to_pdftotext=${(popplerMs / refMs).toFixed(2)} ` : `ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} `) +
+      `cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ours).toFixed(2)} ${refTree ? `ref_cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ref).toFixed(2)} ` : ""}` +
       `cold_ms_p50=${median(coldOurs).toFixed(1)} pdftotext_cold_ms_p50=${median(coldPoppler).toFixed(1)} peak_rss_mb=${Math.max(memory.peakMb, memory.maxRssMb).toFixed(0)}`,
   );
 }
