@@ -5,7 +5,7 @@
  * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
  * repairs, an HTML page and a ZIP named .pdf, 21 pages, 20 pages of about 120,000 characters, pages set in a font
  * without a Unicode map (a Type0 font whose /ToUnicode is removed: mupdf reads U+FFFD), a form widget whose
- * appearance carries text, and two- and three-column pages drawn row by row across their columns (as the IRS
+ * appearance carries text, a link annotation whose appearance stream draws text (mupdf never draws links), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows.
  */
@@ -84,6 +84,29 @@ function addFieldWidget(doc: PDFDocument, index: number, value: string): void {
   pageObj.put("Annots", annots);
   doc.getTrailer().get("Root").put("AcroForm", doc.newDictionary());
   doc.getTrailer().get("Root").get("AcroForm").put("Fields", annots);
+}
+
+/** Adds a link (a URI action) over page `index`'s first line, with an appearance stream that draws `caption`. */
+function addLink(doc: PDFDocument, index: number, caption: string): void {
+  const pageObj = doc.findPage(index);
+  const font = pageObj.get("Resources").get("Font").get("F1");
+  const appearance = doc.addStream(`BT /F1 12 Tf 2 6 Td ${pdfString(caption)} Tj ET`, {
+    Type: "XObject",
+    Subtype: "Form",
+    BBox: [0, 0, 300, 24],
+    Resources: { Font: { F1: font } },
+  });
+  const link = doc.addObject({
+    Type: "Annot",
+    Subtype: "Link",
+    Rect: [56, 700, 356, 724],
+    Border: [0, 0, 0],
+    A: { S: "URI", URI: "https://example.com/terms" },
+    AP: { N: appearance },
+  });
+  const annots = doc.newArray();
+  annots.push(link);
+  pageObj.put("Annots", annots);
 }
 
 function buildDocument(pages: readonly string[], setup?: (doc: PDFDocument) => void): PDFDocument {
@@ -210,6 +233,9 @@ save("unmapped-only.pdf", buildDocument([], (doc) => addUnmappedPage(doc, "Nothi
 
 // A text field whose value is drawn by its widget's appearance stream, not by the page contents.
 save("widget-text.pdf", buildDocument([textContent(["Application form"])], (doc) => addFieldWidget(doc, 0, "Jane Q. Applicant")));
+
+// A link whose appearance draws a caption: mupdf keeps links apart from annotations and draws neither the link nor it.
+save("link-only.pdf", buildDocument([textContent(["Read the terms online."])], (doc) => addLink(doc, 0, "Link caption")));
 
 // Cut to 40%: mupdf writes the page tree first, so it repairs the file and finds page 1's text only.
 const sound = save("truncated-source.tmp.pdf", buildDocument([1, 2, 3, 4].map((n) => textContent(paragraph(n, 40)))));

@@ -1,16 +1,22 @@
 /**
  * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
  * on the same files in the same run.
- *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--docs 200] [--ref REV]
+ *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--warmup 1] [--docs 200] [--ref REV]
  * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
  *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
  *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
  * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
- * - warm: in this process after one warm-up pass, `rounds` passes over the files; pdftotext runs as a process
+ * - warm: in this process after `warmup` warm-up passes (one by default), `rounds` passes over the files. mupdf's
+ *   WASM is still being compiled to its faster tier in the first passes (a pass costs about a third more CPU at the
+ *   second pass than at the tenth): --warmup 10 measures a thread that has read a few dozen documents, as a
+ *   running server's has. pdftotext runs as a process
  *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
  *   median per-document time.
+ * - CPU: the same warm passes counted in CPU time, which the machine's other load disturbs far less than wall time:
+ *   pdftotext's process (user and system, from its resource usage), and the thread that reads for readPdf (its
+ *   own CPU time; without --ref, this process's, which also holds the engine's compiler and collector threads).
  * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
  *   largest resident set size it saw (sampled after each document, and the kernel's maxrss).
  */
@@ -56,6 +62,7 @@ async function childRss(docs: number, files: string[]): Promise<void> {
 async function main(): Promise<void> {
   const dir = option("dir", "/work/shared/bench/pdf");
   const rounds = Number(option("rounds", "5"));
+  const warmup = Math.max(1, Number(option("warmup", "1")));
   const docs = Number(option("docs", "200"));
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: { id: string; expect: string; file?: string; pages?: number }[] };
   const entries = manifest.files.filter((f) => f.expect === "ok" && f.file).map((f) => ({ id: f.id, path: join(dir, f.file as string) }));
@@ -63,28 +70,41 @@ async function main(): Promise<void> {
   const refName = option("ref", "");
   const refTree: ReferenceTree | undefined = refName ? createReferenceTree(refName) : undefined;
   try {
-    await measure(rounds, docs, entries, readPdf, refTree);
+    await measure(rounds, warmup, docs, entries, readPdf, refTree);
   } finally {
     refTree?.remove();
   }
 }
 
-/** A readPdf module on a thread of its own (pdf-ab-side.ts): the time it reports for each document. */
-async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<number>; stop(): void }> {
+/** Wall and CPU milliseconds of one read. */
+interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+/** A readPdf module on a thread of its own (pdf-ab-side.ts): the wall and thread CPU time it reports for each document. */
+async function startSide(module: string): Promise<{ read(bytes: Uint8Array): Promise<Timed>; stop(): void }> {
   const worker = new Worker(join(import.meta.dir, "pdf-ab-side.ts"));
-  let answer: ((reply: { ms: number }) => void) | undefined;
+  let answer: ((reply: Timed) => void) | undefined;
   worker.onmessage = (event) => answer?.(event.data);
-  const ask = (message: unknown): Promise<{ ms: number }> =>
+  const ask = (message: unknown): Promise<Timed> =>
     new Promise((resolve) => {
       answer = resolve;
       worker.postMessage(message);
     });
   await ask({ module });
-  return { read: async (bytes) => (await ask({ bytes })).ms, stop: () => worker.terminate() };
+  return {
+    read: async (bytes) => {
+      const { ms, cpuMs } = await ask({ bytes });
+      return { ms, cpuMs };
+    },
+    stop: () => worker.terminate(),
+  };
 }
 
 async function measure(
   rounds: number,
+  warmup: number,
   docs: number,
   entries: { id: string; path: string }[],
   readPdf: Awaited<ReturnType<typeof loadReadPdf>>,
@@ -92,27 +112,35 @@ async function measure(
 ): Promise<void> {
   const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
   const ourSide = refTree ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
-  const readOurs = async (doc: Uint8Array): Promise<number> => {
+  const readOurs = async (doc: Uint8Array): Promise<Timed> => {
     if (ourSide) return ourSide.read(doc);
     const t = performance.now();
+    const cpu = process.cpuUsage();
     await readPdf(doc);
-    return performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 };
   };
   const pdftotextVersion = Bun.spawnSync(["pdftotext", "-v"], { stderr: "pipe" }).stderr.toString().split("\n")[0];
-  console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}`);
+  console.log(`files: ${entries.map((e) => e.id).join(" ")} (${entries.length}); ${pdftotextVersion}; bun ${Bun.version}; rounds ${rounds}; warm-up passes ${warmup}`);
 
   const pagesOf = new Map<string, number>();
-  for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up pass
+  for (let pass = 0; pass < warmup; pass++) {
+    for (const e of entries) pagesOf.set(e.id, (await readPdf(new Uint8Array(readFileSync(e.path)))).page_count); // also the warm-up passes
+  }
   const totalPages = [...pagesOf.values()].reduce((a, b) => a + b, 0);
-  const runPdftotext = (path: string): void => {
+  /** pdftotext's CPU milliseconds (user and system) for the file. */
+  const runPdftotext = (path: string): number => {
     const run = Bun.spawnSync(["pdftotext", "-enc", "UTF-8", path, "-"], { stdout: "pipe", stderr: "ignore" });
     if (run.exitCode !== 0) throw new Error(`pdftotext failed on ${path}`);
+    return Number(run.resourceUsage.cpuTime.total) / 1000;
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
-  for (const e of entries) {
-    await refSide?.read(bytes.get(e.id) as Uint8Array);
-    await ourSide?.read(bytes.get(e.id) as Uint8Array);
+  for (let pass = 0; pass < warmup; pass++) {
+    for (const e of entries) {
+      await refSide?.read(bytes.get(e.id) as Uint8Array);
+      await ourSide?.read(bytes.get(e.id) as Uint8Array);
+    }
   }
 
   // cold: one fresh process per document, each engine
@@ -135,19 +163,22 @@ async function measure(
   let popplerMs = 0;
   const perDocRef: number[] = [];
   let refMs = 0;
+  const cpu = { ours: 0, poppler: 0, ref: 0 };
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
       const doc = bytes.get(e.id) as Uint8Array;
       const readRef = async (): Promise<void> => {
         if (!refSide) return;
-        const ms = await refSide.read(doc);
+        const { ms, cpuMs } = await refSide.read(doc);
         refMs += ms;
+        cpu.ref += cpuMs;
         perDocRef.push(ms);
       };
       if (r % 2 === 1) await readRef();
-      const ours = await readOurs(doc);
+      const { ms: ours, cpuMs } = await readOurs(doc);
+      cpu.ours += cpuMs;
       const t = performance.now();
-      runPdftotext(e.path);
+      cpu.poppler += runPdftotext(e.path);
       const poppler = performance.now() - t;
       oursMs += ours;
       popplerMs += poppler;
@@ -171,14 +202,20 @@ async function measure(
   console.log(row("readPdf (mupdf)", coldOurs, perDocOurs, oursMs));
   console.log(row("pdftotext", coldPoppler, perDocPoppler, popplerMs));
   if (refTree) console.log(`${`readPdf at ${refTree.name}`.padEnd(18)} ${(pages / (refMs / 1000)).toFixed(0).padStart(7)} ${median(perDocRef).toFixed(1).padStart(14)} ${percentile(perDocRef, 0.95).toFixed(1).padStart(11)}             -`);
+  const perCpuSecond = (ms: number): string => (pages / (ms / 1000)).toFixed(0);
   console.log(
-    `\npeak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
+    `\npages per CPU second (warm passes): readPdf ${perCpuSecond(cpu.ours)}, pdftotext ${perCpuSecond(cpu.poppler)}` +
+      (refTree ? `, readPdf at ${refTree.name} ${perCpuSecond(cpu.ref)} (readPdf sides: their threads' CPU)` : " (readPdf: this process's CPU)"),
+  );
+  console.log(
+    `peak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
       `${memory.startMb.toFixed(0)} MB after loading, ${memory.endMb.toFixed(0)} MB at the end`,
   );
   console.log(
     `SUMMARY warm_pages_per_s=${(pages / (oursMs / 1000)).toFixed(0)} pdftotext_pages_per_s=${(pages / (popplerMs / 1000)).toFixed(0)} ` +
       `warm_ms_p50=${median(perDocOurs).toFixed(1)} pdftotext_ms_p50=${median(perDocPoppler).toFixed(1)} ` +
       (refTree ? `ref_pages_per_s=${(pages / (refMs / 1000)).toFixed(0)} ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} ref_ratio_to_pdftotext=${(popplerMs / refMs).toFixed(2)} ` : `ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} `) +
+      `cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ours).toFixed(2)} ${refTree ? `ref_cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ref).toFixed(2)} ` : ""}` +
       `cold_ms_p50=${median(coldOurs).toFixed(1)} pdftotext_cold_ms_p50=${median(coldPoppler).toFixed(1)} peak_rss_mb=${Math.max(memory.peakMb, memory.maxRssMb).toFixed(0)}`,
   );
 }

@@ -32,9 +32,13 @@ export interface ColumnOrderOptions {
  */
 export function orderLinesByColumns(lines: readonly LayoutLine[], options: ColumnOrderOptions = {}): number[][] | undefined {
   if (lines.length < 2 * MIN_COLUMN_LINES) return undefined;
-  const all = lines.map((_, i) => i);
+  const all = new Array<number>(lines.length);
   const middles = new Float64Array(lines.length);
-  lines.forEach((l, i) => (middles[i] = (l.y0 + l.y1) / 2));
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as LayoutLine;
+    all[i] = i;
+    middles[i] = (l.y0 + l.y1) / 2;
+  }
   const runs = orderRegion({ lines, middles }, all, options.rightToLeft === true, 0);
   return isInterleaved(runs, lines.length) ? runs : undefined;
 }
@@ -47,9 +51,7 @@ export function orderLinesByColumns(lines: readonly LayoutLine[], options: Colum
  */
 function isInterleaved(runs: number[][], count: number): boolean {
   const runOf = new Int32Array(count);
-  runs.forEach((run, r) => {
-    for (const i of run) runOf[i] = r;
-  });
+  for (let r = 0; r < runs.length; r++) for (const i of runs[r] as number[]) runOf[i] = r;
   let hops = 0;
   for (let i = 1; i < count; i++) if (runOf[i] !== runOf[i - 1]) hops++;
   return hops > MAX_HOPS_PER_RUN * runs.length && hops >= MIN_HOP_SHARE * count;
@@ -122,12 +124,12 @@ function findSplit(page: Page, region: number[]): Split | undefined {
   let left = Infinity;
   let right = -Infinity;
   const heights = new Float64Array(region.length);
-  region.forEach((i, k) => {
-    const l = lines[i] as LayoutLine;
+  for (let k = 0; k < region.length; k++) {
+    const l = lines[region[k] as number] as LayoutLine;
     left = Math.min(left, l.x0);
     right = Math.max(right, l.x1);
     heights[k] = l.y1 - l.y0;
-  });
+  }
   const lineHeight = median(heights);
   if (!(right - left > 0) || !(lineHeight > 0)) return undefined;
 
@@ -170,7 +172,14 @@ function findSplit(page: Page, region: number[]): Split | undefined {
     if ((coverage[start - 1] as number) < level || (coverage[c] as number) < level) continue;
     const deep = level + Math.max(MIN_COLUMN_LINES, Math.ceil(level / 2));
     if ((peakBefore[start] as number) < deep || (peakAfter[c - 1] as number) < deep) continue;
-    const split = splitAt(page, region, left + ((start + c) / 2) * unit, lineHeight, minGap);
+    const x = left + ((start + c) / 2) * unit;
+    // Only the lines on either side of the gutter can be in its columns: a candidate whose bound cannot pass the
+    // tests below, or beat the best split so far, is not split.
+    const crossing = countCrossers(lines, region, x);
+    const bound = region.length - crossing;
+    if (bound === 0 || bound < crossing) continue;
+    if (best && (bound < best.columnarLines || (bound === best.columnarLines && crossing >= best.crossers.length))) continue;
+    const split = splitAt(page, region, x, lineHeight, minGap);
     if (split.columnarLines === 0 || split.columnarLines < split.crossers.length) continue;
     if (!best || split.columnarLines > best.columnarLines || (split.columnarLines === best.columnarLines && split.crossers.length < best.crossers.length)) {
       best = split;
@@ -179,23 +188,37 @@ function findSplit(page: Page, region: number[]): Split | undefined {
   return best;
 }
 
+/** How many of the region's lines cross x (splitAt's crossers). */
+function countCrossers(lines: readonly LayoutLine[], region: number[], x: number): number {
+  let n = 0;
+  for (const i of region) {
+    const l = lines[i] as LayoutLine;
+    if (l.x1 > x && l.x0 < x) n++;
+  }
+  return n;
+}
+
 function splitAt(page: Page, region: number[], x: number, lineHeight: number, minGap: number): Split {
   const { lines, middles } = page;
   // Each line's side of the gutter: left, right, or across it (a crosser).
   const sides = new Uint8Array(region.length);
   const crossers: number[] = [];
-  region.forEach((i, k) => {
+  for (let k = 0; k < region.length; k++) {
+    const i = region[k] as number;
     const l = lines[i] as LayoutLine;
     if (l.x1 <= x) sides[k] = LEFT;
     else if (l.x0 >= x) sides[k] = RIGHT;
     else crossers.push(i);
-  });
+  }
   crossers.sort((a, b) => (middles[a] as number) - (middles[b] as number) || a - b);
-  const crosserMiddles = Float64Array.from(crossers, (i) => middles[i] as number);
-  const bands = Array.from({ length: crossers.length + 1 }, () => ({ left: [] as number[], right: [] as number[], columnar: false }));
-  region.forEach((index, k) => {
+  const crosserMiddles = new Float64Array(crossers.length);
+  for (let k = 0; k < crossers.length; k++) crosserMiddles[k] = middles[crossers[k] as number] as number;
+  const bands: Split["bands"] = [];
+  for (let k = 0; k <= crossers.length; k++) bands.push({ left: [], right: [], columnar: false });
+  for (let k = 0; k < region.length; k++) {
     const side = sides[k];
-    if (side === ACROSS) return;
+    if (side === ACROSS) continue;
+    const index = region[k] as number;
     const y = middles[index] as number;
     // The band below the last crosser whose middle is above this line's middle.
     let lo = 0;
@@ -207,7 +230,7 @@ function splitAt(page: Page, region: number[], x: number, lineHeight: number, mi
     }
     const band = bands[lo] as Split["bands"][number];
     (side === LEFT ? band.left : band.right).push(index);
-  });
+  }
   let columnarLines = 0;
   for (const band of bands) {
     // A side of fewer lines is no column (isColumn's first test), checked before any geometry.
@@ -264,7 +287,11 @@ function verticalExtent(lines: readonly LayoutLine[], side: number[]): [top: num
 /** Prose beside prose: enough long lines in `side`, level with the lines of the other side (its vertical extent). */
 function isColumn(lines: readonly LayoutLine[], side: number[], [top, bottom]: [number, number], lineHeight: number): boolean {
   if (side.length < MIN_COLUMN_LINES) return false;
-  const widths = Float64Array.from(side, (i) => (lines[i] as LayoutLine).x1 - (lines[i] as LayoutLine).x0);
+  const widths = new Float64Array(side.length);
+  for (let k = 0; k < side.length; k++) {
+    const l = lines[side[k] as number] as LayoutLine;
+    widths[k] = l.x1 - l.x0;
+  }
   if (median(widths) < MIN_COLUMN_LINE_HEIGHTS * lineHeight) return false;
   // Side by side: at least MIN_COLUMN_LINES of these lines lie within the other side's vertical extent.
   let level = 0;

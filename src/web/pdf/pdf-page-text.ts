@@ -30,7 +30,7 @@ export function readPageText(stext: StructuredText, hints: { readonly dingbats?:
   const page = collectLines(stext);
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
-  if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(texts, page.boxes))) {
+  if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
     texts = readGlyphs(stext, texts);
     raw = joinBlocks(texts, page.linesPerBlock);
   }
@@ -39,7 +39,7 @@ export function readPageText(stext: StructuredText, hints: { readonly dingbats?:
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
   if (texts === undefined || texts.length !== page.boxes.length) return raw;
-  const order = isRightToLeft(texts) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
+  const order = isRightToLeft(raw) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
   if (order === undefined) return raw;
   const runs = order.map((run) => run.map((k) => page.horizontal[k] as number));
   const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i]);
@@ -96,16 +96,11 @@ function splitLines(raw: string, linesPerBlock: number[]): string[] | undefined 
   return at === parts.length - 1 && parts[at] === "" ? texts : undefined;
 }
 
-function isRightToLeft(texts: string[]): boolean {
-  // Most pages hold no right-to-left letter: one test each, without listing every letter of the page.
-  if (!texts.some((text) => RTL_LETTER_ANY.test(text))) return false;
-  let rtl = 0;
-  let letters = 0;
-  for (const text of texts) {
-    rtl += text.match(RTL_LETTER)?.length ?? 0;
-    letters += text.match(LETTER)?.length ?? 0;
-  }
-  return rtl * 2 > letters;
+/** Whether most letters of `text` are of right-to-left scripts. */
+function isRightToLeft(text: string): boolean {
+  // Most pages hold no right-to-left letter: one test, without listing every letter of the page.
+  if (!RTL_LETTER_ANY.test(text)) return false;
+  return (text.match(RTL_LETTER)?.length ?? 0) * 2 > (text.match(LETTER)?.length ?? 0);
 }
 
 /**
@@ -149,33 +144,24 @@ function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[]):
   return out;
 }
 
-// Four letter pairs in a row ("BBoolldd") is fake bold drawn glyph by glyph; "bookkeeper" has three.
+// Four letter pairs in a row ("BBoolldd") is fake bold drawn glyph by glyph; "bookkeeper" has three. No letter is a
+// line feed, so a match in the page's text is a match in one of its lines.
 const DOUBLED_RUN = /(\p{L})\1(\p{L})\2(\p{L})\3(\p{L})\4/u;
+// What any match of DOUBLED_RUN holds, found without its letter classes (a third of the time): four pairs of equal
+// neighbouring code units in a row, or a surrogate (letters beyond the BMP are pairs of units; then DOUBLED_RUN
+// decides).
+const DOUBLED_UNITS = /(.)\1(.)\2(.)\3(.)\4|[\uD800-\uDFFF]/;
 
-/** Some line doubles its letters, or repeats another line's text over (nearly) the same box. */
-function looksOverstruck(texts: readonly string[], boxes: readonly LayoutLine[]): boolean {
+/** Some line (of `raw`, whose lines `texts` are) doubles its letters, or repeats another line's text over (nearly) the same box. */
+function looksOverstruck(raw: string, texts: readonly string[], boxes: readonly LayoutLine[]): boolean {
+  if (DOUBLED_UNITS.test(raw) && DOUBLED_RUN.test(raw)) return true;
   const seen = new Map<string, number>();
   for (let i = 0; i < texts.length; i++) {
     const text = (texts[i] ?? "").trim();
     if (text === "") continue;
-    if (mayDoubleLetters(text) && DOUBLED_RUN.test(text)) return true;
     const before = seen.get(text);
     if (before !== undefined && overlapShare(boxes[before] as LayoutLine, boxes[i] as LayoutLine) > 0.5) return true;
     seen.set(text, i);
-  }
-  return false;
-}
-
-/**
- * Whether DOUBLED_RUN can match at all, without its backreferences: four doubled letters make four pairs of equal
- * neighbouring code units, unless the letters lie beyond the BMP (a surrogate pair each: then the regex decides).
- */
-function mayDoubleLetters(text: string): boolean {
-  let pairs = 0;
-  for (let i = 0; i + 1 < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdfff) return true;
-    if (code === text.charCodeAt(i + 1) && ++pairs >= 4) return true;
   }
   return false;
 }

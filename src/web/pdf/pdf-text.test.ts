@@ -10,6 +10,10 @@ describe("pdf-text", () => {
     expect(canonicalizePdfText("\u0002x\u0000y\u000cz\ufeff\u0085!")).toBe("xyz!");
   });
 
+  it("folds ligatures and presentation forms, and drops controls beside them", () => {
+    expect(canonicalizePdfText("\ufb01\u0002le \ufefb\ufeff \u0085x\ufe70")).toBe("file \u0644\u0627 x \u064b");
+  });
+
   it("makes lone surrogates U+FFFD and keeps pairs", () => {
     expect(canonicalizePdfText("x\ud800y \ud83d\ude00")).toBe("x\ufffdy \ud83d\ude00");
   });

@@ -5,13 +5,12 @@
  */
 import { normalizeText } from "../text/canonical-text.ts";
 
-// C0/C1 controls other than \t \n \r (normalizeText handles those); U+FEFF is an invisible BOM/ZWNBSP.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF]/g;
-
+// C0/C1 controls other than \t \n \r (normalizeText handles those); U+FEFF is an invisible BOM/ZWNBSP. Dropped.
 // Ligatures and presentation forms (Latin ﬁ, Arabic lam-alef, Hebrew points): mupdf keeps them as one character
 // (preserve-ligatures), folded here to the letters they stand for, in logical order; nothing else is folded.
-const PRESENTATION_FORM = /[\uFB00-\uFDFF\uFE70-\uFEFE]/g;
+// One class for both, so a page is scanned once: no fold yields a control character.
+const CONTROL_OR_FORM = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\uFB00-\uFDFF\uFE70-\uFEFE]/g;
 
 export function canonicalizePdfText(raw: string): string {
-  return normalizeText(raw.replace(CONTROL, "").replace(PRESENTATION_FORM, (c) => c.normalize("NFKC")));
+  return normalizeText(raw.replace(CONTROL_OR_FORM, (c) => (c >= "\uFB00" && c !== "\uFEFF" ? c.normalize("NFKC") : "")));
 }

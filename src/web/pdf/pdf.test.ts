@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError, type ErrorCode } from "../../errors.ts";
 import { readPdf } from "./pdf.ts";
+import { canonicalizePdfText } from "./pdf-text.ts";
+import { loadMupdf } from "./pdf-wasm.ts";
 import { countCodePoints, sha256Hex } from "../text/text-output.ts";
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(import.meta.dir, "../../../test/fixtures/pdf", name)));
@@ -120,6 +122,23 @@ describe("readPdf", () => {
   it("includes text drawn by form widgets' appearances", async () => {
     const pdf = await readPdf(fixture("widget-text.pdf"));
     expect(pdf.pages[0]?.text).toBe("Application form\n\nJane Q. Applicant");
+  });
+
+  it("reads a page whose only annotation is a link as its display list reads, without the link's appearance", async () => {
+    // readPdf reads such a page straight from its contents (mupdf neither loads links as annotations nor draws
+    // them); if a mupdf upgrade drew them, the display list would hold the caption and this would fail.
+    const bytes = fixture("link-only.pdf");
+    const mupdf = await loadMupdf();
+    const doc = mupdf.Document.openDocument(bytes, "application/pdf");
+    const page = doc.loadPage(0);
+    const list = page.toDisplayList(true);
+    const stext = list.toStructuredText("");
+    const listed = canonicalizePdfText(stext.asText());
+    expect(page.getLinks().length).toBe(1);
+    for (const handle of [stext, list, page, doc]) handle.destroy();
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages[0]?.text).toBe(listed);
+    expect(pdf.pages[0]?.text).toBe("Read the terms online.");
   });
 
   it("truncates by code point at 100,000 characters, marks it and warns", async () => {

@@ -59,7 +59,7 @@ interface RawPage {
   page: number;
   label: string | undefined;
   text: string;
-  /** U+FFFD characters in `text`, and its characters other than whitespace. */
+  /** U+FFFD characters in `text`, and (when there are some) its characters other than whitespace. */
   unmapped: number;
   visible: number;
   failed: boolean;
@@ -207,8 +207,9 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
     // A page with annotations or form widgets is read through a display list that holds them: their appearances
     // are drawn on the page like its contents (a filled-in field, a button's caption), and
     // Page.toStructuredText leaves them out. A page without them is read straight from its contents, which
-    // gives the same text without recording the page first (a tenth of the extraction time).
-    const annotated = hasAnnotations(page);
+    // gives the same text without recording the page first (a tenth of the extraction time). So is a page whose
+    // /Annots holds only links (most annotated pages of papers and manuals): mupdf never draws those.
+    const annotated = drawsAnnotations(page);
     if (annotated) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
     stext = read(STEXT_OPTIONS);
@@ -219,7 +220,9 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
       raw = readPageText(stext, { dingbats });
     }
     const text = canonicalizePdfText(raw);
-    return { page: number, label, text, unmapped: countUnmapped(text), visible: countVisible(text), failed: false };
+    const unmapped = countUnmapped(text);
+    // Visible characters matter only beside unmapped ones (isUnreadable, the warnings): not counted on other pages.
+    return { page: number, label, text, unmapped, visible: unmapped > 0 ? countVisible(text) : 0, failed: false };
   } catch {
     return { page: number, label: undefined, text: "", unmapped: 0, visible: 0, failed: true };
   } finally {
@@ -229,16 +232,15 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
   }
 }
 
-/** Whether the page lists annotations (form widgets among them) in its /Annots entry. */
-function hasAnnotations(page: PDFPage): boolean {
-  const object = page.getObject();
-  const annots = object.get("Annots");
-  try {
-    return !annots.isNull();
-  } finally {
-    annots.destroy();
-    object.destroy();
-  }
+/**
+ * Whether mupdf draws annotations or form widgets on the page: those it loaded from the page's /Annots entry,
+ * which leaves out links and popups (mupdf keeps them apart and never draws them: a link is an area to click, a
+ * popup an annotation's note).
+ */
+function drawsAnnotations(page: PDFPage): boolean {
+  const loaded = [...page.getAnnotations(), ...page.getWidgets()];
+  for (const annot of loaded) annot.destroy();
+  return loaded.length > 0;
 }
 
 function readLabel(page: { getLabel(): string }): string | undefined {
