@@ -15,7 +15,7 @@ import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
-import { childNodesOf } from "./dom-internals.ts";
+import { childNodesOf, textLengthOf } from "./dom-internals.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -128,16 +128,23 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   changes.insert(content, headline, content.firstChild as unknown as Node | null);
 }
 
+interface MainContent {
+  element: Element;
+  /** Its canonical text (absolutizing URLs later does not change it). */
+  text: string;
+}
+
 /**
- * The main content (an element of `document`), or undefined when detection found too little
+ * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number): Element | undefined {
+function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number): MainContent | undefined {
   const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
   const content = detectMainContent(document, { useNames }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes);
-  return textOf(content).length >= minChars ? content : undefined;
+  const text = textOf(content);
+  return text.length >= minChars ? { element: content, text } : undefined;
 }
 
 /** Extracts an HTML page. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
@@ -173,6 +180,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   const warnings: string[] = [];
 
   let root: Element;
+  let text: string | undefined;
   if (input.selector !== undefined) {
     root = selectScope(document, input.selector);
     removeBoilerplate(root);
@@ -180,7 +188,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     // Detection moves and removes nodes; each further try starts from the page as parsed (its own
     // pruned copy, or the same document with the changes undone when nothing was pruned).
     let changes = new DomChanges();
-    const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * (document.body?.textContent ?? "").length);
+    const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * (document.body ? textLengthOf(document.body) : 0));
     let main = findMainContent(document, true, changes, minChars);
     let page = document;
     let parsed = firstTry;
@@ -192,7 +200,8 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       main = findMainContent(page, false, changes, minChars);
     }
     if (main) {
-      root = main;
+      root = main.element;
+      text = main.text;
     } else {
       if (parsed === source) changes.undo();
       else page = parseHtmlDocument(source);
@@ -203,7 +212,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   absolutizeUrls(root, base);
-  const text = textOf(root);
+  text ??= textOf(root);
   const headings = collectHeadings(root);
   const links = collectLinks(root, base);
   return {
