@@ -49,6 +49,15 @@ const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|comm
 const LAYOUT_WORD =
   /(^|[-_])(share|shares|sharing|social|sidebar|side[-_]bar|banner|hidden|popup|overlay|read[-_]more)(?=$|[-_\d])/i;
 
+/**
+ * Whether a short heading's text names what follows it as chrome in the words class names use ("Related
+ * Posts", "Most Popular", "You may like", "Comments").
+ */
+export function headingNamesChrome(text: string): boolean {
+  const words = text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-");
+  return words.length > 0 && words.length <= 60 && (COMMENT_WORD.test(words) || CHROME_WORD.test(words) || CHROME_PHRASE.test(words));
+}
+
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */
 const CONTENT_TOKEN =
   /^(article|post|entry|story|blogpost|blog[-_]post|hentry|h-entry|main|content|body|text)([-_]?(body|content|text|entry|main|inner|wrap|wrapper|container|area|single|full|detail|page|\d+))*$/i;
