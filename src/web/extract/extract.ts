@@ -118,13 +118,22 @@ function selectScope(document: Document, selector: string): Element {
   return element;
 }
 
-/** The chosen container may leave the page's h1 outside it; the text and headings keep it. */
-function keepHeadline(content: Element, headline: Element | undefined, changes: DomChanges): void {
+/** Shortest heading text taken as matching the page's <title> (a shorter one matches any title by chance). */
+const MIN_TITLE_HEADING_CHARS = 10;
+
+/**
+ * The chosen container may leave the page's h1 outside it; the text and headings keep it, unless the
+ * container has a title of its own: a heading whose text is in the page's <title>. On blogs the h1 is often
+ * the site's name over every post ("Core77", "I Geek for Creativity") and the post's title an h2 or h3
+ * inside the post.
+ */
+function keepHeadline(content: Element, headline: Element | undefined, changes: DomChanges, pageTitle: string): void {
   if (!headline) return;
   const text = inlineTextOf(headline);
   if (text === "" || text.length > 300) return;
-  const present = Array.from(content.querySelectorAll("h1,h2,h3")).some((h) => inlineTextOf(h) === text);
-  if (present) return;
+  const headings = Array.from(content.querySelectorAll("h1,h2,h3")).map((h) => inlineTextOf(h));
+  if (headings.includes(text)) return;
+  if (pageTitle !== "" && headings.some((heading) => heading.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(heading))) return;
   changes.insert(content, headline, content.firstChild as unknown as Node | null);
 }
 
@@ -138,11 +147,11 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number): MainContent | undefined {
+function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string): MainContent | undefined {
   const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
   const content = detectMainContent(document, { useNames }, changes);
   if (!content) return undefined;
-  keepHeadline(content, headline, changes);
+  keepHeadline(content, headline, changes, pageTitle);
   const text = textOf(content);
   return text.length >= minChars ? { element: content, text } : undefined;
 }
@@ -189,7 +198,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     // pruned copy, or the same document with the changes undone when nothing was pruned).
     let changes = new DomChanges();
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * (document.body ? textLengthOf(document.body) : 0));
-    let main = findMainContent(document, true, changes, minChars);
+    let main = findMainContent(document, true, changes, minChars, declaredTitle);
     let page = document;
     let parsed = firstTry;
     if (!main) {
@@ -197,7 +206,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       if (secondTry === parsed) changes.undo();
       else page = parseHtmlDocument((parsed = secondTry));
       changes = new DomChanges();
-      main = findMainContent(page, false, changes, minChars);
+      main = findMainContent(page, false, changes, minChars, declaredTitle);
     }
     if (main) {
       root = main.element;
