@@ -3,7 +3,7 @@
  * (on request) Markdown. happy-dom parses (no scripts, styles, frames loaded) a copy of the page
  * without what no try reads (content-parse, content-prune); content-detect finds the main content
  * (F1 0.936 on the shared dev set, Readability 0.904); when it finds too little, the whole cleaned
- * body is used and a warning says so.
+ * body (or, when a heading holds the page's title, the block around it) is used and a warning says so.
  *
  * Room web/extract/: HTML and text sources to read results (parse, prune, detect, signals, trim, clean, Markdown, happy-dom internals). It imports only web/text/; never fetch/ or render/.
  */
@@ -63,6 +63,9 @@ const MIN_SHARE_OF_PAGE = 0.05;
 
 export const FALLBACK_WARNING =
   "Main-content detection found too little text; the whole page body is returned (navigation, headers, footers and asides removed).";
+
+export const TITLED_BLOCK_WARNING =
+  "Main-content detection found too little text; the block holding the page's title is returned (navigation, headers, footers and asides removed).";
 
 const childNodeArray: ChildList = (node) => childNodesOf(node as unknown as Node) as unknown as ArrayLike<TextNodeLike>;
 
@@ -135,6 +138,24 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   if (headings.includes(text)) return;
   if (pageTitle !== "" && headings.some((heading) => heading.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(heading))) return;
   changes.insert(content, headline, content.firstChild as unknown as Node | null);
+}
+
+/**
+ * When detection finds too little, the block that holds the page's title (the first h1-h3 whose text is in
+ * the <title>): its nearest ancestor below the body with `minChars` of text. A short post whose column beside
+ * it scores higher by its names (a copyright note in a "blogposts" column) is still that post, not the whole
+ * page. Undefined without such a heading, or when only the body holds enough text.
+ */
+function titledBlock(body: Element, pageTitle: string, minChars: number): Element | undefined {
+  if (pageTitle === "") return undefined;
+  const heading = Array.from(body.querySelectorAll("h1,h2,h3")).find((h) => {
+    const text = inlineTextOf(h);
+    return text.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(text);
+  });
+  for (let node = heading?.parentElement; node && node !== body; node = node.parentElement) {
+    if (textLengthOf(node) >= minChars) return node;
+  }
+  return undefined;
 }
 
 interface MainContent {
@@ -214,10 +235,12 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     } else {
       if (parsed === source) changes.undo();
       else page = parseHtmlDocument(source);
-      root = (page.body ?? page.documentElement) as Element;
+      const body = (page.body ?? page.documentElement) as Element;
+      const titled = titledBlock(body, declaredTitle, minChars);
+      root = titled ?? body;
       removeBoilerplate(root);
       removeCommentThreads(root);
-      warnings.push(FALLBACK_WARNING);
+      warnings.push(titled ? TITLED_BLOCK_WARNING : FALLBACK_WARNING);
     }
   }
   absolutizeUrls(root, base);
