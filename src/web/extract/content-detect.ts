@@ -8,6 +8,7 @@
  */
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
+import { findTitleHeading } from "./content-title.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
 import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
@@ -61,6 +62,8 @@ interface PendingScore {
 export interface DetectOptions {
   /** Drop elements whose class or id names page chrome (off for the relaxed second try). */
   useNames: boolean;
+  /** The page's <title>, to find the heading that holds it (see preferTitled). */
+  title?: string;
 }
 
 interface Walk {
@@ -530,6 +533,29 @@ function widenToNamedParent(walk: Walk, top: Info, body: Element): Info {
   return top;
 }
 
+/** Least share of the chosen block's score the block holding the page's title needs to be taken instead. */
+const TITLED_SHARE = 1 / 3;
+
+/**
+ * The block holding the page's title heading (its nearest ancestor that scored), instead of the chosen block,
+ * when the two are apart and the titled block holds at least as much prose (and a third of the score): the
+ * chosen block is then something beside the article that scored on its own (dragnet-268: a "best viewed in an
+ * up-to-date browser" notice over a short news story). Not when the chosen block holds the heading or sits
+ * inside the titled block: a headline above the article body is the common case.
+ */
+function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info {
+  const heading = findTitleHeading(body, title);
+  if (!heading || top.element.contains(heading)) return top;
+  const topScore = finalScore(top);
+  for (let node = heading.parentElement; node && node !== body; node = node.parentElement) {
+    if (node.contains(top.element)) return top;
+    const info = walk.infos.get(node);
+    if (!info?.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(node.nodeName)) continue;
+    return finalScore(info) >= topScore * TITLED_SHARE && ownProse(info) >= ownProse(top) ? info : top;
+  }
+  return top;
+}
+
 /** Least part of the article worth joining: its text outside links. */
 const MIN_PART_PROSE = 100;
 /**
@@ -583,8 +609,9 @@ export function detectMainContent(document: Document, options: DetectOptions, ch
   const body = document.body as Element | null;
   if (!body) return undefined;
   const walk = walkDocument(body, options);
-  const chosen = chooseTop(walk, body);
-  if (!chosen) return undefined;
+  const scored = chooseTop(walk, body);
+  if (!scored) return undefined;
+  const chosen = preferTitled(walk, scored, body, options.title ?? "");
   const widened = widenToNamedParent(walk, widenToPageProse(walk, chosen, body), body);
   const top = widened === chosen ? joinSameNamedParts(walk, chosen, body) : widened;
   const members = collectSiblings(walk, top);

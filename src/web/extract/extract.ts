@@ -14,6 +14,7 @@ import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
+import { findTitleHeading, holdsPageTitle } from "./content-title.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { childNodesOf, textLengthOf } from "./dom-internals.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
@@ -121,9 +122,6 @@ function selectScope(document: Document, selector: string): Element {
   return element;
 }
 
-/** Shortest heading text taken as matching the page's <title> (a shorter one matches any title by chance). */
-const MIN_TITLE_HEADING_CHARS = 10;
-
 /**
  * The chosen container may leave the page's h1 outside it; the text and headings keep it, unless the
  * container has a title of its own: a heading whose text is in the page's <title>. On blogs the h1 is often
@@ -136,7 +134,7 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   if (text === "" || text.length > 300) return;
   const headings = Array.from(content.querySelectorAll("h1,h2,h3")).map((h) => inlineTextOf(h));
   if (headings.includes(text)) return;
-  if (pageTitle !== "" && headings.some((heading) => heading.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(heading))) return;
+  if (headings.some((heading) => holdsPageTitle(heading, pageTitle))) return;
   changes.insert(content, headline, content.firstChild as unknown as Node | null);
 }
 
@@ -147,11 +145,7 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
  * page. Undefined without such a heading, or when only the body holds enough text.
  */
 function titledBlock(body: Element, pageTitle: string, minChars: number): Element | undefined {
-  if (pageTitle === "") return undefined;
-  const heading = Array.from(body.querySelectorAll("h1,h2,h3")).find((h) => {
-    const text = inlineTextOf(h);
-    return text.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(text);
-  });
+  const heading = findTitleHeading(body, pageTitle);
   for (let node = heading?.parentElement; node && node !== body; node = node.parentElement) {
     if (textLengthOf(node) >= minChars) return node;
   }
@@ -170,7 +164,7 @@ interface MainContent {
  */
 function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string): MainContent | undefined {
   const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
-  const content = detectMainContent(document, { useNames }, changes);
+  const content = detectMainContent(document, { useNames, title: pageTitle }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes, pageTitle);
   const text = textOf(content);

@@ -1,0 +1,24 @@
+/**
+ * @module web/extract/content-title — the heading that holds the page's title: the first h1-h3 whose text
+ * is part of the page's <title> ("A Chair Made of Paper" in "A Chair Made of Paper - Core77"). Where the
+ * article is, when names and scores point elsewhere: a site-name h1 over a post, a copyright note or a
+ * browser notice crowned by its scores.
+ */
+import type { Element } from "happy-dom";
+
+/** Shortest heading text taken as matching the page's <title> (a shorter one matches any title by chance). */
+export const MIN_TITLE_HEADING_CHARS = 10;
+
+/** Whether a heading's text (on one line) is the page's title or part of it. */
+export function holdsPageTitle(headingText: string, pageTitle: string): boolean {
+  return pageTitle !== "" && headingText.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(headingText);
+}
+
+/** The first h1-h3 inside `root` that holds the page's title, if any. */
+export function findTitleHeading(root: Element, pageTitle: string): Element | undefined {
+  if (pageTitle.length < MIN_TITLE_HEADING_CHARS) return undefined;
+  for (const heading of Array.from(root.querySelectorAll("h1,h2,h3")) as Element[]) {
+    if (holdsPageTitle((heading.textContent ?? "").replace(/\s+/g, " ").trim(), pageTitle)) return heading;
+  }
+  return undefined;
+}
