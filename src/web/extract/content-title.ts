@@ -22,3 +22,18 @@ export function findTitleHeading(root: Element, pageTitle: string): Element | un
   }
   return undefined;
 }
+
+/** What separates a <title>'s parts ("Post title | Site", "Site: Post title", "Post – Section – Site"). */
+const TITLE_SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u00bb:]+\s+|:\s+/;
+
+/**
+ * Whether a heading names only the site: it is part of a <title> of several parts and does not hold the
+ * longest part, the page's own title ("Core77" in "How to Film a Car Chase on the Cheap - Core77").
+ */
+export function namesTheSiteOnly(headingText: string, pageTitle: string): boolean {
+  if (headingText === "" || !pageTitle.includes(headingText)) return false;
+  const parts = pageTitle.split(TITLE_SEPARATOR).map((part) => part.trim()).filter((part) => part !== "");
+  if (parts.length < 2) return false;
+  const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
+  return !headingText.includes(longest);
+}

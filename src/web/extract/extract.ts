@@ -14,7 +14,7 @@ import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
-import { findTitleHeading, holdsPageTitle } from "./content-title.ts";
+import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { pruneDroppedSubtrees } from "./content-prune.ts";
 import { childNodesOf, textLengthOf } from "./dom-internals.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
@@ -124,9 +124,9 @@ function selectScope(document: Document, selector: string): Element {
 
 /**
  * The chosen container may leave the page's h1 outside it; the text and headings keep it, unless the
- * container has a title of its own: a heading whose text is in the page's <title>. On blogs the h1 is often
- * the site's name over every post ("Core77", "I Geek for Creativity") and the post's title an h2 or h3
- * inside the post.
+ * container has a title of its own (a heading whose text is in the page's <title>) or the h1 is the part
+ * of the <title> that names the site. On blogs the h1 is often the site's name over every post ("Core77",
+ * "I Geek for Creativity") and the post's title an h2 or h3 inside the post.
  */
 function keepHeadline(content: Element, headline: Element | undefined, changes: DomChanges, pageTitle: string): void {
   if (!headline) return;
@@ -135,6 +135,7 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   const headings = Array.from(content.querySelectorAll("h1,h2,h3")).map((h) => inlineTextOf(h));
   if (headings.includes(text)) return;
   if (headings.some((heading) => holdsPageTitle(heading, pageTitle))) return;
+  if (namesTheSiteOnly(text, pageTitle)) return;
   changes.insert(content, headline, content.firstChild as unknown as Node | null);
 }
 

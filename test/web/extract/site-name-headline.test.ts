@@ -1,6 +1,7 @@
 /**
  * The page's h1 joins the content when detection leaves it outside, unless the content has a title of its
- * own (a heading whose text is in the page's <title>): on blogs the h1 is the site's name over every post.
+ * own (a heading whose text is in the page's <title>) or it is the part of the <title> that names the site:
+ * on blogs the h1 is the site's name over every post.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -25,7 +26,13 @@ describe("the page's h1 outside the content", () => {
     expect(text.startsWith("Core77")).toBe(true);
   });
 
-  it("is kept when the content has no heading", () => {
-    expect(extract("A Chair Made of Paper - Core77", "").startsWith("Core77")).toBe(true);
+  it("is left out when it names only the site in the page's title, with no heading in the content", () => {
+    expect(extract("A Chair Made of Paper - Core77", "")).not.toContain("Core77");
+    expect(extract("Core77: A Chair Made of Paper", "")).not.toContain("Core77");
+  });
+
+  it("is kept when the content has no heading and the title does not name it as the site", () => {
+    expect(extract("A Chair Made of Paper", "").startsWith("Core77")).toBe(true);
+    expect(extract("Core77", "").startsWith("Core77")).toBe(true);
   });
 });
