@@ -8,7 +8,7 @@
  */
 import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
-import { findTitleHeading } from "./content-title.ts";
+import { titleHeadingAmong } from "./content-title.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
 import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
@@ -73,6 +73,8 @@ interface Walk {
   useNames: boolean;
   /** One list per chrome-named element being visited (innermost last). */
   pending: PendingScore[][];
+  /** The h1-h3 elements visited, in document order (see preferTitled). */
+  headings: Element[];
 }
 
 function createInfo(element: Element): Info {
@@ -147,6 +149,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   walk.infos.set(element, info);
   stack.push(info);
   const tag = element.nodeName;
+  if (tag === "H1" || tag === "H2" || tag === "H3") walk.headings.push(element);
   // An anchor without href (<a name=...> round a section) is a target, not a link: its text is prose.
   const link = inLink || (tag === "A" && element.hasAttribute("href"));
   const article = inArticle || tag === "ARTICLE";
@@ -468,7 +471,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
 }
 
 function walkDocument(body: Element, options: DetectOptions): Walk {
-  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [] };
+  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [] };
   visit(walk, body, [], false, false, false, 0);
   return walk;
 }
@@ -544,7 +547,7 @@ const TITLED_SHARE = 1 / 3;
  * inside the titled block: a headline above the article body is the common case.
  */
 function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info {
-  const heading = findTitleHeading(body, title);
+  const heading = titleHeadingAmong(walk.headings, title);
   if (!heading || top.element.contains(heading)) return top;
   const topScore = finalScore(top);
   for (let node = heading.parentElement; node && node !== body; node = node.parentElement) {

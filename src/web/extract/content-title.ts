@@ -14,13 +14,19 @@ export function holdsPageTitle(headingText: string, pageTitle: string): boolean 
   return pageTitle !== "" && headingText.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(headingText);
 }
 
-/** The first h1-h3 inside `root` that holds the page's title, if any. */
-export function findTitleHeading(root: Element, pageTitle: string): Element | undefined {
+/** The first of `headings` (h1-h3 elements in document order) that holds the page's title, if any. */
+export function titleHeadingAmong(headings: Iterable<Element>, pageTitle: string): Element | undefined {
   if (pageTitle.length < MIN_TITLE_HEADING_CHARS) return undefined;
-  for (const heading of Array.from(root.querySelectorAll("h1,h2,h3")) as Element[]) {
+  for (const heading of headings) {
     if (holdsPageTitle((heading.textContent ?? "").replace(/\s+/g, " ").trim(), pageTitle)) return heading;
   }
   return undefined;
+}
+
+/** The first h1-h3 inside `root` that holds the page's title, if any. */
+export function findTitleHeading(root: Element, pageTitle: string): Element | undefined {
+  if (pageTitle.length < MIN_TITLE_HEADING_CHARS) return undefined;
+  return titleHeadingAmong(Array.from(root.querySelectorAll("h1,h2,h3")) as Element[], pageTitle);
 }
 
 /** What separates a <title>'s parts ("Post title | Site", "Site: Post title", "Post – Section – Site"). */
