@@ -2,8 +2,9 @@
  * @module web/extract/extract — HTML → title, description, language, main text, headings, links and
  * (on request) Markdown. happy-dom parses (no scripts, styles, frames loaded) a copy of the page
  * without what no try reads (content-parse, content-prune); content-detect finds the main content
- * (F1 0.936 on the shared dev set, Readability 0.904); when it finds too little, the whole cleaned
- * body (or, when a heading holds the page's title, the block around it) is used and a warning says so.
+ * (F1 0.939 on the shared dev set and 0.947 on the 742-page wide set; Readability 0.904 and 0.924);
+ * when it finds too little, the block holding the page's title heading, else the whole cleaned body,
+ * is used and a warning says so.
  *
  * Room web/extract/: HTML and text sources to read results (parse, prune, detect, signals, trim, clean, Markdown, happy-dom internals). It imports only web/text/; never fetch/ or render/.
  */
