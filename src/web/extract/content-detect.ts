@@ -10,7 +10,7 @@ import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { titleHeadingAmong } from "./content-title.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
-import { CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -541,10 +541,12 @@ const TITLED_SHARE = 1 / 3;
 
 /**
  * The block holding the page's title heading (its nearest ancestor that scored), instead of the chosen block,
- * when the two are apart and the titled block holds at least as much prose (and a third of the score): the
- * chosen block is then something beside the article that scored on its own (dragnet-268: a "best viewed in an
- * up-to-date browser" notice over a short news story). Not when the chosen block holds the heading or sits
- * inside the titled block: a headline above the article body is the common case.
+ * when the two are apart, the titled block has a third of the score, and the evidence is on its side: it holds
+ * at least as much prose (dragnet-268: a "best viewed in an up-to-date browser" notice over a short news
+ * story), or it is named as content while the chosen block sits inside a block named as chrome (a blog post
+ * of short linked lines beside the sidebar's long "About me", which the sidebar kept inside the "content"
+ * wrapper). Not when the chosen block holds the heading or sits inside the titled block: a headline above
+ * the article body is the common case.
  */
 function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info {
   const heading = titleHeadingAmong(walk.headings, title);
@@ -554,9 +556,18 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
     if (node.contains(top.element)) return top;
     const info = walk.infos.get(node);
     if (!info?.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(node.nodeName)) continue;
-    return finalScore(info) >= topScore * TITLED_SHARE && ownProse(info) >= ownProse(top) ? info : top;
+    const evidence = ownProse(info) >= ownProse(top) || (marksContent(node.nodeName, classifyElement(node)) && insideChrome(top.element, body));
+    return finalScore(info) >= topScore * TITLED_SHARE && evidence ? info : top;
   }
   return top;
+}
+
+/** Whether an element lies inside a block whose class or id names it chrome (kept by the try, as a sidebar inside the content wrapper is). */
+function insideChrome(element: Element, body: Element): boolean {
+  for (let node = element.parentElement; node && node !== body; node = node.parentElement) {
+    if ((classifyElement(node) & CHROME_NAMED) !== 0) return true;
+  }
+  return false;
 }
 
 /** Least part of the article worth joining: its text outside links. */

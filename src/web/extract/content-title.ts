@@ -14,13 +14,23 @@ export function holdsPageTitle(headingText: string, pageTitle: string): boolean 
   return pageTitle !== "" && headingText.length >= MIN_TITLE_HEADING_CHARS && pageTitle.includes(headingText);
 }
 
-/** The first of `headings` (h1-h3 elements in document order) that holds the page's title, if any. */
+/**
+ * Of `headings` (h1-h3 elements in document order), the one holding the most of the page's title (the first
+ * of equals), if any: a site-name h1 ("copyranter") is part of the title too, but less of it than the post's
+ * heading ("copyranter: The top 6 posts of the week").
+ */
 export function titleHeadingAmong(headings: Iterable<Element>, pageTitle: string): Element | undefined {
   if (pageTitle.length < MIN_TITLE_HEADING_CHARS) return undefined;
+  let best: Element | undefined;
+  let bestLength = 0;
   for (const heading of headings) {
-    if (holdsPageTitle((heading.textContent ?? "").replace(/\s+/g, " ").trim(), pageTitle)) return heading;
+    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (text.length > bestLength && holdsPageTitle(text, pageTitle)) {
+      best = heading;
+      bestLength = text.length;
+    }
   }
-  return undefined;
+  return best;
 }
 
 /** The first h1-h3 inside `root` that holds the page's title, if any. */

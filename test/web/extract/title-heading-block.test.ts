@@ -34,4 +34,18 @@ describe("the block holding the page's title", () => {
     const text = extract(`<div class="b1"><div>${notice}</div></div><div class="b2">${story("<h1>Scott and Kathy Cleveland are coming to the Olympics</h1>", 1)}</div>`);
     expect(text).toContain("best viewed in an up-to-date web browser");
   });
+
+  it("is taken when it is named as content and the chosen block sits in a block named as chrome", () => {
+    const bio = `<p>The best ad blogger in the world, now writing elsewhere, who has been a copywriter for nineteen years, hates capri pants, and also, in no order, advertising, midtown, the east side, the west side, and more, much more.</p>`;
+    const lines = ["The most blasphemous", "Unfortunate subway poster", "The most accurate synopsis ever written for the", "The seven best zoo ads from the last five years in one", "New York City's vote with your gum election"]
+      .map((line, i) => `&bull; ${line} <a href="/p/${i}">piece</a> of the week.<br>`).join("");
+    const html = `<html><head><title>copyranter: The top posts from the last two weeks.</title></head><body>
+      <div id="content"><div id="header"><h1>copyranter</h1></div>
+      <div id="main"><h2>Sunday, November 04, 2012</h2><div class="post"><h3>The top posts from the last two weeks.</h3>
+        <div class="post-body"><p>${lines}</p></div></div></div>
+      <div id="sidebar"><h2>About Me</h2><div id="profile-container">${bio}${bio}${bio}</div></div></div></body></html>`;
+    const { text } = extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("The most accurate synopsis ever written");
+    expect(text).not.toContain("capri pants");
+  });
 });
