@@ -33,8 +33,8 @@ const COOKIE_BANNER =
  * widgets, related/popular lists, sidebars, menus, breadcrumbs, pagination, ads and sponsored
  * blocks, sign-up boxes.
  */
-/** Words of comment threads: never the main content, whichever try reads the page. */
-const COMMENT_WORD = /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
+/** Words of comment threads (alone, or compounded: commentbody, commentform): never the main content, whichever try reads the page. */
+const COMMENT_WORD = /(^|[-_])(comments?|comment(?:list|body|bodies|form|wrap|wrapper|text|content|area|container|block|entry|entries|thread)|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
 const CHROME_WORD =
   /(^|[-_])(widgets?|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp)(?=$|[-_\d])/i;
 const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;

@@ -15,4 +15,13 @@ describe("comment threads", () => {
     expect(text).not.toContain("Reader 1 wrote");
     expect(text).not.toContain("Reader 30 wrote");
   });
+
+  it("are known by compound names too (commentbody, commentform)", () => {
+    const post = Array.from({ length: 3 }, (_, i) => `<p>Paragraph ${i + 1} of the essay on micromorts, the unit of a one-in-a-million chance of death, and how people weigh them.</p>`).join("");
+    const thread = Array.from({ length: 25 }, (_, i) => `<div class="commentbody by-reader-${i}"><p>Reader ${i + 1} wrote back at some length, with opinions, asides and a story of their own, about risk, numbers and the weather that day.</p><p class="posted">Posted by: reader ${i + 1}</p></div><hr>`).join("");
+    const page = `<html><body><div id="content"><div class="article"><h2>Micromorts</h2>${post}</div><div class="commentform"><h2>Comments</h2>${thread}</div></div></body></html>`;
+    const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Paragraph 3 of the essay on micromorts");
+    expect(text).not.toContain("Reader 1 wrote");
+  });
 });
