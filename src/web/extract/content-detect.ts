@@ -10,7 +10,7 @@ import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { titleHeadingAmong } from "./content-title.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
-import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, headingNamesComments, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -570,6 +570,31 @@ function insideChrome(element: Element, body: Element): boolean {
   return false;
 }
 
+/**
+ * A comment thread that names itself only by its heading ("Comments", "25 Comments", "Leave a Reply"), its
+ * comments loose paragraphs after it (Movable Type and TypePad blogs): the heading and what follows it in
+ * its parent are removed, when the content keeps some prose of its own before it.
+ */
+function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): void {
+  for (const heading of Array.from(root.querySelectorAll("h2,h3,h4")) as Element[]) {
+    // Named by its id or class, the heading may reach detection emptied (content-prune): its name is the evidence then.
+    if (!headingNamesComments(heading.textContent ?? "") && !isCommentThread(classifyElement(heading), heading.nodeName)) continue;
+    const parent = heading.parentElement;
+    if (!parent) return;
+    const section: Element[] = [];
+    let removed = 0;
+    for (let node: Element | null = heading; node; node = node.nextElementSibling) {
+      section.push(node);
+      const info = walk.infos.get(node);
+      removed += info ? ownProse(info) : (node.textContent ?? "").length;
+    }
+    const total = ownProse(walk.infos.get(root) ?? ({ chars: (root.textContent ?? "").length, linkChars: 0 } as Info));
+    if (total - removed < MIN_PART_PROSE) return;
+    for (const node of section) changes.remove(node);
+    return;
+  }
+}
+
 /** Least part of the article worth joining: its text outside links. */
 const MIN_PART_PROSE = 100;
 /**
@@ -639,6 +664,7 @@ export function detectMainContent(document: Document, options: DetectOptions, ch
     for (const member of members) changes.append(root, member);
   }
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
+  removeCommentSection(walk, root, changes);
   clean(walk, root, root, changes, prose / 2);
   return root;
 }

@@ -58,6 +58,15 @@ export function headingNamesChrome(text: string): boolean {
   return words.length > 0 && words.length <= 60 && (COMMENT_WORD.test(words) || CHROME_WORD.test(words) || CHROME_PHRASE.test(words));
 }
 
+/** Most words of a heading over a comment thread ("Comments", "25 Comments", "Leave a Reply"). */
+const MAX_COMMENT_HEADING_WORDS = 4;
+
+/** Whether a heading's text is the title of a comment thread: a few words, one of them a comment thread's. */
+export function headingNamesComments(text: string): boolean {
+  const words = text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+  return words !== "" && words.split("-").length <= MAX_COMMENT_HEADING_WORDS && COMMENT_WORD.test(words);
+}
+
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */
 const CONTENT_TOKEN =
   /^(article|post|entry|story|blogpost|blog[-_]post|hentry|h-entry|main|content|body|text)([-_]?(body|content|text|entry|main|inner|wrap|wrapper|container|area|single|full|detail|page|\d+))*$/i;
