@@ -33,8 +33,8 @@ const COOKIE_BANNER =
  * widgets, related/popular lists, sidebars, menus, breadcrumbs, pagination, ads and sponsored
  * blocks, sign-up boxes.
  */
-/** Words of comment threads: never the main content, whichever try reads the page. */
-const COMMENT_WORD = /(^|[-_])(comments?|commentlist|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
+/** Words of comment threads (alone, or compounded: commentbody, commentform): never the main content, whichever try reads the page. */
+const COMMENT_WORD = /(^|[-_])(comments?|comment(?:list|body|bodies|form|wrap|wrapper|text|content|area|container|block|entry|entries|thread)|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
 const CHROME_WORD =
   /(^|[-_])(widgets?|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp)(?=$|[-_\d])/i;
 const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
@@ -48,6 +48,24 @@ const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|comm
  */
 const LAYOUT_WORD =
   /(^|[-_])(share|shares|sharing|social|sidebar|side[-_]bar|banner|hidden|popup|overlay|read[-_]more)(?=$|[-_\d])/i;
+
+/**
+ * Whether a short heading's text names what follows it as chrome in the words class names use ("Related
+ * Posts", "Most Popular", "You may like", "Comments").
+ */
+export function headingNamesChrome(text: string): boolean {
+  const words = text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-");
+  return words.length > 0 && words.length <= 60 && (COMMENT_WORD.test(words) || CHROME_WORD.test(words) || CHROME_PHRASE.test(words));
+}
+
+/** Most words of a heading over a comment thread ("Comments", "25 Comments", "Leave a Reply"). */
+const MAX_COMMENT_HEADING_WORDS = 4;
+
+/** Whether a heading's text is the title of a comment thread: a few words, one of them a comment thread's. */
+export function headingNamesComments(text: string): boolean {
+  const words = text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+  return words !== "" && words.split("-").length <= MAX_COMMENT_HEADING_WORDS && COMMENT_WORD.test(words);
+}
 
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */
 const CONTENT_TOKEN =

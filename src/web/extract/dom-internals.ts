@@ -22,6 +22,19 @@ export function childNodesOf(node: Node | Element): readonly Node[] {
   return internal<Node[]>(node, PropertySymbol.nodeArray);
 }
 
+/**
+ * The length of the node's textContent (its text nodes' data, in elements at any depth) without building
+ * the string: happy-dom's getter concatenates at every level.
+ */
+export function textLengthOf(node: Node | Element): number {
+  let length = 0;
+  for (const child of childNodesOf(node)) {
+    if (child.nodeType === 3) length += (child as unknown as { data: string }).data.length;
+    else if (child.nodeType === 1) length += textLengthOf(child);
+  }
+  return length;
+}
+
 /** The node's element children, live. */
 export function childElementsOf(node: Node | Element): readonly Element[] {
   return internal<Element[]>(node, PropertySymbol.elementArray);

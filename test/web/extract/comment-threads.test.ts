@@ -15,4 +15,24 @@ describe("comment threads", () => {
     expect(text).not.toContain("Reader 1 wrote");
     expect(text).not.toContain("Reader 30 wrote");
   });
+
+  it("are known by compound names too (commentbody, commentform)", () => {
+    const post = Array.from({ length: 3 }, (_, i) => `<p>Paragraph ${i + 1} of the essay on micromorts, the unit of a one-in-a-million chance of death, and how people weigh them.</p>`).join("");
+    const thread = Array.from({ length: 25 }, (_, i) => `<div class="commentbody by-reader-${i}"><p>Reader ${i + 1} wrote back at some length, with opinions, asides and a story of their own, about risk, numbers and the weather that day.</p><p class="posted">Posted by: reader ${i + 1}</p></div><hr>`).join("");
+    const page = `<html><body><div id="content"><div class="article"><h2>Micromorts</h2>${post}</div><div class="commentform"><h2>Comments</h2>${thread}</div></div></body></html>`;
+    const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Paragraph 3 of the essay on micromorts");
+    expect(text).not.toContain("Reader 1 wrote");
+  });
+
+  it("end where a heading names a thread of loose paragraphs, by its text or its id", () => {
+    const post = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} of the post on disaster relief, on who pays for it, who runs it and what the candidates said about it.</p>`).join("");
+    const thread = Array.from({ length: 20 }, (_, i) => `<p>Reader ${i + 1} wrote back at some length, with opinions, asides and numbers of their own, about budgets and storms.</p><p class="posted">Posted by: reader ${i + 1} | Apr 6, 2007</p>`).join("");
+    for (const heading of [`<h2><a id="comments"></a>Comments</h2>`, `<h2 id="comments">Talk back</h2>`, `<h3>25 Comments</h3>`]) {
+      const page = `<html><body><div id="nav"><a href="/">Home</a></div><div class="blog"><h1>Relief</h1>${post}${heading}${thread}</div></body></html>`;
+      const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+      expect(text).toContain("Paragraph 4 of the post on disaster relief");
+      expect(text).not.toContain("Reader 1 wrote");
+    }
+  });
 });

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { PropertySymbol, type Element, type Node, type Window } from "happy-dom";
 import { closeParserWindow, parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
-import { attributeMapOf, childElementsOf, childNodesOf, clearWaitingCustomElements, elementIdsOf } from "../../../src/web/extract/dom-internals.ts";
+import { attributeMapOf, childElementsOf, childNodesOf, clearWaitingCustomElements, elementIdsOf, textLengthOf } from "../../../src/web/extract/dom-internals.ts";
 
 afterAll(closeParserWindow);
 
@@ -37,6 +37,15 @@ describe("dom-internals", () => {
     div.appendChild(div.ownerDocument.createElement("span") as unknown as Element);
     expect(elements.map((element) => element.nodeName)).toEqual(["B", "I", "SPAN"]);
     expect([...nodes]).toEqual(Array.from(div.childNodes) as unknown as Node[]);
+  });
+
+  it("textLengthOf is the length of textContent (text at any depth, comments not), without building it", () => {
+    const div = main();
+    expect(textLengthOf(div)).toBe((div.textContent ?? "").length);
+    expect(textLengthOf(div)).toBe("text boldpara tailit".length);
+    const document = parseHtmlDocument(`<body>\n <p>one <!-- c --><span>two</span></p>\n<ul><li>3</li></ul></body>`);
+    const body = document.body as unknown as Element;
+    expect(textLengthOf(body)).toBe((body.textContent ?? "").length);
   });
 
   it("attributeMapOf holds the element's attributes with their values", () => {
