@@ -58,16 +58,16 @@ function addUnmappedPage(doc: PDFDocument, unmapped: string, readable: string): 
   cid.destroy();
 }
 
+/** A 300 x 24 appearance stream drawing `content` in the page's font F1 (for a widget or a link over a line). */
+function textAppearance(doc: PDFDocument, pageObj: ReturnType<PDFDocument["findPage"]>, content: string) {
+  const font = pageObj.get("Resources").get("Font").get("F1");
+  return doc.addStream(content, { Type: "XObject", Subtype: "Form", BBox: [0, 0, 300, 24], Resources: { Font: { F1: font } } });
+}
+
 /** Adds a text field to page `index` whose value appears only through the widget's /AP appearance stream. */
 function addFieldWidget(doc: PDFDocument, index: number, value: string): void {
   const pageObj = doc.findPage(index);
-  const font = pageObj.get("Resources").get("Font").get("F1");
-  const appearance = doc.addStream(`/Tx BMC BT /F1 12 Tf 2 6 Td ${pdfString(value)} Tj ET EMC`, {
-    Type: "XObject",
-    Subtype: "Form",
-    BBox: [0, 0, 300, 24],
-    Resources: { Font: { F1: font } },
-  });
+  const appearance = textAppearance(doc, pageObj, `/Tx BMC BT /F1 12 Tf 2 6 Td ${pdfString(value)} Tj ET EMC`);
   const widget = doc.addObject({
     Type: "Annot",
     Subtype: "Widget",
@@ -89,13 +89,7 @@ function addFieldWidget(doc: PDFDocument, index: number, value: string): void {
 /** Adds a link (a URI action) over page `index`'s first line, with an appearance stream that draws `caption`. */
 function addLink(doc: PDFDocument, index: number, caption: string): void {
   const pageObj = doc.findPage(index);
-  const font = pageObj.get("Resources").get("Font").get("F1");
-  const appearance = doc.addStream(`BT /F1 12 Tf 2 6 Td ${pdfString(caption)} Tj ET`, {
-    Type: "XObject",
-    Subtype: "Form",
-    BBox: [0, 0, 300, 24],
-    Resources: { Font: { F1: font } },
-  });
+  const appearance = textAppearance(doc, pageObj, `BT /F1 12 Tf 2 6 Td ${pdfString(caption)} Tj ET`);
   const link = doc.addObject({
     Type: "Annot",
     Subtype: "Link",
