@@ -8,8 +8,6 @@
  * of the web-read throughput (scripts/bench/web-read-throughput.ts), this ~1 % of it.
  */
 export interface MemoryValve {
-  /** The last reading was above the limit. */
-  pressed(): boolean;
   /** Collections the valve ran, and the milliseconds they held the thread. */
   stats(): { collections: number; pauseMs: number };
   stop(): void;
@@ -26,14 +24,12 @@ export interface MemoryValveOptions {
 
 export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
   const { limitBytes, everyMs = 250, gapMs = 500, rss = () => process.memoryUsage.rss(), collect = () => Bun.gc(true) } = options;
-  let pressed = false;
   let lastAt = Number.NEGATIVE_INFINITY;
   let collections = 0;
   let pauseMs = 0;
   const timer = setInterval(() => {
-    pressed = rss() > limitBytes;
     const now = performance.now();
-    if (!pressed || now - lastAt < gapMs) return;
+    if (rss() <= limitBytes || now - lastAt < gapMs) return;
     collect();
     lastAt = performance.now();
     collections++;
@@ -41,7 +37,6 @@ export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
   }, everyMs);
   timer.unref?.();
   return {
-    pressed: () => pressed,
     stats: () => ({ collections, pauseMs: Math.round(pauseMs) }),
     stop: () => clearInterval(timer),
   };
@@ -59,7 +54,6 @@ export function holdMemoryValve(limitBytes: number): MemoryValve {
   held.holders++;
   let released = false;
   return {
-    pressed: () => held.valve.pressed(),
     stats: () => held.valve.stats(),
     stop() {
       if (released) return;

@@ -44,15 +44,13 @@ describe("memory pressure", () => {
     try {
       await Bun.sleep(50);
       expect(collected).toBe(0);
-      expect(valve.pressed()).toBe(false);
       rss = 300;
       const pressedAt = performance.now();
       await until(() => collected >= 3);
-      expect(valve.pressed()).toBe(true);
+      expect(collected).toBeGreaterThanOrEqual(3);
       // Three collections need at least two gaps between them.
       expect(performance.now() - pressedAt).toBeGreaterThanOrEqual(100);
       rss = 100;
-      await until(() => !valve.pressed());
       const settled = collected;
       await Bun.sleep(100);
       expect(collected).toBe(settled);
@@ -70,15 +68,15 @@ describe("the process's valve", () => {
     const b = holdMemoryValve(1);
     // The first holder's limit stands: nothing is above it.
     await Bun.sleep(300);
-    expect(b.pressed()).toBe(false);
+    expect(b.stats().collections).toBe(0);
     expect(a.stats()).toEqual(b.stats());
     a.stop();
     a.stop();
     b.stop();
     const c = holdMemoryValve(1);
     try {
-      for (let waited = 0; !c.pressed() && waited < 5000; waited += 50) await Bun.sleep(50);
-      expect(c.pressed()).toBe(true);
+      for (let waited = 0; c.stats().collections === 0 && waited < 5000; waited += 50) await Bun.sleep(50);
+      expect(c.stats().collections).toBeGreaterThan(0);
     } finally {
       c.stop();
     }
