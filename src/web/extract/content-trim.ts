@@ -89,11 +89,21 @@ export function trimUnreadMarkup(html: string): string {
       }
     } else if (RCDATA.has(name)) {
       const close = endTag(name).next(end);
+      if (close < 0) {
+        // Never closed: damage (an ad script cut into the head of older crawls). To the tokenizer the rest of
+        // the page would be the title's text and the body empty; the title ends where the next tag starts.
+        const next = lessThan.next(end);
+        if (next < 0) break;
+        out.push(html.slice(copied, at), replacement ?? html.slice(at, end), html.slice(end, next), `</${name}>`);
+        copied = next;
+        at = next;
+        continue;
+      }
       if (replacement !== undefined) {
         out.push(html.slice(copied, at), replacement);
         copied = end;
       }
-      at = close < 0 ? -1 : lessThan.next(close + 1);
+      at = lessThan.next(close + 1);
       continue;
     }
     if (replacement !== undefined) {

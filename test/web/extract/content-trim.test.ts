@@ -40,6 +40,14 @@ describe("web/content-trim", () => {
     expect(trimUnreadMarkup('<div class=a/><br/><div\nid="n"\tdata-q=1>')).toBe('<div class=a/><br/><div id="n">');
   });
 
+  it("ends a title that is never closed where the next tag starts, instead of at the end of the page", () => {
+    expect(trimUnreadMarkup(`<head><title>Gale to drive Nation'?' + q + '"><\\/SCRIPT>');\n<div id="main"><p>Story</p></div>`)).toBe(
+      `<head><title>Gale to drive Nation'?' + q + '"></title><\\/SCRIPT>');\n<div id="main"><p>Story</p></div>`,
+    );
+    expect(trimUnreadMarkup('<title lang="en" data-x=1>Only a title')).toBe('<title lang="en" data-x=1>Only a title');
+    expect(trimUnreadMarkup("<title>T</title><p>a</p>")).toBe("<title>T</title><p>a</p>");
+  });
+
   it("leaves a tag it cannot read to its end as written, and handles pathological input in one pass", () => {
     expect(trimUnreadMarkup('<p data-x="never closed>text</p>')).toBe('<p data-x="never closed>text</p>');
     expect(trimUnreadMarkup('<p data-x=1 data-y')).toBe('<p data-x=1 data-y');

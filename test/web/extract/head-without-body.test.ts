@@ -29,6 +29,15 @@ describe("a page whose content the parser leaves in <head>", () => {
     expect(result.text).toContain("The harbour reopened");
   });
 
+  it("reads a page whose <title> is never closed (an ad script cut into its head) instead of taking the page for its title", () => {
+    const html = `<html><head><title>Harbour reopens'?' + OAS_query + '"><\\/SCRIPT>');\n//-->\n</SCRIPT>\n<div class="story">${story}</div></html>`;
+    const result = read(html);
+    expect(result.title).toBe(`Harbour reopens'?' + OAS_query + '">`);
+    expect(result.text).toContain("The harbour reopened on Monday");
+    expect(result.text).toContain("ferry service to the islands");
+    expect(result.warnings).toEqual([]);
+  });
+
   it("leaves a well-formed page as it was", () => {
     const document = parseHtmlDocument(`<html><head><title>T</title><meta charset="utf-8"></head><body>${story}</body></html>`);
     expect(document.head.children.length).toBe(2);
