@@ -50,6 +50,11 @@ interface Info {
   contentBlocks: number;
   score: number;
   candidate: boolean;
+  /**
+   * An inline element whose text two or more <br> split: its runs in order, the first to be joined to the text
+   * before it and the last to the text after it (undefined when nothing split it).
+   */
+  runs: TextRun[] | undefined;
 }
 
 /** A paragraph score waiting on the fate of the chrome-named element it sits in. */
@@ -81,6 +86,7 @@ function createInfo(element: Element): Info {
   return {
     element, chars: 0, linkChars: 0, commas: 0, inlineChars: 0, inlineLinkChars: 0, inlineCommas: 0,
     paragraphs: 0, images: 0, listItems: 0, embeds: 0, headingChars: 0, contentMarks: 0, contentBlocks: 0, score: 0, candidate: false,
+    runs: undefined,
   };
 }
 
@@ -121,9 +127,16 @@ function applyScore(walk: Walk, pending: PendingScore): void {
   }
 }
 
-function addParagraphScore(walk: Walk, stack: Info[], info: Info, ownsScore: boolean): void {
-  const linkDensity = info.inlineChars > 0 ? info.inlineLinkChars / info.inlineChars : 0;
-  const score = (1 + info.inlineCommas + Math.min(Math.floor(info.inlineChars / 100), 3)) * (1 - linkDensity);
+/** Text of one paragraph: characters, those inside links, commas. */
+interface TextRun {
+  chars: number;
+  linkChars: number;
+  commas: number;
+}
+
+function addParagraphScore(walk: Walk, stack: Info[], run: TextRun, ownsScore: boolean): void {
+  const linkDensity = run.chars > 0 ? run.linkChars / run.chars : 0;
+  const score = (1 + run.commas + Math.min(Math.floor(run.chars / 100), 3)) * (1 - linkDensity);
   if (score <= 0) return;
   // A container with text of its own is scored like its paragraph's parent; a paragraph passes its score up.
   const ancestors: Info[] = [];
@@ -156,26 +169,42 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   const namedContent = (flags & CONTENT_NAMED) !== 0;
   const content = inContent || marksContent(tag, flags);
   const children = childNodesOf(element);
+  // Text set apart by two or more <br> is paragraphs, as Readability reads it (its replaceBrs): each scores.
+  let run: TextRun = { chars: 0, linkChars: 0, commas: 0 };
+  let runs: TextRun[] | undefined;
+  let breaks = 0;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as Node;
     if (child.nodeType === TEXT_NODE) {
       const value = child.nodeValue ?? "";
       const chars = value.trim().length;
       if (chars === 0) continue;
+      breaks = 0;
       const commas = countCommas(value);
       info.chars += chars;
       info.inlineChars += chars;
       info.commas += commas;
       info.inlineCommas += commas;
+      run.chars += chars;
+      run.commas += commas;
       if (link) {
         info.linkChars += chars;
         info.inlineLinkChars += chars;
+        run.linkChars += chars;
       }
       continue;
     }
     if (child.nodeType !== ELEMENT_NODE) continue;
     const childElement = child as Element;
     const childTag = childElement.nodeName;
+    if (childTag === "BR") {
+      if (++breaks === 2 && run.chars > 0) {
+        (runs ??= []).push(run);
+        run = { chars: 0, linkChars: 0, commas: 0 };
+      }
+      continue;
+    }
+    breaks = 0;
     const childFlags = isDroppedTag(childTag, article) ? NEVER_CONTENT : classifyElement(childElement);
     if (childFlags & NEVER_CONTENT) {
       walk.dropped.add(childElement);
@@ -207,6 +236,25 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       info.inlineChars += sub.inlineChars;
       info.inlineLinkChars += sub.inlineLinkChars;
       info.inlineCommas += sub.inlineCommas;
+      if (sub.runs === undefined) {
+        run.chars += sub.inlineChars;
+        run.linkChars += sub.inlineLinkChars;
+        run.commas += sub.inlineCommas;
+      } else {
+        const last = sub.runs.length - 1;
+        sub.runs.forEach((part, k) => {
+          if (k === 0) {
+            run.chars += part.chars;
+            run.linkChars += part.linkChars;
+            run.commas += part.commas;
+          }
+          if (k < last) {
+            (runs ??= []).push(k === 0 ? run : part);
+          } else {
+            run = { ...part };
+          }
+        });
+      }
     }
   }
   switch (tag) {
@@ -219,8 +267,16 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   if (namedContent) info.contentMarks++;
   if (marksContent(tag, flags)) info.contentBlocks++;
   if (HEADING_TAGS.has(tag)) info.headingChars += info.chars;
+  if (runs !== undefined && !BLOCK_TAGS.has(tag)) info.runs = [...runs, run];
   if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "BODY") {
-    addParagraphScore(walk, stack, info, info.inlineChars < info.chars);
+    if (runs === undefined) {
+      addParagraphScore(walk, stack, { chars: info.inlineChars, linkChars: info.inlineLinkChars, commas: info.inlineCommas }, info.inlineChars < info.chars);
+    } else {
+      if (run.chars > 0) runs.push(run);
+      // A container's paragraphs score it; a <p>'s pass their scores up, as its own text would.
+      const owns = tag !== "P" || info.inlineChars < info.chars;
+      for (const paragraph of runs) if (paragraph.chars >= MIN_PARAGRAPH_CHARS) addParagraphScore(walk, stack, paragraph, owns);
+    }
   }
   stack.pop();
   return info;
@@ -230,7 +286,7 @@ function linkDensity(info: Info): number {
   return info.chars > 0 ? info.linkChars / info.chars : 0;
 }
 
-function finalScore(info: Info): number {
+export function finalScore(info: Info): number {
   return info.score * (1 - linkDensity(info));
 }
 
@@ -239,7 +295,7 @@ function infoOf(walk: Walk, element: Element | null): Info | undefined {
 }
 
 /** Readability's climb: several near-best candidates under one ancestor, or a better-scored parent, win. */
-function chooseTop(walk: Walk, body: Element): Info | undefined {
+export function chooseTop(walk: Walk, body: Element): Info | undefined {
   const eligible = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.nodeName));
   // A name bonus must not crown a box too small to be the content when larger ones scored.
   const sizable = eligible.filter((c) => c.chars >= MIN_CANDIDATE_CHARS);
@@ -470,7 +526,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
   }
 }
 
-function walkDocument(body: Element, options: DetectOptions): Walk {
+export function walkDocument(body: Element, options: DetectOptions): Walk {
   const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [] };
   visit(walk, body, [], false, false, false, 0);
   return walk;
