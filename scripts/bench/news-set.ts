@@ -62,7 +62,10 @@ function truthOf(goldHtml: string): string {
   const walk = (node: Node, label: string | undefined): void => {
     for (const child of Array.from(node.childNodes)) {
       if (child.nodeType === 3) {
-        if (label !== undefined && KEPT_LABELS.has(label)) parts.push(child.textContent ?? "");
+        const text = child.textContent ?? "";
+        // Space between labelled runs is often outside them ("<span>young</span> <span>child</span>").
+        if (label !== undefined && KEPT_LABELS.has(label)) parts.push(text);
+        else if (text.trim() === "" && text !== "") parts.push(" ");
       } else if (child.nodeType === 1) {
         const element = child as unknown as Element;
         if (element.tagName === "SCRIPT" || element.tagName === "STYLE") continue;
