@@ -627,28 +627,50 @@ function insideChrome(element: Element, body: Element): boolean {
 }
 
 /**
- * A comment thread that names itself only by its heading ("Comments", "25 Comments", "Leave a Reply"), its
- * comments loose paragraphs after it (Movable Type and TypePad blogs): the heading and what follows it in
- * its parent are removed, when the content keeps some prose of its own before it.
+ * Where a comment thread that names itself only by its heading ("Comments", "25 Comments", "Leave a Reply") or by
+ * the empty anchor that links jump to (`<a name="comments"></a>`) starts, its comments loose paragraphs or lines
+ * after it (Movable Type and TypePad blogs, older news templates): the marker and what follows it in its parent
+ * are removed, when the content keeps some prose of its own before it.
  */
 function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): void {
-  for (const heading of Array.from(root.querySelectorAll("h2,h3,h4")) as Element[]) {
-    // Named by its id or class, the heading may reach detection emptied (content-prune): its name is the evidence then.
-    if (!headingNamesComments(heading.textContent ?? "") && !isCommentThread(classifyElement(heading), heading.nodeName)) continue;
-    const parent = heading.parentElement;
+  const candidates = Array.from(root.querySelectorAll("h2,h3,h4,a[name]:not([href]),a[id]:not([href])")) as Element[];
+  // A page of several posts (a blog's front page) has an anchor before each post's comments: none ends the content.
+  const anchors = candidates.filter((candidate) => candidate.nodeName === "A" && namesCommentAnchor(candidate));
+  for (const candidate of candidates) {
+    const marker = candidate.nodeName !== "A" ? commentHeading(candidate) : anchors.length === 1 && anchors[0] === candidate ? anchorBlock(candidate, root) : undefined;
+    if (!marker) continue;
+    const parent = marker.parentElement;
     if (!parent) return;
-    const section: Element[] = [];
+    const section: Node[] = [];
     let removed = 0;
-    for (let node: Element | null = heading; node; node = node.nextElementSibling) {
+    for (let node: Node | null = marker as unknown as Node; node; node = node.nextSibling) {
       section.push(node);
-      const info = walk.infos.get(node);
-      removed += info ? ownProse(info) : (node.textContent ?? "").length;
+      const info = node.nodeType === ELEMENT_NODE ? walk.infos.get(node as unknown as Element) : undefined;
+      removed += info ? ownProse(info) : (node.textContent ?? "").trim().length;
     }
     const total = ownProse(walk.infos.get(root) ?? ({ chars: (root.textContent ?? "").length, linkChars: 0 } as Info));
     if (total - removed < MIN_PART_PROSE) return;
-    for (const node of section) changes.remove(node);
+    for (const node of section) changes.remove(node as unknown as Element);
     return;
   }
+}
+
+/** The heading, when its text or (emptied by content-prune) its id or class names a comment thread. */
+function commentHeading(heading: Element): Element | undefined {
+  return headingNamesComments(heading.textContent ?? "") || isCommentThread(classifyElement(heading), heading.nodeName) ? heading : undefined;
+}
+
+/** Whether an empty anchor's name or id names a comment thread (`<a name="comments"></a>`, `<a id="commentSection">`). */
+function namesCommentAnchor(anchor: Element): boolean {
+  const name = `${anchor.getAttribute("name") ?? ""} ${anchor.getAttribute("id") ?? ""}`;
+  return (anchor.textContent ?? "").trim() === "" && headingNamesComments(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
+}
+
+/** The block an anchor starts: the anchor, or the outermost ancestor below `root` that holds nothing else. */
+function anchorBlock(anchor: Element, root: Element): Element {
+  let block = anchor;
+  while (block.parentElement && block.parentElement !== root && (block.parentElement.textContent ?? "").trim() === "") block = block.parentElement;
+  return block;
 }
 
 /** Least part of the article worth joining: its text outside links. */

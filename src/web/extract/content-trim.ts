@@ -13,7 +13,7 @@ const KEPT_EVERYWHERE = new Set(["id", "class", "hidden", "aria-hidden", "role",
 
 /** Attributes read on particular elements (links, images, meta, language, tables, lists). */
 const KEPT_ON: Record<string, Set<string>> = {
-  a: new Set(["href", "title", "aria-label"]),
+  a: new Set(["href", "title", "aria-label", "name"]),
   img: new Set(["src", "alt", "title"]),
   base: new Set(["href"]),
   meta: new Set(["name", "property", "http-equiv", "content"]),

@@ -35,4 +35,23 @@ describe("comment threads", () => {
       expect(text).not.toContain("Reader 1 wrote");
     }
   });
+  it("end at the empty anchor that names them (<a name=\"comments\">), their comments loose lines after it", () => {
+    const story = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i + 1} of the report on the premiers' dinner, on deficits, manufacturing and what the prime minister offered.</p>`).join("");
+    const thread = Array.from({ length: 12 }, (_, i) => `<br><b>Reader ${i + 1}</b><br>Reader ${i + 1} wrote back at some length, with opinions, asides and numbers of their own about taxes and spending.<br><br><hr>`).join("");
+    for (const anchor of ['<a name="commentSection"></a>', '<p><a id="comments"></a></p>']) {
+      const page = `<html><body><div id="story"><h1>Premiers meet the PM</h1>${story}<hr>${anchor}<b>Comments are now closed for this story</b><br>${thread}</div></body></html>`;
+      const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+      expect(text).toContain("Paragraph 5 of the report");
+      expect(text).not.toContain("Comments are now closed");
+      expect(text).not.toContain("Reader 1 wrote");
+    }
+  });
+
+  it("are not ended by such anchors on a page of several posts, each with its own", () => {
+    const post = (n: number) => `<h3>Post ${n}</h3>` + Array.from({ length: 3 }, (_, i) => `<p>Paragraph ${i + 1} of post ${n}, on the candidates, their speeches and what the papers made of them this week.</p>`).join("") + `<a name="comments"></a><p><a href="/p${n}#comments">2 comments</a></p>`;
+    const page = `<html><body><div id="posts">${post(1)}${post(2)}${post(3)}</div></body></html>`;
+    const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Paragraph 3 of post 1");
+    expect(text).toContain("Paragraph 3 of post 3");
+  });
 });
