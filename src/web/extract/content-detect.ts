@@ -10,7 +10,7 @@ import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { titleHeadingAmong } from "./content-title.ts";
 import { childElementsOf, childNodesOf } from "./dom-internals.ts";
-import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, headingNamesComments, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isCommentThreadTitle, isDroppedByName, namesCommentThread, marksContent, weighNames } from "./content-signals.ts";
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -634,10 +634,12 @@ function insideChrome(element: Element, body: Element): boolean {
  */
 function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): void {
   const candidates = Array.from(root.querySelectorAll("h2,h3,h4,a[name]:not([href]),a[id]:not([href])")) as Element[];
-  // A page of several posts (a blog's front page) has an anchor before each post's comments: none ends the content.
+  // A page of several posts (a blog's front page) repeats the anchor before each post's comments: none ends the content.
   const anchors = candidates.filter((candidate) => candidate.nodeName === "A" && namesCommentAnchor(candidate));
+  const anchorNames = anchors.map((anchor) => `${anchor.getAttribute("name") ?? ""} ${anchor.getAttribute("id") ?? ""}`.toLowerCase());
+  const repeated = new Set(anchorNames).size < anchorNames.length;
   for (const candidate of candidates) {
-    const marker = candidate.nodeName !== "A" ? commentHeading(candidate) : anchors.length === 1 && anchors[0] === candidate ? anchorBlock(candidate, root) : undefined;
+    const marker = candidate.nodeName !== "A" ? commentHeading(candidate) : !repeated && anchors[0] === candidate ? anchorBlock(candidate, root) : undefined;
     if (!marker) continue;
     const parent = marker.parentElement;
     if (!parent) return;
@@ -657,13 +659,13 @@ function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): v
 
 /** The heading, when its text or (emptied by content-prune) its id or class names a comment thread. */
 function commentHeading(heading: Element): Element | undefined {
-  return headingNamesComments(heading.textContent ?? "") || isCommentThread(classifyElement(heading), heading.nodeName) ? heading : undefined;
+  return isCommentThreadTitle(heading.textContent ?? "") || isCommentThread(classifyElement(heading), heading.nodeName) ? heading : undefined;
 }
 
 /** Whether an empty anchor's name or id names a comment thread (`<a name="comments"></a>`, `<a id="commentSection">`). */
 function namesCommentAnchor(anchor: Element): boolean {
   const name = `${anchor.getAttribute("name") ?? ""} ${anchor.getAttribute("id") ?? ""}`;
-  return (anchor.textContent ?? "").trim() === "" && headingNamesComments(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
+  return (anchor.textContent ?? "").trim() === "" && namesCommentThread(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
 }
 
 /** The block an anchor starts: the anchor, or the outermost ancestor below `root` that holds nothing else. */

@@ -58,13 +58,28 @@ export function headingNamesChrome(text: string): boolean {
   return words.length > 0 && words.length <= 60 && (COMMENT_WORD.test(words) || CHROME_WORD.test(words) || CHROME_PHRASE.test(words));
 }
 
-/** Most words of a heading over a comment thread ("Comments", "25 Comments", "Leave a Reply"). */
-const MAX_COMMENT_HEADING_WORDS = 4;
+/**
+ * The whole title of a comment thread ("Comments", "3 Responses", "Reader comments (12)", "Leave a Reply"); not a
+ * singular "Comment", which heads opinion sections of articles.
+ */
+const COMMENT_THREAD_TITLE =
+  /^(?:(?:reader|user|visitor)s?'?\s+)?(?:comments|responses|replies)(?:\s*\(?\d+\)?)?$|^(?:\d+|one|no)\s+(?:comments?|responses?|replies)$|^(?:leave|post|add|write|submit)\s+(?:a|an|your)\s+(?:comment|reply|response)$/i;
 
-/** Whether a heading's text is the title of a comment thread: a few words, one of them a comment thread's. */
-export function headingNamesComments(text: string): boolean {
+/**
+ * Whether a heading's text is nothing but a comment thread's title. Any short text with a comment word ("Comment",
+ * "No comment") took an article's opinion section, and all after it, for the thread (dragnet R179: 0.51 -> 0.99).
+ */
+export function isCommentThreadTitle(text: string): boolean {
+  return COMMENT_THREAD_TITLE.test(text.replace(/\s+/g, " ").replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, ""));
+}
+
+/** Most words of a name that calls its element a comment thread ("comments", "start-comments", "add-comment"). */
+const MAX_COMMENT_NAME_WORDS = 4;
+
+/** Whether a few words name a comment thread (an anchor's name or id, split at camelCase: "StartComments"). */
+export function namesCommentThread(text: string): boolean {
   const words = text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
-  return words !== "" && words.split("-").length <= MAX_COMMENT_HEADING_WORDS && COMMENT_WORD.test(words);
+  return words !== "" && words.split("-").length <= MAX_COMMENT_NAME_WORDS && COMMENT_WORD.test(words);
 }
 
 /** A whole class/id token naming the content container; it keeps an element that also looks like chrome. */

@@ -54,4 +54,13 @@ describe("comment threads", () => {
     expect(text).toContain("Paragraph 3 of post 1");
     expect(text).toContain("Paragraph 3 of post 3");
   });
+  it("are known by a heading that is nothing but their title, whatever their blocks' class says", () => {
+    const story = Array.from({ length: 3 }, (_, i) => `<p>Paragraph ${i + 1} of the post on meeting journalists, on what they need from a startup and when to offer it.</p>`).join("");
+    const reply = (n: number) => `<div class="post"><h3>Comments</h3><div class="Normal">Reader ${n} wrote back at some length, with opinions, asides and stories of their own, about an interview that went wrong.<br><br>They went on, with more detail about the publication, the questions, the photographer and the headline.<br><br>Posted by reader ${n}</div></div>`;
+    const page = `<html><body><div class="article"><h2>How to be useful to journalists</h2>${story}<h3>Comment</h3><p>Offer a view when a story needs one, and answer quickly, with the facts that back it up.</p></div><div id="listing">${[1, 2, 3, 4].map(reply).join("")}</div></body></html>`;
+    const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Paragraph 3 of the post on meeting journalists");
+    expect(text).toContain("Offer a view when a story needs one");
+    expect(text).not.toContain("Reader 1 wrote");
+  });
 });
