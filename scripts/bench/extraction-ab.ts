@@ -1,7 +1,7 @@
 /**
  * Extraction on two versions in one process, for changes too small for the read bench to show:
  * a revision (reference-tree.ts: its own src/, and its own happy-dom when it patches it
- * differently) and the working tree take turns, one pass over the dev set each, `--blocks` times.
+ * differently; revisions before the htmlparser2 tree extract on happy-dom) and the working tree take turns, one pass over the dev set each, `--blocks` times.
  * Each pass starts on a collected heap and paces its forced collections as an extraction thread
  * does (its own collection-pacing.ts), so each arm is charged its own garbage. Turns alternate
  * within a second or two, so the machine's drift falls on both arms alike. Prints each arm's CPU
@@ -29,11 +29,12 @@ const root = join(import.meta.dir, "..", "..");
 interface Arm {
   name: string;
   extract: (input: { html: string; url: string; markdown: boolean }) => unknown;
-  takeCharsParsed: () => number;
   budget: number;
   pacer: { before(weight: number): boolean; counted(weight: number): void; collected(): void };
-  pageWeight: (charsParsed: number, htmlLength: number) => number;
-  estimatedPageWeight: (htmlLength: number) => number;
+  /** A page's weight for the arm's pacing, guessed before it is extracted. */
+  weightBefore: (htmlLength: number) => number;
+  /** The weight of the page just extracted (the revision's own measure). */
+  weightAfter: (htmlLength: number) => number;
   processMs: number[];
   threadMs: number[];
 }
@@ -43,14 +44,15 @@ async function loadArm(name: string, tree: string): Promise<Arm> {
   const parse = await import(moduleIn(tree, "src/web/extract/content-parse.ts"));
   const pacing = await import(moduleIn(tree, "src/web/threads/collection-pacing.ts"));
   const pool = await import(moduleIn(tree, "src/web/threads/extract-pool.ts"));
+  // Revisions before the htmlparser2 tree weighed a page by the characters happy-dom parsed; later ones by its HTML's length.
+  const byCharsParsed = typeof pacing.pageWeight === "function" && typeof parse.takeCharsParsed === "function";
   return {
     name,
     extract: extract.extractHtmlSync,
-    takeCharsParsed: parse.takeCharsParsed,
     budget: pool.DEFAULT_COLLECT_BUDGET,
     pacer: new pacing.CollectionPacer(pool.DEFAULT_COLLECT_BUDGET),
-    pageWeight: pacing.pageWeight,
-    estimatedPageWeight: pacing.estimatedPageWeight,
+    weightBefore: byCharsParsed ? pacing.estimatedPageWeight : (length) => length,
+    weightAfter: byCharsParsed ? (length) => pacing.pageWeight(parse.takeCharsParsed(), length) : (length) => length,
     processMs: [],
     threadMs: [],
   };
@@ -79,16 +81,16 @@ try {
   const pass = (arm: Arm) => {
     Bun.gc(true);
     arm.pacer.collected();
-    arm.takeCharsParsed();
+    arm.weightAfter(0);
     const cpu = process.cpuUsage();
     const thread = threadCpuMs();
     for (const [i, html] of pages.entries()) {
-      if (arm.pacer.before(arm.estimatedPageWeight(html.length))) {
+      if (arm.pacer.before(arm.weightBefore(html.length))) {
         Bun.gc(true);
         arm.pacer.collected();
       }
       arm.extract({ html, url: `https://example.com/${i}`, markdown: false });
-      arm.pacer.counted(arm.pageWeight(arm.takeCharsParsed(), html.length));
+      arm.pacer.counted(arm.weightAfter(html.length));
     }
     const used = process.cpuUsage(cpu);
     arm.processMs.push((used.user + used.system) / 1000 / pages.length);
@@ -113,7 +115,7 @@ try {
         const start = threadCpuMs();
         arm.extract({ html, url: `https://example.com/${i}`, markdown: false });
         (interleaved.get(arm) as number[]).push(threadCpuMs() - start);
-        sinceCollection += arm.pageWeight(arm.takeCharsParsed(), html.length);
+        sinceCollection += arm.weightAfter(html.length);
       }
       if (sinceCollection > 2 * treeArm.budget) {
         Bun.gc(true);

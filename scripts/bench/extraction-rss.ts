@@ -4,7 +4,6 @@
  * shows as a rising line.
  *   node_modules/.bin/bun scripts/bench/extraction-rss.ts [--reads 10000] [--data DIR]
  */
-import { closeParserWindow } from "../../src/web/extract/content-parse.ts";
 import { extractHtml } from "../../src/web/extract/extract.ts";
 import { DEV_SET_DIR, loadDevPages, option } from "./dev-set.ts";
 
@@ -22,4 +21,3 @@ for (let i = 1; i <= reads; i++) {
     console.log(`reads=${i} rss_mb=${mb(memory.rss)} heap_used_mb=${mb(memory.heapUsed)} elapsed_s=${((performance.now() - start) / 1000).toFixed(1)}`);
   }
 }
-await closeParserWindow();

@@ -1,9 +1,8 @@
 /**
  * Extraction speed on the shared dev set, in one run and on the same pages: our extraction
  * (extractHtml, parse included), Mozilla Readability on happy-dom (the README's reference: new
- * Window, document.write, Readability.parse, window closed), and happy-dom parsing alone (the
- * same Window + write + close, and ours: the shared window's DOMParser on the HTML the first
- * main-content try reads, trimmed and pruned).
+ * Window, document.write, Readability.parse, window closed), and parsing alone (happy-dom: the
+ * same Window + write + close; ours: htmlparser2 on the source extraction reads, content-parse.ts).
  * Runs are interleaved page by page so load on the machine hits all of them alike.
  *
  * Wall-clock time is the figure; the load average is printed beside it, and so is each call's
@@ -17,8 +16,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Window } from "happy-dom";
-import { closeParserWindow, minimizeHtml, parseHtmlDocument } from "../../src/web/extract/content-parse.ts";
-import { pruneDroppedSubtrees } from "../../src/web/extract/content-prune.ts";
+import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
 import { extractHtml } from "../../src/web/extract/extract.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
@@ -43,7 +41,7 @@ const runners: Record<string, Runner> = {
     window.document.write(html);
     await window.happyDOM.close();
   },
-  "our parse alone (first try's pruned HTML)": async (html) => parseHtmlDocument(pruneDroppedSubtrees(minimizeHtml(html))),
+  "our parse alone (htmlparser2, cut source)": async (html) => parsePage(cutUnreadMarkup(html)),
 };
 
 const names = Object.keys(runners);
@@ -67,7 +65,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const loadAfter = loadavg();
-await closeParserWindow();
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;

@@ -25,7 +25,7 @@ const pool = createExtractPool({ size: 1, collectBudget: budget });
 await pool.extract({ html: "<p>warm</p>", url: "https://example.com/", markdown: false });
 await Bun.sleep(1_000);
 line("thread started, idle");
-console.log(`${pages.length} pages × ${rounds}, collection budget ${budget} (weight: characters parsed + HTML length / 16)`);
+console.log(`${pages.length} pages × ${rounds}, collection budget ${budget} (characters of HTML)`);
 const cpuBefore = process.cpuUsage();
 let done = 0;
 for (let round = 0; round < rounds; round++) {

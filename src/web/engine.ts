@@ -136,7 +136,7 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
 }
 
 /**
- * Extraction on this thread, loaded on first use: happy-dom and turndown cost ~40 MB of RSS once
+ * Extraction on this thread, loaded on first use: the parser and turndown cost RSS once
  * evaluated, which a server whose extraction threads do all the parsing should not carry.
  */
 const extractInThread: HtmlExtractor = async (input) => (await import("./extract/extract.ts")).extractHtml(input);

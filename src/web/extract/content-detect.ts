@@ -6,26 +6,22 @@
  * counts are gathered in the same pass, and the winner is then cleaned of chrome (comment
  * threads, sharing, related lists, link-dense blocks) from those counts.
  */
-import type { Document, Element, Node } from "happy-dom";
 import type { DomChanges } from "./content-changes.ts";
 import { titleHeadingAmong } from "./content-title.ts";
-import { childElementsOf, childNodesOf } from "./dom-internals.ts";
+import { contains, createElement, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, selectFirstIn, textOf, type ChildNode, type Element } from "./dom.ts";
 import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isCommentThreadTitle, isDroppedByName, namesCommentThread, marksContent, weighNames } from "./content-signals.ts";
-
-const TEXT_NODE = 3;
-const ELEMENT_NODE = 1;
 
 /** Elements that start a new block of text (a paragraph's text never crosses one). */
 const BLOCK_TAGS = new Set([
-  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "CAPTION", "CENTER", "DD", "DETAILS", "DIV", "DL", "DT", "FIELDSET",
-  "FIGCAPTION", "FIGURE", "FOOTER", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "LI", "MAIN", "OL", "P", "PRE",
-  "SECTION", "SUMMARY", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL", "BR",
+  "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "div", "dl", "dt", "fieldset",
+  "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li", "main", "ol", "p", "pre",
+  "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "br",
 ]);
-const HEADING_TAGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** Never chosen as the content container (they hold it or are too small to). */
-const NOT_CANDIDATES = new Set(["HTML", "BODY", "A", "SPAN", "B", "I", "EM", "STRONG", "FONT", "TBODY", "THEAD", "TR"]);
+const NOT_CANDIDATES = new Set(["html", "body", "a", "span", "b", "i", "em", "strong", "font", "tbody", "thead", "tr"]);
 /** Containers the conditional cleaning judges (Readability's list plus sections). */
-const CLEANED_TAGS = new Set(["DIV", "SECTION", "TABLE", "UL", "OL", "DL", "ASIDE", "HEADER", "FOOTER", "FIGURE", "CENTER"]);
+const CLEANED_TAGS = new Set(["div", "section", "table", "ul", "ol", "dl", "aside", "header", "footer", "figure", "center"]);
 const COMMA = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
 const MIN_PARAGRAPH_CHARS = 25;
 const MIN_CANDIDATE_CHARS = 100;
@@ -92,13 +88,13 @@ function createInfo(element: Element): Info {
 
 function baseScore(tag: string): number {
   switch (tag) {
-    case "DIV": case "ARTICLE": case "MAIN": case "SECTION":
+    case "div": case "article": case "main": case "section":
       return 5;
-    case "PRE": case "TD": case "BLOCKQUOTE":
+    case "pre": case "td": case "blockquote":
       return 3;
-    case "ADDRESS": case "OL": case "UL": case "DL": case "DD": case "DT": case "LI": case "FORM":
+    case "address": case "ol": case "ul": case "dl": case "dd": case "dt": case "li": case "form":
       return -3;
-    case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": case "TH":
+    case "h1": case "h2": case "h3": case "h4": case "h5": case "h6": case "th":
       return -5;
     default:
       return 0;
@@ -120,7 +116,7 @@ function applyScore(walk: Walk, pending: PendingScore): void {
     const ancestor = ancestors[level] as Info;
     if (!ancestor.candidate) {
       ancestor.candidate = true;
-      ancestor.score += baseScore(ancestor.element.nodeName) + weighNames(ancestor.element);
+      ancestor.score += baseScore(ancestor.element.name) + weighNames(ancestor.element);
       walk.candidates.push(ancestor);
     }
     ancestor.score += score / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
@@ -161,22 +157,22 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   const info = createInfo(element);
   walk.infos.set(element, info);
   stack.push(info);
-  const tag = element.nodeName;
-  if (tag === "H1" || tag === "H2" || tag === "H3") walk.headings.push(element);
+  const tag = element.name;
+  if (tag === "h1" || tag === "h2" || tag === "h3") walk.headings.push(element);
   // An anchor without href (<a name=...> round a section) is a target, not a link: its text is prose.
-  const link = inLink || (tag === "A" && element.hasAttribute("href"));
-  const article = inArticle || tag === "ARTICLE";
+  const link = inLink || (tag === "a" && element.attribs.href !== undefined);
+  const article = inArticle || tag === "article";
   const namedContent = (flags & CONTENT_NAMED) !== 0;
   const content = inContent || marksContent(tag, flags);
-  const children = childNodesOf(element);
+  const children = element.children;
   // Text set apart by two or more <br> is paragraphs, as Readability reads it (its replaceBrs): each scores.
   let run: TextRun = { chars: 0, linkChars: 0, commas: 0 };
   let runs: TextRun[] | undefined;
   let breaks = 0;
   for (let i = 0; i < children.length; i++) {
-    const child = children[i] as Node;
-    if (child.nodeType === TEXT_NODE) {
-      const value = child.nodeValue ?? "";
+    const child = children[i] as ChildNode;
+    if (isText(child)) {
+      const value = child.data;
       const chars = value.trim().length;
       if (chars === 0) continue;
       breaks = 0;
@@ -194,10 +190,10 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       }
       continue;
     }
-    if (child.nodeType !== ELEMENT_NODE) continue;
-    const childElement = child as Element;
-    const childTag = childElement.nodeName;
-    if (childTag === "BR") {
+    if (!isTag(child)) continue;
+    const childElement = child;
+    const childTag = childElement.name;
+    if (childTag === "br") {
       if (++breaks === 2 && run.chars > 0) {
         (runs ??= []).push(run);
         run = { chars: 0, linkChars: 0, commas: 0 };
@@ -215,7 +211,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
       // A block named as content inside a comment thread is a comment's text: only the headline keeps a thread.
-      const holdsContent = isCommentThread(childFlags, childTag) ? childElement.querySelector("h1") !== null : sub.contentMarks > 0;
+      const holdsContent = isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
       if (!holdsContent) {
         walk.dropped.add(childElement);
@@ -258,23 +254,23 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     }
   }
   switch (tag) {
-    case "P": info.paragraphs++; break;
-    case "IMG": info.images++; break;
-    case "LI": info.listItems++; break;
-    case "H1": info.contentMarks++; break;
-    case "VIDEO": case "AUDIO": case "OBJECT": case "EMBED": case "IFRAME": info.embeds++; break;
+    case "p": if (info.chars > 0 || info.images > 0) info.paragraphs++; break;
+    case "img": info.images++; break;
+    case "li": info.listItems++; break;
+    case "h1": info.contentMarks++; break;
+    case "video": case "audio": case "object": case "embed": case "iframe": info.embeds++; break;
   }
   if (namedContent) info.contentMarks++;
   if (marksContent(tag, flags)) info.contentBlocks++;
   if (HEADING_TAGS.has(tag)) info.headingChars += info.chars;
   if (runs !== undefined && !BLOCK_TAGS.has(tag)) info.runs = [...runs, run];
-  if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "BODY") {
+  if (BLOCK_TAGS.has(tag) && info.inlineChars >= MIN_PARAGRAPH_CHARS && tag !== "body") {
     if (runs === undefined) {
       addParagraphScore(walk, stack, { chars: info.inlineChars, linkChars: info.inlineLinkChars, commas: info.inlineCommas }, info.inlineChars < info.chars);
     } else {
       if (run.chars > 0) runs.push(run);
       // A container's paragraphs score it; a <p>'s pass their scores up, as its own text would.
-      const owns = tag !== "P" || info.inlineChars < info.chars;
+      const owns = tag !== "p" || info.inlineChars < info.chars;
       for (const paragraph of runs) if (paragraph.chars >= MIN_PARAGRAPH_CHARS) addParagraphScore(walk, stack, paragraph, owns);
     }
   }
@@ -296,7 +292,7 @@ function infoOf(walk: Walk, element: Element | null): Info | undefined {
 
 /** Readability's climb: several near-best candidates under one ancestor, or a better-scored parent, win. */
 export function chooseTop(walk: Walk, body: Element): Info | undefined {
-  const eligible = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.nodeName));
+  const eligible = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.name));
   // A name bonus must not crown a box too small to be the content when larger ones scored.
   const sizable = eligible.filter((c) => c.chars >= MIN_CANDIDATE_CHARS);
   const ranked = (sizable.length > 0 ? sizable : eligible).sort((a, b) => finalScore(b) - finalScore(a));
@@ -305,20 +301,21 @@ export function chooseTop(walk: Walk, body: Element): Info | undefined {
   const topScore = finalScore(top);
   const alternatives = ranked.slice(1, 5).filter((c) => finalScore(c) / topScore >= 0.75).map((c) => c.element);
   if (alternatives.length >= 3) {
-    let parent = top.element.parentElement;
+    let parent = parentElementOf(top.element);
     while (parent && parent !== body) {
-      const holding = alternatives.filter((a) => parent?.contains(a) === true).length;
+      const ancestor = parent;
+      const holding = alternatives.filter((a) => contains(ancestor, a)).length;
       if (holding >= 3) {
         const info = infoOf(walk, parent);
         if (info) top = info;
         break;
       }
-      parent = parent.parentElement;
+      parent = parentElementOf(parent);
     }
   }
   let lastScore = finalScore(top);
   const threshold = lastScore / 3;
-  for (let parent = top.element.parentElement; parent && parent !== body; parent = parent.parentElement) {
+  for (let parent = parentElementOf(top.element); parent && parent !== body; parent = parentElementOf(parent)) {
     const info = infoOf(walk, parent);
     if (!info?.candidate) continue;
     const score = finalScore(info);
@@ -329,7 +326,7 @@ export function chooseTop(walk: Walk, body: Element): Info | undefined {
     }
     lastScore = score;
   }
-  for (let parent = top.element.parentElement; parent && parent !== body && parent.children.length === 1; parent = parent.parentElement) {
+  for (let parent = parentElementOf(top.element); parent && parent !== body && elementChildCount(parent) === 1; parent = parentElementOf(parent)) {
     const info = infoOf(walk, parent);
     if (info) top = info;
   }
@@ -337,18 +334,24 @@ export function chooseTop(walk: Walk, body: Element): Info | undefined {
 }
 
 function textOfParagraph(element: Element): string {
-  return (element.textContent ?? "").trim();
+  return textOf(element).trim();
+}
+
+function elementChildCount(element: Element): number {
+  let count = 0;
+  for (const child of element.children) if (isTag(child)) count++;
+  return count;
 }
 
 /** The top candidate's siblings that belong with it (score, or a clean paragraph). */
 function collectSiblings(walk: Walk, top: Info): Element[] {
-  const parent = top.element.parentElement;
+  const parent = parentElementOf(top.element);
   if (!parent) return [top.element];
   const topScore = finalScore(top);
   const threshold = Math.max(10, topScore * 0.2);
-  const topClass = top.element.getAttribute("class") ?? "";
+  const topClass = top.element.attribs.class ?? "";
   const chosen: Element[] = [];
-  for (const sibling of Array.from(parent.children) as Element[]) {
+  for (const sibling of elementChildrenOf(parent)) {
     if (sibling === top.element) {
       chosen.push(sibling);
       continue;
@@ -356,7 +359,7 @@ function collectSiblings(walk: Walk, top: Info): Element[] {
     const info = walk.infos.get(sibling);
     if (!info || walk.dropped.has(sibling)) continue;
     let bonus = 0;
-    const sameClass = topClass !== "" && sibling.getAttribute("class") === topClass;
+    const sameClass = topClass !== "" && sibling.attribs.class === topClass;
     if (sameClass) bonus += topScore * 0.2;
     if (info.candidate && finalScore(info) + bonus >= threshold) {
       chosen.push(sibling);
@@ -367,7 +370,7 @@ function collectSiblings(walk: Walk, top: Info): Element[] {
       chosen.push(sibling);
       continue;
     }
-    if (sibling.nodeName === "P") {
+    if (sibling.name === "p") {
       const density = linkDensity(info);
       if (info.chars > 80 && density < 0.25) chosen.push(sibling);
       else if (info.chars > 0 && info.chars <= 80 && density === 0 && /\.( |$)/.test(textOfParagraph(sibling))) chosen.push(sibling);
@@ -377,28 +380,28 @@ function collectSiblings(walk: Walk, top: Info): Element[] {
 }
 
 function isInsideFigure(element: Element, root: Element): boolean {
-  for (let node = element.parentElement; node && node !== root; node = node.parentElement) if (node.nodeName === "FIGURE") return true;
+  for (let node = parentElementOf(element); node && node !== root; node = parentElementOf(node)) if (node.name === "figure") return true;
   return false;
 }
 
-const INTRODUCING_TAGS = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "B", "STRONG", "SPAN", "EM", "I", "FONT", "DIV"]);
+const INTRODUCING_TAGS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "span", "em", "i", "font", "div"]);
 
 /**
  * A list the text introduces: the text just before it (past line breaks) ends with a colon ("The winners
  * include:"), or it continues a run of lists that such text introduces.
  */
 function isIntroduced(list: Element): boolean {
-  let node = list.previousSibling as Node | null;
-  for (let steps = 0; node && steps < 40; steps++, node = node.previousSibling) {
-    if (node.nodeType === TEXT_NODE) {
-      const text = node.nodeValue ?? "";
+  let node = list.prev;
+  for (let steps = 0; node && steps < 40; steps++, node = node.prev) {
+    if (isText(node)) {
+      const text = node.data;
       if (text.trim() === "") continue;
       return /:\s*$/.test(text);
     }
-    if (node.nodeType !== ELEMENT_NODE) continue;
-    const tag = node.nodeName;
-    if (tag === "BR" || tag === "UL" || tag === "OL") continue;
-    return INTRODUCING_TAGS.has(tag) && /:\s*$/.test(node.textContent ?? "");
+    if (!isTag(node)) continue;
+    const tag = node.name;
+    if (tag === "br" || tag === "ul" || tag === "ol") continue;
+    return INTRODUCING_TAGS.has(tag) && /:\s*$/.test(textOf(node));
   }
   return false;
 }
@@ -416,11 +419,11 @@ const MIN_ITEM_OWN = 10;
  * it chrome ("Related Posts" over linked titles and their dates).
  */
 function itemsHaveOwnText(walk: Walk, list: Element): boolean {
-  const heading = list.previousElementSibling;
-  if (heading && HEADING_TAGS.has(heading.nodeName) && headingNamesChrome(heading.textContent ?? "")) return false;
+  const heading = previousElementOf(list);
+  if (heading && HEADING_TAGS.has(heading.name) && headingNamesChrome(textOf(heading))) return false;
   let items = 0;
-  for (const item of childElementsOf(list)) {
-    if (item.nodeName !== "LI") continue;
+  for (const item of elementChildrenOf(list)) {
+    if (item.name !== "li") continue;
     const info = walk.infos.get(item);
     if (!info) continue;
     items++;
@@ -431,9 +434,9 @@ function itemsHaveOwnText(walk: Walk, list: Element): boolean {
 
 /** Readability's conditional cleaning, from the counts of the walk. */
 function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element): boolean {
-  const tag = element.nodeName;
+  const tag = element.name;
   const weight = weighNames(element);
-  const isList = tag === "UL" || tag === "OL" || tag === "DL";
+  const isList = tag === "ul" || tag === "ol" || tag === "dl";
   // Introduced by the text, a list is the text's, whatever its links or its own small score.
   if (isList && weight >= 0 && isIntroduced(element)) return false;
   // A list's base score (-3) ranks candidates; it is no evidence against a short list in the text.
@@ -479,7 +482,7 @@ function isGuarded(element: Element, info: Info, guard: number): boolean {
  * 0.9379 / 0.9384 / 0.9380: the half keeps most to precision on unseen pages).
  */
 function isParagraphDiv(element: Element, info: Info): boolean {
-  return element.nodeName === "DIV" && info.chars > 0 && info.inlineChars === info.chars && linkDensity(info) < 0.5;
+  return element.name === "div" && info.chars > 0 && info.inlineChars === info.chars && linkDensity(info) < 0.5;
 }
 
 /**
@@ -488,7 +491,7 @@ function isParagraphDiv(element: Element, info: Info): boolean {
  * that post, not a link farm inside it.
  */
 function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolean {
-  return (element.nodeName === "UL" || element.nodeName === "OL") && namedChars > 0 && info.chars >= namedChars / 2 && weighNames(element) >= 0;
+  return (element.name === "ul" || element.name === "ol") && namedChars > 0 && info.chars >= namedChars / 2 && weighNames(element) >= 0;
 }
 
 /**
@@ -498,8 +501,8 @@ function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolea
  * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed.
  */
 function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0): void {
-  // Live: a child removed below leaves the array, so the walk goes from the end.
-  const children = childElementsOf(element);
+  // From the end, as removals were made when the list was live (the order of removals is the undo's order).
+  const children = elementChildrenOf(element);
   const elementInfo = walk.infos.get(element);
   const named = elementInfo && (classifyElement(element) & CONTENT_NAMED) !== 0 ? elementInfo.chars : namedChars;
   for (let i = children.length - 1; i >= 0; i--) {
@@ -510,15 +513,15 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     }
     const info = walk.infos.get(child);
     if (!info) continue;
-    if (child.nodeName === "FORM") {
+    if (child.name === "form") {
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.nodeName) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.name) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
       changes.remove(child);
       continue;
     }
-    if (HEADING_TAGS.has(child.nodeName) && weighNames(child) < 0) {
+    if (HEADING_TAGS.has(child.name) && weighNames(child) < 0) {
       changes.remove(child);
       continue;
     }
@@ -539,11 +542,11 @@ const MAX_WIDENED_LINK_DENSITY = 0.3;
 
 /** Whether the block is, or holds, an element named as content with most of its prose (a name that says where the content ends). */
 function holdsNamedContent(walk: Walk, top: Info): boolean {
-  if (marksContent(top.element.nodeName, classifyElement(top.element))) return true;
+  if (marksContent(top.element.name, classifyElement(top.element))) return true;
   const half = ownProse(top) / 2;
-  for (const element of Array.from(top.element.querySelectorAll("[class],[id]")) as Element[]) {
+  for (const element of selectAllIn(top.element, "[class],[id]")) {
     const info = walk.infos.get(element);
-    if (info && ownProse(info) >= half && marksContent(element.nodeName, classifyElement(element))) return true;
+    if (info && ownProse(info) >= half && marksContent(element.name, classifyElement(element))) return true;
   }
   return false;
 }
@@ -561,11 +564,11 @@ function widenToPageProse(walk: Walk, top: Info, body: Element): Info {
   const mostOfPage = MOST_OF_PAGE * ownProse(page);
   if (ownProse(top) >= mostOfPage) return top;
   if (top.contentBlocks > 0 && holdsNamedContent(walk, top)) return top;
-  for (let node = top.element.parentElement; node && node !== body; node = node.parentElement) {
-    if (marksContent(node.nodeName, classifyElement(node))) return top;
+  for (let node = parentElementOf(top.element); node && node !== body; node = parentElementOf(node)) {
+    if (marksContent(node.name, classifyElement(node))) return top;
   }
   // Up to the body itself: a page of loose sibling blocks under <body> has no other ancestor holding them.
-  for (let parent = top.element.parentElement; parent; parent = parent === body ? null : parent.parentElement) {
+  for (let parent = parentElementOf(top.element); parent; parent = parent === body ? null : parentElementOf(parent)) {
     const info = walk.infos.get(parent);
     if (info && ownProse(info) >= mostOfPage) return linkDensity(info) <= MAX_WIDENED_LINK_DENSITY ? info : top;
   }
@@ -582,10 +585,10 @@ const NAMED_PARENT_LEVELS = 2;
  * post-body's first paragraphs, outside the chosen div, were lost).
  */
 function widenToNamedParent(walk: Walk, top: Info, body: Element): Info {
-  if (marksContent(top.element.nodeName, classifyElement(top.element))) return top;
-  let parent = top.element.parentElement;
-  for (let level = 1; parent && parent !== body && level <= NAMED_PARENT_LEVELS; level++, parent = parent.parentElement) {
-    if (!marksContent(parent.nodeName, classifyElement(parent))) continue;
+  if (marksContent(top.element.name, classifyElement(top.element))) return top;
+  let parent = parentElementOf(top.element);
+  for (let level = 1; parent && parent !== body && level <= NAMED_PARENT_LEVELS; level++, parent = parentElementOf(parent)) {
+    if (!marksContent(parent.name, classifyElement(parent))) continue;
     const info = walk.infos.get(parent);
     return info && linkDensity(info) <= MAX_WIDENED_LINK_DENSITY ? info : top;
   }
@@ -606,13 +609,13 @@ const TITLED_SHARE = 1 / 3;
  */
 function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info {
   const heading = titleHeadingAmong(walk.headings, title);
-  if (!heading || top.element.contains(heading)) return top;
+  if (!heading || contains(top.element, heading)) return top;
   const topScore = finalScore(top);
-  for (let node = heading.parentElement; node && node !== body; node = node.parentElement) {
-    if (node.contains(top.element)) return top;
+  for (let node = parentElementOf(heading); node && node !== body; node = parentElementOf(node)) {
+    if (contains(node, top.element)) return top;
     const info = walk.infos.get(node);
-    if (!info?.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(node.nodeName)) continue;
-    const evidence = ownProse(info) >= ownProse(top) || (marksContent(node.nodeName, classifyElement(node)) && insideChrome(top.element, body));
+    if (!info?.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(node.name)) continue;
+    const evidence = ownProse(info) >= ownProse(top) || (marksContent(node.name, classifyElement(node)) && insideChrome(top.element, body));
     return finalScore(info) >= topScore * TITLED_SHARE && evidence ? info : top;
   }
   return top;
@@ -620,7 +623,7 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
 
 /** Whether an element lies inside a block whose class or id names it chrome (kept by the try, as a sidebar inside the content wrapper is). */
 function insideChrome(element: Element, body: Element): boolean {
-  for (let node = element.parentElement; node && node !== body; node = node.parentElement) {
+  for (let node = parentElementOf(element); node && node !== body; node = parentElementOf(node)) {
     if ((classifyElement(node) & CHROME_NAMED) !== 0) return true;
   }
   return false;
@@ -633,45 +636,45 @@ function insideChrome(element: Element, body: Element): boolean {
  * are removed, when the content keeps some prose of its own before it.
  */
 function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): void {
-  const candidates = Array.from(root.querySelectorAll("h2,h3,h4,a[name]:not([href]),a[id]:not([href])")) as Element[];
+  const candidates = selectAllIn(root, "h2,h3,h4,a[name]:not([href]),a[id]:not([href])");
   // A page of several posts (a blog's front page) repeats the anchor before each post's comments: none ends the content.
-  const anchors = candidates.filter((candidate) => candidate.nodeName === "A" && namesCommentAnchor(candidate));
-  const anchorNames = anchors.map((anchor) => `${anchor.getAttribute("name") ?? ""} ${anchor.getAttribute("id") ?? ""}`.toLowerCase());
+  const anchors = candidates.filter((candidate) => candidate.name === "a" && namesCommentAnchor(candidate));
+  const anchorNames = anchors.map((anchor) => `${anchor.attribs.name ?? ""} ${anchor.attribs.id ?? ""}`.toLowerCase());
   const repeated = new Set(anchorNames).size < anchorNames.length;
   for (const candidate of candidates) {
-    const marker = candidate.nodeName !== "A" ? commentHeading(candidate) : !repeated && anchors[0] === candidate ? anchorBlock(candidate, root) : undefined;
+    const marker = candidate.name !== "a" ? commentHeading(candidate) : !repeated && anchors[0] === candidate ? anchorBlock(candidate, root) : undefined;
     if (!marker) continue;
-    const parent = marker.parentElement;
+    const parent = parentElementOf(marker);
     if (!parent) return;
-    const section: Node[] = [];
+    const section: ChildNode[] = [];
     let removed = 0;
-    for (let node: Node | null = marker as unknown as Node; node; node = node.nextSibling) {
+    for (let node: ChildNode | null = marker; node; node = node.next) {
       section.push(node);
-      const info = node.nodeType === ELEMENT_NODE ? walk.infos.get(node as unknown as Element) : undefined;
-      removed += info ? ownProse(info) : (node.textContent ?? "").trim().length;
+      const info = isTag(node) ? walk.infos.get(node) : undefined;
+      removed += info ? ownProse(info) : textOf(node).trim().length;
     }
-    const total = ownProse(walk.infos.get(root) ?? ({ chars: (root.textContent ?? "").length, linkChars: 0 } as Info));
+    const total = ownProse(walk.infos.get(root) ?? ({ chars: textOf(root).length, linkChars: 0 } as Info));
     if (total - removed < MIN_PART_PROSE) return;
-    for (const node of section) changes.remove(node as unknown as Element);
+    for (const node of section) changes.remove(node);
     return;
   }
 }
 
-/** The heading, when its text or (emptied by content-prune) its id or class names a comment thread. */
+/** The heading, when its text or its id or class names a comment thread. */
 function commentHeading(heading: Element): Element | undefined {
-  return isCommentThreadTitle(heading.textContent ?? "") || isCommentThread(classifyElement(heading), heading.nodeName) ? heading : undefined;
+  return isCommentThreadTitle(textOf(heading)) || isCommentThread(classifyElement(heading), heading.name) ? heading : undefined;
 }
 
 /** Whether an empty anchor's name or id names a comment thread (`<a name="comments"></a>`, `<a id="commentSection">`). */
 function namesCommentAnchor(anchor: Element): boolean {
-  const name = `${anchor.getAttribute("name") ?? ""} ${anchor.getAttribute("id") ?? ""}`;
-  return (anchor.textContent ?? "").trim() === "" && namesCommentThread(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
+  const name = `${anchor.attribs.name ?? ""} ${anchor.attribs.id ?? ""}`;
+  return textOf(anchor).trim() === "" && namesCommentThread(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
 }
 
 /** The block an anchor starts: the anchor, or the outermost ancestor below `root` that holds nothing else. */
 function anchorBlock(anchor: Element, root: Element): Element {
   let block = anchor;
-  while (block.parentElement && block.parentElement !== root && (block.parentElement.textContent ?? "").trim() === "") block = block.parentElement;
+  for (let parent = parentElementOf(block); parent && parent !== root && textOf(parent).trim() === ""; parent = parentElementOf(parent)) block = parent;
   return block;
 }
 
@@ -696,13 +699,13 @@ function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
   const outside: Element[] = [];
   for (const info of walk.infos.values()) {
     if (info === top || ownProse(info) < MIN_PART_PROSE || contentName(info.element) !== name) continue;
-    if (!top.element.contains(info.element) && !info.element.contains(top.element)) outside.push(info.element);
+    if (!contains(top.element, info.element) && !contains(info.element, top.element)) outside.push(info.element);
   }
   if (outside.length === 0) return top;
-  let ancestor = top.element.parentElement;
+  let ancestor = parentElementOf(top.element);
   let levels = 1;
-  while (ancestor && ancestor !== body && !outside.every((part) => ancestor?.contains(part))) {
-    ancestor = ancestor.parentElement;
+  while (ancestor && ancestor !== body && !outside.every((part) => contains(ancestor as Element, part))) {
+    ancestor = parentElementOf(ancestor);
     levels++;
   }
   if (!ancestor || ancestor === body || levels > MAX_PART_LEVELS) return top;
@@ -715,18 +718,16 @@ function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
  */
 function contentName(element: Element): string {
   if (contentClassTokens(element).length === 0) return "";
-  const tokens = (element.getAttribute("class") ?? "").split(/\s+/).filter((token) => token !== "");
+  const tokens = (element.attribs.class ?? "").split(/\s+/).filter((token) => token !== "");
   return [...new Set(tokens.map((token) => token.replace(/[-_]?\d+$/, "").toLowerCase()))].sort().join(" ");
 }
 
 /**
- * The main content of `document` as an element of it (the container itself, or a new div holding
- * it and the siblings that join it), cleaned of chrome; undefined when nothing scored. Mutates
- * the document, each change recorded in `changes` (so it can be undone).
+ * The main content of the page whose body is `body`, as an element of it (the container itself, or a new
+ * div holding it and the siblings that join it), cleaned of chrome; undefined when nothing scored. Mutates
+ * the tree, each change recorded in `changes` (so it can be undone).
  */
-export function detectMainContent(document: Document, options: DetectOptions, changes: DomChanges): Element | undefined {
-  const body = document.body as Element | null;
-  if (!body) return undefined;
+export function detectMainContent(body: Element, options: DetectOptions, changes: DomChanges): Element | undefined {
   const walk = walkDocument(body, options);
   const scored = chooseTop(walk, body);
   if (!scored) return undefined;
@@ -738,9 +739,9 @@ export function detectMainContent(document: Document, options: DetectOptions, ch
   if (members.length === 1) {
     root = top.element;
   } else {
-    root = document.createElement("div") as unknown as Element;
-    const parent = top.element.parentElement as Element;
-    changes.insert(parent, root, members[0] as unknown as Node);
+    root = createElement("div");
+    const parent = parentElementOf(top.element) as Element;
+    changes.insert(parent, root, members[0] as Element);
     for (const member of members) changes.append(root, member);
   }
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);

@@ -3,7 +3,8 @@
  * over the head's elements (a querySelector per meta name scans the whole document when the name
  * is absent, which is the common case).
  */
-import type { Document, Element } from "happy-dom";
+import type { ParsedPage } from "./content-parse.ts";
+import { attributeOf, isTag, textOf, type Element } from "./dom.ts";
 import { makeWellFormed } from "../text/text-output.ts";
 
 export interface PageInfo {
@@ -27,7 +28,7 @@ const META_KEYS = [
 
 function metaKey(element: Element): string | undefined {
   for (const attribute of ["name", "property", "http-equiv"] as const) {
-    const value = element.getAttribute(attribute);
+    const value = attributeOf(element, attribute);
     if (value !== null) return `${attribute}:${value.trim().toLowerCase()}`;
   }
   return undefined;
@@ -44,34 +45,32 @@ function resolveBase(href: string | undefined, url: string): string {
   return url;
 }
 
-/** Reads title, description, language and base from `document`'s head (`url`: where the page came from). */
-export function readPageInfo(document: Document, url: string): PageInfo {
+/** Reads title, description, language and base from the page's head (`url`: where the page came from). */
+export function readPageInfo(page: ParsedPage, url: string): PageInfo {
   let title = "";
   let baseHref: string | undefined;
   const metas = new Map<string, string>();
-  const head = document.head as Element | null;
-  const children = head ? head.children : [];
-  for (let i = 0; i < children.length; i++) {
-    const element = children[i] as Element;
-    switch (element.nodeName) {
-      case "TITLE":
-        if (title === "") title = oneLine(element.textContent);
+  for (const element of page.head.children) {
+    if (!isTag(element)) continue;
+    switch (element.name) {
+      case "title":
+        if (title === "") title = oneLine(textOf(element));
         break;
-      case "BASE":
-        baseHref ??= element.getAttribute("href") ?? undefined;
+      case "base":
+        baseHref ??= attributeOf(element, "href") ?? undefined;
         break;
-      case "META": {
+      case "meta": {
         const key = metaKey(element);
         if (key === undefined || metas.has(key)) break;
-        const content = oneLine(element.getAttribute("content"));
+        const content = oneLine(attributeOf(element, "content"));
         if (content !== "") metas.set(key, content);
         break;
       }
     }
   }
   const first = (...keys: (typeof META_KEYS)[number][]) => keys.map((key) => metas.get(key)).find((value) => value !== undefined) ?? "";
-  const root = document.documentElement as Element | null;
-  let language = oneLine(root?.getAttribute("lang") ?? root?.getAttribute("xml:lang"));
+  const root = page.root;
+  let language = oneLine(attributeOf(root, "lang") ?? attributeOf(root, "xml:lang"));
   if (language === "") {
     const declared = first("http-equiv:content-language", "name:language");
     language = declared !== "" ? (declared.split(",")[0]?.trim() ?? "") : first("property:og:locale").replace("_", "-");

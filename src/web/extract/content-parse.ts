@@ -1,74 +1,19 @@
 /**
- * @module web/extract/content-parse — cheap HTML parsing for extraction. happy-dom's cost is mostly
- * allocating (and collecting) node objects, and a fresh Window per page costs about as much as
- * the parse, so: one long-lived Window per process (never abandoned, so nothing leaks: each page
- * is a DOMParser document that is garbage once dropped), and before parsing, the raw-text
- * elements no extraction reads (script, style, comments, svg, ...) are cut out of the source and
- * whitespace next to block tags (which the text form drops anyway) is not turned into nodes.
+ * @module web/extract/content-parse — a page's HTML as the tree extraction reads: htmlparser2 (dom.ts)
+ * after the raw-text elements no extraction reads (script, style, comments, svg, ...) are cut out of
+ * the source, then set in the shape a browser gives every page: one <html> holding a <head> with the
+ * head's content and a <body> with everything else. htmlparser2 builds only the elements the source
+ * names, so a page without a <body> tag, or with a <head> never closed (common in older crawls),
+ * would otherwise leave its content in <head> or loose under the document.
  */
-import { Window, type Document } from "happy-dom";
-import { trimUnreadMarkup } from "./content-trim.ts";
-import { clearWaitingCustomElements, elementIdsOf } from "./dom-internals.ts";
+import { createElement, isTag, isText, parseHtml, setChildren, type ChildNode, type Document, type Element, type ParentNode } from "./dom.ts";
 
-const WINDOW_SETTINGS = {
-  disableJavaScriptEvaluation: true,
-  disableJavaScriptFileLoading: true,
-  disableCSSFileLoading: true,
-  disableIframePageLoading: true,
-  disableComputedStyleRendering: true,
-  navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
-};
-
-let shared: Window | undefined;
-/** The window's own property names when new: a page's named element never replaces one of them. */
-let ownNames: Set<string> | undefined;
-/** Characters of HTML parsed since the last takeCharsParsed (what a page leaves as garbage: collection-pacing.ts). */
-let charsParsed = 0;
-/** Documents parsed since the last release (see releaseParsedDocuments). */
-const parsed: Document[] = [];
-
-function sharedWindow(): Window {
-  if (!shared) {
-    shared = new Window({ url: "about:blank", settings: WINDOW_SETTINGS });
-    ownNames = new Set(Object.getOwnPropertyNames(shared));
-  }
-  return shared;
-}
-
-/**
- * happy-dom keeps two references from the window into every document parsed in it: elements with
- * an id become window[id] (named access), and elements with a hyphenated (custom element) name
- * wait in the custom element registry for a definition. Either would keep a page reachable from the
- * shared window, so both are dropped once its extraction is done (and before any later parse), and
- * a collection right after the answer can free the page. The ids come from each document's own id
- * map: listing the window's hundreds of properties on every page cost more.
- */
-export function releaseParsedDocuments(): void {
-  const window = shared;
-  if (window) {
-    const record = window as unknown as Record<string, unknown>;
-    for (const document of parsed) {
-      for (const id of elementIdsOf(document)) if (!ownNames?.has(id)) delete record[id];
-    }
-    clearWaitingCustomElements(window);
-  }
-  parsed.length = 0;
-}
-
-/** Characters of HTML parsed since the last call (all tries of a page), and starts the count over. */
-export function takeCharsParsed(): number {
-  const taken = charsParsed;
-  charsParsed = 0;
-  return taken;
-}
-
-/** Closes the process's parsing window (tests, shutdown); the next parse opens a new one. */
-export async function closeParserWindow(): Promise<void> {
-  const window = shared;
-  shared = undefined;
-  ownNames = undefined;
-  parsed.length = 0;
-  if (window) await window.happyDOM.close();
+export interface ParsedPage {
+  document: Document;
+  /** The <html> element. */
+  root: Element;
+  head: Element;
+  body: Element;
 }
 
 /** Elements whose content is raw text (or foreign markup) no extraction result ever contains. */
@@ -113,50 +58,166 @@ function indexOfClosing(html: string, name: string, from: number): number {
   return pattern.exec(html)?.index ?? -1;
 }
 
-const BLOCK_TAGS =
-  "address|article|aside|blockquote|body|br|caption|center|col|colgroup|dd|details|dialog|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hgroup|hr|html|legend|li|link|main|menu|meta|nav|ol|option|p|section|select|summary|table|tbody|td|tfoot|th|thead|title|tr|ul";
-const SPACE_AFTER_BLOCK = new RegExp(`(<\\/?(?:${BLOCK_TAGS})\\b[^<>]*>)\\s+(?=<)`, "gi");
-const SPACE_BEFORE_BLOCK = new RegExp(`>\\s+(?=<\\/?(?:${BLOCK_TAGS})\\b)`, "gi");
-const PREFORMATTED = /<(pre|listing|plaintext)\b/i;
+const TITLE_OPEN = /<title(?=[\s/>])/i;
+/** An end tag the tokenizer takes as the title's: the name, then a space, "/" or ">" ("</titlevalue" is text). */
+const TITLE_CLOSE = /<\/title[\s/>]/gi;
 
-/** HTML made cheaper to parse with the same extraction result (see the module comment). */
-export function minimizeHtml(html: string): string {
-  const cut = trimUnreadMarkup(cutRawElements(html));
-  if (PREFORMATTED.test(cut)) return cut;
-  return cut.replace(SPACE_AFTER_BLOCK, "$1").replace(SPACE_BEFORE_BLOCK, ">");
+/**
+ * A <title> that is never closed ends where the next tag starts. Older crawls carry ad scripts cut into
+ * the head ("<title>Story'?' + OAS_query + '\"><\/SCRIPT>"): to the tokenizer, which reads a title's
+ * content as text up to its end tag, the rest of the page would be the title and the body empty.
+ */
+export function closeUnclosedTitle(html: string): string {
+  const open = TITLE_OPEN.exec(html);
+  if (!open) return html;
+  const startEnd = html.indexOf(">", open.index);
+  if (startEnd < 0) return html;
+  TITLE_CLOSE.lastIndex = startEnd;
+  if (TITLE_CLOSE.test(html)) return html;
+  const next = html.indexOf("<", startEnd + 1);
+  if (next < 0) return html;
+  return `${html.slice(0, next)}</title>${html.slice(next)}`;
 }
 
-/** Parses HTML into a fresh document of the shared window (no scripts, styles or frames loaded). */
-export function parseHtmlDocument(html: string): Document {
-  const window = sharedWindow();
-  releaseParsedDocuments();
-  charsParsed += html.length;
-  const document = new window.DOMParser().parseFromString(html, "text/html") as unknown as Document;
-  parsed.push(document);
-  closeHeadAtBodyContent(document);
-  return document;
+/** The source extraction parses: raw-text elements and comments cut, an unclosed title closed. */
+export function cutUnreadMarkup(html: string): string {
+  return closeUnclosedTitle(cutRawElements(html));
 }
 
 /** What may stay in <head>; anything else there starts the body (HTML's "in head" insertion mode). */
-const HEAD_CONTENT = new Set(["TITLE", "META", "LINK", "STYLE", "SCRIPT", "BASE", "NOSCRIPT", "TEMPLATE", "BGSOUND", "BASEFONT"]);
+const HEAD_CONTENT = new Set(["title", "meta", "link", "style", "script", "base", "noscript", "template", "bgsound", "basefont"]);
+
+function isHeadContent(node: ChildNode): boolean {
+  if (isTag(node)) return HEAD_CONTENT.has(node.name);
+  return !isText(node) || node.data.trim() === "";
+}
+
+const TABLE_SECTIONS = new Set(["thead", "tbody", "tfoot"]);
+
+function isBlankText(node: ChildNode): boolean {
+  return isText(node) && node.data.trim() === "";
+}
 
 /**
- * happy-dom's parser leaves a page's content in <head> when the page has no <body> tag or a <head> that is
- * never closed (common in older crawls): `<head><title>…</title><p>text…` gives an empty body. A browser's
- * parser closes the head at the first element that is no head content, or at text, and puts it and all that
- * follows into the body; this does the same after the parse.
+ * `parent`'s children with each run of `members` (blank text between them included) wrapped in a new `wrapper`
+ * element; undefined when there is none.
  */
-function closeHeadAtBodyContent(document: Document): void {
-  const { head, body } = document;
-  if (!head || !body) return;
-  let start = head.firstChild;
-  while (start) {
-    if (start.nodeType === 1 ? !HEAD_CONTENT.has((start as unknown as { tagName: string }).tagName) : start.nodeType === 3 && (start.textContent ?? "").trim() !== "") break;
-    start = start.nextSibling;
+function wrapRuns(parent: ParentNode, members: ReadonlySet<string>, wrapper: string): ChildNode[] | undefined {
+  let out: ChildNode[] | undefined;
+  let run: ChildNode[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const element = createElement(wrapper);
+    setChildren(element, run);
+    (out as ChildNode[]).push(element);
+    run = [];
+  };
+  const children = parent.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as ChildNode;
+    if (isTag(child) && members.has(child.name)) {
+      out ??= children.slice(0, i);
+      run.push(child);
+    } else if (run.length > 0 && isBlankText(child)) run.push(child);
+    else {
+      if (out) {
+        flush();
+        out.push(child);
+      }
+    }
   }
-  if (!start) return;
-  const moving = [];
-  for (let node: ChildNode | null = start as unknown as ChildNode; node; node = node.nextSibling) moving.push(node);
-  const first = body.firstChild;
-  for (const node of moving) body.insertBefore(node as never, first);
+  if (out) flush();
+  return out;
+}
+
+const ROW_PARTS = new Set(["tr", "td", "th"]);
+const CELLS = new Set(["td", "th"]);
+
+/**
+ * The sections and rows a browser adds to a table: rows (or cells) written straight in <table> go in a
+ * <tbody>, cells straight in a section in a <tr>. Detection passes paragraph scores five levels up, so a
+ * missing level moved the best-scored block from the table to a cell.
+ */
+function addImplicitTableParts(table: Element): void {
+  const wrapped = wrapRuns(table, ROW_PARTS, "tbody");
+  if (wrapped) setChildren(table, wrapped);
+  for (const section of table.children) {
+    if (!isTag(section) || !TABLE_SECTIONS.has(section.name)) continue;
+    const rows = wrapRuns(section, CELLS, "tr");
+    if (rows) setChildren(section, rows);
+  }
+}
+
+/** Puts the element's children where it is, and takes it out. */
+function unwrap(element: Element): void {
+  const parent = element.parent as ParentNode;
+  const siblings = parent.children;
+  const at = siblings.indexOf(element);
+  setChildren(parent, [...siblings.slice(0, at), ...element.children, ...siblings.slice(at + 1)]);
+  element.children = [];
+  element.parent = element.prev = element.next = null;
+}
+
+
+/** The element that starts first in the source. */
+function firstOpened(elements: Element[]): Element | undefined {
+  let first: Element | undefined;
+  for (const element of elements) if (!first || (element.startIndex ?? 0) < (first.startIndex ?? 0)) first = element;
+  return first;
+}
+
+/** Parses HTML into the shape described in the module comment. */
+export function parsePage(html: string): ParsedPage {
+  const tags: Record<"html" | "head" | "body", Element[]> = { html: [], head: [], body: [] };
+  const document = parseHtml(html, (element) => {
+    if (element.name === "table") addImplicitTableParts(element);
+    else if (element.name === "html" || element.name === "head" || element.name === "body") tags[element.name].push(element);
+  });
+  // A browser makes one <html>, <head> and <body> of a page, whatever tags it repeats (two <html> tags from
+  // conditional comments, a <body> inside a wrapper): a repeated tag adds nothing but attributes, its
+  // content stays where it is. <body> tags are all set aside: the body is made below.
+  const firstHtml = firstOpened(tags.html);
+  const keptHtml = firstHtml?.parent === document ? firstHtml : undefined;
+  for (const element of tags.html) if (element !== keptHtml) unwrap(element);
+  const firstHead = firstOpened(tags.head);
+  const keptHead = firstHead?.parent === (keptHtml ?? document) ? firstHead : undefined;
+  for (const element of tags.head) if (element !== keptHead) unwrap(element);
+  const attribs = firstOpened(tags.body)?.attribs ?? {};
+  for (const element of tags.body) unwrap(element);
+
+  // Everything outside <html> but the doctype goes in it (content after </html> is the body's too).
+  const top = document.children;
+  const root = keptHtml ?? createElement("html");
+  if (!keptHtml && firstHtml) root.attribs = { ...firstHtml.attribs };
+  const before: ChildNode[] = [];
+  const after: ChildNode[] = [];
+  let passed = false;
+  for (const child of top) {
+    if (child === root) passed = true;
+    else if (child.type !== "directive") (passed ? after : before).push(child);
+  }
+  const inRoot = [...before, ...root.children, ...after];
+  setChildren(document, [...top.filter((child) => child.type === "directive"), root]);
+
+  // The head keeps its head content up to the first thing that is not (without a <head>, the page's leading head content).
+  let head = keptHead;
+  let headContent: ChildNode[];
+  let bodyContent: ChildNode[];
+  if (head) {
+    const stray = head.children.findIndex((child) => !isHeadContent(child));
+    headContent = stray < 0 ? head.children : head.children.slice(0, stray);
+    const rest = inRoot.filter((child) => child !== head);
+    bodyContent = stray < 0 ? rest : head.children.slice(stray).concat(rest);
+  } else {
+    head = createElement("head");
+    const first = inRoot.findIndex((child) => !isHeadContent(child));
+    headContent = first < 0 ? inRoot : inRoot.slice(0, first);
+    bodyContent = first < 0 ? [] : inRoot.slice(first);
+  }
+  const body = createElement("body");
+  body.attribs = { ...attribs };
+  setChildren(head, headContent);
+  setChildren(body, bodyContent);
+  setChildren(root, [head, body]);
+  return { document, root, head, body };
 }

@@ -5,20 +5,19 @@
  * class or id adds to a content candidate's score. General patterns of how sites name things,
  * not rules for particular sites.
  */
-import type { Element } from "happy-dom";
-import { attributeMapOf } from "./dom-internals.ts";
+import type { Element } from "./dom.ts";
 
 /**
  * Tags whose subtree is never main content. FORM is not among them (some frameworks wrap the whole
  * page in one); a form inside the chosen content is removed.
  */
 export const NEVER_CONTENT_TAGS = new Set([
-  "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE", "META", "LINK", "IFRAME", "OBJECT", "EMBED", "SVG", "svg", "CANVAS",
-  "BUTTON", "SELECT", "INPUT", "TEXTAREA", "NAV", "DIALOG", "MENU", "HEAD", "AUDIO", "VIDEO", "MAP", "LABEL",
+  "script", "style", "noscript", "template", "title", "meta", "link", "iframe", "object", "embed", "svg", "canvas",
+  "button", "select", "input", "textarea", "nav", "dialog", "menu", "head", "audio", "video", "map", "label",
 ]);
 
 /** Page chrome when not inside an article. */
-export const CHROME_TAGS = new Set(["ASIDE", "HEADER", "FOOTER"]);
+export const CHROME_TAGS = new Set(["aside", "header", "footer"]);
 
 const CHROME_ROLES = new Set([
   "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar", "tablist",
@@ -88,7 +87,7 @@ const CONTENT_TOKEN =
 
 /** The class words of `element` that name it as the content container (CONTENT_TOKEN), if any. */
 export function contentClassTokens(element: Element): string[] {
-  const className = element.getAttribute("class");
+  const className = element.attribs.class;
   if (!className) return [];
   return className.split(/\s+/).filter((token) => token !== "" && CONTENT_TOKEN.test(token));
 }
@@ -101,12 +100,12 @@ const NEGATIVE_WEIGHT =
 /** +25 / −25 per signal of class and id, as content candidates are weighed. */
 export function weighNames(element: Element): number {
   let weight = 0;
-  const className = element.getAttribute("class");
+  const className = element.attribs.class;
   if (className) {
     if (NEGATIVE_WEIGHT.test(className)) weight -= 25;
     if (POSITIVE_WEIGHT.test(className)) weight += 25;
   }
-  const id = element.id;
+  const id = element.attribs.id;
   if (id) {
     if (NEGATIVE_WEIGHT.test(id)) weight -= 25;
     if (POSITIVE_WEIGHT.test(id)) weight += 25;
@@ -173,14 +172,8 @@ function copyString(value: string): string {
   return ` ${value}`.slice(1);
 }
 
-/** An attribute as a DOM element or a tag read from the source has it. */
-export interface AttributeLike {
-  name: string;
-  value: string | null;
-}
-
 /** Tags never dropped for a chrome-like class or id: they hold everything, or quote text in it (an embedded tweet is a "twitter-tweet" blockquote). */
-export const NAMES_IGNORED_TAGS = new Set(["BODY", "HTML", "MAIN", "BLOCKQUOTE"]);
+export const NAMES_IGNORED_TAGS = new Set(["body", "html", "main", "blockquote"]);
 
 /**
  * Whether a try that reads names drops an element of these flags unseen: chrome by name, unless it is a
@@ -199,7 +192,7 @@ export function isCommentThread(flags: number, tag: string): boolean {
 
 /** Whether an element makes its descendants `inContent` (see isDroppedByName), from its tag and flags. */
 export function marksContent(tag: string, flags: number): boolean {
-  return tag === "ARTICLE" || ((flags & CONTENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
+  return tag === "article" || ((flags & CONTENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
 }
 
 /**
@@ -207,18 +200,13 @@ export function marksContent(tag: string, flags: number): boolean {
  * class or id (unless also named as the content container), named as the content container.
  */
 export function classifyElement(element: Element): number {
-  const attributes = attributeMapOf(element);
-  if (attributes.length === 0) return 0;
-  return classifyAttributes(attributes);
-}
-
-/** classifyElement on a list of (decoded) attributes, the first of each name. */
-export function classifyAttributes(attributes: Iterable<AttributeLike>): number {
+  const attribs = element.attribs;
   let names = "";
   let flags = 0;
-  for (const attribute of attributes) {
-    const value = attribute.value ?? "";
-    switch (attribute.name) {
+  // In the order the page wrote them: the class and id words are read joined in that order.
+  for (const name in attribs) {
+    const value = attribs[name] as string;
+    switch (name) {
       case "class":
       case "id":
         names = names === "" ? value : `${names} ${value}`;
@@ -239,6 +227,11 @@ export function classifyAttributes(attributes: Iterable<AttributeLike>): number 
         break;
     }
   }
+  return withNames(names, flags);
+}
+
+/** The flags of the other attributes joined with what the class and id words say. */
+function withNames(names: string, flags: number): number {
   if (names === "") return flags;
   const named = classifyClassAndId(names);
   if (named === NEVER_CONTENT) return NEVER_CONTENT;

@@ -4,7 +4,7 @@
  * article is, when names and scores point elsewhere: a site-name h1 over a post, a copyright note or a
  * browser notice crowned by its scores.
  */
-import type { Element } from "happy-dom";
+import { selectAllIn, textOf, type Element } from "./dom.ts";
 
 /** Shortest heading text taken as matching the page's <title> (a shorter one matches any title by chance). */
 export const MIN_TITLE_HEADING_CHARS = 10;
@@ -24,7 +24,7 @@ export function titleHeadingAmong(headings: Iterable<Element>, pageTitle: string
   let best: Element | undefined;
   let bestLength = 0;
   for (const heading of headings) {
-    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = textOf(heading).replace(/\s+/g, " ").trim();
     if (text.length > bestLength && holdsPageTitle(text, pageTitle)) {
       best = heading;
       bestLength = text.length;
@@ -36,7 +36,7 @@ export function titleHeadingAmong(headings: Iterable<Element>, pageTitle: string
 /** The first h1-h3 inside `root` that holds the page's title, if any. */
 export function findTitleHeading(root: Element, pageTitle: string): Element | undefined {
   if (pageTitle.length < MIN_TITLE_HEADING_CHARS) return undefined;
-  return titleHeadingAmong(Array.from(root.querySelectorAll("h1,h2,h3")) as Element[], pageTitle);
+  return titleHeadingAmong(selectAllIn(root, "h1,h2,h3"), pageTitle);
 }
 
 /** What separates a <title>'s parts ("Post title | Site", "Site: Post title", "Post – Section – Site"). */

@@ -1,23 +1,22 @@
 /**
  * @module web/extract/extract — HTML → title, description, language, main text, headings, links and
- * (on request) Markdown. happy-dom parses (no scripts, styles, frames loaded) a copy of the page
- * without what no try reads (content-parse, content-prune); content-detect finds the main content
+ * (on request) Markdown. htmlparser2 parses the page without what no result reads (content-parse: scripts,
+ * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.939 on the shared dev set and 0.953 on the 742-page wide set; Readability 0.904 and 0.924);
  * when it finds too little, the block holding the page's title heading, else the whole cleaned body,
  * is used and a warning says so.
  *
- * Room web/extract/: HTML and text sources to read results (parse, prune, detect, signals, trim, clean, Markdown, happy-dom internals). It imports only web/text/; never fetch/ or render/.
+ * Room web/extract/: HTML and text sources to read results (tree, parse, detect, signals, floor, clean, Markdown). It imports only web/text/; never fetch/ or render/.
  */
-import type { Document, Element, Node } from "happy-dom";
 import { ApiError } from "../../errors.ts";
-import { renderCanonicalText, renderInlineText, type ChildList, type TextNodeLike } from "../text/canonical-text.ts";
+import { renderCanonicalText, renderInlineText } from "../text/canonical-text.ts";
 import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
-import { minimizeHtml, parseHtmlDocument, releaseParsedDocuments } from "./content-parse.ts";
+import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
+import { firstTryTextLength } from "./content-floor.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
-import { pruneDroppedSubtrees } from "./content-prune.ts";
-import { childNodesOf, textLengthOf } from "./dom-internals.ts";
+import { attributeOf, parentElementOf, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -69,16 +68,14 @@ export const FALLBACK_WARNING =
 export const TITLED_BLOCK_WARNING =
   "Main-content detection found too little text; the block holding the page's title is returned (navigation, headers, footers and asides removed).";
 
-const childNodeArray: ChildList = (node) => childNodesOf(node as unknown as Node) as unknown as ArrayLike<TextNodeLike>;
-
-/** Canonical text of an element or document (canonical-text.ts). */
-function textOf(node: Element | Document): string {
-  return renderCanonicalText(node as unknown as TextNodeLike, childNodeArray);
+/** Canonical text of an element (canonical-text.ts). */
+function textOf(node: Element): string {
+  return renderCanonicalText(node);
 }
 
 /** Text of an inline element on one line. */
 function inlineTextOf(node: Element): string {
-  return renderInlineText(node as unknown as TextNodeLike, childNodeArray);
+  return renderInlineText(node);
 }
 
 function oneLine(value: string | null | undefined): string {
@@ -87,24 +84,24 @@ function oneLine(value: string | null | undefined): string {
 
 function collectHeadings(root: Element): Heading[] {
   const headings: Heading[] = [];
-  for (const element of Array.from(root.querySelectorAll("h1,h2,h3,h4,h5,h6"))) {
+  for (const element of selectAllIn(root, "h1,h2,h3,h4,h5,h6")) {
     const text = inlineTextOf(element);
-    if (text !== "") headings.push({ level: Number(element.tagName.slice(1)), text });
+    if (text !== "") headings.push({ level: Number(element.name.slice(1)), text });
   }
   return headings;
 }
 
 function collectLinks(root: Element, base: string): Link[] {
   const byUrl = new Map<string, Link>();
-  for (const anchor of Array.from(root.querySelectorAll("a[href]"))) {
+  for (const anchor of selectAllIn(root, "a[href]")) {
     let url: URL;
     try {
-      url = new URL(anchor.getAttribute("href") ?? "", base);
+      url = new URL(attributeOf(anchor, "href") ?? "", base);
     } catch {
       continue;
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    const text = inlineTextOf(anchor) || oneLine(anchor.getAttribute("aria-label") ?? anchor.getAttribute("title"));
+    const text = inlineTextOf(anchor) || oneLine(attributeOf(anchor, "aria-label") ?? attributeOf(anchor, "title"));
     const existing = byUrl.get(url.href);
     if (!existing) byUrl.set(url.href, { text, url: makeWellFormed(url.href) });
     else if (existing.text === "" && text !== "") existing.text = text;
@@ -115,7 +112,7 @@ function collectLinks(root: Element, base: string): Link[] {
 function selectScope(document: Document, selector: string): Element {
   let element: Element | null;
   try {
-    element = document.querySelector(selector);
+    element = selectFirstIn(document, selector);
   } catch (cause) {
     throw new ApiError("SELECTOR_INVALID", { message: `The CSS selector is not valid: ${selector}`, cause });
   }
@@ -133,11 +130,11 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   if (!headline) return;
   const text = inlineTextOf(headline);
   if (text === "" || text.length > 300) return;
-  const headings = Array.from(content.querySelectorAll("h1,h2,h3")).map((h) => inlineTextOf(h));
+  const headings = selectAllIn(content, "h1,h2,h3").map((h) => inlineTextOf(h));
   if (headings.includes(text)) return;
   if (headings.some((heading) => holdsPageTitle(heading, pageTitle))) return;
   if (namesTheSiteOnly(text, pageTitle)) return;
-  changes.insert(content, headline, content.firstChild as unknown as Node | null);
+  changes.insert(content, headline, content.children[0] ?? null);
 }
 
 /**
@@ -148,7 +145,7 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
  */
 function titledBlock(body: Element, pageTitle: string, minChars: number): Element | undefined {
   const heading = findTitleHeading(body, pageTitle);
-  for (let node = heading?.parentElement; node && node !== body; node = node.parentElement) {
+  for (let node = heading ? parentElementOf(heading) : null; node && node !== body; node = parentElementOf(node)) {
     if (textLengthOf(node) >= minChars) return node;
   }
   return undefined;
@@ -164,9 +161,9 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(document: Document, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string): MainContent | undefined {
-  const headline = document.querySelector("h1")?.cloneNode(true) as Element | undefined;
-  const content = detectMainContent(document, { useNames, title: pageTitle }, changes);
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string): MainContent | undefined {
+  const headline = selectFirstIn(body, "h1")?.cloneNode(true);
+  const content = detectMainContent(body, { useNames, title: pageTitle }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes, pageTitle);
   const text = textOf(content);
@@ -189,49 +186,37 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
       throw new ApiError("CONTENT_TOO_COMPLEX", { cause: error });
     }
     throw error;
-  } finally {
-    releaseParsedDocuments();
   }
 }
 
 function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
-  // A selector may name any element, so its page is parsed whole; detection reads a leaner copy,
-  // and each of its tries a copy without the subtrees that try drops unseen.
-  const source = input.selector !== undefined ? input.html : minimizeHtml(input.html);
-  const firstTry = input.selector !== undefined ? source : pruneDroppedSubtrees(source);
-  const document = parseHtmlDocument(firstTry);
-  const { title: declaredTitle, description, language, base } = readPageInfo(document, input.url);
-  const firstH1 = declaredTitle === "" ? document.querySelector("h1") : null;
+  // A selector may name any element (a script's data, a template), so its page keeps them.
+  const page = parsePage(input.selector !== undefined ? closeUnclosedTitle(input.html) : cutUnreadMarkup(input.html));
+  const { title: declaredTitle, description, language, base } = readPageInfo(page, input.url);
+  const firstH1 = declaredTitle === "" ? selectFirstIn(page.body, "h1") : null;
   const title = firstH1 ? inlineTextOf(firstH1) : declaredTitle;
   const warnings: string[] = [];
 
   let root: Element;
   let text: string | undefined;
   if (input.selector !== undefined) {
-    root = selectScope(document, input.selector);
+    root = selectScope(page.document, input.selector);
     removeBoilerplate(root);
   } else {
-    // Detection moves and removes nodes; each further try starts from the page as parsed (its own
-    // pruned copy, or the same document with the changes undone when nothing was pruned).
-    let changes = new DomChanges();
-    const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * (document.body ? textLengthOf(document.body) : 0));
-    let main = findMainContent(document, true, changes, minChars, declaredTitle);
-    let page = document;
-    let parsed = firstTry;
+    // Detection moves and removes nodes; each further try starts from the page as parsed (the changes undone).
+    const body = page.body;
+    const changes = new DomChanges();
+    const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
+    let main = findMainContent(body, true, changes, minChars, declaredTitle);
     if (!main) {
-      const secondTry = pruneDroppedSubtrees(source, { chromeNamed: false });
-      if (secondTry === parsed) changes.undo();
-      else page = parseHtmlDocument((parsed = secondTry));
-      changes = new DomChanges();
-      main = findMainContent(page, false, changes, minChars, declaredTitle);
+      changes.undo();
+      main = findMainContent(body, false, changes, minChars, declaredTitle);
     }
     if (main) {
       root = main.element;
       text = main.text;
     } else {
-      if (parsed === source) changes.undo();
-      else page = parseHtmlDocument(source);
-      const body = (page.body ?? page.documentElement) as Element;
+      changes.undo();
       const titled = titledBlock(body, declaredTitle, minChars);
       root = titled ?? body;
       removeBoilerplate(root);

@@ -1,9 +1,9 @@
 /**
- * @module web/extract/html-clean — removes what is not page content from a DOM subtree: scripts,
+ * @module web/extract/html-clean — removes what is not page content from a subtree: scripts,
  * styles, forms, hidden elements and cookie banners always; navigation, page headers and
  * footers, and asides when the subtree is not already a detected article.
  */
-import type { Element } from "happy-dom";
+import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
 import { classifyElement, isCommentThread } from "./content-signals.ts";
 
 const NON_CONTENT = [
@@ -20,27 +20,27 @@ const BOILERPLATE = [
 const COOKIE_BANNER = /cookie[-_]?(banner|notice|consent|bar|policy|popup|law|message|warning|wall)|consent[-_]?(banner|manager|popup|bar|modal)|gdpr|onetrust|cookiebot|didomi|qc-cmp|cmp[-_]?(container|banner)|cc[-_](window|banner)|truste/i;
 
 function isCookieBanner(element: Element): boolean {
-  const marker = `${element.id} ${element.getAttribute("class") ?? ""}`;
+  const marker = `${element.attribs.id ?? ""} ${element.attribs.class ?? ""}`;
   return COOKIE_BANNER.test(marker);
 }
 
 function isInlineHidden(element: Element): boolean {
-  const style = element.getAttribute("style");
+  const style = attributeOf(element, "style");
   return style !== null && /(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
 }
 
 function removeAll(root: Element, selector: string, keep?: (element: Element) => boolean): void {
-  for (const element of Array.from(root.querySelectorAll(selector))) {
+  for (const element of selectAllIn(root, selector)) {
     // Removing a descendant of an already removed element is harmless: it is no longer under root.
-    if (!(keep?.(element) ?? false)) element.remove();
+    if (!(keep?.(element) ?? false)) removeNode(element);
   }
 }
 
 /** Removes non-content elements inside `root` (never `root` itself). */
 export function removeNonContent(root: Element): void {
   removeAll(root, NON_CONTENT);
-  for (const element of Array.from(root.querySelectorAll("[style],[id],[class]"))) {
-    if (isInlineHidden(element) || isCookieBanner(element)) element.remove();
+  for (const element of selectAllIn(root, "[style],[id],[class]")) {
+    if (isInlineHidden(element) || isCookieBanner(element)) removeNode(element);
   }
 }
 
@@ -48,24 +48,24 @@ export function removeNonContent(root: Element): void {
 export function removeBoilerplate(root: Element): void {
   removeNonContent(root);
   removeAll(root, BOILERPLATE);
-  removeAll(root, "header,footer", (element) => element.closest("article") !== null);
+  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null);
 }
 
 /** Removes comment threads (named so by class or id) that do not hold the page's h1: never main content. */
 export function removeCommentThreads(root: Element): void {
-  for (const element of Array.from(root.querySelectorAll("[id],[class]"))) {
-    if (isCommentThread(classifyElement(element), element.nodeName) && element.querySelector("h1") === null) element.remove();
+  for (const element of selectAllIn(root, "[id],[class]")) {
+    if (isCommentThread(classifyElement(element), element.name) && selectFirstIn(element, "h1") === null) removeNode(element);
   }
 }
 
 /** Rewrites href/src inside `root` to absolute URLs against `base` (Markdown keeps working out of context). */
 export function absolutizeUrls(root: Element, base: string): void {
   for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
-    for (const element of Array.from(root.querySelectorAll(selector))) {
-      const value = element.getAttribute(attribute);
+    for (const element of selectAllIn(root, selector)) {
+      const value = attributeOf(element, attribute);
       if (value === null) continue;
       try {
-        element.setAttribute(attribute, new URL(value, base).href);
+        element.attribs[attribute] = new URL(value, base).href;
       } catch {
         // leave unparseable URLs as written
       }

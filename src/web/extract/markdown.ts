@@ -4,39 +4,56 @@
  * pipes in cells, so the table rules are ours; strikethrough, task lists and highlighted code
  * come from the plugin.
  */
-import type { Element } from "happy-dom";
 import TurndownService from "turndown";
 import { highlightedCodeBlock, strikethrough, taskListItems } from "turndown-plugin-gfm";
 import { makeWellFormed } from "../text/text-output.ts";
+import { attributeOf, closestNamed, elementChildrenOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
+import { viewOf, type MarkdownNode } from "./markdown-node.ts";
 
 type TurndownNode = TurndownService.Node;
 
 const CELL_TAGS = new Set(["TD", "TH"]);
 const BLOCK_IN_CELL = "p,div,ul,ol,table,pre,blockquote,h1,h2,h3,h4,h5,h6,section,article";
 
-function rowsOf(table: HTMLTableElement): HTMLTableRowElement[] {
-  return Array.from(table.rows).filter((row) => row.closest("table") === table);
+function elementOf(node: TurndownNode): Element | undefined {
+  return (node as unknown as MarkdownNode).element;
+}
+
+/** The table's rows, not those of tables nested in its cells. */
+function rowsOf(table: Element): Element[] {
+  return selectAllIn(table, "tr").filter((row) => enclosingTable(row) === table);
+}
+
+function cellsOf(row: Element): Element[] {
+  return elementChildrenOf(row).filter((cell) => cell.name === "td" || cell.name === "th");
 }
 
 /** Tables used for page layout (blocks or nested tables in cells) become plain blocks, not Markdown tables. */
-function isLayoutTable(table: HTMLTableElement): boolean {
-  return table.querySelector(BLOCK_IN_CELL) !== null;
+function isLayoutTable(table: Element): boolean {
+  return selectFirstIn(table, BLOCK_IN_CELL) !== null;
 }
 
-function enclosingTable(node: TurndownNode): HTMLTableElement | null {
-  return (node as unknown as HTMLElement).closest("table");
+function enclosingTable(element: Element): Element | null {
+  const parent = parentElementOf(element);
+  return parent ? closestNamed(parent, "table") : null;
 }
 
 function isDataTableNode(node: TurndownNode): boolean {
-  const table = node.nodeName === "TABLE" ? (node as unknown as HTMLTableElement) : enclosingTable(node);
+  const element = elementOf(node);
+  if (!element) return false;
+  const table = element.name === "table" ? element : enclosingTable(element);
   return table !== null && !isLayoutTable(table);
 }
 
-function columnCount(table: HTMLTableElement): number {
+function spanOf(cell: Element): number {
+  return Math.max(1, Number(attributeOf(cell, "colspan") ?? "1") || 1);
+}
+
+function columnCount(table: Element): number {
   let max = 0;
   for (const row of rowsOf(table)) {
     let cells = 0;
-    for (const cell of Array.from(row.cells)) cells += Math.max(1, Number(cell.getAttribute("colspan") ?? "1") || 1);
+    for (const cell of cellsOf(row)) cells += spanOf(cell);
     max = Math.max(max, cells);
   }
   return max;
@@ -47,19 +64,19 @@ function addTableRules(service: TurndownService): void {
     filter: (node) => CELL_TAGS.has(node.nodeName) && isDataTableNode(node),
     replacement: (content, node) => {
       const text = content.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim();
-      const span = Math.max(1, Number((node as unknown as HTMLElement).getAttribute("colspan") ?? "1") || 1);
-      return ` ${text} |${" |".repeat(span - 1)}`;
+      const cell = elementOf(node);
+      return ` ${text} |${" |".repeat((cell ? spanOf(cell) : 1) - 1)}`;
     },
   });
   service.addRule("gfmTableRow", {
     filter: (node) => node.nodeName === "TR" && isDataTableNode(node),
     replacement: (content, node) => {
-      const row = node as unknown as HTMLTableRowElement;
-      const table = enclosingTable(node);
-      if (!table) return content;
+      const row = elementOf(node);
+      const table = row ? enclosingTable(row) : null;
+      if (!row || !table) return content;
       const columns = columnCount(table);
       let cells = 0;
-      for (const cell of Array.from(row.cells)) cells += Math.max(1, Number(cell.getAttribute("colspan") ?? "1") || 1);
+      for (const cell of cellsOf(row)) cells += spanOf(cell);
       const line = `|${content}${" |".repeat(Math.max(0, columns - cells))}`;
       // GFM needs a header row: the table's first row serves as one, whatever its cell tags.
       const isFirst = rowsOf(table)[0] === row;
@@ -96,27 +113,15 @@ function createService(): TurndownService {
 
 let shared: TurndownService | undefined;
 
-/** Markdown of a DOM subtree (its URLs should already be absolute). */
-export function renderMarkdown(root: Element): string {
-  shared ??= createService();
-  const markdown = shared.turndown(root as unknown as TurndownNode);
-  return makeWellFormed(markdown).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
-}
-
 /**
- * renderMarkdown for a subtree nobody reads afterwards: turndown collapses whitespace on a deep
- * clone of its input, which for a 600 KB page doubled the thread's peak memory (26 -> 70 MB);
- * here it works on the subtree itself, taken out of its document first as a clone would be (its
- * rules read a node's parents), and left there with its whitespace collapsed.
+ * Markdown of a subtree nobody reads afterwards (its URLs should already be absolute): turndown collapses
+ * whitespace on a copy of its input, which for a 600 KB page doubled the thread's peak memory; here it works
+ * on the subtree itself, taken out of its tree first as a copy would be (its rules read a node's parents), and
+ * left there with its whitespace collapsed.
  */
 export function renderMarkdownConsuming(root: Element): string {
-  root.parentNode?.removeChild(root);
-  const own = Object.getOwnPropertyDescriptor(root, "cloneNode");
-  Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
-  try {
-    return renderMarkdown(root);
-  } finally {
-    if (own) Object.defineProperty(root, "cloneNode", own);
-    else delete (root as { cloneNode?: unknown }).cloneNode;
-  }
+  if (root.parent) removeNode(root);
+  shared ??= createService();
+  const markdown = shared.turndown(viewOf(root) as unknown as TurndownNode);
+  return makeWellFormed(markdown).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
 }

@@ -4,35 +4,19 @@
  * trimmed, at most one blank line in a row, no leading/trailing blank lines, well-formed UTF-16.
  */
 
+import { isTag, isText, type AnyNode, type Element } from "domhandler";
 import { makeWellFormed } from "./text-output.ts";
-
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
 
 /** Elements that end a line. */
 const BLOCK = new Set([
-  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "CAPTION", "CENTER", "DD", "DETAILS", "DIALOG", "DIV", "DL", "DT",
-  "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR",
-  "HTML", "LEGEND", "LI", "MAIN", "MENU", "NAV", "OL", "OPTION", "P", "PRE", "SECTION", "SUMMARY", "TABLE", "TBODY",
-  "TFOOT", "THEAD", "TR", "UL",
+  "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "div", "dl", "dt",
+  "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr",
+  "html", "legend", "li", "main", "menu", "nav", "ol", "option", "p", "pre", "section", "summary", "table", "tbody",
+  "tfoot", "thead", "tr", "ul",
 ]);
 /** Blocks set off by a blank line before and after (paragraph level). */
-const PARAGRAPH = new Set(["BLOCKQUOTE", "DL", "FIGURE", "H1", "H2", "H3", "H4", "H5", "H6", "HR", "OL", "P", "PRE", "TABLE", "UL"]);
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "TITLE", "META", "LINK"]);
-
-/** Minimal node shape (happy-dom and any DOM satisfy it) so this module stays DOM-library neutral. */
-export interface TextNodeLike {
-  nodeType: number;
-  nodeName: string;
-  nodeValue: string | null;
-  childNodes: ArrayLike<TextNodeLike>;
-  parentNode: TextNodeLike | null;
-}
-
-/** How a walk lists a node's children: the DOM's `childNodes` unless the caller has a cheaper list. */
-export type ChildList = (node: TextNodeLike) => ArrayLike<TextNodeLike>;
-
-const domChildNodes: ChildList = (node) => node.childNodes;
+const PARAGRAPH = new Set(["blockquote", "dl", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "ol", "p", "pre", "table", "ul"]);
+const SKIP = new Set(["script", "style", "noscript", "template", "head", "title", "meta", "link"]);
 
 /** Break requests from block boundaries: adjacent ones merge, so nested blocks do not stack blank lines. */
 const LINE = "\u0000";
@@ -93,57 +77,52 @@ function collapseSpaces(text: string, from: number, to: number): string {
   return kept === from ? text.slice(from, to) : out + text.slice(kept, to);
 }
 
-function hasBlockDescendant(node: TextNodeLike, childrenOf: ChildList): boolean {
-  const children = childrenOf(node);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i];
-    if (child?.nodeType === ELEMENT_NODE && (BLOCK.has(child.nodeName) || hasBlockDescendant(child, childrenOf))) return true;
+function hasBlockDescendant(node: Element): boolean {
+  for (const child of node.children) {
+    if (isTag(child) && (BLOCK.has(child.name) || hasBlockDescendant(child))) return true;
   }
   return false;
 }
 
-function isFirstCell(cell: TextNodeLike, childrenOf: ChildList): boolean {
-  const row = cell.parentNode;
+function isFirstCell(cell: Element): boolean {
+  const row = cell.parent;
   if (!row) return true;
-  const siblings = childrenOf(row);
-  for (let i = 0; i < siblings.length; i++) {
-    const sibling = siblings[i];
+  for (const sibling of row.children) {
     if (sibling === cell) return true;
-    if (sibling?.nodeType === ELEMENT_NODE && (sibling.nodeName === "TD" || sibling.nodeName === "TH")) return false;
+    if (isTag(sibling) && (sibling.name === "td" || sibling.name === "th")) return false;
   }
   return true;
 }
 
-/** Canonical text of a DOM subtree. */
-export function renderCanonicalText(root: TextNodeLike, childrenOf: ChildList = domChildNodes): string {
+/** Canonical text of a subtree (domhandler's nodes, as htmlparser2 builds them). */
+export function renderCanonicalText(root: AnyNode): string {
   const parts: string[] = [];
-  const walk = (node: TextNodeLike, inPre: boolean): void => {
-    if (node.nodeType === TEXT_NODE) {
-      const value = node.nodeValue ?? "";
-      const safe = value.replace(/[\u0000\u0001]/g, "");
+  const walk = (node: AnyNode, inPre: boolean): void => {
+    if (isText(node)) {
+      const safe = node.data.replace(/[\u0000\u0001]/g, "");
       parts.push(inPre ? safe : safe.replace(/\s+/g, " "));
       return;
     }
-    if (node.nodeType !== ELEMENT_NODE) return;
-    const name = node.nodeName;
+    if (!isTag(node)) {
+      // The document itself is walked through; comments and the like hold no text.
+      if (node.type === "root") for (const child of node.children) walk(child, inPre);
+      return;
+    }
+    const name = node.name;
     if (SKIP.has(name)) return;
-    if (name === "BR") {
+    if (name === "br") {
       parts.push("\n");
       return;
     }
-    if ((name === "TD" || name === "TH") && !isFirstCell(node, childrenOf)) {
+    if ((name === "td" || name === "th") && !isFirstCell(node)) {
       // Data cells share a line; cells holding blocks (layout tables) start a new one.
-      parts.push(hasBlockDescendant(node, childrenOf) ? LINE : " | ");
+      parts.push(hasBlockDescendant(node) ? LINE : " | ");
     }
     const block = BLOCK.has(name);
     const paragraph = PARAGRAPH.has(name);
     if (block) parts.push(paragraph ? PARAGRAPH_BREAK : LINE);
-    const pre = inPre || name === "PRE" || name === "TEXTAREA";
-    const children = childrenOf(node);
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (child) walk(child, pre);
-    }
+    const pre = inPre || name === "pre" || name === "textarea";
+    for (const child of node.children) walk(child, pre);
     if (block) parts.push(paragraph ? PARAGRAPH_BREAK : LINE);
   };
   walk(root, false);
@@ -152,6 +131,6 @@ export function renderCanonicalText(root: TextNodeLike, childrenOf: ChildList = 
 }
 
 /** Text of an inline element (link, heading) on one line. */
-export function renderInlineText(root: TextNodeLike, childrenOf: ChildList = domChildNodes): string {
-  return renderCanonicalText(root, childrenOf).replace(/\s*\n+\s*/g, " ");
+export function renderInlineText(root: AnyNode): string {
+  return renderCanonicalText(root).replace(/\s*\n+\s*/g, " ");
 }

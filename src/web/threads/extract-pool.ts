@@ -1,8 +1,8 @@
 /**
  * @module web/threads/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
- * thread only fetches and answers while extraction (synchronous, ~16 ms a page) uses every
- * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync` with its own
- * happy-dom window; results are the same objects the in-thread path returns. Each thread forces
+ * thread only fetches and answers while extraction (synchronous, a few ms a page) uses every
+ * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync`; results are the
+ * same objects the in-thread path returns. Each thread forces
  * its own garbage collections (extract-worker.ts, collection-pacing.ts) at the budget set here.
  */
 import { availableParallelism } from "node:os";
@@ -17,13 +17,9 @@ export interface ExtractPoolOptions {
   /** Threads (at least 1). */
   size: number;
   /**
-   * Weight of pages a thread extracts between two forced full garbage collections (0: never
-   * forced): characters parsed plus a sixteenth of the HTML's length (why: collection-pacing.ts).
-   * Counting pages instead (every 5) left one large page on top of four pages of garbage, and
-   * collected small pages as often as large ones. Against counting characters of HTML (800K), one
-   * thread over the dev set (extraction-thread-memory.ts, three alternating pairs): 26.2-28.2
-   * against 28.3-29.7 ms of CPU per page, high-water 182-189 against 182-185 MiB. End to end
-   * (read-ab.ts) the difference is inside this machine's run-to-run noise.
+   * Characters of HTML a thread extracts between two forced full garbage collections (0: never
+   * forced; why: collection-pacing.ts). Counting pages instead (every 5) left one large page on top of
+   * four pages of garbage, and collected small pages as often as large ones.
    */
   collectBudget?: number;
   /**
@@ -59,8 +55,12 @@ export const LARGE_PAGE_CHARS = 128 * 1024;
  */
 export const DEFAULT_IDLE_COLLECT_AFTER_MS = 250;
 
-/** Default weight between forced collections on a thread (see collectBudget). */
-export const DEFAULT_COLLECT_BUDGET = 360_000;
+/**
+ * Default characters of HTML between forced collections on a thread (see collectBudget). One thread over
+ * the dev set four times (extraction-thread-memory.ts --rounds 4, shared machine): 360K 3.56 ms of CPU a
+ * page, high-water 125 MiB; 1M 3.20 ms, 130 MiB; 2M 3.08 ms, 134 MiB; never 3.51 ms, 159 MiB.
+ */
+export const DEFAULT_COLLECT_BUDGET = 1_000_000;
 
 export interface ExtractPool {
   readonly size: number;

@@ -4,8 +4,7 @@
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
-import { estimatedPageWeight, CollectionPacer, pageWeight } from "./collection-pacing.ts";
-import { takeCharsParsed } from "../extract/content-parse.ts";
+import { CollectionPacer } from "./collection-pacing.ts";
 import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { createIdleCollector, type IdleCollector } from "./idle-collect.ts";
@@ -31,11 +30,11 @@ serveThreadRequests(
     const paced = pacerFor(request);
     idleCollector?.busy();
     const { html, url, markdown, selector } = request;
-    if (paced.before(estimatedPageWeight(html.length))) collect();
+    if (paced.before(html.length)) collect();
     try {
       return extractHtmlSync({ html, url, markdown, ...(selector !== undefined ? { selector } : {}) });
     } finally {
-      paced.counted(pageWeight(takeCharsParsed(), html.length));
+      paced.counted(html.length);
     }
   },
   () => {

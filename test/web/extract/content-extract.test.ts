@@ -1,44 +1,10 @@
 import { describe, expect, it } from "bun:test";
-import { cutRawElements, minimizeHtml, parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
 import { extractHtml } from "../../../src/web/extract/extract.ts";
 
 const paragraph = (topic: string) =>
   `<p>The ${topic} report, published on Monday by the regional authority, describes in some detail how the work was done, what it cost, and which of the findings the authors consider firm enough to act on this year.</p>`;
 const article = (topic: string) => [1, 2, 3, 4].map((n) => paragraph(`${topic} ${n}`)).join("");
 const read = (body: string) => extractHtml({ html: `<html><head><title>T</title></head><body>${body}</body></html>`, url: "https://example.com/a", markdown: false });
-
-describe("web/content-parse", () => {
-  it("cuts comments and raw-text elements, closing names in any case, an unclosed one to the end", () => {
-    expect(cutRawElements("a<script>x<\/b>y</SCRIPT >b<!-- c -->d<style>s</style>e")).toBe("abde");
-    expect(cutRawElements("keep<svg><text>t</text></svg>this<noscript>n</noscript>")).toBe("keepthis");
-    expect(cutRawElements("start<script>never closed <p>lost</p>")).toBe("start");
-    expect(cutRawElements("<scripts>kept</scripts>")).toBe("<scripts>kept</scripts>");
-  });
-
-  it("drops whitespace beside block tags only, and none in a page with pre", () => {
-    expect(minimizeHtml("<div>\n  <p>a <b>b</b> c</p>\n</div>")).toBe("<div><p>a <b>b</b> c</p></div>");
-    expect(minimizeHtml("<div>\n<pre>  x\n  y</pre>\n</div>")).toBe("<div>\n<pre>  x\n  y</pre>\n</div>");
-  });
-
-  it("does not keep earlier pages reachable from the shared window", () => {
-    const first = parseHtmlDocument('<body><div id="first-page-box">one</div><my-widget>w</my-widget></body>');
-    const view = first.defaultView as unknown as Record<string, unknown>;
-    expect(view["first-page-box"]).toBeDefined();
-    parseHtmlDocument("<body><p>two</p></body>");
-    expect(view["first-page-box"]).toBeUndefined();
-  });
-
-  // A collection right after the answer (the extraction pool's) can then free the page.
-  it("leaves no named element of an extracted page on the shared window", async () => {
-    const view = parseHtmlDocument("<body></body>").defaultView as unknown as Record<string, unknown>;
-    const namesBefore = Object.getOwnPropertyNames(view).sort();
-    const html = `<body><div id="extracted-box">${article("harbour")}</div><form name="f" id="f1"><img name="i"></form><a id="x" name="y">y</a><my-widget>w</my-widget></body>`;
-    const { text } = await extractHtml({ html, url: "https://example.com/", markdown: false });
-    expect(text).toContain("harbour 1");
-    expect(view["extracted-box"]).toBeUndefined();
-    expect(Object.getOwnPropertyNames(view).sort()).toEqual(namesBefore);
-  });
-});
 
 describe("web/content-detect", () => {
   it("keeps the article and leaves out a longer comment thread", async () => {

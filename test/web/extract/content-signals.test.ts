@@ -1,7 +1,9 @@
 import { describe, expect, it } from "bun:test";
-import { CHROME_NAMED, COMMENT_NAMED, CONTENT_NAMED, LAYOUT_NAMED, NEVER_CONTENT, classifyAttributes } from "../../../src/web/extract/content-signals.ts";
+import { CHROME_NAMED, COMMENT_NAMED, CONTENT_NAMED, LAYOUT_NAMED, NEVER_CONTENT, classifyElement } from "../../../src/web/extract/content-signals.ts";
+import { Element } from "../../../src/web/extract/dom.ts";
 
-const attrs = (pairs: Record<string, string>) => Object.entries(pairs).map(([name, value]) => ({ name, value }));
+const classifyAttributes = (attribs: Record<string, string>) => classifyElement(new Element("div", attribs));
+const attrs = (pairs: Record<string, string>) => pairs;
 
 describe("web/content-signals", () => {
   // Class and id words are remembered per string; what the other attributes add is not.

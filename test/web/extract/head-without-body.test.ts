@@ -1,6 +1,7 @@
 /** Pages from older crawls without a <body> tag or with a <head> never closed: their content is read as a browser reads it. */
 import { describe, expect, it } from "bun:test";
-import { parseHtmlDocument } from "../../../src/web/extract/content-parse.ts";
+import { parsePage } from "../../../src/web/extract/content-parse.ts";
+import { elementChildrenOf, selectFirstIn } from "../../../src/web/extract/dom.ts";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 const story = "<p>The harbour reopened on Monday after three weeks of repairs to the northern sea wall, the port authority said.</p><p>Fishing boats were the first to return, followed by the ferry service to the islands in the afternoon.</p>";
@@ -16,9 +17,9 @@ describe("a page whose content the parser leaves in <head>", () => {
 
   it("reads a page whose <head> is never closed, its head content left where it was", () => {
     const html = `<html><head><title>Harbour</title><meta name="description" content="Port news"><link rel="stylesheet" href="a.css">\n<div class="story">${story}</div>`;
-    const document = parseHtmlDocument(html);
-    expect([...document.head.children].map((e) => e.tagName)).toEqual(["TITLE", "META", "LINK"]);
-    expect(document.body.querySelector("div.story p")).not.toBeNull();
+    const page = parsePage(html);
+    expect(elementChildrenOf(page.head).map((e) => e.name)).toEqual(["title", "meta", "link"]);
+    expect(selectFirstIn(page.body, "div.story p")).not.toBeNull();
     const result = read(html);
     expect(result.description).toBe("Port news");
     expect(result.text).toContain("Fishing boats were the first to return");
@@ -39,8 +40,8 @@ describe("a page whose content the parser leaves in <head>", () => {
   });
 
   it("leaves a well-formed page as it was", () => {
-    const document = parseHtmlDocument(`<html><head><title>T</title><meta charset="utf-8"></head><body>${story}</body></html>`);
-    expect(document.head.children.length).toBe(2);
-    expect(document.body.children.length).toBe(2);
+    const page = parsePage(`<html><head><title>T</title><meta charset="utf-8"></head><body>${story}</body></html>`);
+    expect(elementChildrenOf(page.head).length).toBe(2);
+    expect(elementChildrenOf(page.body).length).toBe(2);
   });
 });

@@ -5,8 +5,6 @@
  * the content they drop it as before, and words of comment threads drop it everywhere.
  */
 import { describe, expect, it } from "bun:test";
-import { comparePrunedParse } from "../../../src/web/extract/content-prune-check.ts";
-import { pruneDroppedSubtrees } from "../../../src/web/extract/content-prune.ts";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 const paragraph = (n: number) => `<p>Paragraph ${n} of the column argues its case in plain words and at some length so that it reads as prose and not as a list of links.</p>`;
@@ -31,14 +29,5 @@ describe("layout words in class and id names", () => {
     const { text } = read(html);
     expect(text).toContain("Paragraph 5 of the column");
     expect(text).not.toContain("A reader comments");
-  });
-
-  it("are left unpruned inside content, so the first try reads what the whole page holds", () => {
-    const html = page(`${paragraphs(1, 2)}<div class="share-box">${paragraphs(3, 4)}</div>`);
-    const pruned = pruneDroppedSubtrees(html);
-    expect(pruned).toContain("Paragraph 4 of the column");
-    expect(pruned).not.toContain("The sidebar widget says");
-    expect(pruned).not.toContain("A reader comments");
-    expect(comparePrunedParse(html, pruned)).toEqual([]);
   });
 });

@@ -29,7 +29,9 @@ function loadPages(): { name: string; html: string }[] {
 }
 
 const pages = loadPages();
-const pool = createExtractPool({ size: 2 });
+// Both threads from the first page that waits: extraction is fast enough that 48 pages can pass on one
+// thread before a wait reaches the default 100 ms (the start rule has its own tests below).
+const pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
 
 afterAll(async () => {
   await pool.close();
@@ -82,7 +84,7 @@ describe("extraction pool", () => {
   });
 
   it("lets small pages pass a slow page: no page waits behind another on a busy thread", async () => {
-    const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(5_000)}</main></body></html>`;
+    const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(50_000)}</main></body></html>`;
     const small = readFileSync(join(FIXTURES, "short.html"), "utf8");
     const finished: string[] = [];
     const track = (name: string, input: ExtractHtmlInput) => pool.extract(input).then(() => void finished.push(name));
@@ -124,7 +126,7 @@ describe("extraction pool threads", () => {
       await Promise.all(Array.from({ length: 6 }, (_, i) => eager.extract(pageAt(i))));
       expect(eager.started()).toBe(2);
       // A page long enough to keep the first thread busy well past 50 ms, and one behind it.
-      const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(5_000)}</main></body></html>`;
+      const slow = `<html><body><main>${"<div><p>slow words here</p><span>x</span></div>".repeat(50_000)}</main></body></html>`;
       await Promise.all([waiting.extract({ html: slow, url: "https://example.com/slow", markdown: false }), waiting.extract(pageAt(0))]);
       expect(waiting.started()).toBe(2);
     } finally {

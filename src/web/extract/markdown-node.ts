@@ -1,0 +1,128 @@
+/**
+ * @module web/extract/markdown-node — the DOM face turndown reads and edits, over the tree extraction
+ * built (dom.ts): each node gets one view (so turndown's identity checks and the flags it sets on nodes
+ * hold), whose reads and edits go to the node itself. Only what turndown and our Markdown rules use.
+ */
+import { getOuterHTML, removeElement, textContent } from "domutils";
+import { attributeOf, isTag, isText, selectFirstIn, type AnyNode, type Element } from "./dom.ts";
+
+const views = new WeakMap<AnyNode, MarkdownNode>();
+
+/** The one view of `node` (null for none). */
+export function viewOf(node: AnyNode | null | undefined): MarkdownNode | null {
+  if (!node) return null;
+  let view = views.get(node);
+  if (!view) {
+    view = new MarkdownNode(node);
+    views.set(node, view);
+  }
+  return view;
+}
+
+const NODE_NAMES: Record<string, string> = { text: "#text", comment: "#comment", root: "#document", cdata: "#cdata-section", directive: "#directive" };
+
+export class MarkdownNode {
+  // Set by turndown on the nodes it reads.
+  isBlock?: boolean;
+  isCode?: boolean;
+  isBlank?: boolean;
+  flankingWhitespace?: unknown;
+
+  constructor(readonly node: AnyNode) {}
+
+  get nodeType(): number {
+    return this.node.nodeType;
+  }
+
+  get nodeName(): string {
+    return isTag(this.node) ? this.node.name.toUpperCase() : (NODE_NAMES[this.node.type] ?? this.node.type);
+  }
+
+  get parentNode(): MarkdownNode | null {
+    return viewOf(this.node.parent);
+  }
+
+  get firstChild(): MarkdownNode | null {
+    return "children" in this.node ? viewOf(this.node.children[0]) : null;
+  }
+
+  get nextSibling(): MarkdownNode | null {
+    return viewOf(this.node.next);
+  }
+
+  get previousSibling(): MarkdownNode | null {
+    return viewOf(this.node.prev);
+  }
+
+  get childNodes(): MarkdownNode[] {
+    return "children" in this.node ? this.node.children.map((child) => viewOf(child) as MarkdownNode) : [];
+  }
+
+  /** Element children (turndown numbers list items by their place among them). */
+  get children(): MarkdownNode[] {
+    return "children" in this.node ? this.node.children.filter(isTag).map((child) => viewOf(child) as MarkdownNode) : [];
+  }
+
+  get lastElementChild(): MarkdownNode | null {
+    const children = this.children;
+    return children[children.length - 1] ?? null;
+  }
+
+  get textContent(): string {
+    return textContent(this.node);
+  }
+
+  get data(): string {
+    return "data" in this.node ? this.node.data : "";
+  }
+
+  set data(value: string) {
+    if ("data" in this.node) this.node.data = value;
+  }
+
+  get nodeValue(): string | null {
+    return isText(this.node) ? this.node.data : null;
+  }
+
+  get className(): string {
+    return this.element?.attribs.class ?? "";
+  }
+
+  /** An input's type (turndown-plugin-gfm's task lists read it). */
+  get type(): string {
+    return this.element?.attribs.type ?? "";
+  }
+
+  get checked(): boolean {
+    return this.element?.attribs.checked !== undefined;
+  }
+
+  get outerHTML(): string {
+    return getOuterHTML(this.node);
+  }
+
+  /** The element, when the node is one. */
+  get element(): Element | undefined {
+    return isTag(this.node) ? this.node : undefined;
+  }
+
+  getAttribute(name: string): string | null {
+    return this.element ? attributeOf(this.element, name) : null;
+  }
+
+  /** turndown asks only whether any exists (a void element inside a blank-looking one). */
+  getElementsByTagName(name: string): Element[] {
+    const found = this.element ? selectFirstIn(this.element, name.toLowerCase()) : null;
+    return found ? [found] : [];
+  }
+
+  removeChild(child: MarkdownNode): MarkdownNode {
+    removeElement(child.node as Parameters<typeof removeElement>[0]);
+    return child;
+  }
+
+  /** turndown works on a copy of its input; ours is consumed (see renderMarkdownConsuming). */
+  cloneNode(): MarkdownNode {
+    return this;
+  }
+}
