@@ -660,6 +660,54 @@ function removeCommentSection(walk: Walk, root: Element, changes: DomChanges): v
   }
 }
 
+/** Least links in a trailing run of link lines taken for a list of other stories. */
+const MIN_TRAILING_LINKS = 3;
+
+/**
+ * Lines of links loose at the end of the content (`<span><a>Other story</a></span><br>` after the article's
+ * last paragraph, in the same table cell): more headlines, which conditional cleaning never sees as they sit
+ * in no block of their own. Removed when there are at least three, every line after the last prose is a link
+ * line, and the content keeps some prose of its own before them. Lists are left to conditional cleaning,
+ * which already judged them (a list the text introduces stays).
+ */
+function removeTrailingLinkLines(walk: Walk, root: Element, changes: DomChanges): void {
+  const tail: ChildNode[] = [];
+  const counted = { links: 0 };
+  if (collectLinkTail(walk, root, tail, counted) || counted.links < MIN_TRAILING_LINKS) return;
+  const info = walk.infos.get(root);
+  if (!info || ownProse(info) < MIN_PART_PROSE) return;
+  for (const node of tail) changes.remove(node);
+}
+
+const LISTS = new Set(["ul", "ol", "dl"]);
+
+/**
+ * Gathers in `tail` the nodes at the end of `element` that hold only link lines (blank text, breaks, rules,
+ * images, inline elements that are nearly all link text, blocks made only of those); whether that is all of it.
+ */
+function collectLinkTail(walk: Walk, element: Element, tail: ChildNode[], counted: { links: number }): boolean {
+  const children = element.children;
+  for (let i = children.length - 1; i >= 0; i--) {
+    const node = children[i] as ChildNode;
+    if (isText(node)) {
+      if (node.data.trim() !== "") return false;
+    } else if (isTag(node) && node.name !== "br" && node.name !== "hr" && node.name !== "img") {
+      const info = walk.infos.get(node);
+      if (!info || LISTS.has(node.name)) return false;
+      if (BLOCK_TAGS.has(node.name)) {
+        const mark = tail.length;
+        if (!collectLinkTail(walk, node, tail, counted)) return false;
+        tail.length = mark;
+      } else {
+        if (info.chars === 0 || linkDensity(info) < 0.9) return false;
+        counted.links += node.name === "a" ? 1 : selectAllIn(node, "a").length;
+      }
+    }
+    tail.push(node);
+  }
+  return true;
+}
+
 /** The heading, when its text or its id or class names a comment thread. */
 function commentHeading(heading: Element): Element | undefined {
   return isCommentThreadTitle(textOf(heading)) || isCommentThread(classifyElement(heading), heading.name) ? heading : undefined;
@@ -747,5 +795,6 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
   removeCommentSection(walk, root, changes);
   clean(walk, root, root, changes, prose / 2);
+  removeTrailingLinkLines(walk, root, changes);
   return root;
 }
