@@ -20,6 +20,15 @@ const BLOCK_TAGS = new Set([
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** Never chosen as the content container (they hold it or are too small to). */
 const NOT_CANDIDATES = new Set(["html", "body", "a", "span", "b", "i", "em", "strong", "font", "tbody", "thead", "tr"]);
+/**
+ * Inline elements that can still be the container when they hold paragraphs: a <font> or <span> round an
+ * article inside a table cell of other things, or never closed round it (its parent, the body, is no candidate).
+ */
+const INLINE_CONTAINERS = new Set(["span", "b", "i", "em", "strong", "font"]);
+
+function isInlineContainer(info: Info): boolean {
+  return INLINE_CONTAINERS.has(info.element.name) && info.paragraphs >= 2;
+}
 /** Containers the conditional cleaning judges (Readability's list plus sections). */
 const CLEANED_TAGS = new Set(["div", "section", "table", "ul", "ol", "dl", "aside", "header", "footer", "figure", "center"]);
 const COMMA = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
@@ -292,7 +301,8 @@ function infoOf(walk: Walk, element: Element | null): Info | undefined {
 
 /** Readability's climb: several near-best candidates under one ancestor, or a better-scored parent, win. */
 export function chooseTop(walk: Walk, body: Element): Info | undefined {
-  const eligible = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.name));
+  const blocks = walk.candidates.filter((c) => !NOT_CANDIDATES.has(c.element.name));
+  const eligible = blocks.length > 0 ? blocks : walk.candidates.filter(isInlineContainer);
   // A name bonus must not crown a box too small to be the content when larger ones scored.
   const sizable = eligible.filter((c) => c.chars >= MIN_CANDIDATE_CHARS);
   const ranked = (sizable.length > 0 ? sizable : eligible).sort((a, b) => finalScore(b) - finalScore(a));
@@ -341,6 +351,24 @@ function elementChildCount(element: Element): number {
   let count = 0;
   for (const child of element.children) if (isTag(child)) count++;
   return count;
+}
+
+/** Share of the chosen block's prose an inline container inside it must hold to be taken instead. */
+const INLINE_SHARE = 0.5;
+
+/**
+ * The best-scored inline container inside the chosen block (a <font class="bodytext"> in a layout cell that also
+ * holds a date line, a photo credit and links), instead of the block, when it outscores the block and holds
+ * most of its prose. Blocks alone are ranked and climbed first, so an article split across cells still climbs
+ * to the cells' common ancestor, which no single inline part then holds most of.
+ */
+function narrowToInlineContainer(walk: Walk, top: Info): Info {
+  let best: Info | undefined;
+  for (const info of walk.candidates) {
+    if (!isInlineContainer(info) || finalScore(info) <= finalScore(top) || !contains(top.element, info.element)) continue;
+    if (!best || finalScore(info) > finalScore(best)) best = info;
+  }
+  return best && ownProse(best) >= INLINE_SHARE * ownProse(top) ? best : top;
 }
 
 /** The top candidate's siblings that belong with it (score, or a clean paragraph). */
@@ -777,8 +805,9 @@ function contentName(element: Element): string {
  */
 export function detectMainContent(body: Element, options: DetectOptions, changes: DomChanges): Element | undefined {
   const walk = walkDocument(body, options);
-  const scored = chooseTop(walk, body);
-  if (!scored) return undefined;
+  const climbed = chooseTop(walk, body);
+  if (!climbed) return undefined;
+  const scored = narrowToInlineContainer(walk, climbed);
   const chosen = preferTitled(walk, scored, body, options.title ?? "");
   const widened = widenToNamedParent(walk, widenToPageProse(walk, chosen, body), body);
   const top = widened === chosen ? joinSameNamedParts(walk, chosen, body) : widened;
