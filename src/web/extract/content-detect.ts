@@ -371,6 +371,28 @@ function narrowToInlineContainer(walk: Walk, top: Info): Info {
   return best && ownProse(best) >= INLINE_SHARE * ownProse(top) ? best : top;
 }
 
+/** Share of the chosen block's prose a block named as content inside it must hold to be taken instead. */
+const NAMED_SHARE = 0.5;
+
+/**
+ * The outermost block named as content (class "content", "entry-content", itemprop articleBody) inside the
+ * chosen block, instead of it, when it holds most of the chosen block's prose: the name says where the
+ * content is, and the chosen block's rest is the page's (a related-content box, an advertisement's label, a
+ * jobs board under the article in the same column).
+ */
+function narrowToNamedContent(walk: Walk, top: Info): Info {
+  if (marksContent(top.element.name, classifyElement(top.element))) return top;
+  const prose = ownProse(top);
+  let best: Info | undefined;
+  for (const element of selectAllIn(top.element, "[class],[id],[itemprop],article")) {
+    if (!marksContent(element.name, classifyElement(element))) continue;
+    const info = walk.infos.get(element);
+    if (!info || ownProse(info) < NAMED_SHARE * prose) continue;
+    if (!best || contains(info.element, best.element)) best = info;
+  }
+  return best ?? top;
+}
+
 /** The top candidate's siblings that belong with it (score, or a clean paragraph). */
 function collectSiblings(walk: Walk, top: Info): Element[] {
   const parent = parentElementOf(top.element);
@@ -807,7 +829,7 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
   const walk = walkDocument(body, options);
   const climbed = chooseTop(walk, body);
   if (!climbed) return undefined;
-  const scored = narrowToInlineContainer(walk, climbed);
+  const scored = narrowToNamedContent(walk, narrowToInlineContainer(walk, climbed));
   const chosen = preferTitled(walk, scored, body, options.title ?? "");
   const widened = widenToNamedParent(walk, widenToPageProse(walk, chosen, body), body);
   const top = widened === chosen ? joinSameNamedParts(walk, chosen, body) : widened;
