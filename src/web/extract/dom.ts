@@ -5,7 +5,7 @@
  * domutils. Every other extraction module reaches the tree through these helpers and types, so the
  * DOM-like vocabulary (parent element, contains, closest, text length) is written once.
  */
-import { compile, selectAll, selectOne } from "css-select";
+import { compile } from "css-select";
 import { Element, hasChildren, isTag, isText, type AnyNode, type ChildNode, type Document, type ParentNode, type Text } from "domhandler";
 import { appendChild as appendTo, prepend, removeElement, textContent } from "domutils";
 
@@ -112,12 +112,36 @@ function query(selector: string): Query {
   return found;
 }
 
+/**
+ * The elements inside `root` (not `root` itself) that pass `test`, in document order (the first only when
+ * `first`); a template's content is no part of the tree, as in a DOM. A stack of nodes, not css-select's
+ * traversal, which moves its stack with shift and unshift: a page nested thousands deep cost a walk of the
+ * stack per node, and with a query per level (is there an h1 in this comment thread?) seconds per page.
+ */
+function collect(root: ParentNode, test: (element: Element) => boolean, first: boolean): Element[] {
+  const found: Element[] = [];
+  const stack: ChildNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i] as ChildNode);
+  while (stack.length > 0) {
+    const node = stack.pop() as ChildNode;
+    if (!isTag(node)) continue;
+    if (test(node)) {
+      found.push(node);
+      if (first) break;
+    }
+    if (node.name === "template") continue;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as ChildNode);
+  }
+  return found;
+}
+
 /** Elements inside `root` (not `root` itself) that match the CSS selector, in document order. */
 export function selectAllIn(root: ParentNode, selector: string): Element[] {
-  return selectAll<AnyNode, Element>(query(selector), root);
+  return collect(root, query(selector), false);
 }
 
 /** The first element inside `root` that matches the CSS selector, or null. */
 export function selectFirstIn(root: ParentNode, selector: string): Element | null {
-  return selectOne<AnyNode, Element>(query(selector), root);
+  return collect(root, query(selector), true)[0] ?? null;
 }

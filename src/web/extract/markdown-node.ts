@@ -3,7 +3,7 @@
  * built (dom.ts): each node gets one view (so turndown's identity checks and the flags it sets on nodes
  * hold), whose reads and edits go to the node itself. Only what turndown and our Markdown rules use.
  */
-import { getOuterHTML, removeElement, textContent } from "domutils";
+import { getOuterHTML, removeElement } from "domutils";
 import { attributeOf, isTag, isText, selectFirstIn, type AnyNode, type Element } from "./dom.ts";
 
 const views = new WeakMap<AnyNode, MarkdownNode>();
@@ -27,6 +27,9 @@ export class MarkdownNode {
   isCode?: boolean;
   isBlank?: boolean;
   flankingWhitespace?: unknown;
+
+  /** textContent, remembered: turndown reads it of every node (is it blank, its edge whitespace), and built afresh each time it cost a walk of the subtree per node (minutes for a page nested thousands deep). */
+  private text: string | undefined;
 
   constructor(readonly node: AnyNode) {}
 
@@ -69,7 +72,25 @@ export class MarkdownNode {
   }
 
   get textContent(): string {
-    return textContent(this.node);
+    if (this.text === undefined) {
+      const node = this.node;
+      if (isText(node)) this.text = node.data;
+      else if (node.type === "comment" || !("children" in node)) this.text = "";
+      else {
+        let text = "";
+        for (const child of node.children) text += (viewOf(child) as MarkdownNode).textContent;
+        this.text = text;
+      }
+    }
+    return this.text;
+  }
+
+  /**
+   * Forgets the remembered text of this node and its ancestors (its text changed). A node's text is built from its
+   * children's, so above a node that remembers none, none does.
+   */
+  private changed(): void {
+    for (let view: MarkdownNode | null = this; view && view.text !== undefined; view = view.parentNode) view.text = undefined;
   }
 
   get data(): string {
@@ -78,6 +99,7 @@ export class MarkdownNode {
 
   set data(value: string) {
     if ("data" in this.node) this.node.data = value;
+    this.changed();
   }
 
   get nodeValue(): string | null {
@@ -118,6 +140,7 @@ export class MarkdownNode {
 
   removeChild(child: MarkdownNode): MarkdownNode {
     removeElement(child.node as Parameters<typeof removeElement>[0]);
+    this.changed();
     return child;
   }
 
