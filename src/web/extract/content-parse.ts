@@ -162,7 +162,7 @@ function unwrap(element: Element): void {
 /** The element that starts first in the source. */
 function firstOpened(elements: Element[]): Element | undefined {
   let first: Element | undefined;
-  for (const element of elements) if (!first || (element.startIndex ?? 0) < (first.startIndex ?? 0)) first = element;
+  for (const element of elements) if (!first || (element.startIndex ?? Infinity) < (first.startIndex ?? Infinity)) first = element;
   return first;
 }
 

@@ -10,7 +10,7 @@
  * The parser's own tokenizer is kept; only its end-tag callback is filtered, against the open elements the
  * tree builder holds.
  */
-import { DomHandler, type Document, type Element } from "domhandler";
+import { DomHandler, type ChildNode, type Document, type Element, type ParentNode } from "domhandler";
 import { Parser, Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
 /** Table parts: their end tags look no further than the nearest table ("table scope"). */
@@ -37,9 +37,16 @@ function scopeOf(name: string): Scope {
 }
 
 /**
+ * The deepest an element is put, as Chromium's parser caps it (kMaximumHTMLParserDOMTreeDepth): what opens
+ * deeper goes in the element at this depth, after its children. A page nested tens of thousands deep reads as a
+ * browser shows it instead of overflowing every walk of the tree.
+ */
+export const MAX_TREE_DEPTH = 512;
+
+/**
  * The tree builder, keeping where each open element and each scope boundary sits on its stack of open elements,
  * so that an end tag is judged in constant time: a page of thousands of nested elements and stray end tags
- * would otherwise cost a walk down the stack per tag.
+ * would otherwise cost a walk down the stack per tag. Nodes deeper than MAX_TREE_DEPTH go in the element there.
  */
 class TreeBuilder extends DomHandler {
   /** Stack positions of the open elements of each name, innermost last. */
@@ -62,6 +69,21 @@ class TreeBuilder extends DomHandler {
     this.open.get(element.name)?.pop();
     for (const bound of Object.values(this.bounds)) if (bound[bound.length - 1] === at) bound.pop();
     super.onclosetag();
+  }
+
+  protected override addNode(node: ChildNode): void {
+    // The stack holds the document first: an element at depth MAX_TREE_DEPTH sits at that index.
+    if (this.tagStack.length <= MAX_TREE_DEPTH + 1) {
+      super.addNode(node);
+      return;
+    }
+    const parent = this.tagStack[MAX_TREE_DEPTH] as ParentNode;
+    const previous = parent.children[parent.children.length - 1] ?? null;
+    parent.children.push(node);
+    node.parent = parent;
+    node.prev = previous;
+    if (previous) previous.next = node;
+    this.lastNode = null;
   }
 
   /** Whether an end tag `name` closes an open element, as a browser decides (see the module comment). */

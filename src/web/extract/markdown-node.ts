@@ -4,7 +4,7 @@
  * hold), whose reads and edits go to the node itself. Only what turndown and our Markdown rules use.
  */
 import { getOuterHTML, removeElement } from "domutils";
-import { attributeOf, isTag, isText, selectFirstIn, type AnyNode, type Element } from "./dom.ts";
+import { attributeOf, isTag, isText, selectAllIn, type AnyNode, type Element } from "./dom.ts";
 
 const views = new WeakMap<AnyNode, MarkdownNode>();
 
@@ -30,6 +30,8 @@ export class MarkdownNode {
 
   /** textContent, remembered: turndown reads it of every node (is it blank, its edge whitespace), and built afresh each time it cost a walk of the subtree per node (minutes for a page nested thousands deep). */
   private text: string | undefined;
+  /** The names of the elements inside, remembered: turndown asks for each of twenty names of every blank node. */
+  private names: Set<string> | undefined;
 
   constructor(readonly node: AnyNode) {}
 
@@ -86,11 +88,15 @@ export class MarkdownNode {
   }
 
   /**
-   * Forgets the remembered text of this node and its ancestors (its text changed). A node's text is built from its
-   * children's, so above a node that remembers none, none does.
+   * Forgets what this node and its ancestors remember: their text, and when `children` changed, the names inside
+   * them. A node's text is built from its children's, so above a node that remembers none, none does.
    */
-  private changed(): void {
-    for (let view: MarkdownNode | null = this; view && view.text !== undefined; view = view.parentNode) view.text = undefined;
+  private changed(children: boolean): void {
+    for (let view: MarkdownNode | null = this; view; view = view.parentNode) {
+      if (!children && view.text === undefined) break;
+      view.text = undefined;
+      if (children) view.names = undefined;
+    }
   }
 
   get data(): string {
@@ -99,7 +105,7 @@ export class MarkdownNode {
 
   set data(value: string) {
     if ("data" in this.node) this.node.data = value;
-    this.changed();
+    this.changed(false);
   }
 
   get nodeValue(): string | null {
@@ -132,15 +138,20 @@ export class MarkdownNode {
     return this.element ? attributeOf(this.element, name) : null;
   }
 
-  /** turndown asks only whether any exists (a void element inside a blank-looking one). */
+  /**
+   * A list as long as one when an element of that name is inside, else empty: turndown reads only its length
+   * (is there a void or meaningful element inside a blank-looking one).
+   */
   getElementsByTagName(name: string): Element[] {
-    const found = this.element ? selectFirstIn(this.element, name.toLowerCase()) : null;
-    return found ? [found] : [];
+    const element = this.element;
+    if (!element) return [];
+    this.names ??= new Set(selectAllIn(element, "*").map((inside) => inside.name));
+    return this.names.has(name.toLowerCase()) ? [element] : [];
   }
 
   removeChild(child: MarkdownNode): MarkdownNode {
     removeElement(child.node as Parameters<typeof removeElement>[0]);
-    this.changed();
+    this.changed(true);
     return child;
   }
 
