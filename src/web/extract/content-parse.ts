@@ -1,10 +1,11 @@
 /**
- * @module web/extract/content-parse — a page's HTML as the tree extraction reads: htmlparser2 (dom.ts)
- * after the raw-text elements no extraction reads (script, style, comments, svg, ...) are cut out of
- * the source, then set in the shape a browser gives every page: one <html> holding a <head> with the
- * head's content and a <body> with everything else. htmlparser2 builds only the elements the source
- * names, so a page without a <body> tag, or with a <head> never closed (common in older crawls),
- * would otherwise leave its content in <head> or loose under the document.
+ * @module web/extract/content-parse — a page's HTML as the tree extraction reads: htmlparser2 with end
+ * tags scoped as a browser scopes them (html-parse.ts), after the raw-text elements no extraction reads
+ * (script, style, comments, svg, ...) are cut out of the source, then set in the shape a browser gives
+ * every page: one <html> holding a <head> with the head's content and a <body> with everything else, and
+ * tables with the sections and rows a browser adds. htmlparser2 builds only the elements the source
+ * names, so a page without a <body> tag, or with a <head> never closed (common in older crawls), would
+ * otherwise leave its content in <head> or loose under the document.
  */
 import { createElement, isTag, isText, parseHtml, setChildren, type ChildNode, type Document, type Element, type ParentNode } from "./dom.ts";
 
