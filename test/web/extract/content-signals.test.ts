@@ -17,6 +17,9 @@ describe("web/content-signals", () => {
       expect(classifyAttributes(attrs({ class: "cookie-banner" }))).toBe(NEVER_CONTENT);
       expect(classifyAttributes(attrs({ class: "entry-content" }))).toBe(CONTENT_NAMED);
       expect(classifyAttributes(attrs({ class: "clearfix" }))).toBe(0);
+      // A copyright notice and WordPress's "posted in ... filed under" line are the page's, not the article's.
+      expect(classifyAttributes(attrs({ id: "c_copyright" }))).toBe(CHROME_NAMED);
+      expect(classifyAttributes(attrs({ class: "postmetadata alt" }))).toBe(CHROME_NAMED);
     }
   });
 
