@@ -52,6 +52,21 @@ describe("readPdf", () => {
     expect({ ...a, extraction_ms: 0 }).toEqual({ ...b, extraction_ms: 0 });
   });
 
+  it("reads bytes that are a view into part of a larger buffer as it reads them alone", async () => {
+    // mupdf is handed the whole ArrayBuffer when the bytes fill it, so a view must not hand over its neighbours:
+    // here another PDF on each side, whose pages mupdf would find.
+    const bytes = fixture("multi-page.pdf");
+    const other = fixture("two-columns.pdf");
+    const all = new Uint8Array(other.byteLength * 2 + bytes.byteLength);
+    all.set(other, 0);
+    all.set(bytes, other.byteLength);
+    all.set(other, other.byteLength + bytes.byteLength);
+    const view = all.subarray(other.byteLength, other.byteLength + bytes.byteLength);
+    const a = await readPdf(bytes);
+    const b = await readPdf(view);
+    expect({ ...b, extraction_ms: 0 }).toEqual({ ...a, extraction_ms: 0 });
+  });
+
   it("returns each page's /PageLabels label beside its physical number", async () => {
     const pdf = await readPdf(fixture("page-labels.pdf"));
     expect(pdf.pages.map((p) => [p.page, p.label])).toEqual([

@@ -157,7 +157,7 @@ function extractPages(
 ): { pageCount: number; pages: RawPage[]; repaired: boolean; ownerRestrictions: DocumentPermission[] | undefined } {
   let doc: Document;
   try {
-    doc = mupdf.Document.openDocument(bytes, "application/pdf");
+    doc = mupdf.Document.openDocument(inPlace(bytes), "application/pdf");
   } catch (cause) {
     throw unreadable("mupdf could not open it", cause);
   }
@@ -361,6 +361,16 @@ const DINGBATS_NAME = Buffer.from("Dingbats", "latin1");
 
 function namesDingbats(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(DINGBATS_NAME);
+}
+
+/**
+ * What to hand mupdf.js's openDocument so that the bytes are copied once, into WASM memory: it copies a Uint8Array
+ * into a new Uint8Array first (`new Uint8Array(arg)`), but reads an ArrayBuffer in place. A view of part of a larger
+ * buffer is handed over as it is.
+ */
+function inPlace(bytes: Uint8Array): ArrayBuffer | Uint8Array {
+  const { buffer } = bytes;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? buffer : bytes;
 }
 
 function notAPdf(why: string): ApiError {
