@@ -156,6 +156,27 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("Read the terms online.");
   });
 
+  it("reads pages with markup annotations as their display lists read, with the text annotations draw", async () => {
+    // Page 1's highlight, ink and square draw no glyph, so readPdf reads the page from its contents alone; page 2's
+    // FreeText note draws text, so that page goes through its display list.
+    const bytes = fixture("markup-annotations.pdf");
+    const mupdf = await loadMupdf();
+    const doc = mupdf.Document.openDocument(bytes, "application/pdf");
+    const listed: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const page = doc.loadPage(index);
+      const list = page.toDisplayList(true);
+      const stext = list.toStructuredText("");
+      listed.push(canonicalizePdfText(stext.asText()));
+      for (const handle of [stext, list, page]) handle.destroy();
+    }
+    doc.destroy();
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages.map((p) => p.text)).toEqual(listed);
+    expect(pdf.pages[0]?.text).toBe("Reviewed draft\nThe totals in table 2 were checked twice.");
+    expect(pdf.pages[1]?.text).toBe("Second page\nFigures are in thousands.\n\nReviewer: see the appendix");
+  });
+
   it("truncates by code point at 100,000 characters, marks it and warns", async () => {
     const pdf = await readPdf(fixture("long-text.pdf"));
     expect(pdf.page_count).toBe(20);
