@@ -21,10 +21,11 @@
  *   own CPU time; without --ref or --bare, this process's, which also holds the engine's compiler and collector
  *   threads).
  * - compiler threads: the CPU JavaScriptCore's compiler threads (JITWorker; "Wasm Worklist Helper Thread", which
- *   moves mupdf's hot WASM functions to the optimizing tier) used during the warm passes, per pass. On this 2-core
- *   machine they preempt the reading thread, so while it is high readPdf's wall time runs well above its CPU time:
- *   it falls over the first several hundred documents (tens of ms a pass after 10 warm-up passes, a few ms after
- *   60), which --warmup sets. Linux only (/proc/self/task).
+ *   moves mupdf's hot WASM functions to the optimizing tier) used during the warm passes, per pass, and how far
+ *   readPdf's wall time runs above its thread's CPU time. On this 2-core machine the compiler threads compete with
+ *   the reading thread; each thread (side) compiles its own copy of mupdf's WASM. Linux only (/proc/self/task).
+ *   The readPdf sides' CPU is their thread's clock (extraction-thread-clock.ts): process.threadCpuUsage moves in
+ *   scheduler ticks here and read a warm pass 10-20 % low, which made readPdf's CPU ratio look that much better.
  * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
  *   largest resident set size it saw (sampled after each document, and the kernel's maxrss).
  */
