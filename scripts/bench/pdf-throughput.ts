@@ -4,7 +4,9 @@
  *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--warmup 1] [--docs 200] [--ref REV] [--bare]
  * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
  *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
- *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
+ *   own (pdf-ab-side.ts: each its own mupdf instance, timed there). The readPdf sides take turns at each place in
+ *   the order from round to round, pdftotext last: whichever reads first reads right after a pdftotext process,
+ *   with the caches it left (the ref side always did, before).
  * --bare: mupdf alone (pdf-bare.ts: open, each page's structured text and asText, nothing of ours) takes its turn
  *   too, on a thread of its own: the ceiling readPdf could reach on this mupdf build, measured in the same passes.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
@@ -123,7 +125,7 @@ async function measure(
   const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
   const bareSide = bare ? await startSide(join(import.meta.dir, "pdf-bare.ts")) : undefined;
   const ourSide = refTree || bare ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
-  const readOurs = async (doc: Uint8Array): Promise<Timed> => {
+  const timeOurs = async (doc: Uint8Array): Promise<Timed> => {
     if (ourSide) return ourSide.read(doc);
     const t = performance.now();
     const cpu = process.cpuUsage();
@@ -147,11 +149,20 @@ async function measure(
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
-  // The other sides (a revision's readPdf, mupdf alone) take turns around ours: before it in odd rounds, after it in even ones.
   const others = [
     ...(refSide && refTree ? [{ name: `readPdf at ${refTree.name}`, key: "ref", side: refSide }] : []),
     ...(bareSide ? [{ name: "mupdf alone", key: "bare", side: bareSide }] : []),
-  ].map((o) => ({ ...o, ms: 0, cpuMs: 0, perDoc: [] as number[] }));
+  ].map((o) => {
+    const totals = { ms: 0, cpuMs: 0, perDoc: [] as number[] };
+    /** Reads the document on this side and adds its times to the side's totals. */
+    const read = async (doc: Uint8Array): Promise<void> => {
+      const { ms, cpuMs } = await o.side.read(doc);
+      totals.ms += ms;
+      totals.cpuMs += cpuMs;
+      totals.perDoc.push(ms);
+    };
+    return Object.assign(totals, o, { read });
+  });
   for (let pass = 0; pass < warmup; pass++) {
     for (const e of entries) {
       for (const o of others) await o.side.read(bytes.get(e.id) as Uint8Array);
@@ -178,29 +189,25 @@ async function measure(
   let oursMs = 0;
   let popplerMs = 0;
   const cpu = { ours: 0, poppler: 0 };
+  const readOurs = async (doc: Uint8Array): Promise<void> => {
+    const { ms, cpuMs } = await timeOurs(doc);
+    cpu.ours += cpuMs;
+    oursMs += ms;
+    perDocOurs.push(ms);
+  };
   const compilersBefore = compilerThreadsMs();
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
       const doc = bytes.get(e.id) as Uint8Array;
-      const readOthers = async (): Promise<void> => {
-        for (const o of others) {
-          const { ms, cpuMs } = await o.side.read(doc);
-          o.ms += ms;
-          o.cpuMs += cpuMs;
-          o.perDoc.push(ms);
-        }
-      };
-      if (r % 2 === 1) await readOthers();
-      const { ms: ours, cpuMs } = await readOurs(doc);
-      cpu.ours += cpuMs;
+      // The readPdf sides take turns at each place in the order, the first one reading right after the previous
+      // document's pdftotext process (which leaves the caches cold): side k of n goes first in rounds k, k + n, ...
+      const order = [readOurs, ...others.map((o) => o.read)];
+      for (let k = 0; k < order.length; k++) await (order[(k + r) % order.length] as (doc: Uint8Array) => Promise<void>)(doc);
       const t = performance.now();
       cpu.poppler += runPdftotext(e.path);
       const poppler = performance.now() - t;
-      oursMs += ours;
       popplerMs += poppler;
-      perDocOurs.push(ours);
       perDocPoppler.push(poppler);
-      if (r % 2 === 0) await readOthers();
     }
   }
   const compilersAfter = compilerThreadsMs();
