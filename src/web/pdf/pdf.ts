@@ -207,14 +207,14 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
   try {
     page = pdf.loadPage(index);
     const label = labelled ? readLabel(page) : undefined;
-    // A page whose annotations or form widgets draw text is read through a display list that holds them: their
-    // appearances are drawn on the page like its contents (a filled-in field, a button's caption), and
-    // Page.toStructuredText leaves them out. Any other page is read straight from its contents, which gives the
-    // same text without recording and replaying the page and its annotations (bench d07 with five markup
-    // annotations a page: 36.5 against 33.6 ms, checks included): a page without annotations, one whose /Annots
-    // holds only links (most annotated pages of papers and manuals; mupdf never draws those), and one whose
-    // annotations draw no glyph (highlights, ink, shapes, empty fields).
-    if (drawsAnnotationText(page)) list = page.toDisplayList(true);
+    // A page with form widgets, or with annotations that draw text, is read through a display list that holds
+    // them: their appearances are drawn on the page like its contents (a filled-in field, a button's caption, a
+    // FreeText note), and Page.toStructuredText leaves them out. Any other page is read straight from its contents,
+    // which gives the same text without recording and replaying the page and its annotations (bench d07 with five
+    // markup annotations a page: 36.5 against 33.6 ms, checks included): a page without annotations, one whose
+    // /Annots holds only links (most annotated pages of papers and manuals; mupdf never draws those), and one whose
+    // annotations draw no glyph (highlights, ink, shapes).
+    if (needsDisplayList(page)) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
     stext = read(STEXT_OPTIONS);
     let raw = readPageText(stext, { dingbats });
@@ -237,17 +237,21 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
 }
 
 /**
- * Whether mupdf draws text on the page from its annotations or form widgets: those it loaded from the page's /Annots
- * entry (links and popups are not loaded: mupdf keeps them apart and never draws them), each drawn alone into
- * structured text with nothing clipped, until one shows a glyph. One that draws none adds nothing to the page's
- * structured text: each appearance runs after the contents in an interpreter of its own, which closes its marked
- * content (ActualText) when it ends, and the text device keeps no images or paths. One that cannot be drawn alone
- * counts as drawing text, so the page is read as it always was, through the display list.
+ * Whether the page must be read through a display list because mupdf draws text on it from its annotations or form
+ * widgets. A page with form widgets always is (a filled field draws its value; drawing each widget alone first to
+ * find out would draw a filled one twice). The other annotations mupdf loaded from the page's /Annots entry (links
+ * and popups are not loaded: mupdf keeps them apart and never draws them) are each drawn alone into structured text
+ * with nothing clipped, until one shows a glyph. One that draws none adds nothing to the page's structured text:
+ * each appearance runs after the contents in an interpreter of its own, which closes its marked content
+ * (ActualText) when it ends, and the text device keeps no images or paths. One that cannot be drawn alone counts as
+ * drawing text, so the page is read as it always was.
  */
-function drawsAnnotationText(page: PDFPage): boolean {
-  const loaded = [...page.getAnnotations(), ...page.getWidgets()];
+function needsDisplayList(page: PDFPage): boolean {
+  const widgets = page.getWidgets();
+  for (const widget of widgets) widget.destroy();
+  if (widgets.length > 0) return true;
   let draws = false;
-  for (const annot of loaded) {
+  for (const annot of page.getAnnotations()) {
     if (!draws) draws = drawsText(annot);
     annot.destroy();
   }
