@@ -14,8 +14,8 @@
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
  * - warm: in this process after `warmup` warm-up passes (one by default), `rounds` passes over the files. mupdf's
  *   WASM is still being compiled to its faster tier in the first passes (a pass costs about a third more CPU at the
- *   second pass than at the tenth): --warmup 10 measures a thread that has read a few dozen documents, as a
- *   running server's has. pdftotext runs as a process
+ *   second pass than at the tenth): --warmup 10 measures a thread that has read a hundred documents, as a
+ *   running server's has (it keeps compiling for some hundreds more: see compiler threads). pdftotext runs as a process
  *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
  *   median per-document time.
  * - CPU: the same warm passes counted in CPU time, which the machine's other load disturbs far less than wall time:
