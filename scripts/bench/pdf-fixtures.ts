@@ -5,7 +5,8 @@
  * (image-only equivalent), user- and owner-password encryption, a truncated file, a damaged xref that mupdf
  * repairs, an HTML page and a ZIP named .pdf, 21 pages, 20 pages of about 120,000 characters, pages set in a font
  * without a Unicode map (a Type0 font whose /ToUnicode is removed: mupdf reads U+FFFD), a form widget whose
- * appearance carries text, a link annotation whose appearance stream draws text (mupdf never draws links), and two- and three-column pages drawn row by row across their columns (as the IRS
+ * appearance carries text, a link annotation whose appearance stream draws text (mupdf never draws links), markup
+ * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows.
  */
@@ -227,6 +228,33 @@ save("unmapped-only.pdf", buildDocument([], (doc) => addUnmappedPage(doc, "Nothi
 
 // A text field whose value is drawn by its widget's appearance stream, not by the page contents.
 save("widget-text.pdf", buildDocument([textContent(["Application form"])], (doc) => addFieldWidget(doc, 0, "Jane Q. Applicant")));
+
+// Markup annotations: page 1's draw no glyph (a highlight, an ink stroke, a square), page 2 also has a FreeText note,
+// whose appearance draws text.
+save(
+  "markup-annotations.pdf",
+  buildDocument([textContent(["Reviewed draft", "The totals in table 2 were checked twice."]), textContent(["Second page", "Figures are in thousands."])], (doc) => {
+    for (let index = 0; index < 2; index++) {
+      const page = doc.loadPage(index);
+      const highlight = page.createAnnotation("Highlight");
+      highlight.setQuadPoints([[56, 74, 300, 74, 56, 86, 300, 86]]);
+      highlight.update();
+      const ink = page.createAnnotation("Ink");
+      ink.setInkList([[[100, 600], [200, 650], [300, 600]]]);
+      ink.update();
+      const square = page.createAnnotation("Square");
+      square.setRect([50, 300, 150, 340]);
+      square.update();
+      if (index === 1) {
+        const note = page.createAnnotation("FreeText");
+        note.setRect([300, 300, 560, 330]);
+        note.setContents("Reviewer: see the appendix");
+        note.update();
+      }
+      page.destroy();
+    }
+  }),
+);
 
 // A link whose appearance draws a caption: mupdf keeps links apart from annotations and draws neither the link nor it.
 save("link-only.pdf", buildDocument([textContent(["Read the terms online."])], (doc) => addLink(doc, 0, "Link caption")));

@@ -1,26 +1,37 @@
 /**
  * PDF extraction speed and memory: our readPdf (mupdf WASM under Bun) beside `pdftotext` (Debian poppler-utils)
  * on the same files in the same run.
- *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--warmup 1] [--docs 200] [--ref REV]
+ *   bun scripts/bench/pdf-throughput.ts [--dir /work/shared/bench/pdf] [--rounds 5] [--warmup 1] [--docs 200] [--ref REV] [--bare]
  * --ref REV: a revision's readPdf takes its turn beside ours and pdftotext's in the warm passes, so a change is
  *   claimed against pdftotext and against the revision in one run. Then both readPdf sides run on threads of their
- *   own (pdf-ab-side.ts: each its own mupdf instance, timed there) and take turns first from round to round.
+ *   own (pdf-ab-side.ts: each its own mupdf instance, timed there). The readPdf sides take turns at each place in
+ *   the order from round to round, pdftotext last: whichever reads first reads right after a pdftotext process,
+ *   with the caches it left (the ref side always did, before).
+ * --bare: mupdf alone (pdf-bare.ts: open, each page's structured text and asText, nothing of ours) takes its turn
+ *   too, on a thread of its own: the ceiling readPdf could reach on this mupdf build, measured in the same passes.
  * Files: the bench manifest's "ok" entries (readable PDFs within the limits).
  * - cold: a fresh process per document: `bun` that loads mupdf (WASM start) and reads one file, against one
  *   `pdftotext` process (which is always cold). Median per document, from spawn to exit.
  * - warm: in this process after `warmup` warm-up passes (one by default), `rounds` passes over the files. mupdf's
  *   WASM is still being compiled to its faster tier in the first passes (a pass costs about a third more CPU at the
- *   second pass than at the tenth): --warmup 10 measures a thread that has read a few dozen documents, as a
- *   running server's has. pdftotext runs as a process
+ *   second pass than at the tenth): --warmup 10 measures a thread that has read a hundred documents, as a
+ *   running server's has (it keeps compiling for some hundreds more: see compiler threads). pdftotext runs as a process
  *   per document (its only mode), with the files in the page cache. Pages per second over all passes, and the
  *   median per-document time.
  * - CPU: the same warm passes counted in CPU time, which the machine's other load disturbs far less than wall time:
  *   pdftotext's process (user and system, from its resource usage), and the thread that reads for readPdf (its
- *   own CPU time; without --ref, this process's, which also holds the engine's compiler and collector threads).
+ *   own CPU time; without --ref or --bare, this process's, which also holds the engine's compiler and collector
+ *   threads).
+ * - compiler threads: the CPU JavaScriptCore's compiler threads (JITWorker; "Wasm Worklist Helper Thread", which
+ *   moves mupdf's hot WASM functions to the optimizing tier) used during the warm passes, per pass, and how far
+ *   readPdf's wall time runs above its thread's CPU time. On this 2-core machine the compiler threads compete with
+ *   the reading thread; each thread (side) compiles its own copy of mupdf's WASM. Linux only (/proc/self/task).
+ *   The readPdf sides' CPU is their thread's clock (extraction-thread-clock.ts): process.threadCpuUsage moves in
+ *   scheduler ticks here and read a warm pass 10-20 % low, which made readPdf's CPU ratio look that much better.
  * - peak RSS: a fresh process reads `docs` documents one after another (cycling the files) and reports the
  *   largest resident set size it saw (sampled after each document, and the kernel's maxrss).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createReferenceTree, moduleIn, type ReferenceTree } from "./reference-tree.ts";
 
@@ -70,7 +81,7 @@ async function main(): Promise<void> {
   const refName = option("ref", "");
   const refTree: ReferenceTree | undefined = refName ? createReferenceTree(refName) : undefined;
   try {
-    await measure(rounds, warmup, docs, entries, readPdf, refTree);
+    await measure(rounds, warmup, docs, entries, readPdf, refTree, args.includes("--bare"));
   } finally {
     refTree?.remove();
   }
@@ -109,10 +120,12 @@ async function measure(
   entries: { id: string; path: string }[],
   readPdf: Awaited<ReturnType<typeof loadReadPdf>>,
   refTree: ReferenceTree | undefined,
+  bare: boolean,
 ): Promise<void> {
   const refSide = refTree ? await startSide(moduleIn(refTree.dir, "src/web/pdf/pdf.ts")) : undefined;
-  const ourSide = refTree ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
-  const readOurs = async (doc: Uint8Array): Promise<Timed> => {
+  const bareSide = bare ? await startSide(join(import.meta.dir, "pdf-bare.ts")) : undefined;
+  const ourSide = refTree || bare ? await startSide(join(import.meta.dir, "../../src/web/pdf/pdf.ts")) : undefined;
+  const timeOurs = async (doc: Uint8Array): Promise<Timed> => {
     if (ourSide) return ourSide.read(doc);
     const t = performance.now();
     const cpu = process.cpuUsage();
@@ -136,9 +149,23 @@ async function measure(
   };
   for (const e of entries) runPdftotext(e.path);
   const bytes = new Map(entries.map((e) => [e.id, new Uint8Array(readFileSync(e.path))]));
+  const others = [
+    ...(refSide && refTree ? [{ name: `readPdf at ${refTree.name}`, key: "ref", side: refSide }] : []),
+    ...(bareSide ? [{ name: "mupdf alone", key: "bare", side: bareSide }] : []),
+  ].map((o) => {
+    const totals = { ms: 0, cpuMs: 0, perDoc: [] as number[] };
+    /** Reads the document on this side and adds its times to the side's totals. */
+    const read = async (doc: Uint8Array): Promise<void> => {
+      const { ms, cpuMs } = await o.side.read(doc);
+      totals.ms += ms;
+      totals.cpuMs += cpuMs;
+      totals.perDoc.push(ms);
+    };
+    return Object.assign(totals, o, { read });
+  });
   for (let pass = 0; pass < warmup; pass++) {
     for (const e of entries) {
-      await refSide?.read(bytes.get(e.id) as Uint8Array);
+      for (const o of others) await o.side.read(bytes.get(e.id) as Uint8Array);
       await ourSide?.read(bytes.get(e.id) as Uint8Array);
     }
   }
@@ -161,33 +188,30 @@ async function measure(
   const perDocPoppler: number[] = [];
   let oursMs = 0;
   let popplerMs = 0;
-  const perDocRef: number[] = [];
-  let refMs = 0;
-  const cpu = { ours: 0, poppler: 0, ref: 0 };
+  const cpu = { ours: 0, poppler: 0 };
+  const readOurs = async (doc: Uint8Array): Promise<void> => {
+    const { ms, cpuMs } = await timeOurs(doc);
+    cpu.ours += cpuMs;
+    oursMs += ms;
+    perDocOurs.push(ms);
+  };
+  const compilersBefore = compilerThreadsMs();
   for (let r = 0; r < rounds; r++) {
     for (const e of entries) {
       const doc = bytes.get(e.id) as Uint8Array;
-      const readRef = async (): Promise<void> => {
-        if (!refSide) return;
-        const { ms, cpuMs } = await refSide.read(doc);
-        refMs += ms;
-        cpu.ref += cpuMs;
-        perDocRef.push(ms);
-      };
-      if (r % 2 === 1) await readRef();
-      const { ms: ours, cpuMs } = await readOurs(doc);
-      cpu.ours += cpuMs;
+      // The readPdf sides take turns at each place in the order, the first one reading right after the previous
+      // document's pdftotext process (which leaves the caches cold): side k of n goes first in rounds k, k + n, ...
+      const order = [readOurs, ...others.map((o) => o.read)];
+      for (let k = 0; k < order.length; k++) await (order[(k + r) % order.length] as (doc: Uint8Array) => Promise<void>)(doc);
       const t = performance.now();
       cpu.poppler += runPdftotext(e.path);
       const poppler = performance.now() - t;
-      oursMs += ours;
       popplerMs += poppler;
-      perDocOurs.push(ours);
       perDocPoppler.push(poppler);
-      if (r % 2 === 0) await readRef();
     }
   }
-  refSide?.stop();
+  const compilersAfter = compilerThreadsMs();
+  for (const o of others) o.side.stop();
   ourSide?.stop();
   const pages = totalPages * rounds;
 
@@ -201,23 +225,56 @@ async function measure(
   console.log(`${"engine".padEnd(18)} ${"pages/s".padStart(7)} ${"warm ms/doc p50".padStart(14)} ${"warm ms p95".padStart(11)} ${"cold ms/doc p50".padStart(13)}`);
   console.log(row("readPdf (mupdf)", coldOurs, perDocOurs, oursMs));
   console.log(row("pdftotext", coldPoppler, perDocPoppler, popplerMs));
-  if (refTree) console.log(`${`readPdf at ${refTree.name}`.padEnd(18)} ${(pages / (refMs / 1000)).toFixed(0).padStart(7)} ${median(perDocRef).toFixed(1).padStart(14)} ${percentile(perDocRef, 0.95).toFixed(1).padStart(11)}             -`);
+  for (const o of others) console.log(`${o.name.padEnd(18)} ${(pages / (o.ms / 1000)).toFixed(0).padStart(7)} ${median(o.perDoc).toFixed(1).padStart(14)} ${percentile(o.perDoc, 0.95).toFixed(1).padStart(11)}             -`);
   const perCpuSecond = (ms: number): string => (pages / (ms / 1000)).toFixed(0);
   console.log(
     `\npages per CPU second (warm passes): readPdf ${perCpuSecond(cpu.ours)}, pdftotext ${perCpuSecond(cpu.poppler)}` +
-      (refTree ? `, readPdf at ${refTree.name} ${perCpuSecond(cpu.ref)} (readPdf sides: their threads' CPU)` : " (readPdf: this process's CPU)"),
+      others.map((o) => `, ${o.name} ${perCpuSecond(o.cpuMs)}`).join("") +
+      (ourSide ? " (readPdf sides: their threads' CPU)" : " (readPdf: this process's CPU)"),
   );
+  const compilerMs = compilersAfter === undefined || compilersBefore === undefined ? undefined : (compilersAfter - compilersBefore) / rounds;
+  if (compilerMs !== undefined) {
+    console.log(
+      `compiler threads (JITWorker, Wasm tier-up) during the warm passes: ${compilerMs.toFixed(1)} ms CPU per pass` +
+        (ourSide ? `; readPdf's wall time is ${((oursMs / cpu.ours - 1) * 100).toFixed(0)}% above its thread's CPU time` : ""),
+    );
+  }
   console.log(
     `peak RSS over ${docs} documents (fresh process): ${memory.peakMb.toFixed(0)} MB sampled, ${memory.maxRssMb.toFixed(0)} MB maxrss; ` +
       `${memory.startMb.toFixed(0)} MB after loading, ${memory.endMb.toFixed(0)} MB at the end`,
   );
+  const summaryOf = (key: string, ms: number, cpuMs: number): string =>
+    `${key}_pages_per_s=${(pages / (ms / 1000)).toFixed(0)} ${key}_ratio_to_pdftotext=${(popplerMs / ms).toFixed(2)} ${key}_cpu_ratio_to_pdftotext=${(cpu.poppler / cpuMs).toFixed(2)} `;
   console.log(
     `SUMMARY warm_pages_per_s=${(pages / (oursMs / 1000)).toFixed(0)} pdftotext_pages_per_s=${(pages / (popplerMs / 1000)).toFixed(0)} ` +
       `warm_ms_p50=${median(perDocOurs).toFixed(1)} pdftotext_ms_p50=${median(perDocPoppler).toFixed(1)} ` +
-      (refTree ? `ref_pages_per_s=${(pages / (refMs / 1000)).toFixed(0)} ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} ref_ratio_to_pdftotext=${(popplerMs / refMs).toFixed(2)} ` : `ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} `) +
-      `cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ours).toFixed(2)} ${refTree ? `ref_cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ref).toFixed(2)} ` : ""}` +
+      `ratio_to_pdftotext=${(popplerMs / oursMs).toFixed(2)} cpu_ratio_to_pdftotext=${(cpu.poppler / cpu.ours).toFixed(2)} ` +
+      others.map((o) => summaryOf(o.key, o.ms, o.cpuMs)).join("") +
+      (compilerMs === undefined ? "" : `compiler_ms_per_pass=${compilerMs.toFixed(1)} `) +
       `cold_ms_p50=${median(coldOurs).toFixed(1)} pdftotext_cold_ms_p50=${median(coldPoppler).toFixed(1)} peak_rss_mb=${Math.max(memory.peakMb, memory.maxRssMb).toFixed(0)}`,
   );
+}
+
+/**
+ * CPU milliseconds used so far by this process's compiler threads, from /proc (undefined off Linux). Linux keeps a
+ * thread name's first 15 characters, and JavaScriptCore sets the last 15 of a longer one: "Wasm Worklist Helper
+ * Thread" reads "t Helper Thread".
+ */
+function compilerThreadsMs(): number | undefined {
+  const ticksPerSecond = 100; // USER_HZ, the unit of /proc's utime and stime
+  try {
+    let ms = 0;
+    for (const task of readdirSync("/proc/self/task")) {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (name !== "JITWorker" && name !== "t Helper Thread") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+    }
+    return ms;
+  } catch {
+    return undefined;
+  }
 }
 
 function median(xs: number[]): number {

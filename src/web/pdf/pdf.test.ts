@@ -52,6 +52,21 @@ describe("readPdf", () => {
     expect({ ...a, extraction_ms: 0 }).toEqual({ ...b, extraction_ms: 0 });
   });
 
+  it("reads bytes that are a view into part of a larger buffer as it reads them alone", async () => {
+    // mupdf is handed the whole ArrayBuffer when the bytes fill it, so a view must not hand over its neighbours:
+    // here another PDF on each side, whose pages mupdf would find.
+    const bytes = fixture("multi-page.pdf");
+    const other = fixture("two-columns.pdf");
+    const all = new Uint8Array(other.byteLength * 2 + bytes.byteLength);
+    all.set(other, 0);
+    all.set(bytes, other.byteLength);
+    all.set(other, other.byteLength + bytes.byteLength);
+    const view = all.subarray(other.byteLength, other.byteLength + bytes.byteLength);
+    const a = await readPdf(bytes);
+    const b = await readPdf(view);
+    expect({ ...b, extraction_ms: 0 }).toEqual({ ...a, extraction_ms: 0 });
+  });
+
   it("returns each page's /PageLabels label beside its physical number", async () => {
     const pdf = await readPdf(fixture("page-labels.pdf"));
     expect(pdf.pages.map((p) => [p.page, p.label])).toEqual([
@@ -139,6 +154,27 @@ describe("readPdf", () => {
     const pdf = await readPdf(bytes);
     expect(pdf.pages[0]?.text).toBe(listed);
     expect(pdf.pages[0]?.text).toBe("Read the terms online.");
+  });
+
+  it("reads pages with markup annotations as their display lists read, with the text annotations draw", async () => {
+    // Page 1's highlight, ink and square draw no glyph, so readPdf reads the page from its contents alone; page 2's
+    // FreeText note draws text, so that page goes through its display list.
+    const bytes = fixture("markup-annotations.pdf");
+    const mupdf = await loadMupdf();
+    const doc = mupdf.Document.openDocument(bytes, "application/pdf");
+    const listed: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const page = doc.loadPage(index);
+      const list = page.toDisplayList(true);
+      const stext = list.toStructuredText("");
+      listed.push(canonicalizePdfText(stext.asText()));
+      for (const handle of [stext, list, page]) handle.destroy();
+    }
+    doc.destroy();
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages.map((p) => p.text)).toEqual(listed);
+    expect(pdf.pages[0]?.text).toBe("Reviewed draft\nThe totals in table 2 were checked twice.");
+    expect(pdf.pages[1]?.text).toBe("Second page\nFigures are in thousands.\n\nReviewer: see the appendix");
   });
 
   it("truncates by code point at 100,000 characters, marks it and warns", async () => {
