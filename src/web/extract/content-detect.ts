@@ -551,7 +551,7 @@ function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolea
  * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed.
  */
 function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0): void {
-  // From the end, as removals were made when the list was live (the order of removals is the undo's order).
+  // A copy: the loop removes children as it goes.
   const children = elementChildrenOf(element);
   const elementInfo = walk.infos.get(element);
   const named = elementInfo && (classifyElement(element) & CONTENT_NAMED) !== 0 ? elementInfo.chars : namedChars;

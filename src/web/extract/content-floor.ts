@@ -6,7 +6,7 @@
  * Whitespace-only runs between blocks, which say nothing of a page's size, are not counted.
  */
 import { CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, isDroppedByName, marksContent } from "./content-signals.ts";
-import { isTag, isText, selectFirstIn, type Element } from "./dom.ts";
+import { isTag, isText, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
 
 /** Characters of the body's text the first try reads (see the module comment). */
 export function firstTryTextLength(body: Element): number {
@@ -26,7 +26,7 @@ function keptLength(element: Element, inContent: boolean): number {
       length += wholeLength(child);
       continue;
     }
-    const flags = Object.keys(child.attribs).length === 0 ? 0 : classifyElement(child);
+    const flags = classifyElement(child);
     const never = NEVER_CONTENT_TAGS.has(tag) || tag === "aside" || (flags & NEVER_CONTENT) !== 0;
     const chrome = !never && isDroppedByName(flags, tag, inContent);
     if (never || chrome) {
@@ -41,10 +41,7 @@ function keptLength(element: Element, inContent: boolean): number {
 }
 
 function holdsNamedContent(element: Element): boolean {
-  for (const child of element.children) {
-    if (isTag(child) && ((Object.keys(child.attribs).length > 0 && (classifyElement(child) & CONTENT_NAMED) !== 0) || holdsNamedContent(child))) return true;
-  }
-  return false;
+  return selectAllIn(element, "[class],[id],[itemprop]").some((inside) => (classifyElement(inside) & CONTENT_NAMED) !== 0);
 }
 
 function wholeLength(element: Element): number {

@@ -103,11 +103,7 @@ export function renderCanonicalText(root: AnyNode): string {
       parts.push(inPre ? safe : safe.replace(/\s+/g, " "));
       return;
     }
-    if (!isTag(node)) {
-      // The document itself is walked through; comments and the like hold no text.
-      if (node.type === "root") for (const child of node.children) walk(child, inPre);
-      return;
-    }
+    if (!isTag(node)) return;
     const name = node.name;
     if (SKIP.has(name)) return;
     if (name === "br") {
