@@ -9,7 +9,7 @@
 import type { DomChanges } from "./content-changes.ts";
 import { titleHeadingAmong } from "./content-title.ts";
 import { contains, createElement, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, selectFirstIn, textOf, type ChildNode, type Element } from "./dom.ts";
-import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isCommentThreadTitle, isDroppedByName, namesCommentThread, marksContent, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, CHROME_TAGS, CONTENT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, classifyElement, contentClassTokens, headingNamesChrome, isCommentThread, isCommentThreadTitle, isDroppedByName, isContentBlock, namesCommentThread, marksContent, weighNames } from "./content-signals.ts";
 
 /** Elements that start a new block of text (a paragraph's text never crosses one). */
 const BLOCK_TAGS = new Set([
@@ -371,26 +371,24 @@ function narrowToInlineContainer(walk: Walk, top: Info): Info {
   return best && ownProse(best) >= INLINE_SHARE * ownProse(top) ? best : top;
 }
 
-/** Share of the chosen block's prose a block named as content inside it must hold to be taken instead. */
-const NAMED_SHARE = 0.5;
-
 /**
- * The outermost block named as content (class "content", "entry-content", itemprop articleBody) inside the
- * chosen block, instead of it, when it holds most of the chosen block's prose: the name says where the
- * content is, and the chosen block's rest is the page's (a related-content box, an advertisement's label, a
- * jobs board under the article in the same column).
+ * The chosen block's content, when a block inside it names itself so (class "content", "entry-content", itemprop
+ * articleBody, <article>) and holds most of the chosen block's prose: the outermost such block (it comes first in
+ * document order). The name says where the content is, and the chosen block's rest is the page's (a
+ * related-content box, an advertisement's label, a jobs board under the article in the same column).
  */
-function narrowToNamedContent(walk: Walk, top: Info): Info {
-  if (marksContent(top.element.name, classifyElement(top.element))) return top;
-  const prose = ownProse(top);
-  let best: Info | undefined;
+function namedContentWithin(walk: Walk, top: Info): Info | undefined {
+  const half = ownProse(top) / 2;
   for (const element of selectAllIn(top.element, "[class],[id],[itemprop],article")) {
-    if (!marksContent(element.name, classifyElement(element))) continue;
     const info = walk.infos.get(element);
-    if (!info || ownProse(info) < NAMED_SHARE * prose) continue;
-    if (!best || contains(info.element, best.element)) best = info;
+    if (info && ownProse(info) >= half && isContentBlock(element)) return info;
   }
-  return best ?? top;
+  return undefined;
+}
+
+/** The block named as content inside the chosen block (namedContentWithin) instead of it, unless it is named so itself. */
+function narrowToNamedContent(walk: Walk, top: Info): Info {
+  return isContentBlock(top.element) ? top : (namedContentWithin(walk, top) ?? top);
 }
 
 /** The top candidate's siblings that belong with it (score, or a clean paragraph). */
@@ -592,13 +590,7 @@ const MAX_WIDENED_LINK_DENSITY = 0.3;
 
 /** Whether the block is, or holds, an element named as content with most of its prose (a name that says where the content ends). */
 function holdsNamedContent(walk: Walk, top: Info): boolean {
-  if (marksContent(top.element.name, classifyElement(top.element))) return true;
-  const half = ownProse(top) / 2;
-  for (const element of selectAllIn(top.element, "[class],[id]")) {
-    const info = walk.infos.get(element);
-    if (info && ownProse(info) >= half && marksContent(element.name, classifyElement(element))) return true;
-  }
-  return false;
+  return isContentBlock(top.element) || namedContentWithin(walk, top) !== undefined;
 }
 
 /**
@@ -615,7 +607,7 @@ function widenToPageProse(walk: Walk, top: Info, body: Element): Info {
   if (ownProse(top) >= mostOfPage) return top;
   if (top.contentBlocks > 0 && holdsNamedContent(walk, top)) return top;
   for (let node = parentElementOf(top.element); node && node !== body; node = parentElementOf(node)) {
-    if (marksContent(node.name, classifyElement(node))) return top;
+    if (isContentBlock(node)) return top;
   }
   // Up to the body itself: a page of loose sibling blocks under <body> has no other ancestor holding them.
   for (let parent = parentElementOf(top.element); parent; parent = parent === body ? null : parentElementOf(parent)) {
@@ -635,10 +627,10 @@ const NAMED_PARENT_LEVELS = 2;
  * post-body's first paragraphs, outside the chosen div, were lost).
  */
 function widenToNamedParent(walk: Walk, top: Info, body: Element): Info {
-  if (marksContent(top.element.name, classifyElement(top.element))) return top;
+  if (isContentBlock(top.element)) return top;
   let parent = parentElementOf(top.element);
   for (let level = 1; parent && parent !== body && level <= NAMED_PARENT_LEVELS; level++, parent = parentElementOf(parent)) {
-    if (!marksContent(parent.name, classifyElement(parent))) continue;
+    if (!isContentBlock(parent)) continue;
     const info = walk.infos.get(parent);
     return info && linkDensity(info) <= MAX_WIDENED_LINK_DENSITY ? info : top;
   }
@@ -665,7 +657,7 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
     if (contains(node, top.element)) return top;
     const info = walk.infos.get(node);
     if (!info?.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(node.name)) continue;
-    const evidence = ownProse(info) >= ownProse(top) || (marksContent(node.name, classifyElement(node)) && insideChrome(top.element, body));
+    const evidence = ownProse(info) >= ownProse(top) || (isContentBlock(node) && insideChrome(top.element, body));
     return finalScore(info) >= topScore * TITLED_SHARE && evidence ? info : top;
   }
   return top;

@@ -195,6 +195,11 @@ export function marksContent(tag: string, flags: number): boolean {
   return tag === "article" || ((flags & CONTENT_NAMED) !== 0 && !NAMES_IGNORED_TAGS.has(tag));
 }
 
+/** Whether the element makes its descendants `inContent`: marksContent of its own tag and attributes. */
+export function isContentBlock(element: Element): boolean {
+  return marksContent(element.name, classifyElement(element));
+}
+
 /**
  * One pass over the attributes: never content (hidden, a chrome role, a cookie banner), chrome by
  * class or id (unless also named as the content container), named as the content container.
