@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { PDFPage } from "mupdf";
 import { loadMupdf } from "../../src/web/pdf/pdf-wasm.ts";
+import { addMarkup } from "./pdf-markup.ts";
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
@@ -19,19 +20,7 @@ const doc = mupdf.Document.openDocument(readFileSync(input), "application/pdf").
 if (!doc) throw new Error(`${input} is not a PDF`);
 for (let index = 0; index < doc.countPages(); index++) {
   const page = doc.loadPage(index) as PDFPage;
-  for (let k = 0; k < 3; k++) {
-    const y = 100 + k * 150;
-    const highlight = page.createAnnotation("Highlight");
-    highlight.setQuadPoints([[72, y, 400, y, 72, y + 12, 400, y + 12]]);
-    highlight.setColor([1, 1, 0]);
-    highlight.update();
-  }
-  const ink = page.createAnnotation("Ink");
-  ink.setInkList([[[100, 600], [200, 650], [300, 600]]]);
-  ink.update();
-  const square = page.createAnnotation("Square");
-  square.setRect([50, 50, 150, 90]);
-  square.update();
+  addMarkup(page, [0, 1, 2].map((k) => [72, 100 + k * 150, 400] as [number, number, number]), [50, 50, 150, 90], [1, 1, 0]);
   page.destroy();
 }
 const buffer = doc.saveToBuffer("compress");

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import type { PDFDocument } from "mupdf";
 import { loadMupdf } from "../../src/web/pdf/pdf-wasm.ts";
+import { addMarkup } from "./pdf-markup.ts";
 
 const outDir = process.argv[2] ?? join(import.meta.dir, "../../test/fixtures/pdf");
 mkdirSync(outDir, { recursive: true });
@@ -236,15 +237,7 @@ save(
   buildDocument([textContent(["Reviewed draft", "The totals in table 2 were checked twice."]), textContent(["Second page", "Figures are in thousands."])], (doc) => {
     for (let index = 0; index < 2; index++) {
       const page = doc.loadPage(index);
-      const highlight = page.createAnnotation("Highlight");
-      highlight.setQuadPoints([[56, 74, 300, 74, 56, 86, 300, 86]]);
-      highlight.update();
-      const ink = page.createAnnotation("Ink");
-      ink.setInkList([[[100, 600], [200, 650], [300, 600]]]);
-      ink.update();
-      const square = page.createAnnotation("Square");
-      square.setRect([50, 300, 150, 340]);
-      square.update();
+      addMarkup(page, [[56, 74, 300]], [50, 300, 150, 340]);
       if (index === 1) {
         const note = page.createAnnotation("FreeText");
         note.setRect([300, 300, 560, 330]);
