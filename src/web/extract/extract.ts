@@ -70,7 +70,7 @@ export const TITLED_BLOCK_WARNING =
   "Main-content detection found too little text; the block holding the page's title is returned (navigation, headers, footers and asides removed).";
 
 /** Canonical text of an element (canonical-text.ts). */
-function textOf(node: Element): string {
+function canonicalTextOf(node: Element): string {
   return renderCanonicalText(node);
 }
 
@@ -167,7 +167,7 @@ function findMainContent(body: Element, useNames: boolean, changes: DomChanges, 
   const content = detectMainContent(body, { useNames, title: pageTitle }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes, pageTitle);
-  const text = textOf(content);
+  const text = canonicalTextOf(content);
   return text.length >= minChars ? { element: content, text } : undefined;
 }
 
@@ -226,7 +226,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   absolutizeUrls(root, base);
-  text ??= textOf(root);
+  text ??= canonicalTextOf(root);
   const headings = collectHeadings(root);
   const links = collectLinks(root, base);
   return {
