@@ -19,6 +19,7 @@ const PAGES: Record<string, string> = {
   "2,000 nested tables": `<body>${"<table><tr><td><p>some text here, with commas, and more</p>".repeat(2_000)}`,
   "20,000 sibling content blocks": `<body><div>${'<div class="content"><p>some text here, with commas, and more and more and more</p></div>'.repeat(20_000)}`,
   "20,000 'Comments' headings": `<body><div>${"<h2>Comments</h2><p>some text here, with commas, and more and more and more</p>".repeat(20_000)}`,
+  "an ordered list of 20,000 items": `<body><div class="content"><p>${"Intro, with commas, and words. ".repeat(4)}</p><ol>${"<li>item text number here</li>".repeat(20_000)}</ol></div>`,
   "30,000 link lines": `<body><div><p>${"word ".repeat(200)}</p>${'<span><a href="/x">link text here</a></span><br>'.repeat(30_000)}`,
 };
 

@@ -67,7 +67,10 @@ class TreeBuilder extends DomHandler {
     const element = this.tagStack[this.tagStack.length - 1] as Element;
     const at = this.tagStack.length - 1;
     this.open.get(element.name)?.pop();
-    for (const bound of Object.values(this.bounds)) if (bound[bound.length - 1] === at) bound.pop();
+    for (const scope of SCOPE_NAMES) {
+      const bound = this.bounds[scope];
+      if (bound[bound.length - 1] === at) bound.pop();
+    }
     super.onclosetag();
   }
 

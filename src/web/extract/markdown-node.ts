@@ -30,6 +30,8 @@ export class MarkdownNode {
 
   /** textContent, remembered: turndown reads it of every node (is it blank, its edge whitespace), and built afresh each time it cost a walk of the subtree per node (minutes for a page nested thousands deep). */
   private text: string | undefined;
+  /** The element children's views, remembered: turndown numbers each list item by its place among them. */
+  private elementChildren: MarkdownNode[] | undefined;
   /** The names of the elements inside, remembered: turndown asks for each of twenty names of every blank node. */
   private names: Set<string> | undefined;
 
@@ -65,7 +67,8 @@ export class MarkdownNode {
 
   /** Element children (turndown numbers list items by their place among them). */
   get children(): MarkdownNode[] {
-    return "children" in this.node ? this.node.children.filter(isTag).map((child) => viewOf(child) as MarkdownNode) : [];
+    this.elementChildren ??= "children" in this.node ? this.node.children.filter(isTag).map((child) => viewOf(child) as MarkdownNode) : [];
+    return this.elementChildren;
   }
 
   get lastElementChild(): MarkdownNode | null {
@@ -151,6 +154,7 @@ export class MarkdownNode {
 
   removeChild(child: MarkdownNode): MarkdownNode {
     removeElement(child.node as Parameters<typeof removeElement>[0]);
+    this.elementChildren = undefined;
     this.changed(true);
     return child;
   }
