@@ -7,10 +7,11 @@ import { Elysia } from "elysia";
 import { createCapitalService } from "./capital/service.ts";
 import type { Config } from "./config.ts";
 import { createDirectoryService } from "./directory/service.ts";
-import { buildCatalogue, type PaymentInfo } from "./docs/catalogue.ts";
+import { buildCatalogue } from "./docs/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
 import { createDocumentRenderer } from "./docs/rendered-documents.ts";
-import { type DocsContext, type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
+import type { DocsContext } from "./docs/docs-context.ts";
+import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { answerHeaders, contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
@@ -26,6 +27,7 @@ import { createReceiptStore } from "./store/receipts.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {

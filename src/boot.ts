@@ -6,7 +6,7 @@ import packageJson from "../package.json" with { type: "json" };
 import type { Metrics } from "./admin/metrics.ts";
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, servingProblems } from "./config.ts";
-import type { PaymentInfo } from "./docs/catalogue.ts";
+import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";

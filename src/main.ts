@@ -8,7 +8,7 @@ import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
-import { runDoctor } from "./doctor.ts";
+import { runDoctor } from "./doctor/doctor.ts";
 import { openStore } from "./database.ts";
 import { takeFlag } from "./cli-flags.ts";
 
@@ -192,7 +192,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     case "refunds": {
-      const { runRefundsCli } = await import("./jobs/refunds-cli.ts");
+      const { runRefundsCli } = await import("./refunds/cli.ts");
       return runRefundsCli(config, { all: extra.all === "yes", markPaid: extra.markPaid, note: extra.note });
     }
     case "receipts": {

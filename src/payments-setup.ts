@@ -5,13 +5,14 @@
  */
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
-import type { PaymentInfo } from "./docs/catalogue.ts";
+import type { PaymentInfo } from "./x402/payment-info.ts";
 import { createX402Payments, paymentInfoFor } from "./http/x402-payments.ts";
 import { paymentsOff, type Payments } from "./http/payments.ts";
 import type { Database } from "./store/db.ts";
 import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
-import { loadRefundSenders, type RefundSender } from "./x402/refund.ts";
+import type { RefundSender } from "./x402/refund.ts";
+import { loadRefundSenders } from "./x402/refund-senders.ts";
 
 export function x402ConfigFrom(config: Config): X402Config {
   if (config.x402) return config.x402;

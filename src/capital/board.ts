@@ -5,9 +5,9 @@
  * and plugins reach it through `ctx.capital`; they never touch the tables.
  */
 import { Type as t, type Static } from "@sinclair/typebox";
-import type { NetworkInfo, PaymentInfo } from "../docs/catalogue.ts";
+import type { NetworkInfo, PaymentInfo } from "../x402/payment-info.ts";
 import { ApiError } from "../errors.ts";
-import type { SettlementReceipt } from "../plugin/define.ts";
+import type { SettlementReceipt } from "../plugin/settlement-receipt.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Commitment, Ticket, TicketStore } from "./ticket-store.ts";
 

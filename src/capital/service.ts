@@ -4,8 +4,8 @@
  * pending follow their payment receipt (settled → confirmed, failed or unused → seats released),
  * and refunds due on cancelled tickets are paid by the shared refund payer when a refund key is set.
  */
-import type { PaymentInfo } from "../docs/catalogue.ts";
-import { createRefundPayer, type RefundPayer } from "../jobs/refund-payer.ts";
+import type { PaymentInfo } from "../x402/payment-info.ts";
+import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import type { Logger } from "../log.ts";
 import type { Receipt } from "../store/receipts.ts";
 import type { PaymentLookup } from "../x402/gate.ts";

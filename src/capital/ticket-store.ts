@@ -8,12 +8,10 @@
  * `pending` (settlement sent, not confirmed: the seats stay held until the receipt resolves) or
  * `released` (settlement failed: the seats go back). Refunds of confirmed commitments on a
  * cancelled ticket use the same columns and states as the jobs' refunds, so the one refund
- * payer (jobs/refund-payer.ts) pays both.
+ * payer (refunds/payer.ts) pays both.
  */
 import { randomBytes } from "node:crypto";
-import { createRefundLedger, type RefundColumns } from "../jobs/refund-ledger.ts";
-import type { RefundLedger } from "../jobs/refund-payer.ts";
-import type { RefundState } from "../jobs/job-store.ts";
+import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundState } from "../refunds/ledger.ts";
 import type { Database, Migration } from "../store/db.ts";
 
 export const capitalMigrations: Migration[] = [
@@ -367,7 +365,7 @@ export function createTicketStore(db: Database): TicketStore {
       const row = totals.get(now.toISOString());
       return { openTickets: row?.n ?? 0, seatsLeft: row?.seats ?? 0 };
     },
-    // The refund ledger: the jobs' statements on this table (jobs/refund-ledger.ts).
+    // The refund ledger: the jobs' statements on this table (refunds/ledger.ts).
     ...createRefundLedger(db, { table: "capital_commitments", settled: "state = 'confirmed'", orderBy: "confirmed_at" }),
   };
 }

@@ -13,20 +13,6 @@ export const serviceName = "Tollbooth";
 /** Machine-readable description version (spec web-evidence §9). */
 export const apiVersion = "1.0.1";
 
-/** One network payments are accepted on, as published to buyers. */
-export interface NetworkInfo {
-  readonly name: PriceNetwork;
-  /** CAIP-2 id, e.g. eip155:8453 */
-  readonly network: string;
-  readonly asset: string;
-  readonly payTo: string;
-}
-
-export interface PaymentInfo {
-  readonly enabled: boolean;
-  readonly networks: readonly NetworkInfo[];
-}
-
 export interface CatalogueEntry {
   readonly kind: "plugin" | "skill";
   readonly id: string;

@@ -2,33 +2,12 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
-import type { CapitalDocs } from "../capital/service.ts";
-import type { DirectoryDocs } from "../directory/service.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
-import type { JobsInfo } from "../jobs/setup.ts";
-import type { ManagerState } from "../store/settings.ts";
-import { apiVersion, type Catalogue, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
+import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
+import type { DocsContext } from "./docs-context.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
 import { renderOpenApi } from "./openapi.ts";
 import { renderCircle, renderPlaybook } from "./playbook.ts";
-
-export interface DocsContext {
-  readonly catalogue: Catalogue;
-  readonly payments: PaymentInfo;
-  readonly baseUrl: string;
-  readonly manager: ManagerState;
-  readonly productVersion: string;
-  readonly startedAt: Date;
-  /** Optional features and whether they work on this server (e.g. `render`). */
-  readonly features: Readonly<Record<string, { available: boolean; detail?: string }>>;
-  /** Job limits, live load and the 7-day figures (absent in documents rendered without a server). */
-  readonly jobs?: JobsInfo;
-  /** The capital board and the directory (absent in documents rendered without a server). */
-  readonly capital?: CapitalDocs;
-  readonly directory?: DirectoryDocs;
-  /** The request's query string (paged documents). */
-  readonly query?: URLSearchParams;
-}
 
 export interface FreeRoute {
   readonly path: string;

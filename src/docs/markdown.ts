@@ -2,7 +2,8 @@
  * @module docs/markdown — the free text documents (llms.txt, skill.md, recipes.md,
  * workflows.md, pilot.md), each written from the catalogue so a new file appears in all.
  */
-import { type Catalogue, type CatalogueEntry, type PaymentInfo, serviceName, engineSentence } from "./catalogue.ts";
+import type { PaymentInfo } from "../x402/payment-info.ts";
+import { type Catalogue, type CatalogueEntry, serviceName, engineSentence } from "./catalogue.ts";
 
 export interface MarkdownInput {
   readonly catalogue: Catalogue;

@@ -5,7 +5,8 @@
  */
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
-import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, operationArea, type PaymentInfo, serviceName } from "./catalogue.ts";
+import type { PaymentInfo } from "../x402/payment-info.ts";
+import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, operationArea, serviceName } from "./catalogue.ts";
 
 /** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
 export interface DocumentedRoute {

@@ -5,7 +5,7 @@
  * per skill: a new plugin file appears in both.
  */
 import { type CatalogueEntry, operationArea, serviceName } from "./catalogue.ts";
-import type { DocsContext } from "./free-routes.ts";
+import type { DocsContext } from "./docs-context.ts";
 
 const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd: e.price.base, price_depends_on_input: e.priceDependsOnInput, timeout_sec: e.timeoutSec });
 

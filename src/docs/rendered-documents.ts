@@ -4,7 +4,8 @@
  * the same the last text (and its ETag) is served. Routes without one render on every request.
  */
 import { createHash } from "node:crypto";
-import type { DocsContext, FreeRoute } from "./free-routes.ts";
+import type { DocsContext } from "./docs-context.ts";
+import type { FreeRoute } from "./free-routes.ts";
 
 export interface RenderedDocument {
   readonly text: string;

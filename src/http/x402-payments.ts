@@ -3,7 +3,7 @@
  * PaidOperation (exact per-network USD total, bazaar discovery, and for a replayable charge the
  * body digest that payment-identifier retries must match), gate answers become Responses.
  */
-import type { PaymentInfo } from "../docs/catalogue.ts";
+import type { PaymentInfo } from "../x402/payment-info.ts";
 import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price.ts";
 import type { ResolvedNetwork } from "../x402/config.ts";
 import type { HttpAnswer, PaidOperation, PaymentGate, VerifiedPayment } from "../x402/gate.ts";

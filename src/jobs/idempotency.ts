@@ -10,6 +10,14 @@ import { createHash } from "node:crypto";
 import { ApiError } from "../errors.ts";
 import type { Database, Migration } from "../store/db.ts";
 
+/**
+ * An unpaid submission's key belongs to the client address. A paid one's belongs to its payer, and
+ * only once that payer is proven: the payment verified (the scope is then the verified payer, set
+ * after admission), or the very payload the key was accepted with sent again (matched by its
+ * digest, x402/payer.ts).
+ */
+export const addressScope = (clientIp: string) => `addr:${clientIp}`;
+
 export const idempotencyMigrations: Migration[] = [
   {
     id: "0310_idempotency_keys",

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database, Migration } from "../store/db.ts";
 import type { JobStatus } from "./job-status.ts";
-import { createRefundLedger, type RefundColumns } from "./refund-ledger.ts";
+import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundState } from "../refunds/ledger.ts";
 
 export const jobMigrations: Migration[] = [
   {
@@ -43,7 +43,7 @@ export const jobMigrations: Migration[] = [
     CREATE INDEX jobs_refunds ON jobs (refund_state) WHERE refund_state IS NOT NULL;`,
   },
   {
-    // Automatic refunds (jobs/refund-payer.ts): the claim taken before signing, the signed
+    // Automatic refunds (refunds/payer.ts): the claim taken before signing, the signed
     // transaction (id and bytes, recorded before it is sent), attempts and the last error.
     id: "0301_job_refund_payment",
     sql: `ALTER TABLE jobs ADD COLUMN refund_claim TEXT;
@@ -55,13 +55,6 @@ export const jobMigrations: Migration[] = [
     ALTER TABLE jobs ADD COLUMN refund_paid_at TEXT;`,
   },
 ];
-
-/**
- * `due`: owed, nothing signed. `sending`: claimed for automatic payment; once `refundTx` is set a
- * transaction exists that may land, so it is only ever re-broadcast, never replaced until the
- * chain shows it cannot land. `paid`: confirmed on chain or marked by the operator.
- */
-export type RefundState = "due" | "sending" | "paid";
 
 /**
  * When the payment is settled: `completion` (verify now, settle when the job succeeds),
@@ -160,20 +153,8 @@ export interface StatsRow {
   readonly durationMs: number | null;
 }
 
-/** A refund the automatic payer may work on (settled at acceptance, not yet paid). */
-export interface RefundWork {
-  readonly id: string;
-  readonly network: string;
-  readonly payer: string;
-  readonly priceMicros: number;
-  readonly state: "due" | "sending";
-  readonly claim: string | null;
-  readonly claimedAt: string | null;
-  /** The recorded signed transaction, when one exists. */
-  readonly signed: { readonly transaction: string; readonly raw: string } | null;
-}
-
-export interface JobStore {
+/** The jobs table; as a refund ledger (refunds/ledger.ts) its unpaid refunds are those of jobs whose payment was settled. */
+export interface JobStore extends RefundLedger {
   insert(job: NewJob): void;
   recordSyncCall(call: SyncCallRecord): void;
   get(id: string): JobRow | undefined;
@@ -195,21 +176,6 @@ export interface JobStore {
   listRefunds(state?: RefundState | "unpaid"): JobRow[];
   /** The operator paid it by hand: due (or sending, after checking its transaction) → paid. */
   markRefundPaid(id: string, note: string): boolean;
-  /** Unpaid refunds of jobs whose payment was settled, on the given networks. */
-  refundWork(networks: readonly string[]): RefundWork[];
-  /** due → sending under `claim`; false when another pass holds it or it is no longer due. */
-  claimRefund(id: string, claim: string, at: Date): boolean;
-  /** Records the signed transaction before it is sent; false when the claim was lost (then it must not be sent). */
-  recordRefundTx(id: string, claim: string, signed: { transaction: string; raw: string }): boolean;
-  /** sending → paid for exactly this transaction. */
-  markRefundSent(id: string, transaction: string, at: Date): boolean;
-  /**
-   * sending → due, only for the claim and transaction (or none) the caller saw: after the chain
-   * proved the transaction can never land, or when nothing was signed under a stale claim.
-   */
-  releaseRefund(id: string, seen: { claim: string | null; transaction: string | null }, error: string): boolean;
-  /** Keeps the state, notes why it is not paid yet (shown by `tollbooth refunds`). */
-  noteRefundError(id: string, error: string): void;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
   purge(now: Date, rowsBefore: Date): { results: number; rows: number };
 }

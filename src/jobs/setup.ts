@@ -14,7 +14,7 @@ import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
 import { createRateLimiter } from "../http/rate-limit.ts";
-import { createRefundPayer, type RefundPayer } from "./refund-payer.ts";
+import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import { createJobRoutes, type JobRoutes } from "./routes.ts";
 import type { Sla, Stats7d } from "./stats.ts";
 import { createJobWorker, type JobWorker } from "./worker.ts";
@@ -62,7 +62,7 @@ export function createJobService(options: {
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
-  /** Refund senders of the networks with a refund key (x402/refund.ts loadRefundSenders); none: no refunds paid. */
+  /** Refund senders of the networks with a refund key (x402/refund-senders.ts loadRefundSenders); none: no refunds paid. */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }): { hooks: JobService["operationHooks"]; start(operation: OperationDeps): JobService } {
   const { config, registry, store, payments, log, now } = options;

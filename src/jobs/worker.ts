@@ -7,7 +7,7 @@
  *   run:    queued → running → run(skill) → settle (completion mode) → completed with result
  *           timeout → expired · error → failed · settlement failed → failed (result withheld)
  *           payment not settled → released; settled and our fault → refund due, paid at once
- *           when the network has a refund key (jobs/refund-payer.ts), else left to the operator
+ *           when the network has a refund key (refunds/payer.ts), else left to the operator
  */
 import { ApiError, errorCodes, toApiError } from "../errors.ts";
 import type { AcceptedPayment, Payments } from "../http/payments.ts";
@@ -17,7 +17,7 @@ import type { PluginContext } from "../plugin/context.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { type JobRow, type JobStore, newJobId, type SettleMode } from "./job-store.ts";
 import { chooseSettleMode } from "./payment-timing.ts";
-import type { RefundPayer } from "./refund-payer.ts";
+import type { RefundPayer } from "../refunds/payer.ts";
 import { createJobQueue } from "./queue.ts";
 import { computeStats7d, type Sla, slaOf, type Stats7d, statsWindowHours } from "./stats.ts";
 

@@ -9,6 +9,9 @@ import type { ErrorCode } from "../errors.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { PluginContext } from "./context.ts";
 import type { NetworkPrices } from "./price.ts";
+import type { SettlementReceipt } from "./settlement-receipt.ts";
+
+export type { SettlementReceipt };
 
 /** A broken cross-field rule; `code` defaults to INVALID_REQUEST and must be a 400 code. */
 export interface CheckFailure {
@@ -19,15 +22,6 @@ export interface CheckFailure {
 /** What `admit` may return: a price that depends on the server's state (a ticket's seat price) replaces `price` for this call. */
 export interface Admitted {
   readonly price?: NetworkPrices;
-}
-
-/** The payment of a sync call as its settlement hooks see it (all null when payments are off). */
-export interface SettlementReceipt {
-  readonly payer: string | null;
-  readonly network: string | null;
-  readonly transaction: string | null;
-  /** The payment's id for GET /v1/payments/{id}. */
-  readonly paymentId: string | null;
 }
 
 /**

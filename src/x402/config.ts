@@ -95,7 +95,7 @@ export interface ResolvedEvmNetwork {
   readonly settlement: "local" | "remote";
   readonly rpcUrl: string | undefined;
   readonly settlerPrivateKey: `0x${string}` | undefined;
-  /** Pays refunds due (jobs/refund-payer.ts); absent = refunds are left to the operator. */
+  /** Pays refunds due (refunds/payer.ts); absent = refunds are left to the operator. */
   readonly refundPrivateKey?: `0x${string}` | undefined;
   readonly facilitator: FacilitatorConfig | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * @module x402/refund — what paying a refund back to a payer, from a refund account that holds
- * the token, promises (the senders themselves, EVM with viem and Algorand through algod, are in
- * refund-senders.ts, loaded only when a network has a refund key).
+ * the token, promises (the senders themselves are in each family's folder, evm/refund-sender.ts
+ * with viem and avm/refund-sender.ts through algod, loaded by refund-senders.ts only when a
+ * network of that family has a refund key).
  *
  * Exactly-once is built on one rule: a refund is signed first, its signed bytes are recorded by
  * the caller, and only those bytes are ever broadcast — again and again if need be, which can
@@ -14,8 +15,6 @@
  * The EVM account goes through viem's shared nonce manager, so a refund key that is also the
  * settler key never collides with settlements in this process.
  */
-import type { ResolvedNetwork } from "./config.ts";
-
 export interface RefundOrder {
   /** Written into the Algorand note; ties the transfer to the job for anyone reading the chain. */
   readonly reference: string;
@@ -67,14 +66,11 @@ export function refundAmountAtomic(priceMicros: number, decimals: number): bigin
   return decimals >= 6 ? micros * 10n ** BigInt(decimals - 6) : micros / 10n ** BigInt(6 - decimals);
 }
 
-/**
- * One sender per configured network that has a refund key; empty when none has. The chain
- * libraries (viem, algosdk: ~15 MB of RSS together with the settlement code) load only here, so a
- * server without refund keys never carries them for refunds.
- */
-export async function loadRefundSenders(networks: readonly ResolvedNetwork[], options: { pollingIntervalMs?: number; fetch?: typeof fetch } = {}): Promise<Map<string, RefundSender>> {
-  const needed = networks.some((network) => (network.family === "evm" ? network.refundPrivateKey : network.refundMnemonic));
-  if (!needed) return new Map();
-  const { createRefundSenders } = await import("./refund-senders.ts");
-  return createRefundSenders(networks, options);
+const MAX_MESSAGE = 200;
+
+/** The first line of a chain library's error, cut to a length the operator's listing can show. */
+export function shortRefundMessage(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  const line = text.split("\n")[0] ?? "";
+  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
 }

@@ -10,14 +10,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCapitalService } from "../../src/capital/service.ts";
-import { createRefundPayer } from "../../src/jobs/refund-payer.ts";
+import { createRefundPayer } from "../../src/refunds/payer.ts";
 import { createReceiptStore } from "../../src/store/receipts.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveNetworks, type ResolvedEvmNetwork } from "../../src/x402/config.ts";
 import { createExactEvmMechanism } from "../../src/x402/evm/exact.ts";
 import { createLocalFacilitator } from "../../src/x402/facilitators/local.ts";
 import { decodePaymentResponse } from "../../src/x402/headers.ts";
-import { createRefundSenders } from "../../src/x402/refund-senders.ts";
+import { loadRefundSenders } from "../../src/x402/refund-senders.ts";
 import { startFacilitatorServer, type FacilitatorServer } from "../support/facilitator.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
@@ -218,7 +218,7 @@ describe("paid capital commits (official buyers, anvil)", () => {
     expect(cancelled.refunds_due).toEqual([{ commitment_id: commitmentId, payer: expect.stringMatching(/^0x/i), network: NETWORK, amount_usd: "0.2", state: "due" }]);
     expect(service.store.tickets.getCommitment(commitmentId)).toMatchObject({ refundState: "due", refundReason: expect.stringContaining("cancelled") });
 
-    const senders = createRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
+    const senders = await loadRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
     const payer = createRefundPayer({ ledger: service.store.tickets, idField: "commitment_id", senders, log: createMemoryLogger(), confirmationTimeoutMs: 10_000 });
     expect(await payer.pass()).toMatchObject({ paid: 1 });
     expect(await payer.pass()).toMatchObject({ paid: 0, pending: 0 });

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
-import { runDoctor } from "../../src/doctor.ts";
+import { runDoctor } from "../../src/doctor/doctor.ts";
 import algosdk from "algosdk";
 import { startFakeAlgod } from "../support/algod.ts";
 import { startFacilitatorServer } from "../support/facilitator.ts";

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { type RunningService, startService } from "../../src/boot.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
-import { runDoctor } from "../../src/doctor.ts";
+import { runDoctor } from "../../src/doctor/doctor.ts";
 import { createMemoryLogger, type Logger } from "../../src/log.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
 import { head, jsonPost, rawRequest, type RawResponse } from "../support/raw-http.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import type { DocsContext, FreeRoute } from "../../src/docs/free-routes.ts";
+import type { DocsContext } from "../../src/docs/docs-context.ts";
+import type { FreeRoute } from "../../src/docs/free-routes.ts";
 import { freeRoutes } from "../../src/docs/free-routes.ts";
 import { createDocumentRenderer } from "../../src/docs/rendered-documents.ts";
 

@@ -11,9 +11,9 @@ import algosdk from "algosdk";
 import { ExactAvmScheme, toClientAvmSigner } from "@x402/avm";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { createMemoryLogger } from "../../src/log.ts";
-import { createRefundPayer, type RefundPayer } from "../../src/jobs/refund-payer.ts";
+import { createRefundPayer, type RefundPayer } from "../../src/refunds/payer.ts";
 import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
-import { createRefundSenders } from "../../src/x402/refund-senders.ts";
+import { loadRefundSenders } from "../../src/x402/refund-senders.ts";
 import type { RefundSender } from "../../src/x402/refund.ts";
 import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
@@ -94,8 +94,8 @@ async function failedJob(target: TestService, tag: string): Promise<string> {
   return id;
 }
 
-function payerFor(target: TestService): { payer: RefundPayer; sender: RefundSender } {
-  const senders = createRefundSenders(resolveNetworks(config(true)), { pollingIntervalMs: 20 });
+async function payerFor(target: TestService): Promise<{ payer: RefundPayer; sender: RefundSender }> {
+  const senders = await loadRefundSenders(resolveNetworks(config(true)), { pollingIntervalMs: 20 });
   return { payer: createRefundPayer({ ledger: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 2_000 }), sender: senders.get(NETWORK)! };
 }
 
@@ -115,13 +115,13 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
   it("two passes at once pay it back exactly once", async () => {
     const before = usdc(buyer);
     const payToBefore = usdc(payTo);
-    await Promise.all([payerFor(manual).payer.pass(), payerFor(manual).payer.pass()]);
+    await Promise.all([(await payerFor(manual)).payer.pass(), (await payerFor(manual)).payer.pass()]);
     expect(usdc(buyer)).toBe(before + PRICE);
     expect(usdc(payTo)).toBe(payToBefore - PRICE);
     const row = manual.store.jobs.get(dueId);
     expect(row?.refundState).toBe("paid");
     expect(row?.refundTx).toMatch(/^[A-Z2-7]{52}$/);
-    await payerFor(manual).payer.pass();
+    await (await payerFor(manual)).payer.pass();
     expect(usdc(buyer)).toBe(before + PRICE);
   }, 30_000);
 
@@ -139,11 +139,11 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
   it("a recorded refund never sent is re-sent as the same transaction within its window", async () => {
     const id = await failedJob(manual, "crash");
     const before = usdc(buyer);
-    const { sender } = payerFor(manual);
+    const { sender } = (await payerFor(manual));
     expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const signed = await sender.sign({ reference: id, payer: buyer.addr.toString(), amount: PRICE });
     expect(manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
-    await Promise.all([payerFor(manual).payer.pass(), payerFor(manual).payer.pass()]);
+    await Promise.all([(await payerFor(manual)).payer.pass(), (await payerFor(manual)).payer.pass()]);
     expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
     expect(usdc(buyer)).toBe(before + PRICE);
   }, 30_000);
@@ -151,12 +151,12 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
   it("past its last valid round an unsent refund is proven dead and replaced once; far past, it is held for the operator", async () => {
     const id = await failedJob(manual, "late");
     const before = usdc(buyer);
-    const { sender } = payerFor(manual);
+    const { sender } = (await payerFor(manual));
     expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const stale = await sender.sign({ reference: id, payer: buyer.addr.toString(), amount: PRICE });
     expect(manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
     algod.advanceRounds(300);
-    const payer = payerFor(manual).payer;
+    const payer = (await payerFor(manual)).payer;
     expect((await payer.pass()).failed).toBe(1);
     expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
     expect((await payer.pass()).paid).toBe(1);

@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAbi } from "viem";
 import { createMemoryLogger } from "../../src/log.ts";
-import { createRefundPayer, type RefundPayer } from "../../src/jobs/refund-payer.ts";
+import { createRefundPayer, type RefundPayer } from "../../src/refunds/payer.ts";
 import { resolveNetworks } from "../../src/x402/config.ts";
-import { createRefundSenders } from "../../src/x402/refund-senders.ts";
+import { loadRefundSenders } from "../../src/x402/refund-senders.ts";
 import type { RefundSender } from "../../src/x402/refund.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
@@ -80,8 +80,8 @@ async function failedJob(target: TestService, tag: string): Promise<string> {
 }
 
 /** An independent payer over the service's database, as a second process would have. */
-function payerFor(target: TestService): { payer: RefundPayer; sender: RefundSender } {
-  const senders = createRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
+async function payerFor(target: TestService): Promise<{ payer: RefundPayer; sender: RefundSender }> {
+  const senders = await loadRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
   const payer = createRefundPayer({ ledger: target.store.jobs, senders, log: createMemoryLogger(), confirmationTimeoutMs: 10_000 });
   return { payer, sender: senders.get(NETWORK)! };
 }
@@ -112,8 +112,8 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const before = await buyerBalance();
     const refunderBefore = await refunderBalance();
     const transfersBefore = (await refundTransfers()).length;
-    const a = payerFor(manual).payer;
-    const b = payerFor(manual).payer;
+    const a = (await payerFor(manual)).payer;
+    const b = (await payerFor(manual)).payer;
     const [passes, pays] = await Promise.all([Promise.all([a.pass(), b.pass(), a.pass()]), Promise.all([a.pay(dueId), b.pay(dueId)])]);
     expect(passes.reduce((n, o) => n + o.paid, 0) + pays.filter((o) => o.kind === "paid").length).toBe(1);
     expect(await buyerBalance()).toBe(before + PRICE);
@@ -144,7 +144,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     expect(await buyerBalance()).toBe(before);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);
     // The periodic pass, run again by another payer, sends nothing more.
-    await payerFor(auto).payer.pass();
+    await (await payerFor(auto)).payer.pass();
     expect(await buyerBalance()).toBe(before);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);
   }, 30_000);
@@ -153,13 +153,13 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const id = await failedJob(manual, "crash-before-send");
     const before = await buyerBalance();
     const transfersBefore = (await refundTransfers()).length;
-    const { sender } = payerFor(manual);
+    const { sender } = (await payerFor(manual));
     expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const signed = await sender.sign({ reference: id, payer: fx.buyer.address, amount: PRICE });
     expect(manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
     // The process "died" here. The next one's passes (two at once) broadcast exactly these bytes.
-    const next = payerFor(manual).payer;
-    await Promise.all([next.pass(), payerFor(manual).payer.pass()]);
+    const next = (await payerFor(manual)).payer;
+    await Promise.all([next.pass(), (await payerFor(manual)).payer.pass()]);
     expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
     expect(await buyerBalance()).toBe(before + PRICE);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);
@@ -169,7 +169,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const id = await failedJob(manual, "nonce-taken");
     const before = await buyerBalance();
     const transfersBefore = (await refundTransfers()).length;
-    const { sender } = payerFor(manual);
+    const { sender } = (await payerFor(manual));
     expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const stale = await sender.sign({ reference: id, payer: fx.buyer.address, amount: PRICE });
     expect(manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
@@ -178,7 +178,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     await fx.token.mint(refunder.address, 1n);
     await fx.token.transfer(refunder.key, elsewhere.address, 1n);
 
-    const payer = payerFor(manual).payer;
+    const payer = (await payerFor(manual)).payer;
     const first = await payer.pass();
     expect(first.failed).toBe(1);
     expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
@@ -202,7 +202,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const sink = await fx.anvil.fundedAccount();
     await fx.token.transfer(refunder.key, sink.address, held);
     const transfersBefore = (await refundTransfers()).length;
-    const outcome = await payerFor(manual).payer.pay(id);
+    const outcome = await (await payerFor(manual)).payer.pay(id);
     expect(outcome.kind).toBe("failed");
     const row = manual.store.jobs.get(id);
     expect(row).toMatchObject({ refundState: "due", refundTx: null });

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
-import { runDoctor } from "../../src/doctor.ts";
+import { runDoctor } from "../../src/doctor/doctor.ts";
 import { startChatServer } from "../support/chat-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 

@@ -28,6 +28,12 @@ export function parseExactEvmPayload(payload: PaymentPayload): ExactEvmPayload |
   return Value.Check(ExactEvmPayload, payload.payload) ? payload.payload : undefined;
 }
 
+/** The payer an `exact` authorization names (lower-case), read without checking anything else of the payload. */
+export function namedEvmPayer(payload: PaymentPayload): string | undefined {
+  const from = (payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
+  return typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from) ? from.toLowerCase() : undefined;
+}
+
 export function identifyEvmPayment(payload: PaymentPayload): IdentifyResult {
   const parsed = parseExactEvmPayload(payload);
   if (!parsed) return { ok: false, reason: evmReasons.payload };

@@ -1,25 +1,18 @@
 /**
- * @module doctor — `tollbooth doctor`: checks what the server needs and says exactly what is
+ * @module doctor/doctor — `tollbooth doctor`: checks what the server needs and says exactly what is
  * missing. Each check is one function; later features add theirs to `checks`.
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
-import { loadRegistry } from "./boot.ts";
-import { type Config, servingProblems } from "./config.ts";
-import { operationChecks } from "./doctor-ops.ts";
-import { checkPayments } from "./doctor-payments.ts";
-import { checkLanguageModel } from "./llm/doctor.ts";
-import { checkBrowser } from "./web/render/browser-doctor.ts";
-import { RegistryError } from "./plugin/registry.ts";
-import { openStore } from "./database.ts";
+import { loadRegistry } from "../boot.ts";
+import { type Config, servingProblems } from "../config.ts";
+import { openStore } from "../database.ts";
+import { checkLanguageModel } from "../llm/doctor.ts";
+import { RegistryError } from "../plugin/registry.ts";
+import { checkBrowser } from "../web/render/browser-doctor.ts";
+import type { Check, CheckResult } from "./check.ts";
+import { operationChecks } from "./ops.ts";
+import { checkPayments } from "./payments.ts";
 
-export type CheckStatus = "ok" | "warn" | "fail";
-export interface CheckResult {
-  readonly name: string;
-  readonly status: CheckStatus;
-  readonly detail: string;
-}
-
-export type Check = (config: Config) => Promise<CheckResult | CheckResult[]> | CheckResult | CheckResult[];
 
 const dataFolder: Check = (config) => {
   try {

@@ -1,14 +1,14 @@
 /**
- * @module doctor-ops — `tollbooth doctor` checks for running the service: disk space left,
+ * @module doctor/ops — `tollbooth doctor` checks for running the service: disk space left,
  * the backup folder, the admin listener, and the trusted-proxy setting against where a running
  * server's requests actually come from (asked over its admin listener).
  */
 import { accessSync, constants, existsSync, readdirSync, statfsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Config, isLoopbackHost } from "./config.ts";
-import type { Check, CheckResult } from "./doctor.ts";
-import type { PeerSeen } from "./http/client-address.ts";
-import { liveServerMark } from "./store/server-lock.ts";
+import { type Config, isLoopbackHost } from "../config.ts";
+import type { Check, CheckResult } from "./check.ts";
+import type { PeerSeen } from "../http/client-address.ts";
+import { liveServerMark } from "../store/server-lock.ts";
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;

@@ -1,13 +1,13 @@
 /**
- * @module doctor-payments — `tollbooth doctor` checks for payments: the wallets buyers pay, the
+ * @module doctor/payments — `tollbooth doctor` checks for payments: the wallets buyers pay, the
  * facilitator answering /supported for each remotely settled network, and the RPC or algod
  * endpoint for each locally settled one.
  */
-import type { Config } from "./config.ts";
-import type { CheckResult } from "./doctor.ts";
-import { x402ConfigFrom } from "./payments-setup.ts";
-import { resolveNetworks, type ResolvedNetwork } from "./x402/config.ts";
-import { createRemoteFacilitator } from "./x402/facilitators/remote.ts";
+import type { Config } from "../config.ts";
+import type { CheckResult } from "./check.ts";
+import { x402ConfigFrom } from "../payments-setup.ts";
+import { resolveNetworks, type ResolvedNetwork } from "../x402/config.ts";
+import { createRemoteFacilitator } from "../x402/facilitators/remote.ts";
 
 const timeoutMs = 5_000;
 

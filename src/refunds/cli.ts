@@ -1,7 +1,7 @@
 /**
- * @module jobs/refunds-cli — `tollbooth refunds`: jobs whose payment was settled at acceptance
+ * @module refunds/cli — `tollbooth refunds`: jobs whose payment was settled at acceptance
  * and that then failed through our fault. Where the network has a refund key the server pays
- * them itself (jobs/refund-payer.ts) and the transaction is shown here; otherwise the operator
+ * them itself (refunds/payer.ts) and the transaction is shown here; otherwise the operator
  * pays them from the pay-to wallet and marks them with `--mark-paid JOB_ID --note TX`.
  */
 import type { Config } from "../config.ts";

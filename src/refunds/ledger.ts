@@ -1,13 +1,53 @@
 /**
- * @module jobs/refund-ledger — the refund ledger on one table: the work the refund payer has to do and the
+ * @module refunds/ledger — the refund ledger on one table: the work the refund payer has to do and the
  * exactly-once steps of a refund (claim, record the signed transaction, mark it sent, release, note an error).
  * Jobs and capital commitments keep the same refund columns (refund_state, refund_claim, refund_claimed_at,
  * refund_tx, refund_raw, refund_attempts, refund_error, refund_paid_at, plus payer, network, price_micros), so
  * one set of statements serves both.
  */
 import type { Database } from "../store/db.ts";
-import type { RefundWork } from "./job-store.ts";
-import type { RefundLedger } from "./refund-payer.ts";
+
+/**
+ * `due`: owed, nothing signed. `sending`: claimed for automatic payment; once `refundTx` is set a
+ * transaction exists that may land, so it is only ever re-broadcast, never replaced until the
+ * chain shows it cannot land. `paid`: confirmed on chain or marked by the operator.
+ */
+export type RefundState = "due" | "sending" | "paid";
+
+/** A refund the automatic payer may work on (settled at acceptance, not yet paid). */
+export interface RefundWork {
+  readonly id: string;
+  readonly network: string;
+  readonly payer: string;
+  readonly priceMicros: number;
+  readonly state: "due" | "sending";
+  readonly claim: string | null;
+  readonly claimedAt: string | null;
+  /** The recorded signed transaction, when one exists. */
+  readonly signed: { readonly transaction: string; readonly raw: string } | null;
+}
+
+/**
+ * The rows refunds are owed on — jobs, and capital commitments of a cancelled ticket — each
+ * state change a compare-and-set on the row.
+ */
+export interface RefundLedger {
+  /** Unpaid refunds of rows whose payment was settled, on the given networks. */
+  refundWork(networks: readonly string[]): RefundWork[];
+  /** due → sending under `claim`; false when another pass holds it or it is no longer due. */
+  claimRefund(id: string, claim: string, at: Date): boolean;
+  /** Records the signed transaction before it is sent; false when the claim was lost (then it must not be sent). */
+  recordRefundTx(id: string, claim: string, signed: { transaction: string; raw: string }): boolean;
+  /** sending → paid for exactly this transaction. */
+  markRefundSent(id: string, transaction: string, at: Date): boolean;
+  /**
+   * sending → due, only for the claim and transaction (or none) the caller saw: after the chain
+   * proved the transaction can never land, or when nothing was signed under a stale claim.
+   */
+  releaseRefund(id: string, seen: { claim: string | null; transaction: string | null }, error: string): boolean;
+  /** Keeps the state, notes why it is not paid yet (shown by `tollbooth refunds`). */
+  noteRefundError(id: string, error: string): void;
+}
 
 export interface RefundLedgerTable {
   /** A constant table name (interpolated into the statements). */

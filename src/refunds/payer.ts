@@ -1,5 +1,5 @@
 /**
- * @module jobs/refund-payer — pays refunds due from the refund account of the job's network,
+ * @module refunds/payer — pays refunds due from the refund account of the job's network,
  * exactly once, across concurrent passes and restarts:
  *
  *   due ──claim (atomic)──▶ sending ──sign, record tx+bytes, broadcast──▶ confirmed ──▶ paid
@@ -14,15 +14,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.ts";
 import { refundAmountAtomic, RefundRefused, type RefundCheck, type RefundSender, type SignedRefund } from "../x402/refund.ts";
-import type { JobStore, RefundWork } from "./job-store.ts";
-
-export type { RefundWork };
-
-/**
- * The rows refunds are owed on — jobs, and capital commitments of a cancelled ticket — each
- * state change a compare-and-set on the row, as described above.
- */
-export type RefundLedger = Pick<JobStore, "refundWork" | "claimRefund" | "recordRefundTx" | "markRefundSent" | "releaseRefund" | "noteRefundError">;
+import type { RefundLedger, RefundWork } from "./ledger.ts";
 
 export type RefundAttempt =
   | { readonly kind: "paid"; readonly transaction: string }
