@@ -16,6 +16,8 @@ import { ApiError } from "./errors.ts";
 import { answerHeaders, contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
+import { checkPromptLength } from "./jobs/limits.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
@@ -60,15 +62,8 @@ export function createApp(deps: AppDeps) {
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
-  const jobSetup = createJobService({
-    config: deps.config,
-    registry,
-    store,
-    payments: deps.payments,
-    log,
-    now,
-    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
-  });
+  // One limit per caller shared by every paid operation, web reads and job submissions alike.
+  const limiter = createRateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
   const capital = createCapitalService({
     tickets: store.tickets,
@@ -93,7 +88,8 @@ export function createApp(deps: AppDeps) {
   });
 
   const operationDeps: OperationDeps = {
-    ...jobSetup.hooks,
+    rateLimit: (caller) => limiter.take(caller),
+    checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -116,7 +112,16 @@ export function createApp(deps: AppDeps) {
       now,
     }),
   };
-  const jobService = jobSetup.start(operationDeps);
+  const jobService = createJobService({
+    config: deps.config,
+    registry,
+    store,
+    payments: deps.payments,
+    log,
+    now,
+    operation: operationDeps,
+    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
+  });
 
   const docsContext = (request: Request, route?: FreeRoute): DocsContext => ({
     catalogue,

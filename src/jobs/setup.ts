@@ -1,7 +1,7 @@
 /**
  * @module jobs/setup — wires the job worker into a running app: job and idempotency stores,
- * the worker (recovered from the last run), the routes, the rate limiter every paid operation
- * shares, and a periodic sweep of expired results and keys. Stops with the store.
+ * the worker (recovered from the last run), the routes, the refund payer of jobs, and a periodic
+ * sweep of expired results and keys. Stops with the store.
  */
 import type { Config } from "../config.ts";
 import type { OperationDeps } from "../http/operation.ts";
@@ -12,8 +12,6 @@ import { quoteRetentionMs } from "../quotes/tiers.ts";
 import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
-import { checkPromptLength } from "./limits.ts";
-import { createRateLimiter } from "../http/rate-limit.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import { createJobRoutes, type JobRoutes } from "./routes.ts";
 import type { Sla, Stats7d } from "./stats.ts";
@@ -48,13 +46,10 @@ export interface JobService {
   /** Present when at least one network has a refund key. */
   readonly refunds: RefundPayer | undefined;
   readonly info: JobsInfo;
-  /** Hooks for OperationDeps: the shared rate limit and input limits. */
-  readonly operationHooks: Pick<OperationDeps, "rateLimit" | "checkInput">;
 }
 
 const sweepEveryMs = 60_000;
 
-/** Two steps because the operation deps need the hooks and the routes need the operation deps. */
 export function createJobService(options: {
   readonly config: JobConfig;
   readonly registry: Registry;
@@ -62,82 +57,74 @@ export function createJobService(options: {
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
+  /** The paid-operation pipeline the job routes submit through (built with the app). */
+  readonly operation: OperationDeps;
   /** Refund senders of the networks with a refund key (x402/refund-senders.ts loadRefundSenders); none: no refunds paid. */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
-}): { hooks: JobService["operationHooks"]; start(operation: OperationDeps): JobService } {
-  const { config, registry, store, payments, log, now } = options;
-  const limiter = createRateLimiter({ perMinute: config.rateLimitPerMin, now: () => now().getTime() });
-  const hooks: JobService["operationHooks"] = {
-    rateLimit: (caller) => limiter.take(caller),
-    checkInput: (_entry, input) => checkPromptLength(input, config.maxPromptChars),
+}): JobService {
+  const { config, registry, store, payments, log, now, operation } = options;
+  const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
+  const senders = options.refundSenders ?? new Map<string, RefundSender>();
+  const refunds =
+    senders.size > 0
+      ? createRefundPayer({
+          ledger: store.jobs,
+          senders,
+          log: log.child({ component: "refunds" }),
+          confirmationTimeoutMs: config.x402?.confirmationTimeoutMs ?? 60_000,
+          now,
+        })
+      : undefined;
+  const worker = createJobWorker({
+    jobs: store.jobs,
+    registry,
+    payments,
+    log: log.child({ component: "jobs" }),
+    limits: config,
+    contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
+    now,
+    ...(refunds ? { refunds } : {}),
+  });
+  idempotency.releaseAllPending();
+  worker.recover();
+  const sweep = () => {
+    worker.sweep();
+    try {
+      idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
+      // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
+      store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
+    } catch (error) {
+      log.warn("idempotency or quote purge failed", { error: (error as Error).message });
+    }
   };
-  return {
-    hooks,
-    start(operation) {
-      const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
-      const senders = options.refundSenders ?? new Map<string, RefundSender>();
-      const refunds =
-        senders.size > 0
-          ? createRefundPayer({
-              ledger: store.jobs,
-              senders,
-              log: log.child({ component: "refunds" }),
-              confirmationTimeoutMs: config.x402?.confirmationTimeoutMs ?? 60_000,
-              now,
-            })
-          : undefined;
-      const worker = createJobWorker({
-        jobs: store.jobs,
-        registry,
-        payments,
-        log: log.child({ component: "jobs" }),
-        limits: config,
-        contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
-        now,
-        ...(refunds ? { refunds } : {}),
-      });
-      idempotency.releaseAllPending();
-      worker.recover();
-      const sweep = () => {
-        worker.sweep();
-        try {
-          idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
-          // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
-          store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
-        } catch (error) {
-          log.warn("idempotency or quote purge failed", { error: (error as Error).message });
-        }
-      };
-      sweep();
-      const timer = setInterval(sweep, sweepEveryMs);
-      timer.unref?.();
-      // Retries refunds not sent, failed or still unconfirmed (also those left by a previous run).
-      const payRefunds = () => void refunds?.pass().catch((error: Error) => log.warn("refund pass failed", { error: error.message }));
-      payRefunds();
-      const refundTimer = refunds ? setInterval(payRefunds, sweepEveryMs) : undefined;
-      refundTimer?.unref?.();
-      store.onClose(() => {
-        clearInterval(timer);
-        if (refundTimer) clearInterval(refundTimer);
-        refunds?.stop();
-        worker.stop();
-      });
-      const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
-      const info: JobsInfo = {
-        limits: {
-          max_concurrent_jobs: config.maxConcurrentJobs,
-          max_queued_jobs: config.maxQueuedJobs,
-          rate_limit_per_min: config.rateLimitPerMin,
-          max_prompt_chars: config.maxPromptChars,
-          job_timeout_sec: config.jobTimeoutSec,
-          job_result_ttl_hours: config.jobResultTtlHours,
-          idempotency_ttl_hours: config.idempotencyTtlHours,
-          sla_cap_ms: config.slaCapMs,
-        },
-        activeJobs: () => worker.activeJobs(),
-        stats: () => worker.stats(),
-      };
-      return { routes, worker, refunds, info, operationHooks: hooks };
+  sweep();
+  const timer = setInterval(sweep, sweepEveryMs);
+  timer.unref?.();
+  // Retries refunds not sent, failed or still unconfirmed (also those left by a previous run).
+  const payRefunds = () => void refunds?.pass().catch((error: Error) => log.warn("refund pass failed", { error: error.message }));
+  payRefunds();
+  const refundTimer = refunds ? setInterval(payRefunds, sweepEveryMs) : undefined;
+  refundTimer?.unref?.();
+  store.onClose(() => {
+    clearInterval(timer);
+    if (refundTimer) clearInterval(refundTimer);
+    refunds?.stop();
+    worker.stop();
+  });
+  const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
+  const info: JobsInfo = {
+    limits: {
+      max_concurrent_jobs: config.maxConcurrentJobs,
+      max_queued_jobs: config.maxQueuedJobs,
+      rate_limit_per_min: config.rateLimitPerMin,
+      max_prompt_chars: config.maxPromptChars,
+      job_timeout_sec: config.jobTimeoutSec,
+      job_result_ttl_hours: config.jobResultTtlHours,
+      idempotency_ttl_hours: config.idempotencyTtlHours,
+      sla_cap_ms: config.slaCapMs,
     },
+    activeJobs: () => worker.activeJobs(),
+    stats: () => worker.stats(),
   };
+  return { routes, worker, refunds, info };
 }
