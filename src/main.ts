@@ -10,7 +10,8 @@ import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor/doctor.ts";
 import { openStore } from "./database.ts";
-import { takeFlag } from "./cli-flags.ts";
+import { commandHelp, type ParsedCommand, parseCommand, UsageError } from "./cli/args.ts";
+import { commands } from "./cli/commands.ts";
 
 const usage = `Tollbooth ${productVersion}: pay-per-call web evidence and job skills (x402 v2)
 
@@ -49,9 +50,10 @@ Commands:
                          install the hardened systemd service (user, data folder, units)
   new skill|plugin ID [--dir DIR]
                          write a commented starting file (default folder: --plugins, else .)
-  help                   this text
+  help [COMMAND]         this text, or a command's words and flags (also: tollbooth COMMAND --help)
 
-Flags (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
+Flags and words go in any order (tollbooth backup --data D FILE = tollbooth backup FILE --data D).
+Settings flags, taken by every command (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
   --port N  --host ADDR  --data DIR  --plugins DIR  --payments on|off
   --public-url URL  --contact-url URL  --log-level LEVEL  --config FILE
   --unsafe-allow-loopback-targets   (tests and benchmarks only)
@@ -63,78 +65,42 @@ function table(rows: string[][]): string {
 }
 
 async function main(args: string[]): Promise<number> {
-  const command = args[0] && !args[0].startsWith("--") ? args.shift()! : "serve";
-  if (command === "help" || command === "--help" || args.includes("--help")) {
-    process.stdout.write(usage);
+  const command = args[0] === "--help" || args[0] === "--version" || (args[0] && !args[0].startsWith("--")) ? args.shift()! : "serve";
+  if (command === "help" || command === "--help") {
+    const about = args[0] ? commands.get(args[0]) : undefined;
+    process.stdout.write(about ? commandHelp(about) : usage);
     return 0;
   }
   if (command === "version" || command === "--version") {
     console.log(productVersion);
     return 0;
   }
-
-  const extra: Record<string, string | undefined> = {};
-  if (command === "pause") extra.reason = takeFlag(args, "reason");
-  if (command === "refunds") {
-    extra.markPaid = takeFlag(args, "mark-paid");
-    extra.note = takeFlag(args, "note");
-    const all = args.indexOf("--all");
-    if (all >= 0) {
-      args.splice(all, 1);
-      extra.all = "yes";
+  const spec = commands.get(command);
+  if (!spec) {
+    console.error(`tollbooth: unknown command "${command}"\n\n${usage}`);
+    return 2;
+  }
+  let parsed: ParsedCommand;
+  try {
+    parsed = parseCommand(spec, args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`tollbooth ${command}: ${error.message} (tollbooth ${command} --help)`);
+      return 2;
     }
+    throw error;
   }
-  if (command === "receipts") {
-    extra.limit = takeFlag(args, "limit");
-    extra.state = takeFlag(args, "state");
+  if (parsed.help) {
+    process.stdout.write(commandHelp(spec));
+    return 0;
   }
-  if (command === "quotes") extra.limit = takeFlag(args, "limit");
-  if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
-  if (command === "install") {
-    extra.root = takeFlag(args, "root");
-    extra.binary = takeFlag(args, "binary");
-    const dry = args.indexOf("--dry-run");
-    if (dry >= 0) {
-      args.splice(dry, 1);
-      extra.dryRun = "yes";
-    }
-  }
-  if (command === "new") {
-    extra.kind = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
-    extra.id = args[0] && !args[0].startsWith("--") ? args.shift() : undefined;
-    extra.dir = takeFlag(args, "dir");
-  }
-  if (command === "read") {
-    extra.format = takeFlag(args, "format");
-    extra.selector = takeFlag(args, "selector");
-    extra.maxChars = takeFlag(args, "max-chars");
-    extra.file = takeFlag(args, "file");
-    extra.url = takeFlag(args, "url");
-    extra.contentType = takeFlag(args, "content-type");
-    for (const name of ["render", "markdown"]) {
-      const i = args.indexOf(`--${name}`);
-      if (i >= 0) {
-        args.splice(i, 1);
-        extra[name] = "true";
-      }
-    }
-    if (args[0] && !args[0].startsWith("--")) {
-      const positional = args.shift();
-      if (extra.url !== undefined) {
-        console.error(`tollbooth read: give the URL once (positional "${positional}" and --url "${extra.url}")`);
-        return 2;
-      }
-      extra.url = positional;
-    }
-  }
-
-  // Capital board and directory commands take their own words and flags first.
-  const capitalArgs = command === "tickets" || command === "commitments" ? (await import("./capital/cli.ts")).takeCapitalArgs(args) : undefined;
-  const directoryArgs = command === "directory" ? (await import("./directory/cli.ts")).takeDirectoryArgs(args) : undefined;
+  const flag = (name: string) => (typeof parsed.flags[name] === "string" ? (parsed.flags[name] as string) : undefined);
+  const on = (name: string) => parsed.flags[name] === true;
+  const [word, secondWord] = parsed.words;
 
   let config: Config;
   try {
-    config = loadConfig({ argv: args, env: process.env });
+    config = loadConfig({ argv: parsed.configArgv, env: process.env });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`tollbooth: ${error.message}`);
@@ -174,14 +140,15 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     case "pause": {
-      if (!extra.reason?.trim()) {
+      const reason = flag("reason");
+      if (!reason?.trim()) {
         console.error("tollbooth pause: --reason TEXT is required (callers see it)");
         return 2;
       }
       const store = openStore(config.data);
-      store.settings.pause(extra.reason.trim());
+      store.settings.pause(reason.trim());
       store.close();
-      console.log(`paused: paid work is refused with 503 ("${extra.reason.trim()}"); free endpoints keep working`);
+      console.log(`paused: paid work is refused with 503 ("${reason.trim()}"); free endpoints keep working`);
       return 0;
     }
     case "resume": {
@@ -193,55 +160,60 @@ async function main(args: string[]): Promise<number> {
     }
     case "refunds": {
       const { runRefundsCli } = await import("./refunds/cli.ts");
-      return runRefundsCli(config, { all: extra.all === "yes", markPaid: extra.markPaid, note: extra.note });
+      return runRefundsCli(config, { all: on("all"), markPaid: flag("mark-paid"), note: flag("note") });
     }
     case "receipts": {
-      const { listReceiptsForCli } = await import("./cli-receipts.ts");
-      return listReceiptsForCli(config, Number(extra.limit ?? 20), extra.state);
+      const { listReceiptsForCli } = await import("./cli/receipts.ts");
+      return listReceiptsForCli(config, Number(flag("limit") ?? 20), flag("state"));
     }
     case "quotes": {
       const { listQuotesForCli } = await import("./quotes/quotes-cli.ts");
-      return listQuotesForCli(config, Number(extra.limit ?? 20));
+      return listQuotesForCli(config, Number(flag("limit") ?? 20));
     }
     case "read": {
-      const { readForCli } = await import("./cli-read.ts");
+      if (word !== undefined && flag("url") !== undefined) {
+        console.error(`tollbooth read: give the URL once (positional "${word}" and --url "${flag("url")}")`);
+        return 2;
+      }
+      const { readForCli } = await import("./cli/read.ts");
       return readForCli(config, {
-        url: extra.url,
-        file: extra.file,
-        contentType: extra.contentType,
-        markdown: extra.markdown === "true",
-        format: extra.format,
-        selector: extra.selector,
-        maxChars: extra.maxChars,
-        render: extra.render === "true",
+        url: word ?? flag("url"),
+        file: flag("file"),
+        contentType: flag("content-type"),
+        markdown: on("markdown"),
+        format: flag("format"),
+        selector: flag("selector"),
+        maxChars: flag("max-chars"),
+        render: on("render"),
       });
     }
     case "tickets":
     case "commitments": {
       const { runCommitmentsCli, runTicketsCli } = await import("./capital/cli.ts");
-      return command === "tickets" ? runTicketsCli(config, capitalArgs!) : runCommitmentsCli(config, capitalArgs!);
+      const capitalArgs = { words: [...parsed.words], flags: stringFlags(parsed), all: on("all") };
+      return command === "tickets" ? runTicketsCli(config, capitalArgs) : runCommitmentsCli(config, capitalArgs);
     }
     case "directory": {
       const { runDirectoryCli } = await import("./directory/cli.ts");
       const { createWebEngineFor } = await import("./boot.ts");
-      return runDirectoryCli(config, directoryArgs!, () => createWebEngineFor(config, undefined));
+      return runDirectoryCli(config, { words: [...parsed.words], flags: stringFlags(parsed) }, () => createWebEngineFor(config, undefined));
     }
     case "backup":
     case "restore": {
-      const { backupForCli, restoreForCli } = await import("./cli-backup.ts");
-      return command === "backup" ? backupForCli(config, extra.file) : restoreForCli(config, extra.file);
+      const { backupForCli, restoreForCli } = await import("./cli/backup.ts");
+      return command === "backup" ? backupForCli(config, word) : restoreForCli(config, word);
     }
     case "install": {
-      const { installForCli } = await import("./cli-install.ts");
-      return installForCli({ root: extra.root, binary: extra.binary, dryRun: extra.dryRun === "yes" });
+      const { installForCli } = await import("./cli/install.ts");
+      return installForCli({ root: flag("root"), binary: flag("binary"), dryRun: on("dry-run") });
     }
     case "types": {
-      const { writeTypesForCli } = await import("./cli-scaffold.ts");
-      return writeTypesForCli(extra.file);
+      const { writeTypesForCli } = await import("./cli/scaffold.ts");
+      return writeTypesForCli(word);
     }
     case "new": {
-      const { newFileForCli } = await import("./cli-scaffold.ts");
-      return newFileForCli(extra.kind, extra.id, extra.dir ?? config.plugins ?? ".");
+      const { newFileForCli } = await import("./cli/scaffold.ts");
+      return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
     }
     case "doctor": {
       const report = await runDoctor(config);
@@ -252,6 +224,11 @@ async function main(args: string[]): Promise<number> {
       console.error(`tollbooth: unknown command "${command}"\n\n${usage}`);
       return 2;
   }
+}
+
+/** A command's own flags that carry a value, for the room CLIs that read them by name. */
+function stringFlags(parsed: ParsedCommand): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(parsed.flags).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
 try {

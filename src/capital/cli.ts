@@ -4,24 +4,16 @@
  * every change at once). Output is JSON for scripts.
  */
 import type { Config } from "../config.ts";
-import { takeFlag, takePositionals, takeSwitch } from "../cli-flags.ts";
 import { formatDollars, parseDollars } from "../plugin/price.ts";
 import { withStore } from "../database.ts";
 import { commitmentView, defaultSeatPriceMicros, ticketSummary } from "./board.ts";
 import type { Commitment, Ticket, TicketStore } from "./ticket-store.ts";
 
+/** The command's words and own flags as cli/args.ts read them (cli/commands.ts lists them). */
 export interface CapitalCliArgs {
-  readonly words: string[];
-  readonly flags: Record<string, string | undefined>;
+  readonly words: readonly string[];
+  readonly flags: Readonly<Record<string, string | undefined>>;
   readonly all: boolean;
-}
-
-/** Takes this command's words and flags out of argv (the rest is configuration). */
-export function takeCapitalArgs(argv: string[]): CapitalCliArgs {
-  const words = takePositionals(argv);
-  const flags: Record<string, string | undefined> = {};
-  for (const name of ["title", "summary", "terms", "seats", "seat-price", "expires-in", "ticket", "mark-refund-paid", "note"]) flags[name] = takeFlag(argv, name);
-  return { words, flags, all: takeSwitch(argv, "all") };
 }
 
 const maxExpiryMs = 90 * 86_400_000;

@@ -5,7 +5,6 @@
  * address. Output is JSON for scripts.
  */
 import type { Config } from "../config.ts";
-import { takeFlag, takePositionals } from "../cli-flags.ts";
 import { ApiError } from "../errors.ts";
 import { openStore, withStore } from "../database.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -14,16 +13,10 @@ import type { Listing } from "./listing-store.ts";
 import { checkListing, readAgentCard } from "./probe.ts";
 import { publicListing } from "./service.ts";
 
+/** The command's words and own flags as cli/args.ts read them (cli/commands.ts lists them). */
 export interface DirectoryCliArgs {
-  readonly words: string[];
-  readonly flags: Record<string, string | undefined>;
-}
-
-export function takeDirectoryArgs(argv: string[]): DirectoryCliArgs {
-  const words = takePositionals(argv);
-  const flags: Record<string, string | undefined> = {};
-  for (const name of ["name", "description", "endpoint", "contact", "tags", "card"]) flags[name] = takeFlag(argv, name);
-  return { words, flags };
+  readonly words: readonly string[];
+  readonly flags: Readonly<Record<string, string | undefined>>;
 }
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));

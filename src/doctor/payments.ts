@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import type { CheckResult } from "./check.ts";
-import { x402ConfigFrom } from "../payments-setup.ts";
+import { x402ConfigFrom } from "../configured-payments.ts";
 import { resolveNetworks, type ResolvedNetwork } from "../x402/config.ts";
 import { createRemoteFacilitator } from "../x402/facilitators/remote.ts";
 

@@ -1,5 +1,5 @@
 /**
- * @module payments-setup — turns the payment settings into the x402 configuration: either the
+ * @module configured-payments — turns the payment settings into the x402 configuration: either the
  * full `x402` object from the config file, or the shortcuts (--pay-to-base, --pay-to-algorand,
  * --facilitator-url) for the common case of a remote facilitator on the main networks.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { createLogger } from "./log.ts";
+import { createLogger } from "../../src/log.ts";
 
 function capture() {
   const lines: string[] = [];

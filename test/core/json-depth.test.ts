@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/json-depth.ts";
 
 describe("nestsDeeperThan", () => {
   it("counts arrays and objects, up to the limit and one past it", () => {

@@ -1,10 +1,10 @@
 /**
- * @module cli-receipts — `tollbooth receipts`: the latest payment receipts (settled, pending,
+ * @module cli/receipts — `tollbooth receipts`: the latest payment receipts (settled, pending,
  * failed, unused) as a table, newest first.
  */
-import type { Config } from "./config.ts";
-import { listRecentReceipts } from "./store/receipt-list.ts";
-import { openStore } from "./database.ts";
+import type { Config } from "../config.ts";
+import { listRecentReceipts } from "../store/receipt-list.ts";
+import { openStore } from "../database.ts";
 
 export function listReceiptsForCli(config: Config, limit: number, state?: string): number {
   const store = openStore(config.data);

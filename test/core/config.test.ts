@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, envName, flagName, loadConfig } from "./config.ts";
+import { ConfigError, envName, flagName, loadConfig } from "../../src/config.ts";
 
 function problemsOf(fn: () => unknown): string[] {
   try {

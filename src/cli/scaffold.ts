@@ -1,5 +1,5 @@
 /**
- * @module cli-scaffold — for operators writing plugin files next to the binary:
+ * @module cli/scaffold — for operators writing plugin files next to the binary:
  * `tollbooth types DIR` writes `tollbooth.d.ts` (the SDK's declarations) and a `tsconfig.json`
  * that maps `import … from "tollbooth"` to it, so an editor or `tsc --noEmit` checks the files
  * with no node_modules; `tollbooth new skill|plugin NAME` writes a commented starting file
@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sdkDeclarations } from "./plugin/sdk-declarations.ts";
+import { sdkDeclarations } from "../plugin/sdk-declarations.ts";
 
 export const operatorTsconfig = {
   compilerOptions: {

@@ -1,10 +1,10 @@
 /**
- * @module cli-install — `tollbooth install [--root DIR] [--binary PATH] [--dry-run]` (see
+ * @module cli/install — `tollbooth install [--root DIR] [--binary PATH] [--dry-run]` (see
  * deploy/install.ts) and what to do next.
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { install, installedPaths } from "./deploy/install.ts";
+import { install, installedPaths } from "../deploy/install.ts";
 
 /** True inside the compiled binary (its modules live in Bun's embedded file system). */
 const isCompiled = import.meta.path.startsWith("/$bunfs/") || import.meta.path.startsWith("B:\\~BUN");

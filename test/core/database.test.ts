@@ -3,8 +3,8 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyMigrations } from "./store/db.ts";
-import { allMigrations, databaseFileName, openStore } from "./database.ts";
+import { applyMigrations } from "../../src/store/db.ts";
+import { allMigrations, databaseFileName, openStore } from "../../src/database.ts";
 
 describe("store", () => {
   it("opens in WAL mode and applies every migration once", () => {

@@ -1,13 +1,13 @@
 /**
- * @module cli-read — `tollbooth read URL` and `tollbooth read --file PATH --url URL`: one read
+ * @module cli/read — `tollbooth read URL` and `tollbooth read --file PATH --url URL`: one read
  * with the same engine as the server (guard and robots rules for URLs; the same extraction for
  * local files, with no network), printed as the web/read JSON result.
  */
-import { createRendererFor, createWebEngineFor } from "./boot.ts";
-import type { Config } from "./config.ts";
-import { toApiError } from "./errors.ts";
-import type { ReadInput } from "./web/engine.ts";
-import { loadLocalFile, readLocalSource } from "./web/read-local.ts";
+import { createRendererFor, createWebEngineFor } from "../boot.ts";
+import type { Config } from "../config.ts";
+import { toApiError } from "../errors.ts";
+import type { ReadInput } from "../web/engine.ts";
+import { loadLocalFile, readLocalSource } from "../web/read-local.ts";
 
 export interface CliReadOptions {
   url?: string;

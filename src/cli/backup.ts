@@ -1,10 +1,10 @@
 /**
- * @module cli-backup — `tollbooth backup [FILE]` and `tollbooth restore FILE`: the CLI face of
+ * @module cli/backup — `tollbooth backup [FILE]` and `tollbooth restore FILE`: the CLI face of
  * store/backup.ts. Without FILE, backup writes a time-stamped file into --backup-dir.
  */
 import { join } from "node:path";
-import type { Config } from "./config.ts";
-import { BackupError, backupDatabase, restoreDatabase } from "./store/backup.ts";
+import type { Config } from "../config.ts";
+import { BackupError, backupDatabase, restoreDatabase } from "../store/backup.ts";
 
 export function backupFileName(now: Date): string {
   return `tollbooth-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.db`;

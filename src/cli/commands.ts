@@ -1,0 +1,117 @@
+/**
+ * @module cli/commands — every `tollbooth` command's words and own flags, read by the one parser
+ * (cli/args.ts) and shown by `tollbooth COMMAND --help`. The settings flags (config.ts) are
+ * accepted by every command besides these.
+ */
+import type { CommandSpec } from "./args.ts";
+
+const limit = { type: "string", value: "N", help: "how many of the latest (default 20)" } as const;
+
+const specs: readonly CommandSpec[] = [
+  { name: "serve", maxWords: 0, summary: "Start the server (the default command).", flags: {} },
+  { name: "skills", maxWords: 0, summary: "The registry as a table: id, route or skill, price per network, async, timeout, source.", flags: {} },
+  {
+    name: "read",
+    words: "[URL]",
+    maxWords: 1,
+    summary:
+      "Read one page with the web engine (same guard, robots and extraction as POST /v1/web/read) and print the JSON result; free, nothing is paid or recorded. With --file, extract a local file (.gz is unpacked) as if fetched from --url, with no network.",
+    flags: {
+      markdown: { type: "boolean", help: "Markdown instead of plain text" },
+      format: { type: "string", value: "text|markdown", help: "the same as --markdown when markdown" },
+      selector: { type: "string", value: "CSS", help: "read only what the selector matches" },
+      "max-chars": { type: "string", value: "N", help: "cut the text at N characters" },
+      render: { type: "boolean", help: "render the page in headless Chromium first" },
+      file: { type: "string", value: "PATH", help: "a local file to extract instead of fetching" },
+      url: { type: "string", value: "URL", help: "the page's URL (with --file: the address it is read as)" },
+      "content-type": { type: "string", value: "TYPE", help: "the local file's type (default: from its extension)" },
+    },
+  },
+  {
+    name: "receipts",
+    maxWords: 0,
+    summary: "Recent payment receipts (settled, pending, failed, unused).",
+    flags: { limit, state: { type: "string", value: "STATE", help: "only receipts in this state" } },
+  },
+  {
+    name: "refunds",
+    maxWords: 0,
+    summary: "Refunds owed on jobs settled at acceptance that failed by our fault, with the refund transaction when the server paid it.",
+    flags: {
+      all: { type: "boolean", help: "every refund recorded, paid ones too" },
+      "mark-paid": { type: "string", value: "JOB_ID", help: "the operator paid this job's refund by hand (with --note)" },
+      note: { type: "string", value: "TEXT", help: "e.g. the refund transaction" },
+    },
+  },
+  {
+    name: "tickets",
+    words: "add | list | cancel ID",
+    maxWords: 2,
+    summary: "Post a capital ticket (prints it as JSON with its id), list open tickets, or cancel one (records a refund due on each paid seat).",
+    flags: {
+      title: { type: "string", value: "T", help: "add: the ticket's title" },
+      summary: { type: "string", value: "S", help: "add: what buyers see before paying" },
+      terms: { type: "string", value: "T", help: "add: the terms, sold by capital.ticket" },
+      seats: { type: "string", value: "N", help: "add: seats on the ticket" },
+      "seat-price": { type: "string", value: "USD", help: "add: price of one seat (default 1.00)" },
+      "expires-in": { type: "string", value: "DURATION", help: "add: 30m, 48h, 7d (at most 90 days)" },
+      all: { type: "boolean", help: "list: every ticket, not only open ones" },
+    },
+  },
+  {
+    name: "commitments",
+    maxWords: 0,
+    summary: "Seat commitments with payer, transaction, contact and refund state.",
+    flags: {
+      ticket: { type: "string", value: "ID", help: "only this ticket's" },
+      all: { type: "boolean", help: "released holds too" },
+      "mark-refund-paid": { type: "string", value: "ID", help: "the operator paid this commitment's refund by hand (with --note)" },
+      note: { type: "string", value: "TX", help: "e.g. the refund transaction" },
+    },
+  },
+  {
+    name: "directory",
+    words: "add | list | remove ID | check ID",
+    maxWords: 2,
+    summary: "List an agent by hand or from its A2A agent card (read through the guarded fetcher), list every listing, remove one or check one now.",
+    flags: {
+      name: { type: "string", value: "N", help: "add: the agent's name" },
+      description: { type: "string", value: "D", help: "add: what it does" },
+      endpoint: { type: "string", value: "URL", help: "add: where it answers" },
+      contact: { type: "string", value: "C", help: "add: how to reach its operator" },
+      tags: { type: "string", value: "a,b", help: "add: comma-separated tags" },
+      card: { type: "string", value: "URL", help: "add: read the listing from this agent card" },
+    },
+  },
+  { name: "quotes", maxWords: 0, summary: "Recent job.quote answers: decision, price, whether run, payer, goal.", flags: { limit } },
+  {
+    name: "pause",
+    maxWords: 0,
+    summary: "Refuse paid work with 503 and the reason; free endpoints keep working.",
+    flags: { reason: { type: "string", value: "TEXT", help: "what callers are told (required)" } },
+  },
+  { name: "resume", maxWords: 0, summary: "Accept paid work again.", flags: {} },
+  { name: "doctor", maxWords: 0, summary: "Check config, data folder, plugins, wallets, browser, facilitator, disk space, backup folder, admin listener and trusted proxy; says what is missing.", flags: {} },
+  { name: "backup", words: "[FILE]", maxWords: 1, summary: "A consistent copy of the database while the server runs: FILE, or a time-stamped file in --backup-dir.", flags: {} },
+  { name: "restore", words: "FILE", maxWords: 1, summary: "Put a backup back; refused while a server holds --data.", flags: {} },
+  { name: "types", words: "DIR", maxWords: 1, summary: "Write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check with no node_modules.", flags: {} },
+  {
+    name: "install",
+    maxWords: 0,
+    summary: "As root: the hardened systemd service (user, data folder, units).",
+    flags: {
+      root: { type: "string", value: "DIR", help: "install under this root instead of /" },
+      binary: { type: "string", value: "PATH", help: "the binary ExecStart names (default: this one)" },
+      "dry-run": { type: "boolean", help: "print what would be done" },
+    },
+  },
+  {
+    name: "new",
+    words: "skill|plugin ID",
+    maxWords: 2,
+    summary: "Write a commented starting file whose example validates.",
+    flags: { dir: { type: "string", value: "DIR", help: "where to write it (default: --plugins, else .)" } },
+  },
+];
+
+export const commands: ReadonlyMap<string, CommandSpec> = new Map(specs.map((spec) => [spec.name, spec]));
