@@ -23,7 +23,7 @@ import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
 import { setUpPayments } from "./configured-payments.ts";
-import { createModelAccess } from "./llm/access.ts";
+import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 

@@ -28,7 +28,7 @@ import { freeRoutes } from "../../src/docs/free-routes.ts";
 import { createLogger } from "../../src/log.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { encodeBase64Json, decodePaymentRequired } from "../../src/x402/headers.ts";
-import type { PaymentRequirements } from "../../src/x402/wire.ts";
+import type { PaymentRequirements } from "../../src/x402/messages.ts";
 import { startFacilitatorServer } from "../../test/support/facilitator.ts";
 import { head, type RawResponse, rawRequest } from "../../test/support/raw-http.ts";
 

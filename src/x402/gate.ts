@@ -26,8 +26,8 @@ import { decodePaymentSignature, encodePaymentRequired, encodePaymentResponse, L
 import { normalizeNetwork } from "./networks.ts";
 import { createReplayCache, declarePaymentIdentifier, digestJson, fingerprintCall, PAYMENT_IDENTIFIER, readPaymentIdentifier, type ReplayCacheOptions, type ReplayClaim } from "./payment-identifier.ts";
 import { buildOffers, type PriceUsd } from "./pricing.ts";
-import { createRails, type Rail } from "./rails.ts";
-import { reasons, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type ResourceInfo, type SettleResponse } from "./wire.ts";
+import { createRails, type Rail } from "./families.ts";
+import { reasons, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type ResourceInfo, type SettleResponse } from "./messages.ts";
 
 export interface PaidOperation {
   readonly resource: { readonly url: string; readonly description: string; readonly mimeType: string };

@@ -5,7 +5,7 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import { nestsDeeperThan } from "../json-depth.ts";
-import { PaymentPayload, PaymentRequired, SettleResponse } from "./wire.ts";
+import { PaymentPayload, PaymentRequired, SettleResponse } from "./messages.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";

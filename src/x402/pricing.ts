@@ -2,7 +2,7 @@
  * @module x402/pricing — USD decimal strings to atomic token amounts, exactly (BigInt, never floats),
  * and the offers (PaymentRequirements) for one priced operation.
  */
-import type { PaymentRequirements } from "./wire.ts";
+import type { PaymentRequirements } from "./messages.ts";
 import type { ResolvedNetwork } from "./config.ts";
 
 const USD_PATTERN = /^(0|[1-9][0-9]{0,8})(?:\.([0-9]{1,18}))?$/;

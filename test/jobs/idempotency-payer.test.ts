@@ -12,7 +12,7 @@ import { ExactAvmScheme, toClientAvmSigner } from "@x402/avm";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { generatePrivateKey } from "viem/accounts";
 import { decodeBase64Json, encodeBase64Json } from "../../src/x402/headers.ts";
-import type { PaymentPayload } from "../../src/x402/wire.ts";
+import type { PaymentPayload } from "../../src/x402/messages.ts";
 import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";

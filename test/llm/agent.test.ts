@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createModelAccess } from "../../src/llm/access.ts";
+import { createModelAccess } from "../../src/llm/configured-model.ts";
 import { resolveLlm } from "../../src/llm/config.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { offeredTools, requestText, startChatServer } from "../support/chat-server.ts";

@@ -5,7 +5,7 @@
  * example facilitator does.
  */
 import { Value } from "@sinclair/typebox/value";
-import { FacilitatorRequest, type PaymentPayload, type PaymentRequirements } from "../../src/x402/wire.ts";
+import { FacilitatorRequest, type PaymentPayload, type PaymentRequirements } from "../../src/x402/messages.ts";
 
 export interface FacilitatorImplementation {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<unknown>;

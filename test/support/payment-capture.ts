@@ -3,7 +3,7 @@
  * test can replay it, tamper with it or check it. `editRequired` rewrites the seller's 402 first
  * (amount, payTo, asset...) so the client signs for terms the seller never offered.
  */
-import type { PaymentRequired } from "../../src/x402/wire.ts";
+import type { PaymentRequired } from "../../src/x402/messages.ts";
 import { decodePaymentRequired, encodeBase64Json } from "../../src/x402/headers.ts";
 
 export interface PaymentCatcher {

@@ -16,7 +16,7 @@ import type { X402Config } from "../../src/x402/config.ts";
 import { createPaymentGate, type PaidOperation, type PaymentGate } from "../../src/x402/gate.ts";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
-import type { PaymentPayload, PaymentRequired } from "../../src/x402/wire.ts";
+import type { PaymentPayload, PaymentRequired } from "../../src/x402/messages.ts";
 import { catchPayment } from "../support/payment-capture.ts";
 import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { createPaymentGate, type PaidOperation, type PaymentGate } from "../../src/x402/gate.ts";
-import type { PaymentPayload, PaymentRequirements } from "../../src/x402/wire.ts";
+import type { PaymentPayload, PaymentRequirements } from "../../src/x402/messages.ts";
 import { freshDatabase, NETWORK, startEvmFixture, USDC, type EvmFixture } from "./evm-fixture.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";
 

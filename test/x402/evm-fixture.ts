@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { toHex, type Hex } from "viem";
 import { randomBytes } from "node:crypto";
 import { transferWithAuthorizationTypes } from "../../src/x402/evm/abi.ts";
-import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "../../src/x402/wire.ts";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "../../src/x402/messages.ts";
 import { catchPayment } from "../support/payment-capture.ts";
 import { openDatabase, type Database } from "../../src/store/db.ts";
 import { receiptMigrations } from "../../src/store/receipts.ts";

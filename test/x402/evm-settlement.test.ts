@@ -14,7 +14,7 @@ import { createExactEvmMechanism } from "../../src/x402/evm/exact.ts";
 import { createLocalFacilitator } from "../../src/x402/facilitators/local.ts";
 import { createPaymentGate, type PaidOperation, type PaymentGate } from "../../src/x402/gate.ts";
 import { decodePaymentResponse } from "../../src/x402/headers.ts";
-import type { PaymentPayload } from "../../src/x402/wire.ts";
+import type { PaymentPayload } from "../../src/x402/messages.ts";
 import { startFacilitatorServer, type FacilitatorServer } from "../support/facilitator.ts";
 import { freshDatabase, NETWORK, startEvmFixture, type EvmFixture } from "./evm-fixture.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";

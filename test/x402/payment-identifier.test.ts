@@ -18,7 +18,7 @@ import { receiptMigrations } from "../../src/store/receipts.ts";
 import { createPaymentGate, type HttpAnswer, type PaidOperation, type PaymentGate } from "../../src/x402/gate.ts";
 import { decodeBase64Json, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { createReplayCache, declarePaymentIdentifier, digestJson, PAYMENT_IDENTIFIER, readPaymentIdentifier } from "../../src/x402/payment-identifier.ts";
-import type { PaymentPayload, PaymentRequired } from "../../src/x402/wire.ts";
+import type { PaymentPayload, PaymentRequired } from "../../src/x402/messages.ts";
 import { scanSqlite } from "../flows/sqlite-scan.ts";
 import { freshDatabase, NETWORK, startEvmFixture, USDC, type EvmFixture } from "./evm-fixture.ts";
 

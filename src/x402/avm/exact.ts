@@ -20,9 +20,9 @@ import {
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { ResolvedAvmNetwork } from "../config.ts";
-import type { IdentifyResult, PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../mechanism.ts";
+import type { IdentifyResult, PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../facilitator.ts";
 import { normalizeNetwork } from "../networks.ts";
-import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../wire.ts";
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../messages.ts";
 import { createAlgodClient, type AlgodClient } from "./algod.ts";
 import { avmReasons } from "./errors.ts";
 

@@ -28,9 +28,9 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ResolvedEvmNetwork } from "../config.ts";
-import type { PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../mechanism.ts";
+import type { PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../facilitator.ts";
 import { normalizeNetwork } from "../networks.ts";
-import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../wire.ts";
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../messages.ts";
 import { eip3009Abi, transferWithAuthorizationTypes } from "./abi.ts";
 import { evmReasons } from "./errors.ts";
 import { parseExactEvmPayload, type ExactEvmPayload } from "./payload.ts";

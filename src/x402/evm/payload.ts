@@ -4,8 +4,8 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { IdentifyResult } from "../mechanism.ts";
-import type { PaymentPayload } from "../wire.ts";
+import type { IdentifyResult } from "../facilitator.ts";
+import type { PaymentPayload } from "../messages.ts";
 import { evmReasons } from "./errors.ts";
 
 const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" });

@@ -3,9 +3,9 @@
  * mechanism registered for the requirements' network. The same object backs the loopback
  * facilitator HTTP server in tests, so local and remote settlement share one implementation.
  */
-import type { Facilitator, PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../mechanism.ts";
+import type { Facilitator, PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../facilitator.ts";
 import { normalizeNetwork } from "../networks.ts";
-import { reasons, type PaymentPayload, type PaymentRequirements, type SettleResponse, type SupportedResponse, type VerifyResponse } from "../wire.ts";
+import { reasons, type PaymentPayload, type PaymentRequirements, type SettleResponse, type SupportedResponse, type VerifyResponse } from "../messages.ts";
 
 export interface LocalFacilitator extends Facilitator {
   checkSettlement(pending: PendingSettlement): Promise<SettlementCheck>;

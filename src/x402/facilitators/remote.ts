@@ -7,7 +7,7 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import type { FacilitatorConfig } from "../config.ts";
-import type { Facilitator } from "../mechanism.ts";
+import type { Facilitator } from "../facilitator.ts";
 import {
   SettleResponse,
   SupportedResponse,
@@ -16,7 +16,7 @@ import {
   reasons,
   type PaymentPayload,
   type PaymentRequirements,
-} from "../wire.ts";
+} from "../messages.ts";
 
 export interface RemoteFacilitatorOptions extends FacilitatorConfig {
   /** Injected for tests and to keep every connection on an allowed host. */

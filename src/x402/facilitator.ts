@@ -1,12 +1,12 @@
 /**
- * @module x402/mechanism — the seams between the gate and the chains.
+ * @module x402/facilitator — the seams between the gate and the chains.
  *
  * - `PaymentIdentity`: who pays and the replay key, read from a payload without trusting it.
  * - `Facilitator`: verify / settle / supported, as the facilitator HTTP API defines them; a local
  *   one delegates to in-process mechanisms, a remote one speaks HTTP.
  * - `SchemeMechanism`: one (family, scheme) implementation for one network (evm/exact, avm/exact).
  */
-import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "./wire.ts";
+import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "./messages.ts";
 
 export interface PaymentIdentity {
   readonly payer: string;

@@ -1,5 +1,5 @@
 /**
- * @module llm/access — the `ModelAccess` a configured server gives skills (`ctx.llm`): the model
+ * @module llm/configured-model — the `ModelAccess` a configured server gives skills (`ctx.llm`): the model
  * per skill, the operator's per-skill budgets over the skill's defaults, the agent loop and the
  * structured call over one chat client.
  */

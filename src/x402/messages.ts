@@ -1,5 +1,5 @@
 /**
- * @module x402/wire — TypeBox schemas and types of the x402 version 2 messages, in the protocol's own
+ * @module x402/messages — TypeBox schemas and types of the x402 version 2 messages, in the protocol's own
  * words (PaymentRequired, PaymentRequirements, PaymentPayload, VerifyResponse, SettleResponse,
  * SupportedResponse). Scheme payloads (EVM authorization, AVM group) live with their mechanism.
  */

@@ -1,5 +1,5 @@
 /**
- * @module x402/rails — one "rail" per configured network: how to read a payment's identity, which
+ * @module x402/families — one "rail" per configured network: how to read a payment's identity, which
  * facilitator verifies and settles it (in-process or remote), and how reconcile checks the chain.
  * Families register here; adding one (Solana) is a folder plus one entry.
  */
@@ -11,8 +11,8 @@ import { evmReasons } from "./evm/errors.ts";
 import { identifyEvmPayment } from "./evm/payload.ts";
 import { createLocalFacilitator } from "./facilitators/local.ts";
 import { createRemoteFacilitator } from "./facilitators/remote.ts";
-import type { Facilitator, IdentifyResult, PendingSettlement, SchemeMechanism, SettlementCheck } from "./mechanism.ts";
-import type { PaymentPayload } from "./wire.ts";
+import type { Facilitator, IdentifyResult, PendingSettlement, SchemeMechanism, SettlementCheck } from "./facilitator.ts";
+import type { PaymentPayload } from "./messages.ts";
 
 export interface Rail {
   readonly network: ResolvedNetwork;
