@@ -4,10 +4,9 @@
  * quietly undo the layout.
  */
 import { describe, expect, it } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-
-const SRC = join(import.meta.dir, "..", "src");
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { importGraph, SRC } from "../scripts/layout/import-graph.ts";
 
 /** What each room may import besides itself. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -37,31 +36,21 @@ const NARROWER: Record<string, Record<string, readonly string[]>> = {
   threads: { extract: ["extract.ts", "content-parse.ts"] },
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith(".ts") && !name.endsWith(".test.ts") ? [path] : [];
-  });
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
-
 /** `web/<room>/…` → room; `web/<file>` → "front"; outside web → undefined. */
 function roomOf(path: string): string | undefined {
-  const parts = relative(SRC, path).split("/");
+  const parts = path.split("/");
   if (parts[0] !== "web") return undefined;
   return parts.length > 2 ? (parts[1] as string) : "front";
 }
 
 function violations(): string[] {
   const found: string[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const [file, targets] of importGraph()) {
     const from = roomOf(file);
-    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const target = resolve(dirname(file), (match[1] ?? match[2]) as string);
+    for (const target of targets) {
       const to = roomOf(target);
       if (to === undefined || to === from) continue;
-      const where = `${relative(SRC, file)} imports ${relative(SRC, target)}`;
+      const where = `${file} imports ${target}`;
       const name = target.split("/").pop() as string;
       if (to === "front") {
         if (from !== undefined) found.push(`${where}: a room never imports web/'s front door`);
@@ -85,11 +74,10 @@ function violations(): string[] {
 /** src/store/ holds the core tables and knows no feature: a feature's tables join in src/database.ts. */
 function storeViolations(): string[] {
   const found: string[] = [];
-  for (const file of sourceFiles(join(SRC, "store"))) {
-    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const target = resolve(dirname(file), (match[1] ?? match[2]) as string);
-      const under = relative(SRC, target);
-      if (!under.startsWith("store/") && !["errors.ts", "log.ts"].includes(under)) found.push(`${relative(SRC, file)} imports ${under}`);
+  for (const [file, targets] of importGraph()) {
+    if (!file.startsWith("store/")) continue;
+    for (const target of targets) {
+      if (!target.startsWith("store/") && !["errors.ts", "log.ts"].includes(target)) found.push(`${file} imports ${target}`);
     }
   }
   return found;
