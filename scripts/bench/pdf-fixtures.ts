@@ -8,7 +8,8 @@
  * appearance carries text, a link annotation whose appearance stream draws text (mupdf never draws links), markup
  * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
- * short labels and longer values drawn the same way, whose rows must stay rows.
+ * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
+ * outside the crop box, and text beyond the media box.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -339,6 +340,24 @@ save(
       ...tableRows.flatMap(([label, value], i) => [textAt(56, 740 - i * 16, 10, label), textAt(170, 740 - i * 16, 10, value)]),
     ].join("\n"),
   ]),
+);
+
+// Text the page's drawing hides but the file holds, as poppler, pdf.js and PDFium read it: a table cell's value
+// cut off by the cell's clip rectangle, and a printer's slug outside the crop box but on the media box (bench d16's
+// proof lines). Text drawn beyond the media box is off the page for every reader.
+save(
+  "clipped-text.pdf",
+  buildDocument(
+    [
+      [
+        textAt(56, 770, 12, "Visible body text of the page."),
+        `q 56 700 120 20 re W n ${textAt(60, 706, 10, "Chq. No. 085900 BILL NO. 133, 132, 139, 138, 143, 140, 142")} Q`,
+        textAt(40, 818, 8, "Proof slug: Page 1 of 48, 7:48 - 6-DEC-2007"),
+        textAt(700, 400, 12, "Drawn beyond the media box"),
+      ].join("\n"),
+    ],
+    (doc) => doc.findPage(0).put("CropBox", [36, 36, 559, 806]),
+  ),
 );
 
 for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rmSync(join(outDir, tmp));

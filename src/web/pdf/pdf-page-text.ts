@@ -12,6 +12,9 @@
  * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
  * a1–a31); one whose only dingbats read as letters (bullets, stars) is not, since the walk costs as much
  * again as the page's layout.
+ *
+ * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
+ * left out here.
  */
 import type { StructuredText } from "mupdf";
 import { dingbatCharacter, isDingbatsFont } from "./pdf-dingbats.ts";
@@ -26,25 +29,39 @@ const LETTER = /\p{L}/gu;
  * The page's raw text (before canonicalization), columns read one after another. Lines that do not run left to
  * right (a rotated margin note, a diagonal watermark) take no part in finding columns and come last.
  */
-export function readPageText(stext: StructuredText, hints: { readonly dingbats?: boolean } = {}): string {
-  const page = collectLines(stext);
+export function readPageText(stext: StructuredText, hints: PageTextHints = {}): string {
+  const page = collectLines(stext, hints.bounds);
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
   if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
     texts = readGlyphs(stext, texts);
-    raw = joinBlocks(texts, page.linesPerBlock);
+    raw = joinBlocks(texts, page.linesPerBlock, page.kept);
+  }
+  if (page.outside > 0) {
+    texts ??= readGlyphs(stext, undefined);
+    raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   // Vertical writing (CJK) reads in columns of its own; mostly rotated text is a rotated page: mupdf's order.
-  if (page.vertical || page.horizontal.length * 2 < page.boxes.length) return raw;
+  if (page.vertical || page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
   if (texts === undefined || texts.length !== page.boxes.length) return raw;
   const order = isRightToLeft(raw) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
   if (order === undefined) return raw;
   const runs = order.map((run) => run.map((k) => page.horizontal[k] as number));
-  const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i]);
+  const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i] && page.kept[i]);
   if (others.length > 0) runs.push(others);
   return joinRuns(runs, page.boxes, texts);
+}
+
+export interface PageTextHints {
+  /** The file names a ZapfDingbats font. */
+  readonly dingbats?: boolean;
+  /**
+   * Lines wholly outside this rectangle (page space: x0, y0, x1, y1) are left out. For structured text made without
+   * clipping, so that text a clip path hides (a table cell's overflow) is kept but text off the page is not.
+   */
+  readonly bounds?: readonly [number, number, number, number];
 }
 
 interface PageLines {
@@ -57,11 +74,15 @@ interface PageLines {
   vertical: boolean;
   /** Lines per text block, in order. */
   linesPerBlock: number[];
+  /** Per line: it lies at least partly within the bounds given. */
+  kept: boolean[];
+  /** Lines left out. */
+  outside: number;
 }
 
 /** The text lines' boxes and directions, walked without their characters. */
-function collectLines(stext: StructuredText): PageLines {
-  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, linesPerBlock: [] };
+function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): PageLines {
+  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, linesPerBlock: [], kept: [], outside: 0 };
   stext.walk({
     beginTextBlock() {
       page.linesPerBlock.push(0);
@@ -69,8 +90,11 @@ function collectLines(stext: StructuredText): PageLines {
     beginLine(bbox, wmode, direction) {
       const block = page.linesPerBlock.length - 1;
       page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
-      const horizontal = wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
-      if (wmode !== 0) page.vertical = true;
+      const kept = bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]);
+      page.kept.push(kept);
+      if (!kept) page.outside++;
+      const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
+      if (wmode !== 0 && kept) page.vertical = true;
       if (horizontal) page.horizontal.push(page.boxes.length);
       page.isHorizontal.push(horizontal);
       page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
@@ -133,13 +157,18 @@ function joinRuns(runs: number[][], boxes: LayoutLine[], texts: string[]): strin
   return out;
 }
 
-/** The asText shape: every line followed by a newline, every block by one more. */
-function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[]): string {
+/** The asText shape: every line kept followed by a newline, every block with a line kept by one more. */
+function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[], kept: readonly boolean[]): string {
   let out = "";
   let at = 0;
   for (const count of linesPerBlock) {
-    for (let k = 0; k < count; k++) out += `${texts[at++] ?? ""}\n`;
-    out += "\n";
+    let any = false;
+    for (let k = 0; k < count; k++, at++) {
+      if (!kept[at]) continue;
+      out += `${texts[at] ?? ""}\n`;
+      any = true;
+    }
+    if (any) out += "\n";
   }
   return out;
 }

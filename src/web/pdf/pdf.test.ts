@@ -118,6 +118,15 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("Bold heading\n\nEmphasised line drawn twice\n\nCommittee bookkeeper: three lls, ss and ee stay.");
   });
 
+  it("keeps text a clip path hides (a cell's overflow) and drops text beyond the page", async () => {
+    const pdf = await readPdf(fixture("clipped-text.pdf"));
+    const text = pdf.pages[0]?.text ?? "";
+    expect(text).toContain("Visible body text of the page.");
+    expect(text).toContain("Chq. No. 085900 BILL NO. 133, 132, 139, 138, 143, 140, 142");
+    expect(text).not.toContain("beyond the media box");
+    expect(text).not.toContain("Proof slug");
+  });
+
   it("maps non-embedded ZapfDingbats glyphs to their symbols and keeps Symbol's Greek", async () => {
     const pdf = await readPdf(fixture("symbol-fonts.pdf"));
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
