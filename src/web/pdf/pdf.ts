@@ -44,8 +44,10 @@ const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 // pdf.js and PDFium read it (a table cell's value that overflows the cell); lines wholly outside TEXT_BOX are left
 // out instead (readPageText's bounds).
 const STEXT_OPTIONS = "clip=no";
-// The box whose text is the page's: the crop box, what a viewer shows.
-const TEXT_BOX = "CropBox";
+// The box whose text is the page's: the media box, as poppler (the PDF bench's reference), pdf.js and PDFium read
+// it, though a viewer shows only the crop box. Text between the two is mostly a printer's slug (bench d16's proof
+// lines: file name, date, "Page 1 of 48") and sometimes a page cropped to one part of it.
+const TEXT_BOX = "MediaBox";
 // A page with Arabic letters is read again with its ligatures kept as the one character they are: mupdf's own
 // expansion puts a lam-alef's letters in the wrong order in right-to-left text (canonicalizePdfText folds the
 // ligature to lam, alef). Not for every page: a kept Latin ligature loses the space after it ("offprivacy",
