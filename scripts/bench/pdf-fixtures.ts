@@ -9,7 +9,7 @@
  * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
- * outside the crop box, and text beyond the media box.
+ * outside the crop box, and text beyond the media box; and Japanese in vertical writing mode.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -358,6 +358,23 @@ save(
     ],
     (doc) => doc.findPage(0).put("CropBox", [36, 36, 559, 806]),
   ),
+);
+
+// Two columns of Japanese in vertical writing mode (a non-embedded Adobe-Japan1 font, Identity of UTF-16 by its
+// CMap), read right to left: mupdf makes a line of every vertical glyph.
+save(
+  "vertical-japanese.pdf",
+  buildDocument([], (doc) => {
+    const font = new mupdf.Font("Times-Roman");
+    const cjk = doc.addCJKFont(font, "ja", 1, true);
+    const utf16 = (text: string): string => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+    const resources = doc.addObject({ Font: { J1: cjk } });
+    const columns = ["縦書きの本文です", "二列目も読みます"].map((text, i) => `BT /J1 14 Tf 1 0 0 1 ${400 - i * 20} 780 Tm <${utf16(text)}> Tj ET`);
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, columns.join("\n"));
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, cjk]) o.destroy();
+    font.destroy();
+  }),
 );
 
 for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rmSync(join(outDir, tmp));

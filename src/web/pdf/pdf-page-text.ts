@@ -41,8 +41,10 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
     texts ??= readGlyphs(stext, undefined);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
-  // Vertical writing (CJK) reads in columns of its own; mostly rotated text is a rotated page: mupdf's order.
-  if (page.vertical || page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
+  // Vertical writing (CJK) reads in columns of its own, in mupdf's order, each column one line; mostly rotated text
+  // is a rotated page: mupdf's order.
+  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined), page);
+  if (page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
   if (texts === undefined || texts.length !== page.boxes.length) return raw;
@@ -72,6 +74,8 @@ interface PageLines {
   isHorizontal: boolean[];
   /** Some line is in vertical writing mode. */
   vertical: boolean;
+  /** Per line: it is in vertical writing mode. */
+  upright: boolean[];
   /** Lines per text block, in order. */
   linesPerBlock: number[];
   /** Per line: it lies at least partly within the bounds given. */
@@ -82,7 +86,7 @@ interface PageLines {
 
 /** The text lines' boxes and directions, walked without their characters. */
 function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): PageLines {
-  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, linesPerBlock: [], kept: [], outside: 0 };
+  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, upright: [], linesPerBlock: [], kept: [], outside: 0 };
   stext.walk({
     beginTextBlock() {
       page.linesPerBlock.push(0);
@@ -95,6 +99,7 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
       if (!kept) page.outside++;
       const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
       if (wmode !== 0 && kept) page.vertical = true;
+      page.upright.push(wmode !== 0);
       if (horizontal) page.horizontal.push(page.boxes.length);
       page.isHorizontal.push(horizontal);
       page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
@@ -155,6 +160,43 @@ function joinRuns(runs: number[][], boxes: LayoutLine[], texts: string[]): strin
     out += "\n";
   }
   return out;
+}
+
+// A glyph continues a vertical column when it lies below the one before, at most this many of its widths lower.
+const MAX_COLUMN_GAP_WIDTHS = 1;
+
+/**
+ * The asText shape, with the lines of a vertical column joined into one: mupdf makes a line of every glyph set in
+ * vertical writing mode ("あ\nい\nう" for a column that reads あいう). Within a block, a vertical glyph that sits
+ * below the one before it, across the same width, continues its line; anything else starts a new line.
+ */
+function joinVerticalColumns(texts: readonly string[], page: PageLines): string {
+  let out = "";
+  let at = 0;
+  for (const count of page.linesPerBlock) {
+    let line: string | undefined;
+    let last: LayoutLine | undefined;
+    for (let k = 0; k < count; k++, at++) {
+      if (!page.kept[at]) continue;
+      const box = page.boxes[at] as LayoutLine;
+      const text = texts[at] ?? "";
+      if (line !== undefined && last !== undefined && page.upright[at] && continuesColumn(last, box)) line += text;
+      else {
+        if (line !== undefined) out += `${line}\n`;
+        line = text;
+      }
+      last = page.upright[at] ? box : undefined;
+    }
+    if (line !== undefined) out += `${line}\n\n`;
+  }
+  return out;
+}
+
+function continuesColumn(above: LayoutLine, below: LayoutLine): boolean {
+  const width = Math.max(above.x1 - above.x0, below.x1 - below.x0);
+  const across = Math.min(above.x1, below.x1) - Math.max(above.x0, below.x0);
+  const gap = below.y0 - above.y1;
+  return across >= 0.5 * Math.min(above.x1 - above.x0, below.x1 - below.x0) && below.y0 >= above.y0 && gap <= MAX_COLUMN_GAP_WIDTHS * width;
 }
 
 /** The asText shape: every line kept followed by a newline, every block with a line kept by one more. */

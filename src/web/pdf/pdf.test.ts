@@ -127,6 +127,11 @@ describe("readPdf", () => {
     expect(text).toContain("Proof slug: Page 1 of 48, 7:48 - 6-DEC-2007");
   });
 
+  it("reads a column of vertical writing as one line, not a line per glyph", async () => {
+    const pdf = await readPdf(fixture("vertical-japanese.pdf"));
+    expect(pdf.pages[0]?.text).toBe("縦書きの本文です\n二列目も読みます");
+  });
+
   it("maps non-embedded ZapfDingbats glyphs to their symbols and keeps Symbol's Greek", async () => {
     const pdf = await readPdf(fixture("symbol-fonts.pdf"));
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
