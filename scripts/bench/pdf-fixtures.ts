@@ -9,7 +9,7 @@
  * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
- * outside the crop box, and text beyond the media box; and Japanese in vertical writing mode.
+ * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; and Korean words placed one by one without space glyphs.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -373,6 +373,37 @@ save(
     const page = doc.addPage([0, 0, 595, 842], 0, resources, columns.join("\n"));
     doc.insertPage(-1, page);
     for (const o of [page, resources, cjk]) o.destroy();
+    font.destroy();
+  }),
+);
+
+// Korean words each placed by itself, half an em apart, with no space glyph between them; a Korean line that draws
+// its spaces; and Japanese words placed the same way, which take no spaces (non-embedded Adobe-Korea1 and
+// Adobe-Japan1 fonts, UTF-16 by their CMaps).
+save(
+  "korean-words.pdf",
+  buildDocument([], (doc) => {
+    const font = new mupdf.Font("Times-Roman");
+    const korean = doc.addCJKFont(font, "ko", 0, true);
+    const japanese = doc.addCJKFont(font, "ja", 0, true);
+    const utf16 = (text: string): string => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+    const wordByWord = (name: string, words: readonly string[], y: number): string[] => {
+      let x = 56;
+      return words.map((word) => {
+        const shown = `BT /${name} 12 Tf 1 0 0 1 ${x} ${y} Tm <${utf16(word)}> Tj ET`;
+        x += 12 * word.length + 6;
+        return shown;
+      });
+    };
+    const resources = doc.addObject({ Font: { K1: korean, J1: japanese } });
+    const contents = [
+      ...wordByWord("K1", ["침하게", "흐린", "품이", "눈이", "올", "듯하더니"], 780),
+      `BT /K1 12 Tf 1 0 0 1 56 750 Tm <${utf16("눈은 아니 오고 2023년")}> Tj ET`,
+      ...wordByWord("J1", ["日本語", "の", "文章"], 720),
+    ];
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, contents.join("\n"));
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, korean, japanese]) o.destroy();
     font.destroy();
   }),
 );

@@ -5,8 +5,9 @@
  * interleave columns (pdf-layout.ts finds them from the line boxes, walked without their characters), the page
  * is rebuilt from the same lines, cut out of `asText`, column by column.
  *
- * Two faults need each character's font and position, which cost as much again as the layout to walk, so only
- * pages that show a sign of them are walked glyph by glyph: text drawn twice at (nearly) the same place (fake
+ * Three faults need each character's font and position, which cost as much again as the layout to walk, so only
+ * pages that show a sign of them are walked glyph by glyph: Korean words drawn apart without space glyphs, which
+ * mupdf runs together (every page with Hangul is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
  * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
  * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
@@ -33,8 +34,9 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
   const page = collectLines(stext, hints.bounds);
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
-  if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
-    texts = readGlyphs(stext, texts);
+  const hangul = HANGUL.test(raw);
+  if (hangul || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+    texts = readGlyphs(stext, texts, hangul);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   if (page.outside > 0) {
@@ -250,15 +252,24 @@ function overlapShare(a: LayoutLine, b: LayoutLine): number {
 const OVERSTRIKE_ALONG = 0.15;
 const OVERSTRIKE_ACROSS = 0.2;
 
+// Korean sets its words apart with spaces, but mupdf writes no space between Hangul glyphs however far apart they
+// are drawn (it treats Hangul as it treats Chinese and Japanese): a producer that places each word (or glyph) by
+// itself, drawing no space glyph, came out as one run ("침하게흐린품이"). Between two glyphs of a line, one of them
+// Hangul, a gap of more than this share of the font size is a space (a word space is a quarter to half an em;
+// letter spacing in justified lines stays well below).
+const HANGUL = /\p{Script=Hangul}/u;
+const HANGUL_WORD_GAP = 0.2;
+
 // What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
 const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
 
 /**
- * Each line's text with overstruck repeats dropped and ZapfDingbats mapped. mupdf's walk hands each glyph's
- * character over as one UTF-16 unit (a character beyond the BMP is cut), so the edits are applied to the line
- * as asText wrote it, one code point per glyph, whenever the two agree on the count.
+ * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceHangul`) the spaces between
+ * Hangul words that mupdf leaves out put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
+ * character beyond the BMP is cut), so the edits are applied to the line as asText wrote it, one code point per
+ * glyph, whenever the two agree on the count.
  */
-function readGlyphs(stext: StructuredText, written: readonly string[] | undefined): string[] {
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceHangul = false): string[] {
   const lines: string[] = [];
   // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
   const placed = new Map<string, [number, number, number][]>();
@@ -283,25 +294,44 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
   let edits: (string | undefined)[] = [];
   let runes = "";
   const dingbatFonts = new Map<string, boolean>();
+  // The line's direction and the glyph before (its character, and where it ends along the line).
+  let direction: readonly number[] = [1, 0];
+  let before: { c: string; end: number } | undefined;
+  // Glyphs of the line that a space goes before.
+  const spaced = new Set<number>();
   stext.walk({
-    beginLine() {
+    beginLine(_bbox, _wmode, lineDirection) {
       edits = [];
+      spaced.clear();
       runes = "";
+      direction = lineDirection;
+      before = undefined;
     },
-    onChar(c, origin, font, size) {
+    onChar(c, origin, font, size, quad) {
       runes += c;
       const name = font.getName();
       let dingbats = dingbatFonts.get(name);
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
       const mapped = dingbats ? dingbatCharacter(c) : c;
-      if (mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size)) edits.push("");
-      else edits.push(mapped === c ? undefined : mapped);
+      let edit = mapped === c ? undefined : mapped;
+      if (mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size)) edit = "";
+      else if (spaceHangul) {
+        // Positions along the line: the glyph's start (its origin) and end (its quad's upper right corner).
+        const along = (x: number, y: number): number => x * (direction[0] as number) + y * (direction[1] as number);
+        const start = along(origin[0], origin[1]);
+        if (before !== undefined && c.trim() !== "" && before.c.trim() !== "" && (HANGUL.test(c) || HANGUL.test(before.c))) {
+          if (start - before.end > HANGUL_WORD_GAP * size) spaced.add(edits.length);
+        }
+        before = { c, end: start + along(quad[2] - quad[0], quad[3] - quad[1]) };
+      }
+      edits.push(edit);
     },
     endLine() {
       const own = written?.[lines.length];
       const points = own === undefined ? undefined : [...own];
-      if (points !== undefined && points.length === edits.length) lines.push(points.map((p, k) => edits[k] ?? p).join(""));
-      else lines.push([...runes].map((r, k) => edits[k] ?? r).join(""));
+      const write = (own: string, k: number): string => (spaced.has(k) ? " " : "") + (edits[k] ?? own);
+      if (points !== undefined && points.length === edits.length) lines.push(points.map(write).join(""));
+      else lines.push([...runes].map(write).join(""));
     },
   });
   return lines;

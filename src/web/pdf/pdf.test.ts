@@ -132,6 +132,11 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("縦書きの本文です\n二列目も読みます");
   });
 
+  it("puts back the spaces between Korean words drawn apart without space glyphs, and adds none to Japanese", async () => {
+    const pdf = await readPdf(fixture("korean-words.pdf"));
+    expect(pdf.pages[0]?.text).toBe("침하게 흐린 품이 눈이 올 듯하더니\n\n눈은 아니 오고 2023년\n\n日本語の文章");
+  });
+
   it("maps non-embedded ZapfDingbats glyphs to their symbols and keeps Symbol's Greek", async () => {
     const pdf = await readPdf(fixture("symbol-fonts.pdf"));
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
