@@ -6,8 +6,8 @@
  * is rebuilt from the same lines, cut out of `asText`, column by column.
  *
  * Three faults need each character's font and position, which cost as much again as the layout to walk, so only
- * pages that show a sign of them are walked glyph by glyph: Korean words drawn apart without space glyphs, which
- * mupdf runs together (every page with Hangul is walked); text drawn twice at (nearly) the same place (fake
+ * pages that show a sign of them are walked glyph by glyph: words drawn apart without space glyphs in the scripts
+ * after which mupdf adds no space (Korean, Vietnamese, Indic; every page with a letter of those is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
  * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
  * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
@@ -34,9 +34,9 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
   const page = collectLines(stext, hints.bounds);
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
-  const hangul = HANGUL.test(raw);
-  if (hangul || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
-    texts = readGlyphs(stext, texts, hangul);
+  const unspaced = UNSPACED_LETTER.test(raw);
+  if (unspaced || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+    texts = readGlyphs(stext, texts, unspaced);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   if (page.outside > 0) {
@@ -252,24 +252,28 @@ function overlapShare(a: LayoutLine, b: LayoutLine): number {
 const OVERSTRIKE_ALONG = 0.15;
 const OVERSTRIKE_ACROSS = 0.2;
 
-// Korean sets its words apart with spaces, but mupdf writes no space between Hangul glyphs however far apart they
-// are drawn (it treats Hangul as it treats Chinese and Japanese): a producer that places each word (or glyph) by
-// itself, drawing no space glyph, came out as one run ("침하게흐린품이"). Between two glyphs of a line, one of them
-// Hangul, a gap of more than this share of the font size is a space (a word space is a quarter to half an em;
-// letter spacing in justified lines stays well below).
-const HANGUL = /\p{Script=Hangul}/u;
-const HANGUL_WORD_GAP = 0.2;
+// mupdf adds a space where a gap of more than 0.15 em follows a glyph only when that glyph is below U+0700 (Latin,
+// Greek, Cyrillic, Hebrew, Arabic) or general punctuation (U+2000-U+20CF): after any other it writes none, however
+// far the next glyph is drawn. Words placed one by one without space glyphs ran together in every other script that
+// sets words apart with spaces: Korean ("침하게흐린품이"), Vietnamese (whose letters with two marks are in Latin
+// Extended Additional), Devanagari and the other Indic scripts, Arabic presentation forms (the pages read with
+// ligatures kept). A page with a letter, mark or digit of those is walked glyph by glyph, and such a gap after one is
+// a space, as mupdf makes it after the scripts it covers. Scripts written without spaces between words (Chinese,
+// Japanese, Thai, Lao, Khmer, Myanmar) and their punctuation take none.
+const UNSPACED_LETTER =
+  /(?=[\p{L}\p{M}\p{N}])(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303F\uFF00-\uFFEF])[^\u0000-\u06FF\u2000-\u20CF]/u;
+const WORD_GAP = 0.15;
 
 // What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
 const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
 
 /**
- * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceHangul`) the spaces between
- * Hangul words that mupdf leaves out put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
+ * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceWords`) the spaces mupdf
+ * leaves out after glyphs of the scripts it does not space (UNSPACED_LETTER) put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
  * character beyond the BMP is cut), so the edits are applied to the line as asText wrote it, one code point per
  * glyph, whenever the two agree on the count.
  */
-function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceHangul = false): string[] {
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false): string[] {
   const lines: string[] = [];
   // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
   const placed = new Map<string, [number, number, number][]>();
@@ -294,18 +298,19 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
   let edits: (string | undefined)[] = [];
   let runes = "";
   const dingbatFonts = new Map<string, boolean>();
-  // The line's direction and the glyph before (its character, and where it ends along the line).
+  // The line's direction, and each glyph's start and end along it and its size (with `spaceWords`).
   let direction: readonly number[] = [1, 0];
-  let before: { c: string; end: number } | undefined;
-  // Glyphs of the line that a space goes before.
-  const spaced = new Set<number>();
+  let starts: number[] = [];
+  let ends: number[] = [];
+  let sizes: number[] = [];
   stext.walk({
     beginLine(_bbox, _wmode, lineDirection) {
       edits = [];
-      spaced.clear();
       runes = "";
       direction = lineDirection;
-      before = undefined;
+      starts = [];
+      ends = [];
+      sizes = [];
     },
     onChar(c, origin, font, size, quad) {
       runes += c;
@@ -313,26 +318,49 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
       let dingbats = dingbatFonts.get(name);
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
       const mapped = dingbats ? dingbatCharacter(c) : c;
-      let edit = mapped === c ? undefined : mapped;
-      if (mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size)) edit = "";
-      else if (spaceHangul) {
-        // Positions along the line: the glyph's start (its origin) and end (its quad's upper right corner).
+      edits.push(mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size) ? "" : mapped === c ? undefined : mapped);
+      if (spaceWords) {
+        // Where the glyph starts (its origin) and ends (its quad's upper right corner) along the line.
         const along = (x: number, y: number): number => x * (direction[0] as number) + y * (direction[1] as number);
         const start = along(origin[0], origin[1]);
-        if (before !== undefined && c.trim() !== "" && before.c.trim() !== "" && (HANGUL.test(c) || HANGUL.test(before.c))) {
-          if (start - before.end > HANGUL_WORD_GAP * size) spaced.add(edits.length);
-        }
-        before = { c, end: start + along(quad[2] - quad[0], quad[3] - quad[1]) };
+        starts.push(start);
+        ends.push(start + along(quad[2] - quad[0], quad[3] - quad[1]));
+        sizes.push(size);
       }
-      edits.push(edit);
     },
     endLine() {
       const own = written?.[lines.length];
       const points = own === undefined ? undefined : [...own];
-      const write = (own: string, k: number): string => (spaced.has(k) ? " " : "") + (edits[k] ?? own);
-      if (points !== undefined && points.length === edits.length) lines.push(points.map(write).join(""));
-      else lines.push([...runes].map(write).join(""));
+      const chars = (points !== undefined && points.length === edits.length ? points : [...runes]).map((own, k) => edits[k] ?? own);
+      if (spaceWords) spaceWordsApart(chars, starts, ends, sizes);
+      lines.push(chars.join(""));
     },
   });
   return lines;
+}
+
+/**
+ * Puts a space before each glyph of a line drawn more than WORD_GAP em after a glyph of a script mupdf does not space
+ * (UNSPACED_LETTER), onwards along the line or, right to left, back from where that glyph began. A glyph without
+ * width (a combining mark) neither ends a word nor starts one; a space glyph ends the word.
+ */
+function spaceWordsApart(chars: string[], starts: readonly number[], ends: readonly number[], sizes: readonly number[]): void {
+  let before = -1;
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k] as string;
+    if (c === "") continue; // an overstruck repeat, dropped
+    if (c.trim() === "") {
+      before = -1;
+      continue;
+    }
+    const start = starts[k] as number;
+    const end = ends[k] as number;
+    const size = sizes[k] as number;
+    if (!(end - start > 0.01 * size)) continue;
+    if (before >= 0 && UNSPACED_LETTER.test(chars[before] as string)) {
+      const gap = start >= (starts[before] as number) ? start - (ends[before] as number) : (starts[before] as number) - end;
+      if (gap > WORD_GAP * size) chars[k] = ` ${c}`;
+    }
+    before = k;
+  }
 }

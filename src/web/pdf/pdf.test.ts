@@ -132,7 +132,7 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("縦書きの本文です\n二列目も読みます");
   });
 
-  it("puts back the spaces between Korean words drawn apart without space glyphs, and adds none to Japanese", async () => {
+  it("puts back the spaces mupdf leaves out between words drawn apart in scripts it does not space (Korean), and adds none to Japanese", async () => {
     const pdf = await readPdf(fixture("korean-words.pdf"));
     expect(pdf.pages[0]?.text).toBe("침하게 흐린 품이 눈이 올 듯하더니\n\n눈은 아니 오고 2023년\n\n日本語の文章");
   });
