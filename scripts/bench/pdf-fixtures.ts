@@ -8,7 +8,8 @@
  * appearance carries text, a link annotation whose appearance stream draws text (mupdf never draws links), markup
  * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
- * short labels and longer values drawn the same way, whose rows must stay rows.
+ * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
+ * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; and Korean words placed one by one without space glyphs.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -339,6 +340,72 @@ save(
       ...tableRows.flatMap(([label, value], i) => [textAt(56, 740 - i * 16, 10, label), textAt(170, 740 - i * 16, 10, value)]),
     ].join("\n"),
   ]),
+);
+
+// Text the page's drawing hides but the file holds, as poppler, pdf.js and PDFium read it: a table cell's value
+// cut off by the cell's clip rectangle, and a printer's slug outside the crop box but on the media box (bench d16's
+// proof lines). Text drawn beyond the media box is off the page for every reader.
+save(
+  "clipped-text.pdf",
+  buildDocument(
+    [
+      [
+        textAt(56, 770, 12, "Visible body text of the page."),
+        `q 56 700 120 20 re W n ${textAt(60, 706, 10, "Chq. No. 085900 BILL NO. 133, 132, 139, 138, 143, 140, 142")} Q`,
+        textAt(40, 818, 8, "Proof slug: Page 1 of 48, 7:48 - 6-DEC-2007"),
+        textAt(700, 400, 12, "Drawn beyond the media box"),
+      ].join("\n"),
+    ],
+    (doc) => doc.findPage(0).put("CropBox", [36, 36, 559, 806]),
+  ),
+);
+
+// Two columns of Japanese in vertical writing mode (a non-embedded Adobe-Japan1 font, Identity of UTF-16 by its
+// CMap), read right to left: mupdf makes a line of every vertical glyph.
+save(
+  "vertical-japanese.pdf",
+  buildDocument([], (doc) => {
+    const font = new mupdf.Font("Times-Roman");
+    const cjk = doc.addCJKFont(font, "ja", 1, true);
+    const utf16 = (text: string): string => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+    const resources = doc.addObject({ Font: { J1: cjk } });
+    const columns = ["縦書きの本文です", "二列目も読みます"].map((text, i) => `BT /J1 14 Tf 1 0 0 1 ${400 - i * 20} 780 Tm <${utf16(text)}> Tj ET`);
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, columns.join("\n"));
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, cjk]) o.destroy();
+    font.destroy();
+  }),
+);
+
+// Korean words each placed by itself, half an em apart, with no space glyph between them; a Korean line that draws
+// its spaces; and Japanese words placed the same way, which take no spaces (non-embedded Adobe-Korea1 and
+// Adobe-Japan1 fonts, UTF-16 by their CMaps).
+save(
+  "korean-words.pdf",
+  buildDocument([], (doc) => {
+    const font = new mupdf.Font("Times-Roman");
+    const korean = doc.addCJKFont(font, "ko", 0, true);
+    const japanese = doc.addCJKFont(font, "ja", 0, true);
+    const utf16 = (text: string): string => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+    const wordByWord = (name: string, words: readonly string[], y: number): string[] => {
+      let x = 56;
+      return words.map((word) => {
+        const shown = `BT /${name} 12 Tf 1 0 0 1 ${x} ${y} Tm <${utf16(word)}> Tj ET`;
+        x += 12 * word.length + 6;
+        return shown;
+      });
+    };
+    const resources = doc.addObject({ Font: { K1: korean, J1: japanese } });
+    const contents = [
+      ...wordByWord("K1", ["침하게", "흐린", "품이", "눈이", "올", "듯하더니"], 780),
+      `BT /K1 12 Tf 1 0 0 1 56 750 Tm <${utf16("눈은 아니 오고 2023년")}> Tj ET`,
+      ...wordByWord("J1", ["日本語", "の", "文章"], 720),
+    ];
+    const page = doc.addPage([0, 0, 595, 842], 0, resources, contents.join("\n"));
+    doc.insertPage(-1, page);
+    for (const o of [page, resources, korean, japanese]) o.destroy();
+    font.destroy();
+  }),
 );
 
 for (const tmp of ["truncated-source.tmp.pdf", "broken-xref-source.tmp.pdf"]) rmSync(join(outDir, tmp));

@@ -5,13 +5,17 @@
  * interleave columns (pdf-layout.ts finds them from the line boxes, walked without their characters), the page
  * is rebuilt from the same lines, cut out of `asText`, column by column.
  *
- * Two faults need each character's font and position, which cost as much again as the layout to walk, so only
- * pages that show a sign of them are walked glyph by glyph: text drawn twice at (nearly) the same place (fake
+ * Three faults need each character's font and position, which cost as much again as the layout to walk, so only
+ * pages that show a sign of them are walked glyph by glyph: words drawn apart without space glyphs in the scripts
+ * after which mupdf adds no space (Korean, Vietnamese, Indic; every page with a letter of those is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
  * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
  * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
  * a1–a31); one whose only dingbats read as letters (bullets, stars) is not, since the walk costs as much
  * again as the page's layout.
+ *
+ * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
+ * left out here.
  */
 import type { StructuredText } from "mupdf";
 import { dingbatCharacter, isDingbatsFont } from "./pdf-dingbats.ts";
@@ -26,25 +30,42 @@ const LETTER = /\p{L}/gu;
  * The page's raw text (before canonicalization), columns read one after another. Lines that do not run left to
  * right (a rotated margin note, a diagonal watermark) take no part in finding columns and come last.
  */
-export function readPageText(stext: StructuredText, hints: { readonly dingbats?: boolean } = {}): string {
-  const page = collectLines(stext);
+export function readPageText(stext: StructuredText, hints: PageTextHints = {}): string {
+  const page = collectLines(stext, hints.bounds);
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
-  if ((hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
-    texts = readGlyphs(stext, texts);
-    raw = joinBlocks(texts, page.linesPerBlock);
+  const unspaced = UNSPACED_LETTER.test(raw);
+  if (unspaced || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+    texts = readGlyphs(stext, texts, unspaced);
+    raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
-  // Vertical writing (CJK) reads in columns of its own; mostly rotated text is a rotated page: mupdf's order.
-  if (page.vertical || page.horizontal.length * 2 < page.boxes.length) return raw;
+  if (page.outside > 0) {
+    texts ??= readGlyphs(stext, undefined);
+    raw = joinBlocks(texts, page.linesPerBlock, page.kept);
+  }
+  // Vertical writing (CJK) reads in columns of its own, in mupdf's order, each column one line; mostly rotated text
+  // is a rotated page: mupdf's order.
+  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined), page);
+  if (page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
   if (texts === undefined || texts.length !== page.boxes.length) return raw;
   const order = isRightToLeft(raw) ? orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine), { rightToLeft: true }) : ordered;
   if (order === undefined) return raw;
   const runs = order.map((run) => run.map((k) => page.horizontal[k] as number));
-  const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i]);
+  const others = page.boxes.map((_, i) => i).filter((i) => !page.isHorizontal[i] && page.kept[i]);
   if (others.length > 0) runs.push(others);
   return joinRuns(runs, page.boxes, texts);
+}
+
+export interface PageTextHints {
+  /** The file names a ZapfDingbats font. */
+  readonly dingbats?: boolean;
+  /**
+   * Lines wholly outside this rectangle (page space: x0, y0, x1, y1) are left out. For structured text made without
+   * clipping, so that text a clip path hides (a table cell's overflow) is kept but text off the page is not.
+   */
+  readonly bounds?: readonly [number, number, number, number];
 }
 
 interface PageLines {
@@ -55,13 +76,19 @@ interface PageLines {
   isHorizontal: boolean[];
   /** Some line is in vertical writing mode. */
   vertical: boolean;
+  /** Per line: it is in vertical writing mode. */
+  upright: boolean[];
   /** Lines per text block, in order. */
   linesPerBlock: number[];
+  /** Per line: it lies at least partly within the bounds given. */
+  kept: boolean[];
+  /** Lines left out. */
+  outside: number;
 }
 
 /** The text lines' boxes and directions, walked without their characters. */
-function collectLines(stext: StructuredText): PageLines {
-  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, linesPerBlock: [] };
+function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): PageLines {
+  const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, upright: [], linesPerBlock: [], kept: [], outside: 0 };
   stext.walk({
     beginTextBlock() {
       page.linesPerBlock.push(0);
@@ -69,8 +96,12 @@ function collectLines(stext: StructuredText): PageLines {
     beginLine(bbox, wmode, direction) {
       const block = page.linesPerBlock.length - 1;
       page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
-      const horizontal = wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
-      if (wmode !== 0) page.vertical = true;
+      const kept = bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]);
+      page.kept.push(kept);
+      if (!kept) page.outside++;
+      const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
+      if (wmode !== 0 && kept) page.vertical = true;
+      page.upright.push(wmode !== 0);
       if (horizontal) page.horizontal.push(page.boxes.length);
       page.isHorizontal.push(horizontal);
       page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
@@ -133,13 +164,55 @@ function joinRuns(runs: number[][], boxes: LayoutLine[], texts: string[]): strin
   return out;
 }
 
-/** The asText shape: every line followed by a newline, every block by one more. */
-function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[]): string {
+// A glyph continues a vertical column when it lies below the one before, at most this many of its widths lower.
+const MAX_COLUMN_GAP_WIDTHS = 1;
+
+/**
+ * The asText shape, with the lines of a vertical column joined into one: mupdf makes a line of every glyph set in
+ * vertical writing mode ("あ\nい\nう" for a column that reads あいう). Within a block, a vertical glyph that sits
+ * below the one before it, across the same width, continues its line; anything else starts a new line.
+ */
+function joinVerticalColumns(texts: readonly string[], page: PageLines): string {
+  let out = "";
+  let at = 0;
+  for (const count of page.linesPerBlock) {
+    let line: string | undefined;
+    let last: LayoutLine | undefined;
+    for (let k = 0; k < count; k++, at++) {
+      if (!page.kept[at]) continue;
+      const box = page.boxes[at] as LayoutLine;
+      const text = texts[at] ?? "";
+      if (line !== undefined && last !== undefined && page.upright[at] && continuesColumn(last, box)) line += text;
+      else {
+        if (line !== undefined) out += `${line}\n`;
+        line = text;
+      }
+      last = page.upright[at] ? box : undefined;
+    }
+    if (line !== undefined) out += `${line}\n\n`;
+  }
+  return out;
+}
+
+function continuesColumn(above: LayoutLine, below: LayoutLine): boolean {
+  const width = Math.max(above.x1 - above.x0, below.x1 - below.x0);
+  const across = Math.min(above.x1, below.x1) - Math.max(above.x0, below.x0);
+  const gap = below.y0 - above.y1;
+  return across >= 0.5 * Math.min(above.x1 - above.x0, below.x1 - below.x0) && below.y0 >= above.y0 && gap <= MAX_COLUMN_GAP_WIDTHS * width;
+}
+
+/** The asText shape: every line kept followed by a newline, every block with a line kept by one more. */
+function joinBlocks(texts: readonly string[], linesPerBlock: readonly number[], kept: readonly boolean[]): string {
   let out = "";
   let at = 0;
   for (const count of linesPerBlock) {
-    for (let k = 0; k < count; k++) out += `${texts[at++] ?? ""}\n`;
-    out += "\n";
+    let any = false;
+    for (let k = 0; k < count; k++, at++) {
+      if (!kept[at]) continue;
+      out += `${texts[at] ?? ""}\n`;
+      any = true;
+    }
+    if (any) out += "\n";
   }
   return out;
 }
@@ -179,15 +252,28 @@ function overlapShare(a: LayoutLine, b: LayoutLine): number {
 const OVERSTRIKE_ALONG = 0.15;
 const OVERSTRIKE_ACROSS = 0.2;
 
+// mupdf adds a space where a gap of more than 0.15 em follows a glyph only when that glyph is below U+0700 (Latin,
+// Greek, Cyrillic, Hebrew, Arabic) or general punctuation (U+2000-U+20CF): after any other it writes none, however
+// far the next glyph is drawn. Words placed one by one without space glyphs ran together in every other script that
+// sets words apart with spaces: Korean ("침하게흐린품이"), Vietnamese (whose letters with two marks are in Latin
+// Extended Additional), Devanagari and the other Indic scripts, Arabic presentation forms (the pages read with
+// ligatures kept). A page with a letter, mark or digit of those is walked glyph by glyph, and such a gap after one is
+// a space, as mupdf makes it after the scripts it covers. Scripts written without spaces between words (Chinese,
+// Japanese, Thai, Lao, Khmer, Myanmar) and their punctuation take none.
+const UNSPACED_LETTER =
+  /(?=[\p{L}\p{M}\p{N}])(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303F\uFF00-\uFFEF])[^\u0000-\u06FF\u2000-\u20CF]/u;
+const WORD_GAP = 0.15;
+
 // What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
 const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
 
 /**
- * Each line's text with overstruck repeats dropped and ZapfDingbats mapped. mupdf's walk hands each glyph's
- * character over as one UTF-16 unit (a character beyond the BMP is cut), so the edits are applied to the line
- * as asText wrote it, one code point per glyph, whenever the two agree on the count.
+ * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceWords`) the spaces mupdf
+ * leaves out after glyphs of the scripts it does not space (UNSPACED_LETTER) put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
+ * character beyond the BMP is cut), so the edits are applied to the line as asText wrote it, one code point per
+ * glyph, whenever the two agree on the count.
  */
-function readGlyphs(stext: StructuredText, written: readonly string[] | undefined): string[] {
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false): string[] {
   const lines: string[] = [];
   // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
   const placed = new Map<string, [number, number, number][]>();
@@ -212,26 +298,69 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
   let edits: (string | undefined)[] = [];
   let runes = "";
   const dingbatFonts = new Map<string, boolean>();
+  // The line's direction, and each glyph's start and end along it and its size (with `spaceWords`).
+  let direction: readonly number[] = [1, 0];
+  let starts: number[] = [];
+  let ends: number[] = [];
+  let sizes: number[] = [];
   stext.walk({
-    beginLine() {
+    beginLine(_bbox, _wmode, lineDirection) {
       edits = [];
       runes = "";
+      direction = lineDirection;
+      starts = [];
+      ends = [];
+      sizes = [];
     },
-    onChar(c, origin, font, size) {
+    onChar(c, origin, font, size, quad) {
       runes += c;
       const name = font.getName();
       let dingbats = dingbatFonts.get(name);
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
       const mapped = dingbats ? dingbatCharacter(c) : c;
-      if (mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size)) edits.push("");
-      else edits.push(mapped === c ? undefined : mapped);
+      edits.push(mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size) ? "" : mapped === c ? undefined : mapped);
+      if (spaceWords) {
+        // Where the glyph starts (its origin) and ends (its quad's upper right corner) along the line.
+        const along = (x: number, y: number): number => x * (direction[0] as number) + y * (direction[1] as number);
+        const start = along(origin[0], origin[1]);
+        starts.push(start);
+        ends.push(start + along(quad[2] - quad[0], quad[3] - quad[1]));
+        sizes.push(size);
+      }
     },
     endLine() {
       const own = written?.[lines.length];
       const points = own === undefined ? undefined : [...own];
-      if (points !== undefined && points.length === edits.length) lines.push(points.map((p, k) => edits[k] ?? p).join(""));
-      else lines.push([...runes].map((r, k) => edits[k] ?? r).join(""));
+      const chars = (points !== undefined && points.length === edits.length ? points : [...runes]).map((own, k) => edits[k] ?? own);
+      if (spaceWords) spaceWordsApart(chars, starts, ends, sizes);
+      lines.push(chars.join(""));
     },
   });
   return lines;
+}
+
+/**
+ * Puts a space before each glyph of a line drawn more than WORD_GAP em after a glyph of a script mupdf does not space
+ * (UNSPACED_LETTER), onwards along the line or, right to left, back from where that glyph began. A glyph without
+ * width (a combining mark) neither ends a word nor starts one; a space glyph ends the word.
+ */
+function spaceWordsApart(chars: string[], starts: readonly number[], ends: readonly number[], sizes: readonly number[]): void {
+  let before = -1;
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k] as string;
+    if (c === "") continue; // an overstruck repeat, dropped
+    if (c.trim() === "") {
+      before = -1;
+      continue;
+    }
+    const start = starts[k] as number;
+    const end = ends[k] as number;
+    const size = sizes[k] as number;
+    if (!(end - start > 0.01 * size)) continue;
+    if (before >= 0 && UNSPACED_LETTER.test(chars[before] as string)) {
+      const gap = start >= (starts[before] as number) ? start - (ends[before] as number) : (starts[before] as number) - end;
+      if (gap > WORD_GAP * size) chars[k] = ` ${c}`;
+    }
+    before = k;
+  }
 }

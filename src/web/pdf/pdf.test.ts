@@ -118,6 +118,25 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("Bold heading\n\nEmphasised line drawn twice\n\nCommittee bookkeeper: three lls, ss and ee stay.");
   });
 
+  it("keeps text a clip path hides (a cell's overflow) or the crop box, and drops text beyond the media box", async () => {
+    const pdf = await readPdf(fixture("clipped-text.pdf"));
+    const text = pdf.pages[0]?.text ?? "";
+    expect(text).toContain("Visible body text of the page.");
+    expect(text).toContain("Chq. No. 085900 BILL NO. 133, 132, 139, 138, 143, 140, 142");
+    expect(text).not.toContain("beyond the media box");
+    expect(text).toContain("Proof slug: Page 1 of 48, 7:48 - 6-DEC-2007");
+  });
+
+  it("reads a column of vertical writing as one line, not a line per glyph", async () => {
+    const pdf = await readPdf(fixture("vertical-japanese.pdf"));
+    expect(pdf.pages[0]?.text).toBe("縦書きの本文です\n二列目も読みます");
+  });
+
+  it("puts back the spaces mupdf leaves out between words drawn apart in scripts it does not space (Korean), and adds none to Japanese", async () => {
+    const pdf = await readPdf(fixture("korean-words.pdf"));
+    expect(pdf.pages[0]?.text).toBe("침하게 흐린 품이 눈이 올 듯하더니\n\n눈은 아니 오고 2023년\n\n日本語の文章");
+  });
+
   it("maps non-embedded ZapfDingbats glyphs to their symbols and keeps Symbol's Greek", async () => {
     const pdf = await readPdf(fixture("symbol-fonts.pdf"));
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");

@@ -40,13 +40,19 @@ const PAGE_SEPARATOR = "\n\n";
 const HEADER_WINDOW = 1024;
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 // mupdf's structured-text options: ligatures expanded and spacing as laid out; no dehyphenation (it would glue
-// real compounds split at a line end).
-const STEXT_OPTIONS = "";
+// real compounds split at a line end). Nothing clipped: text a clip path hides is still the page's text, as poppler,
+// pdf.js and PDFium read it (a table cell's value that overflows the cell); lines wholly outside TEXT_BOX are left
+// out instead (readPageText's bounds).
+const STEXT_OPTIONS = "clip=no";
+// The box whose text is the page's: the media box, as poppler (the PDF bench's reference), pdf.js and PDFium read
+// it, though a viewer shows only the crop box. Text between the two is mostly a printer's slug (bench d16's proof
+// lines: file name, date, "Page 1 of 48") and sometimes a page cropped to one part of it.
+const TEXT_BOX = "MediaBox";
 // A page with Arabic letters is read again with its ligatures kept as the one character they are: mupdf's own
 // expansion puts a lam-alef's letters in the wrong order in right-to-left text (canonicalizePdfText folds the
 // ligature to lam, alef). Not for every page: a kept Latin ligature loses the space after it ("offprivacy",
 // bench d07).
-const ARABIC_OPTIONS = "preserve-ligatures";
+const ARABIC_OPTIONS = "preserve-ligatures,clip=no";
 // An annotation's appearance drawn alone is asked only whether it shows any glyph: none is clipped, so a glyph
 // the page would show is never missed (the page's own clip can only hide more).
 const ANNOTATION_OPTIONS = "clip=no";
@@ -216,12 +222,13 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
     // annotations draw no glyph (highlights, ink, shapes).
     if (needsDisplayList(page)) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
+    const hints = { dingbats, bounds: page.getBounds(TEXT_BOX) };
     stext = read(STEXT_OPTIONS);
-    let raw = readPageText(stext, { dingbats });
+    let raw = readPageText(stext, hints);
     if (ARABIC_LETTER.test(raw)) {
       stext.destroy();
       stext = read(ARABIC_OPTIONS);
-      raw = readPageText(stext, { dingbats });
+      raw = readPageText(stext, hints);
     }
     const text = canonicalizePdfText(raw);
     const unmapped = countUnmapped(text);
