@@ -42,6 +42,10 @@ export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
 
+// web/extract (the endpoint and the job skill): values tied to quotes from the page text.
+export { checkExtractRequest, exampleExtractRequest, exampleExtractResult, extractEndpoint, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-endpoint.ts";
+export type { ExtractOutput, ExtractRequest, ExtractResult } from "./grounding/extract-endpoint.ts";
+
 // Capital board and directory building blocks (the capital and directory files are made of these).
 export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";
 export { IntroPackSchema, ListingIdSchema, PeerSurveySchema } from "./directory/service.ts";
