@@ -258,4 +258,21 @@ describe("web/extract refusals before any price", () => {
     const caps = (await (await noModel.request("/v1/capabilities")).json()) as Json;
     expect(caps.operations.find((o: Json) => o.id === "web.extract")).toMatchObject({ route: "POST /v1/web/extract", engine: "none", available: false });
   });
+
+  it("is listed in every discovery document", async () => {
+    const caps = (await (await withModel.request("/v1/capabilities")).json()) as Json;
+    expect(caps.operations.find((o: Json) => o.id === "web.extract")).toMatchObject({ engine: "model", available: true, model: "mock-model" });
+    expect(caps.catalogue.find((s: Json) => s.id === "web.extract")).toMatchObject({ async: true, engine: "model" });
+    const openapi = (await (await withModel.request("/openapi.json")).json()) as Json;
+    expect(openapi.paths["/v1/web/extract"].post.requestBody.content["application/json"].schema.properties.schema).toBeDefined();
+    expect(openapi.paths["/v1/jobs/web.extract"]).toBeDefined();
+    expect(JSON.stringify(openapi)).toContain("EXTRACT_SCHEMA_INVALID");
+    for (const path of ["/llms.txt", "/skill.md"]) {
+      const text = await (await withModel.request(path)).text();
+      expect(text).toContain("web.extract");
+      expect(text).toContain("/v1/web/extract");
+    }
+    const card = (await (await withModel.request("/.well-known/agent-card.json")).json()) as Json;
+    expect(card.skills.map((s: Json) => s.id)).toEqual(expect.arrayContaining(["web.extract", "jobs.web.extract"]));
+  });
 });
