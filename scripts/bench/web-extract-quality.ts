@@ -13,7 +13,7 @@
  * The figures are quality figures only against a real model:
  *   bun scripts/bench/web-extract-quality.ts --llm-base-url https://api.x.ai/v1 --llm-api-key-file ~/.xai-key --llm-model grok-4-fast [--limit 120] [--concurrency 4]
  * `--loopback` runs the same plumbing end to end against a loopback model (@copilotkit/aimock) that
- * quotes the page's first line as the headline and nothing else: it checks the bench runs; its
+ * quotes the page's first line as the headline and makes up a site name: it checks the bench runs; its
  * figures say nothing about quality and are printed under a banner saying so.
  */
 import { LLMock } from "@copilotkit/aimock";
@@ -55,7 +55,7 @@ const llmSettings = resolveLlm({ llmBaseUrl: baseUrl, llmModel: model, llmTimeou
 const web = createWebEngine({ userAgent: "Tollbooth-bench/1 (+https://example.invalid)", allowLoopbackTargets: false });
 const llm: ModelAccess = createModelAccess(llmSettings, { web });
 
-/** The loopback model: the first line of the page as the headline (with it as the quote), everything else null. */
+/** The loopback model: the first line of the page as the headline (with it as the quote), a site name the page does not hold, everything else null. */
 function loopbackAnswer(req: { messages: { role: string; content: string }[] }) {
   const user = String(req.messages.find((m) => m.role === "user")?.content ?? "");
   const system = String(req.messages.find((m) => m.role === "system")?.content ?? "");
@@ -64,7 +64,11 @@ function loopbackAnswer(req: { messages: { role: string; content: string }[] }) 
   const quoted = system.includes("`quote`");
   const schema = JSON.parse(system.slice(system.indexOf("nothing else:\n") + "nothing else:\n".length)) as { properties: Record<string, unknown> };
   const answer = Object.fromEntries(
-    Object.keys(schema.properties).map((k) => [k, k === "headline" ? (quoted ? { value: first, quote: first } : first) : quoted ? { value: null, quote: null } : null]),
+    Object.keys(schema.properties).map((k) => {
+      // A made-up site name with a made-up quote, so the run also goes through the unsupported path.
+      const claim = k === "headline" ? first : k === "site_name" ? "The Loopback Gazette" : null;
+      return [k, quoted ? { value: claim, quote: claim } : claim];
+    }),
   );
   const content = JSON.stringify(answer);
   return { content, usage: { prompt_tokens: Math.ceil((user.length + system.length) / 4), completion_tokens: Math.ceil(content.length / 4) } };
