@@ -43,8 +43,10 @@ export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, exampleP
 export { toCompactResult } from "./web/read-result.ts";
 
 // web/extract (the endpoint and the job skill): values tied to quotes from the page text.
-export { checkExtractRequest, exampleExtractRequest, exampleExtractResult, extractEndpoint, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-endpoint.ts";
-export type { ExtractOutput, ExtractRequest, ExtractResult } from "./grounding/extract-endpoint.ts";
+export { checkExtractRequest, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-schemas.ts";
+export type { ExtractOutput, ExtractRequest, ExtractResult } from "./grounding/extract-schemas.ts";
+export { extractEndpoint } from "./grounding/extract-endpoint.ts";
+export { exampleExtractRequest, exampleExtractResult } from "./grounding/extract-example.ts";
 
 // Capital board and directory building blocks (the capital and directory files are made of these).
 export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";

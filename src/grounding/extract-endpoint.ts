@@ -2,107 +2,22 @@
  * @module grounding/extract-endpoint — what web/extract (the endpoint and the job skill) runs: each
  * page read through the web engine as web/read reads it, one tool-less model call that fills the
  * caller's schema with a quote per value (the page only inside the untrusted-content block), and
- * the check of every quote against the text returned. Also the request and result schemas, the
- * cross-field rules and the price (web/read's per page plus the model surcharge the file declares).
+ * the check of every quote against the text returned.
  */
-import { type Static, Type as t } from "@sinclair/typebox";
 import { ApiError, toApiError } from "../errors.ts";
 import type { ModelAccess, ModelUsage } from "../llm/model-access.ts";
 import { DATAMARK } from "../llm/untrusted.ts";
-import type { CheckFailure } from "../plugin/define.ts";
-import { formatDollars, type NetworkPrices, parseDollars, resolvePrices } from "../plugin/price.ts";
 import { compileValidator, summarizeIssues } from "../plugin/schema.ts";
-import { priceRead } from "../web/endpoint-schemas.ts";
 import type { WebEngine } from "../web/engine.ts";
-import { InlineErrorSchema, type InlineError } from "../web/read-result.ts";
-import { type CallerSchema, readCallerSchema, schemaLimits } from "./caller-schema.ts";
-import { answerSchema, EvidenceSchema, type Grounded, groundAnswer, UnsupportedSchema } from "./ground.ts";
+import type { InlineError } from "../web/read-result.ts";
+import { type CallerSchema, readCallerSchema } from "./caller-schema.ts";
+import type { ExtractOutput, ExtractRequest, ExtractResult } from "./extract-schemas.ts";
+import { answerSchema, type Grounded, groundAnswer } from "./ground.ts";
 import { indexText } from "./quote-match.ts";
 
 /** Characters of page text read and shown to the model (web/read's default max_chars). */
 export const extractPageChars = 20_000;
-export const maxPromptChars = 2000;
 const pageConcurrency = 3;
-
-const Url = t.String({ format: "uri", maxLength: 2048, description: "Public http(s) URL, port 80 or 443." });
-
-export const ExtractRequestSchema = t.Object(
-  {
-    url: t.Optional(Url),
-    urls: t.Optional(t.Array(Url, { minItems: 1, maxItems: 10, uniqueItems: true, description: "1 to 10 URLs, each extracted with the same schema." })),
-    schema: t.Record(t.String(), t.Unknown(), {
-      description:
-        `JSON Schema of the answer: {"type": "object", "properties": {...}} at the top, at most ${schemaLimits.maxProperties} properties in all and ${schemaLimits.maxDepth} levels of objects and arrays. ` +
-        "Types object, array, string, number, integer, boolean; keywords properties, required, additionalProperties (false), items, maxItems, enum, format (date, date-time, uri, email), minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum; " +
-        'annotations title, description, examples, default; "x-derived": true on a leaf the model works out (a sum, a yes/no) from the quotes it names.',
-    }),
-    prompt: t.Optional(t.String({ minLength: 1, maxLength: maxPromptChars, description: "What to look for, in your words (at most 2,000 characters)." })),
-    render: t.Optional(t.Boolean({ description: "Run the page's JavaScript in a headless browser first (priced as a rendered web/read)." })),
-    selector: t.Optional(t.String({ minLength: 1, maxLength: 300, description: "CSS selector; only the first matching element is read (HTML only)." })),
-    include_text: t.Optional(t.Boolean({ description: "false: return text_sha256 and characters instead of the text (default true)." })),
-  },
-  { additionalProperties: false, oneOf: [{ required: ["url"] }, { required: ["urls"] }] },
-);
-export type ExtractRequest = Static<typeof ExtractRequestSchema>;
-
-const Usage = t.Object(
-  { model: t.String(), steps: t.Integer(), tool_calls: t.Integer(), input_tokens: t.Integer(), output_tokens: t.Integer(), cost_usd: t.Number() },
-  { additionalProperties: false },
-);
-
-export const ExtractResultSchema = t.Object(
-  {
-    ok: t.Literal(true),
-    url: t.String(),
-    final_url: t.String(),
-    fetched_at: t.String(),
-    title: t.String(),
-    text: t.Optional(t.String({ description: "The page text the offsets point into (absent with include_text: false)." })),
-    text_sha256: t.String({ description: "SHA-256 of text's UTF-8." }),
-    characters: t.Integer({ minimum: 0, description: "Code points in text." }),
-    truncated: t.Boolean(),
-    data: t.Record(t.String(), t.Unknown(), { description: "Valid against the caller's schema, every value possibly null (not stated by the page, or not supported by a quote)." }),
-    evidence: t.Array(EvidenceSchema, { description: "One entry per non-null leaf value of data." }),
-    unsupported: t.Array(UnsupportedSchema, { description: "Values the model claimed that no quote in the text supports; they are null in data." }),
-    partial: t.Boolean({ description: "true when some claimed value was unsupported." }),
-    usage: Usage,
-    warnings: t.Array(t.String()),
-    content_is_untrusted: t.Literal(true),
-  },
-  { additionalProperties: false },
-);
-export type ExtractResult = Static<typeof ExtractResultSchema>;
-
-export const ExtractOutputSchema = t.Union([
-  ExtractResultSchema,
-  t.Object({
-    ok: t.Literal(true),
-    batch: t.Literal(true),
-    count: t.Integer(),
-    succeeded: t.Integer(),
-    failed: t.Integer(),
-    charged_urls: t.Integer(),
-    results: t.Array(t.Union([ExtractResultSchema, InlineErrorSchema])),
-  }),
-]);
-export type ExtractOutput = Static<typeof ExtractOutputSchema>;
-
-/** url or urls, and a schema we support; named before any price. */
-export function checkExtractRequest(input: ExtractRequest): CheckFailure | string | undefined {
-  if ((input.url === undefined) === (input.urls === undefined)) return "send exactly one of url or urls";
-  const schema = readCallerSchema(input.schema);
-  if (!schema.ok) return { code: "EXTRACT_SCHEMA_INVALID", message: summarizeIssues(schema.issues) };
-  return undefined;
-}
-
-/** web/read's price for the same pages, plus `surchargeUsd` per page for the model. */
-export function priceExtract(input: ExtractRequest, surchargeUsd: string): NetworkPrices {
-  const count = input.urls?.length ?? 1;
-  const read = resolvePrices(priceRead({ ...(input.urls ? { urls: input.urls } : { url: input.url ?? "" }), ...(input.render ? { render: true } : {}) }));
-  const surcharge = parseDollars(surchargeUsd);
-  if (surcharge === undefined) throw new Error(`model surcharge must be a dollar string, got ${JSON.stringify(surchargeUsd)}`);
-  return { base: formatDollars(read.base + count * surcharge), algorand: formatDollars(read.algorand + count * surcharge) };
-}
 
 export interface ExtractCapabilities {
   readonly web: WebEngine;
@@ -131,7 +46,7 @@ function callerPrompt(prompt: string | undefined): string {
 
 const unmark = (quote: string) => quote.split(DATAMARK).join(" ");
 
-/** The page text as web/extract reads it, and what the model said about it once checked. */
+/** What groundPage needs of a page read: its text (the returned text the offsets point into). */
 export interface PageRead {
   readonly text: string;
 }
@@ -222,38 +137,3 @@ export async function extractEndpoint(input: ExtractRequest, caps: ExtractCapabi
   if (succeeded === 0) throw new ApiError("BATCH_FAILED", { details: { batch: true, count: body.count, succeeded: 0, failed: body.failed, charged_urls: 0, results } });
   return body;
 }
-
-export const exampleExtractRequest: ExtractRequest = {
-  url: "https://example.com/",
-  schema: {
-    type: "object",
-    properties: {
-      purpose: { type: "string", description: "What the domain is for." },
-      needs_permission: { type: "boolean", description: "Whether using it needs permission.", "x-derived": true },
-    },
-  },
-};
-
-const exampleText = "Example Domain\nThis domain is for use in illustrative examples in documents. You may use this domain in literature without prior coordination or asking for permission.\nMore information...";
-
-export const exampleExtractResult: ExtractResult = {
-  ok: true,
-  url: "https://example.com/",
-  final_url: "https://example.com/",
-  fetched_at: "2026-01-01T00:00:00.000Z",
-  title: "Example Domain",
-  text: exampleText,
-  text_sha256: "0".repeat(64),
-  characters: exampleText.length,
-  truncated: false,
-  data: { purpose: "for use in illustrative examples in documents", needs_permission: false },
-  evidence: [
-    { path: "/purpose", quote: "for use in illustrative examples in documents", start: 30, end: 75, match: "exact" },
-    { path: "/needs_permission", derived: true, quotes: [{ quote: "without prior coordination or asking for permission", start: 115, end: 166, match: "exact" }] },
-  ],
-  unsupported: [],
-  partial: false,
-  usage: { model: "grok-4-fast", steps: 1, tool_calls: 0, input_tokens: 610, output_tokens: 74, cost_usd: 0.00016 },
-  warnings: [],
-  content_is_untrusted: true,
-};

@@ -1,6 +1,7 @@
 /** web/extract's parts without a model: the caller's schema (limits, keywords), quotes found in the text, and the check of an answer. */
 import { describe, expect, it } from "bun:test";
 import { readCallerSchema } from "../../src/grounding/caller-schema.ts";
+import { exampleExtractResult } from "../../src/grounding/extract-example.ts";
 import { groundAnswer } from "../../src/grounding/ground.ts";
 import { indexText, valueInQuote } from "../../src/grounding/quote-match.ts";
 import { compileValidator } from "../../src/plugin/schema.ts";
@@ -131,5 +132,15 @@ describe("an answer checked against the page", () => {
     expect(g.unsupported).toEqual([]);
     expect(g.supported).toBe(0);
     expect(ground(null).supported).toBe(0);
+  });
+});
+
+describe("the documented example", () => {
+  it("has offsets that point at its quotes in its text", () => {
+    const text = exampleExtractResult.text!;
+    expect(exampleExtractResult.characters).toBe([...text].length);
+    for (const e of exampleExtractResult.evidence) {
+      for (const q of "derived" in e ? e.quotes : [e]) expect(codePoints(text, q.start, q.end)).toBe(q.quote);
+    }
   });
 });
