@@ -4,12 +4,12 @@
  * caller's schema with a quote per value (the page only inside the untrusted-content block), and
  * the check of every quote against the text returned.
  */
-import { ApiError, toApiError } from "../errors.ts";
+import { ApiError } from "../errors.ts";
 import type { ModelAccess, ModelUsage } from "../llm/model-access.ts";
 import { DATAMARK } from "../llm/untrusted.ts";
 import { compileValidator, summarizeIssues } from "../plugin/schema.ts";
 import type { WebEngine } from "../web/engine.ts";
-import type { InlineError } from "../web/read-result.ts";
+import { envelope, inlineError, mapBounded } from "../web/endpoints.ts";
 import { type CallerSchema, readCallerSchema } from "./caller-schema.ts";
 import type { ExtractOutput, ExtractRequest, ExtractResult } from "./extract-schemas.ts";
 import { answerSchema, type Grounded, groundAnswer } from "./ground.ts";
@@ -111,29 +111,14 @@ export async function extractOne(url: string, input: ExtractRequest, caps: Extra
   };
 }
 
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /** One page, or a batch with inline errors (charged when at least one page succeeded, as web/read batches are). */
 export async function extractEndpoint(input: ExtractRequest, caps: ExtractCapabilities, options: ExtractOptions): Promise<ExtractOutput> {
   if (input.url !== undefined) return extractOne(input.url, input, caps, options);
-  const urls = input.urls ?? [];
-  const results = await mapBounded(urls, pageConcurrency, (url) =>
-    extractOne(url, input, caps, options).catch((error: unknown): InlineError => {
+  const results = await mapBounded(input.urls ?? [], pageConcurrency, (url) =>
+    extractOne(url, input, caps, options).catch((error: unknown) => {
       if (caps.signal.aborted) throw error;
-      const e = toApiError(error);
-      return { ok: false, url, error: e.code, status: e.status, message: e.message };
+      return inlineError(url, error);
     }),
   );
-  const succeeded = results.filter((r) => r.ok).length;
-  const body = { ok: true as const, batch: true as const, count: results.length, succeeded, failed: results.length - succeeded, charged_urls: succeeded > 0 ? results.length : 0, results };
-  if (succeeded === 0) throw new ApiError("BATCH_FAILED", { details: { batch: true, count: body.count, succeeded: 0, failed: body.failed, charged_urls: 0, results } });
-  return body;
+  return envelope(results);
 }

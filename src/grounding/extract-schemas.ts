@@ -7,8 +7,7 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import type { CheckFailure } from "../plugin/define.ts";
 import { formatDollars, type NetworkPrices, parseDollars, resolvePrices } from "../plugin/price.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import { priceRead } from "../web/endpoint-schemas.ts";
-import { InlineErrorSchema } from "../web/read-result.ts";
+import { batchEnvelope, priceRead } from "../web/endpoint-schemas.ts";
 import { readCallerSchema, schemaLimits } from "./caller-schema.ts";
 import { EvidenceSchema, UnsupportedSchema } from "./ground.ts";
 
@@ -63,18 +62,7 @@ export const ExtractResultSchema = t.Object(
 );
 export type ExtractResult = Static<typeof ExtractResultSchema>;
 
-export const ExtractOutputSchema = t.Union([
-  ExtractResultSchema,
-  t.Object({
-    ok: t.Literal(true),
-    batch: t.Literal(true),
-    count: t.Integer(),
-    succeeded: t.Integer(),
-    failed: t.Integer(),
-    charged_urls: t.Integer(),
-    results: t.Array(t.Union([ExtractResultSchema, InlineErrorSchema])),
-  }),
-]);
+export const ExtractOutputSchema = t.Union([ExtractResultSchema, batchEnvelope(ExtractResultSchema)]);
 export type ExtractOutput = Static<typeof ExtractOutputSchema>;
 
 /** url or urls, and a schema we support; named before any price. */
