@@ -51,6 +51,7 @@ const byType: Record<string, readonly string[]> = {
   boolean: ["type"],
 };
 const formats = new Set(["date", "date-time", "uri", "email"]);
+const reservedNames = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Checks and converts a caller's schema; issues name the JSON Pointer of the problem in the schema. */
 export function readCallerSchema(schema: unknown): CallerSchema {
@@ -101,6 +102,8 @@ export function readCallerSchema(schema: unknown): CallerSchema {
       for (const [name, child] of Object.entries(props)) {
         properties++;
         if (name === "" || name.length > 100) problem(`${path}/properties`, `property names must be 1 to 100 characters`);
+        // Names JavaScript objects give a meaning of their own would not survive as plain keys of data.
+        if (reservedNames.has(name)) problem(`${path}/properties`, `"${name}" cannot be a property name here`);
         const converted = visit(child, `${path}/properties/${escapePointer(name)}`, depth + 1);
         if (converted) children.push({ name, node: converted });
       }

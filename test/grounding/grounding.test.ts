@@ -84,6 +84,17 @@ describe("the caller's schema", () => {
     expect(problem({ type: "array", items: { type: "string" } })).toContain("the top of the schema must be");
     expect(problem({ type: "object", properties: {} })).toContain("at least one property");
     expect(problem({ type: "object", properties: { a: { type: "object", "x-derived": true, properties: { b: { type: "string" } } } } })).toContain("x-derived");
+    expect(problem(JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "string"}}}'))).toContain('"__proto__" cannot be a property name');
+  });
+
+  it("keeps names and enum values a caller chose as data: quotes in them cannot reach the validator's generated code", () => {
+    const name = "x'] || (globalThis.__pwned = true) || a['";
+    const r = readCallerSchema({ type: "object", properties: { [name]: { type: "string", enum: ["it's", "a\\'b"] } } });
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    const validate = compileValidator(r.data);
+    expect(validate({ [name]: "it's" }).ok).toBe(true);
+    expect(validate({ [name]: "other" }).ok).toBe(false);
+    expect((globalThis as Record<string, unknown>).__pwned).toBeUndefined();
   });
 });
 
