@@ -110,6 +110,8 @@ export const errorCodes = {
   POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
   MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
   MODEL_REFUSED: { status: 422, message: "The language model refused the request; nothing was charged." },
+  EXTRACT_SCHEMA_INVALID: { status: 400, message: "The schema is outside what web/extract supports (an object at the top, at most 50 properties, 4 levels, the supported keywords); see message. Nothing was priced or charged." },
+  EXTRACT_NOTHING_SUPPORTED: { status: 422, message: "No value of the schema could be tied to a quote from the page (every value is null); nothing was charged." },
   MODEL_OUTPUT_INVALID: { status: 502, message: "The language model's answer did not have the required form (JSON or schema), even after one repair; nothing was charged." },
 
   // ── admin listener (operator dashboard and /metrics; never on the public port) ──

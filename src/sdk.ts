@@ -42,6 +42,12 @@ export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web
 export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
 
+// web/extract (the endpoint and the job skill): values tied to quotes from the page text.
+export { checkExtractRequest, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-schemas.ts";
+export type { ExtractOutput, ExtractRequest, ExtractResult } from "./grounding/extract-schemas.ts";
+export { extractEndpoint } from "./grounding/extract-endpoint.ts";
+export { exampleExtractRequest, exampleExtractResult } from "./grounding/extract-example.ts";
+
 // Capital board and directory building blocks (the capital and directory files are made of these).
 export { CommitRequestSchema, CommitResultSchema, defaultSeatPriceMicros, TicketIdSchema } from "./capital/board.ts";
 export { IntroPackSchema, ListingIdSchema, PeerSurveySchema } from "./directory/service.ts";

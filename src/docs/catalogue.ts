@@ -35,9 +35,9 @@ export interface CatalogueEntry {
   readonly engine?: SkillEngine;
 }
 
-/** The engine line of a skill on a server with this model access (undefined: the skill's own code). */
+/** The engine line of an endpoint or skill on a server with this model access (undefined: the file's own code). */
 export function engineOf(entry: PluginEntry | SkillEntry, llm: ModelAccess): SkillEngine | undefined {
-  return entry.definition.kind === "skill" ? entry.definition.engine?.(llm) : undefined;
+  return entry.definition.engine?.(llm);
 }
 
 /** "Engine on this server: model (grok-4-fast)." for descriptions a buyer reads before paying. */

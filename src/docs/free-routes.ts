@@ -62,6 +62,7 @@ function capabilities(docs: DocsContext) {
       price_usd: e.price,
       price_depends_on_input: e.priceDependsOnInput,
       timeout_sec: e.timeoutSec,
+      ...(e.engine ? { engine: e.engine.engine, available: e.engine.available, ...(e.engine.model ? { model: e.engine.model } : {}) } : {}),
     })),
     catalogue: catalogue.skills.map((s) => ({
       id: s.id,
@@ -89,6 +90,7 @@ export const agentCardServiceVersion = "3.4.1-opt";
  */
 function agentCard(docs: DocsContext) {
   const all = [...docs.catalogue.operations, ...docs.catalogue.skills];
+  const operationIds = new Set(docs.catalogue.operations.map((e) => e.id));
   const figures = docs.jobs?.stats();
   return {
     name: serviceName,
@@ -105,7 +107,8 @@ function agentCard(docs: DocsContext) {
     defaultInputModes: ["application/json"],
     defaultOutputModes: ["application/json", "text/plain"],
     skills: all.map((e) => ({
-      id: e.id,
+      // A job skill may share its id with an endpoint (web.extract is sold both ways): the card's ids stay unique.
+      id: e.kind === "skill" && operationIds.has(e.id) ? `jobs.${e.id}` : e.id,
       name: e.id,
       description: e.summary,
       tags: [...new Set([e.kind === "plugin" ? operationArea(e).replace(" ", "-") : "job", ...(e.kind === "skill" ? [e.async ? "async" : "sync"] : []), ...e.id.split(".")])],

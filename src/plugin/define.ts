@@ -78,6 +78,11 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   readonly run: (input: Static<I>, ctx: PluginContext) => Promise<Static<O>>;
   /** Sync calls only: hooks around the settlement of work that holds something (see SettlementHooks). */
   readonly settlement?: SettlementHooks<Static<O>>;
+  /**
+   * Which engine answers on this server, shown before payment (capabilities, agent card, 402
+   * preview, doctor). Absent: the file's own code, always available.
+   */
+  readonly engine?: (llm: ModelAccess) => SkillEngine;
 }
 
 export interface PluginDefinition<I extends TObject = TObject, O extends TSchema = TSchema>
@@ -107,11 +112,6 @@ export interface SkillDefinition<I extends TObject = TObject, O extends TSchema 
    * back when the job is not accepted after all (settlement at acceptance failed).
    */
   readonly claim?: (input: Static<I>, ctx: PluginContext, jobId: string) => void | (() => void);
-  /**
-   * Which engine answers on this server, shown before payment (capabilities, agent card, 402
-   * preview, doctor). Absent: the skill's own code, always available.
-   */
-  readonly engine?: (llm: ModelAccess) => SkillEngine;
 }
 
 export interface SkillEngine {

@@ -92,9 +92,11 @@ export function buildRegistry(files: readonly LoadedFile[]): Registry {
       if (found.length === 1 ? stem !== expected : !expected.startsWith(stem)) {
         report(definition.kind === "plugin" ? "id" : "skill", `file name must be ${expected}.ts for id "${id}"`);
       }
-      const clash = seenIds.get(id);
+      // Endpoints and skills are named apart (a route, a skill field), so one id may be sold both ways.
+      const key = `${definition.kind}:${id}`;
+      const clash = seenIds.get(key);
       if (clash) report(definition.kind === "plugin" ? "id" : "skill", `duplicate id "${id}" (also in ${clash})`);
-      else seenIds.set(id, loaded.file);
+      else seenIds.set(key, loaded.file);
 
       if (definition.kind === "plugin") {
         const route = definition.route;

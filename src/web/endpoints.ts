@@ -20,7 +20,7 @@ export const defaultMaxChars = 20_000;
 const batchConcurrency = 4;
 
 /** Maps with at most `limit` calls in flight; results keep input order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -40,8 +40,8 @@ interface Batch<T> {
   results: (T | InlineError)[];
 }
 
-/** spec §7 rule 2: a batch succeeds (and is charged in full) when at least one URL succeeded. */
-function envelope<T extends { ok: boolean }>(results: (T | InlineError)[]): Batch<T> {
+/** spec §7 rule 2: a batch succeeds (and is charged in full) when at least one URL succeeded; else BATCH_FAILED (not charged). */
+export function envelope<T extends { ok: boolean }>(results: (T | InlineError)[]): Batch<T> {
   const succeeded = results.filter((r) => r.ok).length;
   const body: Batch<T> = { ok: true, batch: true, count: results.length, succeeded, failed: results.length - succeeded, charged_urls: succeeded > 0 ? results.length : 0, results };
   if (succeeded === 0) {
@@ -50,7 +50,7 @@ function envelope<T extends { ok: boolean }>(results: (T | InlineError)[]): Batc
   return body;
 }
 
-function inlineError(url: string, error: unknown): InlineError {
+export function inlineError(url: string, error: unknown): InlineError {
   const e = toApiError(error);
   return { ok: false, url, error: e.code, status: e.status, message: e.message };
 }

@@ -102,8 +102,12 @@ describe("agent card", () => {
     expect(card.url).toBe("http://127.0.0.1:8402");
     expect(card.protocolVersion).toBeString();
     const skills = card.skills as Json[];
-    const ids = [...service.registry.plugins, ...service.registry.skills].map((e) => e.id);
+    const operationIds = new Set(service.registry.plugins.map((e) => e.id));
+    // web.extract is sold as an endpoint and as a job skill: the card keeps its ids unique.
+    const ids = [...service.registry.plugins.map((e) => e.id), ...service.registry.skills.map((e) => (operationIds.has(e.id) ? `jobs.${e.id}` : e.id))];
     expect(skills.map((s) => s.id)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(skills.find((s) => s.id === "jobs.web.extract")?.endpoint).toBe("POST /v1/jobs/web.extract");
     for (const skill of skills) {
       for (const field of ["id", "name", "description"]) expect(skill[field]).toBeString();
       expect((skill.tags as string[]).length).toBeGreaterThan(0);
