@@ -17,7 +17,7 @@
  * figures say nothing about quality and are printed under a banner saying so.
  */
 import { LLMock } from "@copilotkit/aimock";
-import { createModelAccess } from "../../src/llm/access.ts";
+import { createModelAccess } from "../../src/llm/configured-model.ts";
 import { resolveLlm } from "../../src/llm/config.ts";
 import type { ModelAccess } from "../../src/llm/model-access.ts";
 import { DATAMARK } from "../../src/llm/untrusted.ts";
