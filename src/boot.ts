@@ -5,7 +5,7 @@
 import packageJson from "../package.json" with { type: "json" };
 import type { Metrics } from "./admin/metrics.ts";
 import { createApp } from "./app.ts";
-import { type Config, ConfigError, servingProblems } from "./config.ts";
+import { type Config, ConfigError, servingProblems, storeProblems } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./http/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
@@ -198,7 +198,7 @@ export interface RunningService extends Service {
 }
 
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
-  const problems = servingProblems(config);
+  const problems = [...servingProblems(config), ...storeProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
   const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });

@@ -21,6 +21,12 @@ export const configFields = {
   host: t.Optional(t.String({ minLength: 1, description: "Address to bind. Default 0.0.0.0 with payments on, 127.0.0.1 with payments off." })),
   data: t.String({ minLength: 1, default: "./data", description: "Folder for the SQLite database (tollbooth.db)." }),
   plugins: t.Optional(t.String({ minLength: 1, description: "Folder of extra plugin and skill files loaded at start." })),
+  databaseUrl: t.Optional(
+    t.String({
+      pattern: "^postgres(ql)?://",
+      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share. Not served from yet: serve refuses it (issue 28, see README).",
+    }),
+  ),
   payments: t.Union([t.Literal("on"), t.Literal("off")], { default: "off", description: "on: paid routes require x402 payment; off: everything is free (local use only)." }),
   unsafeAllowLoopbackTargets: t.Boolean({
     default: false,
@@ -207,6 +213,14 @@ export function servingProblems(config: Pick<Config, "payments" | "publicUrl">):
     return ["--public-url: required with payments on (the base URL buyers reach this server at; without it 402 resources and documents would name whatever Host a caller sends)"];
   }
   return [];
+}
+
+/** What the store cannot do yet with this configuration (serve refuses to start). */
+export function storeProblems(config: Pick<Config, "databaseUrl">): string[] {
+  if (config.databaseUrl === undefined) return [];
+  return [
+    "--database-url: serving from PostgreSQL is not finished: only the idempotency-key store has a PostgreSQL engine so far (issue 28); leave it unset to serve from the SQLite file in --data",
+  ];
 }
 
 export function isLoopbackHost(host: string): boolean {

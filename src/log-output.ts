@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fstatSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import type { Config } from "./config.ts";
 import type { LogLevel, LogSink } from "./log.ts";
+import { sleepSync } from "./runtime/process.ts";
 
 const flushEveryMs = 100;
 const flushAtChars = 64 * 1024;
@@ -100,7 +101,7 @@ function writeAll(fd: number, chunk: string): void {
     } catch (error) {
       // A full pipe (non-blocking stdout): wait for the reader rather than drop lines.
       if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-      Bun.sleepSync(1);
+      sleepSync(1);
     }
   }
 }

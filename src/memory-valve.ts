@@ -7,6 +7,8 @@
  * (web/threads/collection-pacing.ts): making them collect more often under pressure cost a third
  * of the web-read throughput (scripts/bench/web-read-throughput.ts), this ~1 % of it.
  */
+import { collectGarbage } from "./runtime/memory.ts";
+
 export interface MemoryValve {
   /** Collections the valve ran, and the milliseconds they held the thread. */
   stats(): { collections: number; pauseMs: number };
@@ -23,7 +25,7 @@ export interface MemoryValveOptions {
 }
 
 export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
-  const { limitBytes, everyMs = 250, gapMs = 500, rss = () => process.memoryUsage.rss(), collect = () => Bun.gc(true) } = options;
+  const { limitBytes, everyMs = 250, gapMs = 500, rss = () => process.memoryUsage.rss(), collect = collectGarbage } = options;
   let lastAt = Number.NEGATIVE_INFINITY;
   let collections = 0;
   let pauseMs = 0;

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import backupService from "../../deploy/tollbooth-backup.service" with { type: "text" };
 import backupTimer from "../../deploy/tollbooth-backup.timer" with { type: "text" };
 import serviceUnit from "../../deploy/tollbooth.service" with { type: "text" };
+import { runCommand } from "../runtime/process.ts";
 
 export interface InstallOptions {
   /** Prefix of every written path ("/" for the real system). */
@@ -77,7 +78,7 @@ export async function install(options: InstallOptions): Promise<InstallPlan> {
   write(installedPaths.env, starterEnv, 0o640, false);
   if (!options.dryRun) for (const dir of [installedPaths.data, installedPaths.backups]) mkdirSync(at(dir), { recursive: true, mode: 0o750 });
 
-  const userExists = options.root === "/" && (await run(["id", "-u", "tollbooth"])) === 0;
+  const userExists = options.root === "/" && (await runCommand(["id", "-u", "tollbooth"])) === 0;
   const commands = [
     ...(userExists ? [] : [["useradd", "--system", "--user-group", "--home-dir", installedPaths.data, "--shell", "/usr/sbin/nologin", "tollbooth"]]),
     ["chown", "-R", "tollbooth:tollbooth", installedPaths.data, installedPaths.backups],
@@ -87,18 +88,9 @@ export async function install(options: InstallOptions): Promise<InstallPlan> {
   const real = options.root === "/" && !options.dryRun;
   if (real) {
     for (const command of commands) {
-      const code = await run(command);
+      const code = await runCommand(command);
       if (code !== 0) throw new Error(`${command.join(" ")} exited with ${code}`);
     }
   }
   return { written, kept, commands, ran: real };
-}
-
-async function run(command: string[]): Promise<number> {
-  try {
-    const proc = Bun.spawn(command, { stdout: "ignore", stderr: "inherit" });
-    return await proc.exited;
-  } catch {
-    return 127;
-  }
 }

@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { contextOf } from "../http/request-context.ts";
+import { fileBody } from "../runtime/files.ts";
 
 const assetCache = { "Cache-Control": "public, max-age=86400" };
 
@@ -46,10 +47,10 @@ export function mountApiReference(app: Elysia, info: { title: string; version: s
   });
   app.get("/docs/swagger-ui-bundle.js", ({ request }) => {
     contextOf(request).route = "/docs/swagger-ui-bundle.js";
-    return new Response(Bun.file(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", ...assetCache } });
+    return new Response(fileBody(swaggerBundle), { headers: { "content-type": "text/javascript; charset=utf-8", ...assetCache } });
   });
   app.get("/docs/swagger-ui.css", ({ request }) => {
     contextOf(request).route = "/docs/swagger-ui.css";
-    return new Response(Bun.file(swaggerCss), { headers: { "content-type": "text/css; charset=utf-8", ...assetCache } });
+    return new Response(fileBody(swaggerCss), { headers: { "content-type": "text/css; charset=utf-8", ...assetCache } });
   });
 }

@@ -1,9 +1,10 @@
 /**
  * @module http/serve — the runtime seam. Wraps the app's fetch handler with what every request
  * needs (request id, 1 MiB body cap, client address, one log line, the outcome row) and starts
- * Bun's server. A Deno build swaps `startServer` only.
+ * it on the runtime's server (runtime/serve.ts: Bun or Deno).
  */
 import { ApiError } from "../errors.ts";
+import { serveHttp } from "../runtime/serve.ts";
 import type { Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import type { ClientResolver } from "./client-address.ts";
@@ -193,18 +194,11 @@ export interface RunningServer {
 }
 
 export function startServer(handler: RequestHandler, options: { host: string; port: number; log: Logger }): RunningServer {
-  const server = Bun.serve({
-    hostname: options.host,
+  const server = serveHttp({
+    host: options.host,
     port: options.port,
-    // Never Bun's development error page (it shows source and paths): `error` below answers instead.
-    development: false,
-    // Far above our own 1 MiB cap, so an oversize body gets our JSON 413 rather than Bun's empty one.
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    idleTimeout: 255,
-    fetch(request, srv) {
-      return handler(request, () => srv.requestIP(request)?.address ?? "unknown");
-    },
-    error(error) {
+    fetch: handler,
+    onError(error) {
       // Only reached if the handler itself failed: still our JSON, never a page or a path.
       options.log.error("request handler failed", { error: error.message, stack: error.stack });
       const body = new ApiError("INTERNAL_ERROR").toBody();
@@ -213,7 +207,7 @@ export function startServer(handler: RequestHandler, options: { host: string; po
   });
   return {
     url: new URL(`http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}/`),
-    port: server.port ?? options.port,
-    stop: () => server.stop(true),
+    port: server.port,
+    stop: () => server.stop(),
   };
 }

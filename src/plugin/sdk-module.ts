@@ -1,18 +1,12 @@
 /**
  * @module plugin/sdk-module — offers `import ... from "tollbooth"` to operator files loaded at
- * run time, also inside the compiled binary where there is no node_modules. Bun-specific seam.
+ * run time, also inside the compiled binary where there is no node_modules (runtime/modules.ts).
  */
+import { offerModule } from "../runtime/modules.ts";
 import * as sdk from "../sdk.ts";
 
-let registered = false;
+export const sdkModuleName = "tollbooth";
 
 export function registerSdkModule(): void {
-  if (registered) return;
-  registered = true;
-  Bun.plugin({
-    name: "tollbooth-sdk",
-    setup(build) {
-      build.module("tollbooth", () => ({ exports: { ...sdk } as Record<string, unknown>, loader: "object" }));
-    },
-  });
+  offerModule(sdkModuleName, { ...sdk } as Record<string, unknown>);
 }

@@ -7,10 +7,10 @@
  * always a whole backup. Restoring refuses while a live server holds the data folder and keeps
  * the replaced database (with its `-wal`) beside it.
  */
-import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liveServerMark } from "./server-lock.ts";
+import { Database } from "./sqlite.ts";
 import { databaseFileName } from "./store.ts";
 
 export class BackupError extends Error {

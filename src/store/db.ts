@@ -1,13 +1,13 @@
 /**
- * @module store/db — the one SQLite seam: opens the database (WAL), applies forward-only
- * migrations, and hands out the handle to the table-family modules. Only this folder imports
- * `bun:sqlite`, so another driver (node:sqlite, PostgreSQL) is a change here.
+ * @module store/db — opens the database (WAL), applies forward-only migrations, and hands out the
+ * handle to the table-family modules. The driver (node:sqlite, on Bun and on Deno) is imported by
+ * sqlite.ts only.
  */
-import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { Database } from "./sqlite.ts";
 
-export type { Database, Statement } from "bun:sqlite";
+export { Database, Statement } from "./sqlite.ts";
 
 /** One forward-only migration. `id` sorts lexically and is never reused or edited once shipped. */
 export interface Migration {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, envName, flagName, loadConfig } from "../../src/config.ts";
+import { ConfigError, envName, flagName, loadConfig, storeProblems } from "../../src/config.ts";
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -84,5 +84,20 @@ describe("config", () => {
   it("says when a flag is missing its value or the file is unreadable", () => {
     expect(problemsOf(() => loadConfig({ argv: ["--port"] }))[0]).toContain("--port: needs a value");
     expect(problemsOf(() => loadConfig({ argv: ["--config", "/nonexistent/tb.json"] }))[0]).toContain("config file /nonexistent/tb.json");
+  });
+});
+
+describe("--database-url", () => {
+  it("takes a postgres:// URL from the flag or TOLLBOOTH_DATABASE_URL and refuses anything else", () => {
+    expect(loadConfig({ argv: ["--database-url", "postgres://tb@127.0.0.1:5432/tollbooth"], env: {} }).databaseUrl).toBe("postgres://tb@127.0.0.1:5432/tollbooth");
+    expect(loadConfig({ argv: [], env: { TOLLBOOTH_DATABASE_URL: "postgresql://tb@db/tollbooth" } }).databaseUrl).toBe("postgresql://tb@db/tollbooth");
+    expect(() => loadConfig({ argv: ["--database-url", "mysql://db/x"], env: {} })).toThrow(/--database-url/);
+  });
+
+  it("makes serve refuse to start, naming the flag, until the stores run on PostgreSQL", async () => {
+    const { startService } = await import("./boot.ts");
+    const config = loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--database-url", "postgres://tb@127.0.0.1:1/x"], env: {} });
+    await expect(startService(config)).rejects.toThrow(/--database-url: serving from PostgreSQL is not finished/);
+    expect(storeProblems({ databaseUrl: undefined })).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@
  * inject a recording connector to prove no connection was attempted.
  */
 import { ApiError } from "../../errors.ts";
+import { fetchDecodesBodies } from "../../runtime/fetch.ts";
 
 export interface ConnectRequest {
   url: URL;
@@ -74,7 +75,8 @@ export function createPinnedConnector(options: ConnectorOptions = {}): Connector
     }, request.headersTimeoutMs);
     const init: PinnedFetchInit = {
       method: "GET",
-      headers: { ...request.headers, host: url.host },
+      // Under Deno, fetch would decode the body and keep its content-encoding (runtime/fetch.ts).
+      headers: { ...request.headers, host: url.host, ...(fetchDecodesBodies ? { "accept-encoding": "identity" } : {}) },
       redirect: "manual",
       decompress: false,
       proxy: false,

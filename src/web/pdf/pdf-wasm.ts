@@ -3,12 +3,13 @@
  *
  * mupdf's loader looks for `mupdf-wasm.wasm` beside its own module file, which does not exist inside a
  * `bun build --compile` binary. Importing the file with `{ type: "file" }` makes Bun embed it and give us a
- * path that works both from source (the file in node_modules) and from the binary (`/$bunfs/…`); mupdf reads
- * the path we hand it through its documented `$libmupdf_wasm_Module.locateFile` hook. A Deno or Node build
- * replaces only this module.
+ * path that works from source (the file in node_modules), from the binary (`/$bunfs/…`) and from the JS
+ * bundle Deno runs (runtime/files.ts resolves it there); mupdf reads the path we hand it through its
+ * documented `$libmupdf_wasm_Module.locateFile` hook.
  */
 import type * as Mupdf from "mupdf";
 import wasmPath from "../../../node_modules/mupdf/dist/mupdf-wasm.wasm" with { type: "file" };
+import { assetPath } from "../../runtime/files.ts";
 
 export type MupdfModule = typeof Mupdf;
 
@@ -26,7 +27,7 @@ export function loadMupdf(): Promise<MupdfModule> {
 
 async function instantiateMupdf(): Promise<MupdfModule> {
   // Must be set before mupdf's top-level await instantiates the WASM, hence the dynamic import below.
-  globalThis.$libmupdf_wasm_Module = { locateFile: () => wasmPath };
+  globalThis.$libmupdf_wasm_Module = { locateFile: () => assetPath(wasmPath) };
   const mupdf = await import("mupdf");
   mupdf.setLog(() => {});
   mupdf.disableICC();

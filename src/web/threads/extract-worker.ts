@@ -4,6 +4,7 @@
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
+import { collectGarbage } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
 import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
@@ -14,7 +15,7 @@ let pacer: CollectionPacer | undefined;
 let idleCollector: IdleCollector | undefined;
 
 function collect(): void {
-  Bun.gc(true);
+  collectGarbage();
   pacer?.collected();
 }
 

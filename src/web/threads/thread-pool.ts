@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ApiError, errorCodes } from "../../errors.ts";
+import { type RuntimeWorker, refWorker, startWorker, unrefWorker } from "../../runtime/workers.ts";
 import type { ThreadReply } from "./thread-worker.ts";
 
 export interface ThreadPoolOptions<I> {
@@ -45,8 +46,6 @@ export interface ThreadPool<I, R> {
   close(): Promise<void>;
 }
 
-/** Bun's Worker also has ref/unref (the DOM typings in scope do not say so). */
-type BunWorker = Worker & { ref(): void; unref(): void };
 
 interface Item<I, R> {
   input: I;
@@ -57,18 +56,22 @@ interface Item<I, R> {
 }
 
 interface Thread<I, R> {
-  worker: BunWorker;
+  worker: RuntimeWorker;
   /** The one item this thread is working on, with its message id. */
   busy: (Item<I, R> & { id: number }) | undefined;
 }
 
 /**
- * From source the entry is the file beside this one; in the compiled binary (build root src/) Bun
- * resolves a relative specifier against its embedded file system, where it is web/NAME.
+ * From source the entry is the file beside this one; in the JS bundle Deno runs (scripts/build-deno.ts)
+ * it is web/threads/NAME.js below the bundle's root, where this module's chunk lies; in the compiled
+ * binary (build root src/) Bun resolves a relative specifier against its embedded file system, where
+ * it is web/threads/NAME.
  */
 function workerEntry(name: string): string {
   const beside = new URL(`./${name}`, import.meta.url);
   if (beside.protocol === "file:" && existsSync(fileURLToPath(beside))) return beside.href;
+  const bundled = new URL(`./web/threads/${name.replace(/\.ts$/, ".js")}`, import.meta.url);
+  if (bundled.protocol === "file:" && existsSync(fileURLToPath(bundled))) return bundled.href;
   return `./web/threads/${name}`;
 }
 
@@ -101,21 +104,21 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
   }
 
   function startThread(): Thread<I, R> {
-    const worker = new Worker(entry) as BunWorker;
+    const worker = startWorker(entry);
     const thread: Thread<I, R> = { worker, busy: undefined };
     worker.onmessage = (event: MessageEvent<ThreadReply<R>>) => {
       const reply = event.data;
       const item = thread.busy;
       if (!item || item.id !== reply.id) return;
       thread.busy = undefined;
-      worker.unref();
+      unrefWorker(worker);
       if (reply.ok) item.resolve(reply.result);
       else item.reject(toError(reply));
       pump();
     };
     worker.onerror = (event: ErrorEvent) => retire(thread, event.message || "worker error");
     worker.addEventListener("close", () => retire(thread, "worker exited"));
-    worker.unref();
+    unrefWorker(worker);
     threads.push(thread);
     return thread;
   }
@@ -166,7 +169,7 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
       const item = queue.splice(index, 1)[0] as Item<I, R>;
       const id = nextId++;
       free.busy = { ...item, id };
-      free.worker.ref();
+      refWorker(free.worker);
       free.worker.postMessage(options.message(item.input, id));
     }
   }
