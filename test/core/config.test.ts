@@ -95,7 +95,7 @@ describe("--database-url", () => {
   });
 
   it("makes serve refuse to start, naming the flag, until the stores run on PostgreSQL", async () => {
-    const { startService } = await import("./boot.ts");
+    const { startService } = await import("../../src/boot.ts");
     const config = loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--database-url", "postgres://tb@127.0.0.1:1/x"], env: {} });
     await expect(startService(config)).rejects.toThrow(/--database-url: serving from PostgreSQL is not finished/);
     expect(storeProblems({ databaseUrl: undefined })).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { Database } from "./store/sqlite.ts";
+import { Database } from "../../src/store/sqlite.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
