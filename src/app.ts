@@ -15,6 +15,10 @@ import { ApiError } from "./errors.ts";
 import { answerHeaders, contextOf } from "./http/request-context.ts";
 import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import { evidenceRoutes } from "./http/evidence-routes.ts";
+import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
+import type { EvidenceKeys } from "./evidence/key-file.ts";
+import { createEvidenceSeal } from "./evidence/seal.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
@@ -46,6 +50,8 @@ export interface AppDeps {
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
   /** The language model for model skills (absent: none configured). */
   readonly llm?: ModelAccess;
+  /** The keys that sign evidence results. */
+  readonly evidenceKeys: EvidenceKeys;
 }
 
 export function createApp(deps: AppDeps) {
@@ -90,8 +96,15 @@ export function createApp(deps: AppDeps) {
     directory.stop();
   });
 
+  const seal = createEvidenceSeal(deps.evidenceKeys, now);
   const operationDeps: OperationDeps = {
     ...jobSetup.hooks,
+    sealEvidence: (result, call) =>
+      seal.seal(result, call).catch((error: Error) => {
+        // The payment is settled: the result goes out unsigned rather than not at all.
+        log.error("evidence signing failed", { error: error.message });
+        return result;
+      }),
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -172,6 +185,10 @@ export function createApp(deps: AppDeps) {
     }
     return jsonResponse({ ok: true, payment: found, request_id: context.id });
   });
+
+  const evidence = evidenceRoutes(deps.evidenceKeys, log);
+  app.get(jwksPath, ({ request }) => evidence.jwks(request));
+  app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
 
   for (const entry of registry.plugins) {
     const route = entry.definition.route;

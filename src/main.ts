@@ -44,6 +44,9 @@ Commands:
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
+  keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
+  verify FILE [--jwks FILE|URL] [--source FILE]
+                         check a signed evidence result: signature, key id, text (and source) hashes
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
   install [--root DIR] [--binary PATH] [--dry-run]
                          install the hardened systemd service (user, data folder, units)
@@ -89,6 +92,8 @@ async function main(args: string[]): Promise<number> {
     extra.state = takeFlag(args, "state");
   }
   if (command === "quotes") extra.limit = takeFlag(args, "limit");
+  if (command === "keys" && args[0] && !args[0].startsWith("--")) extra.sub = args.shift();
+  if (command === "verify") return (await import("./evidence/verify-cli.ts")).verifyForCli(args);
   if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
   if (command === "install") {
     extra.root = takeFlag(args, "root");
@@ -243,6 +248,8 @@ async function main(args: string[]): Promise<number> {
       const { newFileForCli } = await import("./cli-scaffold.ts");
       return newFileForCli(extra.kind, extra.id, extra.dir ?? config.plugins ?? ".");
     }
+    case "keys":
+      return (await import("./evidence/keys-cli.ts")).runKeysCli(config, extra.sub);
     case "doctor": {
       const report = await runDoctor(config);
       for (const line of report.lines) console.log(line);
