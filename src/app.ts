@@ -52,6 +52,8 @@ export interface AppDeps {
   readonly llm?: ModelAccess;
   /** The keys that sign evidence results. */
   readonly evidenceKeys: EvidenceKeys;
+  /** Benchmarks only: leave evidence results unsigned. */
+  readonly unsignedEvidence?: boolean;
 }
 
 export function createApp(deps: AppDeps) {
@@ -99,12 +101,16 @@ export function createApp(deps: AppDeps) {
   const seal = createEvidenceSeal(deps.evidenceKeys, now);
   const operationDeps: OperationDeps = {
     ...jobSetup.hooks,
-    sealEvidence: (result, call) =>
-      seal.seal(result, call).catch((error: Error) => {
-        // The payment is settled: the result goes out unsigned rather than not at all.
-        log.error("evidence signing failed", { error: error.message });
-        return result;
-      }),
+    ...(deps.unsignedEvidence
+      ? {}
+      : {
+          sealEvidence: (result: unknown, call: Parameters<typeof seal.seal>[1]) =>
+            seal.seal(result, call).catch((error: Error) => {
+              // The payment is settled: the result goes out unsigned rather than not at all.
+              log.error("evidence signing failed", { error: error.message });
+              return result;
+            }),
+        }),
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
