@@ -47,6 +47,9 @@ Commands:
   keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
+  buy URL [--json BODY] [--max-usd 0.05] [--network base|CAIP-2] [--asset ADDR] [--key-file FILE]
+      [--spend-log FILE] [--daily-cap-usd 1]
+                         pay a paid route of any x402 v2 seller within a budget (official x402 client)
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
   install [--root DIR] [--binary PATH] [--dry-run]
                          install the hardened systemd service (user, data folder, units)
@@ -94,6 +97,7 @@ async function main(args: string[]): Promise<number> {
   if (command === "quotes") extra.limit = takeFlag(args, "limit");
   if (command === "keys" && args[0] && !args[0].startsWith("--")) extra.sub = args.shift();
   if (command === "verify") return (await import("./evidence/verify-cli.ts")).verifyForCli(args);
+  if (command === "buy") return (await import("./buyer/buy-cli.ts")).buyForCli(args);
   if ((command === "backup" || command === "restore" || command === "types") && args[0] && !args[0].startsWith("--")) extra.file = args.shift();
   if (command === "install") {
     extra.root = takeFlag(args, "root");

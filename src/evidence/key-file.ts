@@ -7,7 +7,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import type { JWK } from "jose";
+import { jose } from "./jose-lazy.ts";
 
 export const evidenceKeyFileName = "evidence-keys.json";
 const fileFormat = "tollbooth-evidence-keys/1";
@@ -59,6 +60,7 @@ export function evidenceKeyPath(dataDir: string): string {
 }
 
 async function newKey(now: Date): Promise<StoredKey> {
+  const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await jose();
   const pair = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
   const publicJwk = await exportJWK(pair.publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
@@ -96,7 +98,7 @@ function readKeyFile(path: string): KeyFile {
 
 async function signingKeyOf(file: KeyFile): Promise<SigningKey> {
   const stored = file.keys.find((k) => k.kid === file.current)!;
-  const key = await importJWK(stored.private!, "EdDSA");
+  const key = await (await jose()).importJWK(stored.private!, "EdDSA");
   return { kid: stored.kid, key: key as CryptoKey };
 }
 

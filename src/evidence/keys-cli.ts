@@ -3,6 +3,7 @@
  * rotate` (a new signing key; the old one stays published without its private half). A running
  * server signs with the new key within a second.
  */
+import { existsSync } from "node:fs";
 import type { Config } from "../config.ts";
 import { EvidenceKeyError, evidenceKeyPath, openEvidenceKeys, rotateEvidenceKeys } from "./key-file.ts";
 
@@ -19,6 +20,10 @@ export async function runKeysCli(config: Pick<Config, "data">, sub: string | und
       return 0;
     }
     if (sub === "list" || sub === undefined) {
+      if (!existsSync(evidenceKeyPath(config.data))) {
+        console.log(`no evidence key file at ${evidenceKeyPath(config.data)} yet: the server makes one on first start`);
+        return 0;
+      }
       const keys = await openEvidenceKeys(config.data);
       const current = (await keys.current()).kid;
       for (const key of (await keys.jwks()).keys) console.log(`${key.kid}  ${key.kid === current ? "signing" : "retired (published)"}`);

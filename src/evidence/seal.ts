@@ -3,7 +3,7 @@
  * can name the settlement transaction. A result the web layer noted (evidence/notes.ts) gets
  * `attestation: {jws, kid}`, as does each noted item of a batch; anything else passes unchanged.
  */
-import { CompactSign } from "jose";
+import { jose } from "./jose-lazy.ts";
 import type { EvidenceKeys, SigningKey } from "./key-file.ts";
 import { notedFactsOf } from "./notes.ts";
 import type { Attestation } from "./attestation-schema.ts";
@@ -23,6 +23,7 @@ export interface EvidenceSeal {
 const encoder = new TextEncoder();
 
 export async function signStatement(statement: EvidenceStatement, signing: SigningKey): Promise<Attestation> {
+  const { CompactSign } = await jose();
   const jws = await new CompactSign(encoder.encode(canonicalStatement(statement)))
     .setProtectedHeader({ alg: "EdDSA", typ: evidenceJwsType, kid: signing.kid })
     .sign(signing.key);

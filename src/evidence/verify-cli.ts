@@ -4,7 +4,6 @@
  * Exit 0 only when every check holds; 1 when one fails (named); 2 when the input cannot be read.
  */
 import { readFileSync } from "node:fs";
-import { base64url } from "jose";
 import { takeFlag } from "../cli-flags.ts";
 import { verifyEvidence, type JwkSet } from "./verify.ts";
 
@@ -30,7 +29,7 @@ function serverNamedIn(result: unknown): string | undefined {
   const jws = isObject(first) && isObject(first.attestation) ? first.attestation.jws : undefined;
   if (typeof jws !== "string") return undefined;
   try {
-    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(jws.split(".")[1] ?? ""))) as { server?: unknown };
+    const claims = JSON.parse(Buffer.from(jws.split(".")[1] ?? "", "base64url").toString("utf8")) as { server?: unknown };
     return typeof claims.server === "string" ? claims.server : undefined;
   } catch {
     return undefined;

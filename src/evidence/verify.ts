@@ -6,7 +6,8 @@
  * which part held and the first that did not.
  */
 import canonicalize from "canonicalize";
-import { base64url, compactVerify, importJWK, type JWK } from "jose";
+import type { JWK } from "jose";
+import { jose } from "./jose-lazy.ts";
 import { bytesSha256, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion, textSha256 } from "./statement.ts";
 
 export interface Check {
@@ -50,7 +51,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 function jsonSegment(segment: string, part: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(base64url.decode(segment)));
+    value = JSON.parse(decoder.decode(Buffer.from(segment, "base64url")));
   } catch {
     throw new Malformed(part, `the JWS ${part} is not base64url of a JSON object`);
   }
@@ -83,6 +84,7 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
   let signatureOk = false;
   if (kidOk && key.kty === "OKP" && key.crv === "Ed25519") {
     try {
+      const { compactVerify, importJWK } = await jose();
       await compactVerify(attestation.jws, await importJWK({ kty: key.kty, crv: key.crv, x: key.x }, "EdDSA"), { algorithms: ["EdDSA"] });
       signatureOk = true;
     } catch {
@@ -90,7 +92,7 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
     }
   }
   check("signature", signatureOk, signatureOk ? "Ed25519 signature holds" : kidOk ? "the Ed25519 signature does not hold for this key" : "not checked: no key");
-  const payloadText = decoder.decode(base64url.decode(segments[1]!));
+  const payloadText = decoder.decode(Buffer.from(segments[1]!, "base64url"));
   check(
     "statement",
     statement.statement === evidenceStatementVersion && canonicalize(claims) === payloadText,
