@@ -10,7 +10,7 @@
  *    taking turns round by round with the same clients over the same pages; each side's median
  *    reads/s over its rounds, and the ratio signed / unsigned.
  *
- * Run: node_modules/.bin/bun scripts/bench/evidence-signing.ts [--pages 60] [--sign-rounds 20] [--rounds 6] [--reads 400] [--clients 16]
+ * Run: node_modules/.bin/bun scripts/bench/evidence-signing.ts [--pages 60] [--sign-rounds 20] [--rounds 6] [--reads 400] [--clients 16] [--start-first signed|unsigned]
  * The machine is shared: read the ratio, not the absolute figures.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -103,8 +103,11 @@ await perResult(pages);
 
 const site = servePages(pages.map((p) => new TextEncoder().encode(p)));
 const siteUrl = `http://127.0.0.1:${site.port}`;
+// --start-first unsigned: the other order of starting (each service has its own extraction threads).
+const unsignedFirst = option("start-first", "signed") === "unsigned";
+const unsignedEarly = unsignedFirst ? await start(true) : undefined;
 const signedService = await start(false);
-const unsignedService = await start(true);
+const unsignedService = unsignedEarly ?? (await start(true));
 const sides = [
   { name: "signed", base: signedService.server.url.toString().replace(/\/$/, ""), rates: [] as number[], signed: 0 },
   { name: "unsigned", base: unsignedService.server.url.toString().replace(/\/$/, ""), rates: [] as number[], signed: 0 },
