@@ -18,6 +18,10 @@ import type { Payments } from "./http/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
+import { evidenceRoutes } from "./http/evidence-routes.ts";
+import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
+import type { EvidenceKeys } from "./evidence/key-file.ts";
+import { createEvidenceSeal } from "./evidence/seal.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
@@ -50,6 +54,10 @@ export interface AppDeps {
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
   /** The language model for model skills (absent: none configured). */
   readonly llm?: ModelAccess;
+  /** The keys that sign evidence results. */
+  readonly evidenceKeys: EvidenceKeys;
+  /** Benchmarks only: leave evidence results unsigned. */
+  readonly unsignedEvidence?: boolean;
 }
 
 export function createApp(deps: AppDeps) {
@@ -87,9 +95,20 @@ export function createApp(deps: AppDeps) {
     directory.stop();
   });
 
+  const seal = createEvidenceSeal(deps.evidenceKeys, now);
   const operationDeps: OperationDeps = {
     rateLimit: (caller) => limiter.take(caller),
     checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
+    ...(deps.unsignedEvidence
+      ? {}
+      : {
+          sealEvidence: (result: unknown, call: Parameters<typeof seal.seal>[1]) =>
+            seal.seal(result, call).catch((error: Error) => {
+              // The payment is settled: the result goes out unsigned rather than not at all.
+              log.error("evidence signing failed", { error: error.message });
+              return result;
+            }),
+        }),
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -179,6 +198,10 @@ export function createApp(deps: AppDeps) {
     }
     return jsonResponse({ ok: true, payment: found, request_id: context.id });
   });
+
+  const evidence = evidenceRoutes(deps.evidenceKeys, log);
+  app.get(jwksPath, ({ request }) => evidence.jwks(request));
+  app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
 
   for (const entry of registry.plugins) {
     const route = entry.definition.route;

@@ -26,6 +26,7 @@ import { setUpPayments } from "./configured-payments.ts";
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import { openEvidenceKeys } from "./evidence/key-file.ts";
 
 export const productVersion: string = packageJson.version;
 
@@ -69,6 +70,8 @@ export interface BuildServiceOptions {
   readonly facilitatorFetch?: typeof fetch;
   /** Receipt polling for local EVM settlement (tests use less than the 1 s default). */
   readonly pollingIntervalMs?: number;
+  /** Benchmarks only: results go out unsigned (scripts/bench/evidence-signing.ts measures what signing costs). */
+  readonly unsignedEvidence?: boolean;
 }
 
 /** The model skills' access: none without --llm-base-url (throws naming the setting when one is unusable). */
@@ -125,7 +128,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     );
   let setup;
   let llm;
+  let evidenceKeys;
   try {
+    evidenceKeys = await openEvidenceKeys(config.data);
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
@@ -151,7 +156,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const handle = createRequestHandler((request) => app.fetch(request), {

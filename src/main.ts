@@ -2,7 +2,7 @@
 /**
  * @module main — the `tollbooth` command: serve, and the operator commands beside it (skills, read,
  * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
- * install, types, new); the usage text below lists them.
+ * install, types, new, keys, verify, buy); the usage text below lists them.
  */
 import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
@@ -45,6 +45,12 @@ Commands:
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
+  keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
+  verify FILE [--jwks FILE|URL] [--source FILE]
+                         check a signed evidence result: signature, key id, text (and source) hashes
+  buy URL [--json BODY] [--max-usd 0.05] [--network base|CAIP-2] [--asset ADDR] [--key-file FILE]
+      [--spend-log FILE] [--daily-cap-usd 1]
+                         pay a paid route of any x402 v2 seller within a budget (official x402 client)
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
   install [--root DIR] [--binary PATH] [--dry-run]
                          install the hardened systemd service (user, data folder, units)
@@ -215,6 +221,23 @@ async function main(args: string[]): Promise<number> {
       const { newFileForCli } = await import("./cli/scaffold.ts");
       return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
     }
+    case "keys":
+      return (await import("./evidence/keys-cli.ts")).runKeysCli(config, word);
+    case "verify":
+      return (await import("./evidence/verify-cli.ts")).verifyForCli({ file: word, jwks: flag("jwks"), source: flag("source") });
+    case "buy":
+      return (await import("./buyer/buy-cli.ts")).buyForCli({
+        url: word,
+        mcp: on("mcp"),
+        json: flag("json"),
+        maxUsd: flag("max-usd"),
+        dailyCapUsd: flag("daily-cap-usd"),
+        network: flag("network"),
+        asset: flag("asset"),
+        assetDecimals: flag("asset-decimals"),
+        keyFile: flag("key-file"),
+        spendLog: flag("spend-log"),
+      });
     case "doctor": {
       const report = await runDoctor(config);
       for (const line of report.lines) console.log(line);

@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import type { Config } from "../config.ts";
+import { evidenceKeyFileName } from "../evidence/key-file.ts";
 import { BackupError, backupDatabase, restoreDatabase } from "../store/backup.ts";
 
 export function backupFileName(now: Date): string {
@@ -20,8 +21,9 @@ export function backupForCli(config: Config, file: string | undefined): number {
     return 2;
   }
   try {
-    const result = backupDatabase(config.data, target);
+    const result = backupDatabase(config.data, target, [evidenceKeyFileName]);
     console.log(`backup written: ${result.file} (${result.bytes} bytes in ${result.ms} ms; ${rowSummary(result.rows)})`);
+    for (const copy of result.besideFiles) console.log(`with ${copy} (mode 0600: it holds the evidence signing key)`);
     return 0;
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;
@@ -36,9 +38,10 @@ export function restoreForCli(config: Config, file: string | undefined): number 
     return 2;
   }
   try {
-    const result = restoreDatabase(config.data, file);
+    const result = restoreDatabase(config.data, file, new Date(), [evidenceKeyFileName]);
     console.log(`restored ${file} into ${result.database} (${rowSummary(result.rows)})`);
     if (result.previous) console.log(`the database it replaced was kept as ${result.previous}`);
+    for (const restored of result.besideFiles) console.log(`put back ${restored}`);
     return 0;
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;

@@ -2,6 +2,7 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
+import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
 import type { DocsContext } from "./docs-context.ts";
@@ -125,7 +126,7 @@ function agentCard(docs: DocsContext) {
     ...(figures ? { sla: figures.sla } : {}),
     // Free documents beyond the card: the capital board, the directory, peers and how to buy.
     links: Object.fromEntries(
-      [["capabilities", "/v1/capabilities"], ["capital_board", "/v1/capital"], ["capital_tickets", "/v1/capital/tickets"], ["directory", "/v1/directory"], ["directory_listings", "/v1/directory/listings"], ["circle", "/v1/circle"], ["playbook", "/v1/playbook"]].map(([k, path]) => [k, new URL(path!, docs.baseUrl).toString()]),
+      [["capabilities", "/v1/capabilities"], ["capital_board", "/v1/capital"], ["capital_tickets", "/v1/capital/tickets"], ["directory", "/v1/directory"], ["directory_listings", "/v1/directory/listings"], ["circle", "/v1/circle"], ["playbook", "/v1/playbook"], ["evidence_keys", jwksPath], ["evidence_verify", evidenceVerifyPath]].map(([k, path]) => [k, new URL(path!, docs.baseUrl).toString()]),
     ),
     api_version: apiVersion,
   };
@@ -173,7 +174,7 @@ function about(docs: DocsContext) {
     ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
     stats_7d: figures?.stats_7d ?? null,
     sla: figures?.sla ?? null,
-    free_endpoints: freeRoutes.map((r) => r.path),
+    free_endpoints: [...freeRoutes.map((r) => r.path), jwksPath, `POST ${evidenceVerifyPath}`],
   };
 }
 

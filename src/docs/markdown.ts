@@ -3,6 +3,8 @@
  * workflows.md, pilot.md), each written from the catalogue so a new file appears in all.
  */
 import type { PaymentInfo } from "../x402/payment-info.ts";
+import { pythonCheck, webCryptoCheck } from "../evidence/check-snippets.ts";
+import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { type Catalogue, type CatalogueEntry, serviceName, engineSentence } from "./catalogue.ts";
 
 export interface MarkdownInput {
@@ -42,6 +44,20 @@ export function renderLlmsTxt({ catalogue, payments, baseUrl }: MarkdownInput): 
     `- [Directory](${url(baseUrl, "/v1/directory")}) and [listings](${url(baseUrl, "/v1/directory/listings")}) (paged, ?tag= or ?skill=): listed agents; contact packs sold by directory.intro`,
     `- [Circle](${url(baseUrl, "/v1/circle")}): peer sellers and how to join; [Playbook](${url(baseUrl, "/v1/playbook")}): how to buy here, step by step`,
     `- [skill.md](${url(baseUrl, "/skill.md")}), [recipes.md](${url(baseUrl, "/recipes.md")}), [workflows.md](${url(baseUrl, "/workflows.md")}), [pilot.md](${url(baseUrl, "/pilot.md")})`,
+    `- [Evidence keys](${url(baseUrl, jwksPath)}): the JWK Set (Ed25519) that signs evidence results; retired keys stay published`,
+    `- POST ${url(baseUrl, evidenceVerifyPath)} (free): checks a signed result as received; 200 {valid, failed: {part}}, 400 EVIDENCE_MALFORMED for anything not a signed result`,
+    "",
+    "## Signed evidence",
+    "",
+    "Every successful web/read, web/fetch, web/markdown, web/changes and pdf/read result (and each successful batch item) carries attestation {jws, kid}: a compact JWS (alg EdDSA, typ tollbooth-evidence+jws) over the RFC 8785 canonical JSON of a statement with url, final_url, source_status, fetched_at, content_type, source_sha256, text_sha256 (SHA-256 of the returned text as well-formed UTF-8, lowercase hex), markdown_sha256 when Markdown was returned, format, selector, version, server, issued_at and payment {network, transaction} (null when unpaid). It is signed after the payment settled. Check it with nothing of ours:",
+    "",
+    "```js",
+    webCryptoCheck,
+    "```",
+    "",
+    "```python",
+    pythonCheck,
+    "```",
     "",
   ];
   return lines.join("\n");

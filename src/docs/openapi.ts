@@ -3,6 +3,7 @@
  * schema, the error contract with its codes, and the 402 flow with `x-payment-info` per paid
  * operation.
  */
+import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
@@ -242,6 +243,26 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
       responses: {
         "200": { description: "{ ok, payment: { id, state, network, payer, amount, nonce, transaction, reason, updatedAt } }" },
         "404": { description: "PAYMENT_NOT_FOUND", content: { "application/json": { schema: errorRef } } },
+      },
+    },
+  };
+  paths[jwksPath] = {
+    get: {
+      operationId: "evidence.jwks",
+      summary: "Free JWK Set of the Ed25519 keys that sign evidence results (the signing key first, retired keys stay published).",
+      tags: ["free"],
+      responses: { "200": { description: "{ keys: [{ kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig }] }", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+  paths[evidenceVerifyPath] = {
+    post: {
+      operationId: "evidence.verify",
+      summary: "Free check of a signed evidence result (as received, optionally with source_base64): signature, key id, fields against the statement, text and source hashes.",
+      tags: ["free"],
+      requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["attestation"], description: "A result (or batch) as received; add source_base64 to check the source hash." } } } },
+      responses: {
+        "200": { description: "{ ok, valid, failed?: { part, ok, detail }, checks: [...], statements: [...] }: valid is true only when every check holds" },
+        "400": { description: "EVIDENCE_MALFORMED with part: the body is not a signed result (or INVALID_JSON)", content: { "application/json": { schema: errorRef } } },
       },
     },
   };

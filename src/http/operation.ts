@@ -41,6 +41,8 @@ export interface OperationDeps {
   readonly rateLimit?: (caller: string) => RateDecision;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
   readonly checkInput?: (entry: PluginEntry | SkillEntry, input: unknown) => void;
+  /** Signs evidence results once their payment settled (the statement names the transaction); never throws. */
+  readonly sealEvidence?: (result: unknown, call: { server: string; payment: SettlementFacts | undefined }) => Promise<unknown>;
 }
 
 /** Parses the request body as a JSON object or throws the matching 400/415. */
@@ -213,7 +215,7 @@ export async function settleCall(
   const hooks = entry.definition.settlement;
   if (!hooks) {
     const settled = await payment.settle({ requestId: context.id });
-    return settled.kind === "settled" ? { kind: "settled", headers: settled.headers, result } : settled;
+    return settled.kind === "settled" ? { kind: "settled", headers: settled.headers, result: await sealed(deps, request, result, settled.facts) } : settled;
   }
   const receiptOf = (facts: SettlementFacts | undefined): SettlementReceipt => ({
     payer: facts?.payer ?? payment.payer ?? null,
@@ -234,8 +236,11 @@ export async function settleCall(
     await hooks.unsettled(result as never, { state: settled.state ?? "failed", receipt: receiptOf(settled.facts) }, ctx);
     return settled;
   }
-  return { kind: "settled", headers: settled.headers, result: await hooks.settled(result as never, receiptOf(settled.facts), ctx) };
+  return { kind: "settled", headers: settled.headers, result: await sealed(deps, request, await hooks.settled(result as never, receiptOf(settled.facts), ctx), settled.facts) };
 }
+
+const sealed = (deps: OperationDeps, request: Request, result: unknown, payment: SettlementFacts | undefined) =>
+  deps.sealEvidence ? deps.sealEvidence(result, { server: deps.publicUrl(request), payment }) : result;
 
 /** Runs `run` with an abort signal for its declared timeout (and the caller leaving); a run that ignores the signal is abandoned. */
 export async function runWithTimeout(

@@ -6,8 +6,12 @@
  * under a temporary name, checked (`integrity_check`), then renamed, so a FILE that exists is
  * always a whole backup. Restoring refuses while a live server holds the data folder and keeps
  * the replaced database (with its `-wal`) beside it.
+ *
+ * Files of the data folder that the caller names (the evidence signing keys) travel beside the
+ * database: a backup FILE gets `FILE.<name>` for each (mode 0600), and restoring FILE puts back
+ * those that are there.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liveServerMark } from "./server-lock.ts";
 import { Database } from "./sqlite.ts";
@@ -23,13 +27,26 @@ export interface BackupResult {
   readonly ms: number;
   /** Rows per table in the copy (what an operator checks a backup by). */
   readonly rows: Record<string, number>;
+  /** Copies of the named data-folder files written beside it (those the folder has). */
+  readonly besideFiles: readonly string[];
+}
+
+/** Where a backup FILE keeps a copy of the data folder's file `name`. */
+export const fileBeside = (backupFile: string, name: string) => `${backupFile}.${name}`;
+
+function copyPrivate(from: string, to: string): void {
+  const partial = `${to}.partial-${process.pid}`;
+  copyFileSync(from, partial);
+  chmodSync(partial, 0o600);
+  renameSync(partial, to);
 }
 
 export function databasePathIn(dataDir: string): string {
   return join(dataDir, databaseFileName);
 }
 
-export function backupDatabase(dataDir: string, target: string): BackupResult {
+/** `besideFiles`: names of files in the data folder copied beside the backup (private: mode 0600). */
+export function backupDatabase(dataDir: string, target: string, besideFiles: readonly string[] = []): BackupResult {
   const started = performance.now();
   const source = databasePathIn(dataDir);
   if (!existsSync(source)) throw new BackupError(`no database at ${source} (is --data right?)`);
@@ -54,8 +71,20 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
     rmSync(partial, { force: true });
     throw error;
   }
+  const copied: string[] = [];
+  for (const name of besideFiles) {
+    const from = join(dataDir, name);
+    if (!existsSync(from)) continue;
+    try {
+      copyPrivate(from, fileBeside(file, name));
+      copied.push(fileBeside(file, name));
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw new BackupError(`copying ${from} failed: ${(error as Error).message}`);
+    }
+  }
   renameSync(partial, file);
-  return { file, bytes: statSync(file).size, ms: Math.round(performance.now() - started), rows };
+  return { file, bytes: statSync(file).size, ms: Math.round(performance.now() - started), rows, besideFiles: copied };
 }
 
 export interface RestoreResult {
@@ -63,9 +92,11 @@ export interface RestoreResult {
   /** Where the replaced database was moved, when there was one. */
   readonly previous: string | null;
   readonly rows: Record<string, number>;
+  /** The data-folder files put back from beside the backup. */
+  readonly besideFiles: readonly string[];
 }
 
-export function restoreDatabase(dataDir: string, backupFile: string, now = new Date()): RestoreResult {
+export function restoreDatabase(dataDir: string, backupFile: string, now = new Date(), besideFiles: readonly string[] = []): RestoreResult {
   const server = liveServerMark(dataDir);
   if (server) {
     throw new BackupError(`a server (pid ${server.pid}, port ${server.port}, started ${server.startedAt}) holds ${dataDir}: stop it, then restore`);
@@ -86,7 +117,15 @@ export function restoreDatabase(dataDir: string, backupFile: string, now = new D
     }
   }
   renameSync(incoming, database);
-  return { database, previous, rows };
+  const restored: string[] = [];
+  for (const name of besideFiles) {
+    if (!existsSync(fileBeside(from, name))) continue;
+    const into = join(dataDir, name);
+    if (existsSync(into)) renameSync(into, `${into}.before-restore-${now.toISOString().replace(/[:.]/g, "")}`);
+    copyPrivate(fileBeside(from, name), into);
+    restored.push(into);
+  }
+  return { database, previous, rows, besideFiles: restored };
 }
 
 /** Opens a database file read-only and checks it is a whole Tollbooth database; returns rows per table. */

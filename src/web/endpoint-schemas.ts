@@ -6,6 +6,7 @@ import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import type { CheckFailure } from "../plugin/define.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { ComparisonSchema } from "./compare/compare-schema.ts";
+import { AttestationSchema } from "../evidence/attestation-schema.ts";
 import { PdfExtractionSchema } from "./pdf/pdf-schema.ts";
 import { CompactResultSchema, InlineErrorSchema, ReadResultSchema } from "./read-result.ts";
 import { makeWellFormed, sha256Hex } from "./text/text-output.ts";
@@ -62,7 +63,7 @@ export const ChangesResultSchema = t.Composite([
   t.Object({ text: t.Optional(t.String()), comparison: ComparisonSchema }),
 ]);
 
-export const PdfResultSchema = t.Composite([t.Object({ ok: t.Literal(true), url: t.String() }), PdfExtractionSchema]);
+export const PdfResultSchema = t.Composite([t.Object({ ok: t.Literal(true), url: t.String(), attestation: t.Optional(AttestationSchema) }), PdfExtractionSchema]);
 
 export function batchEnvelope(item: TSchema) {
   return t.Object({

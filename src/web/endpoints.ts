@@ -9,7 +9,8 @@ import type { ReadInput, WebEngine } from "./engine.ts";
 import type { Static } from "@sinclair/typebox";
 import type { ChangesItem, ChangesOutputSchema, ChangesRequest, FetchOutputSchema, PdfRequest, PdfResultSchema, ReadOutputSchema, ReadRequest } from "./endpoint-schemas.ts";
 import { pdfLimits } from "./pdf/pdf.ts";
-import { type InlineError, toCompactResult } from "./read-result.ts";
+import { notePdf, noteRead } from "./evidence-facts.ts";
+import { type InlineError, type ReadResult, toCompactResult } from "./read-result.ts";
 
 export interface WebCapabilities {
   readonly web: WebEngine;
@@ -71,16 +72,18 @@ export async function readEndpoint(
   options: { defaultFormat: "text" | "markdown" },
 ): Promise<Static<typeof ReadOutputSchema>> {
   const read = readOptions(input, options.defaultFormat);
-  if (input.url !== undefined) return web.read({ ...read, url: input.url }, signal);
-  return envelope(await readBatch(web, input.urls ?? [], read, signal));
+  const noted = (r: ReadResult) => noteRead(r, r);
+  if (input.url !== undefined) return noted(await web.read({ ...read, url: input.url }, signal));
+  return envelope((await readBatch(web, input.urls ?? [], read, signal)).map((r) => (r.ok ? noted(r) : r)));
 }
 
 /** web/fetch: the compact projection of the same reads. */
 export async function fetchEndpoint(input: ReadRequest, { web, signal }: WebCapabilities): Promise<Static<typeof FetchOutputSchema>> {
   const read = readOptions(input, "text");
-  if (input.url !== undefined) return toCompactResult(await web.read({ ...read, url: input.url }, signal));
+  const compact = (r: ReadResult) => noteRead(toCompactResult(r), r);
+  if (input.url !== undefined) return compact(await web.read({ ...read, url: input.url }, signal));
   const results = await readBatch(web, input.urls ?? [], read, signal);
-  return envelope(results.map((r) => (r.ok ? toCompactResult(r) : r)));
+  return envelope(results.map((r) => (r.ok ? compact(r) : r)));
 }
 
 type Baseline = { url: string; previous_text?: string; previous_sha256?: string };
@@ -104,7 +107,7 @@ async function checkOne(baseline: Baseline, input: ChangesRequest, { web, signal
     ...(input.selector !== undefined ? { selector: input.selector } : {}),
   });
   const { text, ...rest } = current;
-  return { ...rest, ...(includeText ? { text } : {}), warnings: [...current.warnings, ...warnings], comparison };
+  return noteRead({ ...rest, ...(includeText ? { text } : {}), warnings: [...current.warnings, ...warnings], comparison }, current);
 }
 
 export async function changesEndpoint(input: ChangesRequest, caps: WebCapabilities): Promise<Static<typeof ChangesOutputSchema>> {
@@ -119,5 +122,5 @@ export async function changesEndpoint(input: ChangesRequest, caps: WebCapabiliti
 export async function pdfEndpoint(input: PdfRequest, { web, signal }: WebCapabilities): Promise<Static<typeof PdfResultSchema>> {
   const source = await web.fetchBytes(input.url, { maxBytes: pdfLimits.maxBytes, tooLargeCode: "PDF_TOO_LARGE", signal });
   const extraction = await web.readPdf(source.bytes);
-  return { ok: true as const, url: input.url, ...extraction };
+  return notePdf({ ok: true as const, url: input.url, ...extraction }, source, extraction);
 }

@@ -3,6 +3,7 @@
  * request_id, which the HTTP layer adds), the compact web/fetch projection, and batch inline errors (§2.4).
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { AttestationSchema } from "../evidence/attestation-schema.ts";
 
 /** Result version string (spec §9: results carry a version string). Bump on any change of extraction output. */
 export const READ_RESULT_VERSION = "web-read/1";
@@ -32,6 +33,7 @@ const common = {
   javascript_rendered: Type.Boolean(),
   warnings: Type.Array(Type.String()),
   content_is_untrusted: Type.Literal(true),
+  attestation: Type.Optional(AttestationSchema),
 };
 
 /** spec §2.1 read result, without request_id. */

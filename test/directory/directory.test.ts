@@ -90,7 +90,7 @@ describe("directory add", () => {
     expect(byHand.code).toBe(2);
     expect(byHand.err).toContain("TARGET_NOT_PUBLIC");
     expect(service.store.listings.listAll({ includeRemoved: true }).length).toBe(count);
-  });
+  }, 30_000);
 
   it("honours robots.txt when reading a card", async () => {
     site.set("/robots.txt", "User-agent: *\nDisallow: /private/\n", "text/plain");

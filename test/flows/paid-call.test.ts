@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { RunningService } from "../../src/boot.ts";
+import { verifyEvidence } from "../../src/evidence/verify.ts";
 import { decodePaymentRequired, decodePaymentResponse } from "../../src/x402/headers.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
 import { startPaidService } from "../support/paid-service.ts";
@@ -67,6 +68,13 @@ describe("paid web/read", () => {
 
     const lookup = await fetch(`${base}/v1/payments/${receipt.value.transaction}`);
     expect(await lookup.json()).toMatchObject({ ok: true, payment: { state: "settled" } });
+
+    // Signed after settlement: the statement names the settlement transaction, and verifies.
+    const signed = body as unknown as { attestation: { jws: string } };
+    const statement = JSON.parse(Buffer.from(signed.attestation.jws.split(".")[1]!, "base64url").toString("utf8"));
+    expect(statement).toMatchObject({ server: base, payment: { network: receipt.value.network, transaction: receipt.value.transaction } });
+    const jwks = await (await fetch(`${base}/.well-known/jwks.json`)).json();
+    expect(await verifyEvidence(body, jwks)).toMatchObject({ kind: "checked", valid: true });
   });
 
   it("settles nothing when the work fails, and the buyer can pay for a retry with the same money", async () => {

@@ -1,0 +1,64 @@
+/**
+ * @module buyer/buy-cli — `tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base]
+ * [--asset ADDR] [--asset-decimals 6] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]`:
+ * prints one JSON document (status, what was paid, the settlement receipt, the evidence check,
+ * the seller's answer). Exit 0 only for a 2xx answer whose evidence (when signed) verifies;
+ * 1 for a refusal or a failed call; 2 for a usage error.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { buy } from "./buy.ts";
+import { BuyerRefusal } from "./key-file.ts";
+
+export const defaultSpendLog = () => join(homedir(), ".tollbooth", "spend-log.jsonl");
+
+export interface BuyCliOptions {
+  readonly url: string | undefined;
+  readonly mcp?: boolean;
+  readonly json?: string | undefined;
+  readonly maxUsd?: string | undefined;
+  readonly dailyCapUsd?: string | undefined;
+  readonly network?: string | undefined;
+  readonly asset?: string | undefined;
+  readonly assetDecimals?: string | undefined;
+  readonly keyFile?: string | undefined;
+  readonly spendLog?: string | undefined;
+}
+
+export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = fetch): Promise<number> {
+  if (options.mcp) {
+    console.error("tollbooth buy --mcp: this build has no MCP client; buy over HTTP (tollbooth buy URL --json BODY)");
+    return 2;
+  }
+  const { url, json, asset, keyFile } = options;
+  const maxUsd = Number(options.maxUsd ?? "0.05");
+  const dailyCapUsd = Number(options.dailyCapUsd ?? "1");
+  const network = options.network ?? "base";
+  const decimals = options.assetDecimals;
+  const spendLog = options.spendLog ?? defaultSpendLog();
+  if (!url || !/^https?:\/\//i.test(url)) {
+    console.error("usage: tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base|base-sepolia|CAIP-2] [--asset ADDR] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]");
+    return 2;
+  }
+  if (decimals !== undefined && !/^\d{1,2}$/.test(decimals)) {
+    console.error("tollbooth buy: --asset-decimals takes a whole number");
+    return 2;
+  }
+  try {
+    const outcome = await buy({ url, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, fetch: doFetch });
+    console.log(JSON.stringify({ status: outcome.status, paid: outcome.paid ?? null, receipt: outcome.receipt ?? null, evidence: outcome.evidence ?? null, result: outcome.body }, null, 2));
+    if (outcome.status === 402 && outcome.paid) {
+      console.error("tollbooth buy: the seller answered 402 again after the payment was signed (price changed, or the payment was refused); no second signature was made");
+      return 1;
+    }
+    if (outcome.evidence && !outcome.evidence.valid) {
+      console.error(`tollbooth buy: paid, but the signed evidence does not verify: ${outcome.evidence.failed}: ${outcome.evidence.detail}`);
+      return 1;
+    }
+    return outcome.status >= 200 && outcome.status < 300 ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof BuyerRefusal)) throw error;
+    console.error(`tollbooth buy: refused: ${error.message}`);
+    return 1;
+  }
+}

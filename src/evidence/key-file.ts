@@ -1,0 +1,157 @@
+/**
+ * @module evidence/key-file — the Ed25519 signing keys of evidence, kept in one JSON file in the
+ * data folder (mode 0600, refused when group or others may read it). The file holds the current
+ * key with its private half and every retired key's public half only: `tollbooth keys rotate`
+ * makes a new current key and drops the old private key, so old statements still verify and no
+ * new one can be signed with a retired key. A running server notices a rotation within a second.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { JWK } from "jose";
+import { jose } from "./jose-lazy.ts";
+
+export const evidenceKeyFileName = "evidence-keys.json";
+const fileFormat = "tollbooth-evidence-keys/1";
+const recheckMs = 1000;
+
+export class EvidenceKeyError extends Error {
+  override readonly name = "EvidenceKeyError";
+}
+
+/** A public key as the JWKS publishes it. */
+export interface PublicJwk {
+  readonly kty: "OKP";
+  readonly crv: "Ed25519";
+  readonly x: string;
+  readonly kid: string;
+  readonly alg: "EdDSA";
+  readonly use: "sig";
+}
+
+interface StoredKey {
+  readonly kid: string;
+  readonly created_at: string;
+  readonly retired_at?: string;
+  readonly public: PublicJwk;
+  /** Only on the current key. */
+  readonly private?: JWK;
+}
+
+interface KeyFile {
+  readonly format: typeof fileFormat;
+  readonly current: string;
+  readonly keys: readonly StoredKey[];
+}
+
+export interface SigningKey {
+  readonly kid: string;
+  readonly key: CryptoKey;
+}
+
+export interface EvidenceKeys {
+  /** The key that signs now (re-read when the file changed, at most once a second). */
+  current(): Promise<SigningKey>;
+  /** Every published public key, current first. */
+  jwks(): Promise<{ keys: PublicJwk[] }>;
+}
+
+export function evidenceKeyPath(dataDir: string): string {
+  return join(dataDir, evidenceKeyFileName);
+}
+
+async function newKey(now: Date): Promise<StoredKey> {
+  const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await jose();
+  const pair = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+  const publicJwk = await exportJWK(pair.publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateJwk = await exportJWK(pair.privateKey);
+  return {
+    kid,
+    created_at: now.toISOString(),
+    public: { kty: "OKP", crv: "Ed25519", x: publicJwk.x!, kid, alg: "EdDSA", use: "sig" },
+    private: { kty: "OKP", crv: "Ed25519", x: privateJwk.x!, d: privateJwk.d! },
+  };
+}
+
+function writeKeyFile(path: string, file: KeyFile): void {
+  const partial = `${path}.partial-${process.pid}`;
+  writeFileSync(partial, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(partial, 0o600);
+  renameSync(partial, path);
+}
+
+function readKeyFile(path: string): KeyFile {
+  const mode = statSync(path).mode & 0o777;
+  if (mode & 0o077) {
+    throw new EvidenceKeyError(`${path} may be read by group or others (mode ${mode.toString(8)}): it holds the evidence signing key; run chmod 600 ${path}`);
+  }
+  let file: KeyFile;
+  try {
+    file = JSON.parse(readFileSync(path, "utf8")) as KeyFile;
+  } catch (error) {
+    throw new EvidenceKeyError(`${path} is not a readable evidence key file: ${(error as Error).message}`);
+  }
+  const current = file?.keys?.find((k) => k.kid === file.current);
+  if (file?.format !== fileFormat || !current?.private) throw new EvidenceKeyError(`${path} is not an evidence key file of this version (${fileFormat}) with a current private key`);
+  return file;
+}
+
+async function signingKeyOf(file: KeyFile): Promise<SigningKey> {
+  const stored = file.keys.find((k) => k.kid === file.current)!;
+  const key = await (await jose()).importJWK(stored.private!, "EdDSA");
+  return { kid: stored.kid, key: key as CryptoKey };
+}
+
+const jwksOf = (file: KeyFile) => ({ keys: [...file.keys].sort((a, b) => Number(b.kid === file.current) - Number(a.kid === file.current)).map((k) => k.public) });
+
+/** Opens the data folder's keys, making the first one when there is none; `:memory:` keeps one key in memory. */
+export async function openEvidenceKeys(dataDir: string, now: () => Date = () => new Date()): Promise<EvidenceKeys> {
+  if (dataDir === ":memory:") {
+    const stored = await newKey(now());
+    const file: KeyFile = { format: fileFormat, current: stored.kid, keys: [stored] };
+    const signing = await signingKeyOf(file);
+    return { current: async () => signing, jwks: async () => jwksOf(file) };
+  }
+  const path = evidenceKeyPath(dataDir);
+  if (!existsSync(path)) {
+    mkdirSync(dataDir, { recursive: true });
+    const stored = await newKey(now());
+    writeKeyFile(path, { format: fileFormat, current: stored.kid, keys: [stored] });
+  }
+  let file = readKeyFile(path);
+  let signing = await signingKeyOf(file);
+  let seen = statSync(path).mtimeMs;
+  let checkedAt = Date.now();
+  const fresh = async () => {
+    if (Date.now() - checkedAt < recheckMs) return;
+    checkedAt = Date.now();
+    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtime === undefined || mtime === seen) return;
+    // A rotation: take the new file whole, or keep signing with the old key if it cannot be read.
+    const next = readKeyFile(path);
+    signing = await signingKeyOf(next);
+    file = next;
+    seen = mtime;
+  };
+  return {
+    current: async () => {
+      await fresh().catch(() => undefined);
+      return signing;
+    },
+    jwks: async () => {
+      await fresh().catch(() => undefined);
+      return jwksOf(file);
+    },
+  };
+}
+
+/** `tollbooth keys rotate`: a new current key; the old one keeps only its public half. */
+export async function rotateEvidenceKeys(dataDir: string, now = new Date()): Promise<{ retired: string; current: string; path: string }> {
+  const path = evidenceKeyPath(dataDir);
+  if (!existsSync(path)) throw new EvidenceKeyError(`no evidence key file at ${path}: the server makes one on first start`);
+  const file = readKeyFile(path);
+  const fresh = await newKey(now);
+  const keys = file.keys.map((k): StoredKey => (k.kid === file.current ? { kid: k.kid, created_at: k.created_at, retired_at: now.toISOString(), public: k.public } : k));
+  writeKeyFile(path, { format: fileFormat, current: fresh.kid, keys: [fresh, ...keys] });
+  return { retired: file.current, current: fresh.kid, path };
+}

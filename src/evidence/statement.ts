@@ -1,0 +1,67 @@
+/**
+ * @module evidence/statement — what a signed evidence result states: the facts of the source
+ * and of the returned text (noted by the web layer when it builds a result), the server that
+ * sold it and the payment that paid for it (known only after settlement). Signed as RFC 8785
+ * canonical JSON.
+ *
+ * Room evidence/: signing keys, the signed statement, its verification and the CLI faces of
+ * both; it imports nothing of web/ or http/ (they call it).
+ */
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+
+/** Where a server publishes its evidence keys (a JWK Set), and where it checks a posted result. */
+export const jwksPath = "/.well-known/jwks.json";
+export const evidenceVerifyPath = "/v1/evidence/verify";
+
+/** The JWS `typ` of every attestation. */
+export const evidenceJwsType = "tollbooth-evidence+jws";
+/** The statement's own format; a verifier refuses others. */
+export const evidenceStatementVersion = "tollbooth-evidence/1";
+
+/** What the web layer knows of one successful result when it builds it. */
+export interface SourceFacts {
+  readonly url: string;
+  readonly final_url: string;
+  readonly source_status: number;
+  readonly fetched_at: string;
+  readonly content_type: string;
+  /** SHA-256 of the downloaded bytes, lowercase hex. */
+  readonly source_sha256: string;
+  /** SHA-256 of the returned text (well-formed UTF-8), lowercase hex. */
+  readonly text_sha256: string;
+  /** With format markdown: SHA-256 of the returned Markdown. */
+  readonly markdown_sha256?: string;
+  readonly format: "text" | "markdown" | "pdf-text";
+  readonly selector?: string;
+  /** The extraction's result version, e.g. `web-read/1`. */
+  readonly version: string;
+}
+
+/** The signed statement: the source facts, who sold it, when, and the payment when paid. */
+export interface EvidenceStatement extends SourceFacts {
+  readonly statement: typeof evidenceStatementVersion;
+  /** The server's public base URL (its JWKS is at /.well-known/jwks.json under it). */
+  readonly server: string;
+  readonly issued_at: string;
+  /** The settled payment; null when the call was not paid (payments off). */
+  readonly payment: { readonly network: string | null; readonly transaction: string | null } | null;
+}
+
+export type { Attestation } from "./attestation-schema.ts";
+
+/** RFC 8785 canonical JSON of a statement: the exact bytes signed. */
+export function canonicalStatement(statement: EvidenceStatement): string {
+  const text = canonicalize(statement);
+  if (text === undefined) throw new TypeError("the evidence statement cannot be serialized");
+  return text;
+}
+
+/** SHA-256 of text as a client receives it (lone surrogates as U+FFFD), lowercase hex. */
+export function textSha256(text: string): string {
+  return createHash("sha256").update((text as unknown as { toWellFormed(): string }).toWellFormed(), "utf8").digest("hex");
+}
+
+export function bytesSha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
