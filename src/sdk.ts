@@ -39,7 +39,7 @@ export {
   ReadRequestSchema,
 } from "./web/endpoint-schemas.ts";
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
-export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
+export { exampleChangesResult, exampleFilteredChangesRequest, exampleFilteredChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
 
 // Capital board and directory building blocks (the capital and directory files are made of these).
