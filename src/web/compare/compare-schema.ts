@@ -3,7 +3,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 
-const Sha256Hex = Type.String({ pattern: "^[a-f0-9]{64}$", description: "64 lowercase hex characters" });
+const sha256HexOf = (description: string) => Type.String({ pattern: "^[a-f0-9]{64}$", description });
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -21,7 +21,7 @@ export const FilterCountsSchema = Type.Object(
         {
           lines: Count,
           by_pattern: Type.Array(Count, { description: "Lines of the current text removed by each pattern (the first that matched), in the order sent." }),
-          previous_lines: Type.Optional({ ...Count, description: "Lines removed from previous_text (0 when it came from an answer with the same filters)." }),
+          previous_lines: Type.Optional(Type.Integer({ minimum: 0, description: "Lines removed from previous_text (0 when it came from an answer with the same filters)." })),
         },
         { additionalProperties: false, description: "Lines of the current text (read up to max_chars of kept text) removed by ignore_patterns." },
       ),
@@ -42,8 +42,8 @@ export const ComparisonSchema = Type.Object(
         "null on the first snapshot (no baseline); otherwise whether the compared text's SHA-256 (after filters) differs from the baseline's; " +
         "with trigger_patterns, whether a line matching one was added or removed.",
     }),
-    previous_sha256: Type.Optional({ ...Sha256Hex, description: "SHA-256 of the baseline as compared: previous_text after ignore_patterns, or previous_sha256 as sent." }),
-    current_sha256: { ...Sha256Hex, description: "SHA-256 of the compared text (text, or markdown with compare \"markdown\") after filters: the baseline hash to keep for the next check with the same filters." },
+    previous_sha256: Type.Optional(sha256HexOf("SHA-256 of the baseline as compared (previous_text after ignore_patterns, or previous_sha256 as sent), in lowercase hex.")),
+    current_sha256: sha256HexOf('SHA-256 of the compared text (text, or markdown with compare "markdown") after filters, in lowercase hex: the baseline hash to keep for the next check with the same filters.'),
     added: Type.Optional(
       Type.Array(Type.String(), { description: "Unique lines of the current text absent from previous_text, in order of appearance (with previous_text only)." }),
     ),

@@ -29,6 +29,23 @@ describe("removeIgnoredElements", () => {
   });
 });
 
+describe("the matching budget", () => {
+  it("stops a selector whose descendant chains explode on a deep page with CONTENT_TOO_COMPLEX naming it", () => {
+    // css-select tries every chain of 6 ancestors out of 500 for each element: without the budget this never ends.
+    const deep = `<html><body>${"<div>".repeat(500)}x${"</div>".repeat(500)}</body></html>`;
+    try {
+      removeIgnoredElements(deep, [".ad", "nope div div div div div div"]);
+      throw new Error("expected CONTENT_TOO_COMPLEX");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).code).toBe("CONTENT_TOO_COMPLEX");
+      expect((error as ApiError).message).toContain(`ignore_selectors[1] "nope div div div div div div"`);
+    }
+    // The same page with ordinary selectors is matched in full.
+    expect(removeIgnoredElements(deep, [".ad", "div > div:empty", ":has(nope)"]).ignored.elements).toBe(0);
+  });
+});
+
 describe("extractFiltered", () => {
   it("extracts the page without the ignored elements, and is extractHtmlSync without selectors", () => {
     const filtered = extractFiltered({ html: page, url: "https://shop.example/", markdown: false, ignoreSelectors: [".ad", ".stamp"] });
