@@ -9,8 +9,9 @@
  * 2. The selector round trip: how many dev pages extract differently (text, Markdown, title, headings, links)
  *    when a selector that only removes scripts and styles makes the page go through parse, serialize, parse.
  * 3. The pattern engine's worst case: patterns filling the request's RE2 program budget on a 240,000-character
- *    line (the scan limit), and `(a+)+$` on 60,000 characters, beside the built-in RegExp on `(a+)+$` at 20 to 28
- *    characters, where its time doubles with each character (the reason re2js is used).
+ *    line (the scan limit), and `(a+)+$|!` on n "a"s and a "!" (it matches: the "!") with re2js beside the
+ *    built-in RegExp, whose backtracking doubles with each character until JavaScriptCore's backtracking limit,
+ *    about a second later, where it answers false: slow and wrong (the reason re2js is used).
  */
 import { compareText } from "../../src/web/compare/compare.ts";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
@@ -36,6 +37,18 @@ function plain(html: string, previous: string): unknown {
   return compareText({ currentText: text, previousText: previous, diffSummary: false, maxChars: MAX_CHARS });
 }
 
+function selectorsOnly(html: string, previous: string): unknown {
+  const text = limitText(extractFiltered({ html, url: URL_, markdown: false, ignoreSelectors }).text, MAX_CHARS).value;
+  return compareText({ currentText: text, previousText: previous, diffSummary: false, maxChars: MAX_CHARS });
+}
+
+function patternsOnly(html: string, previous: string): unknown {
+  const extraction = extractHtmlSync({ html, url: URL_, markdown: false });
+  const text = limitText(removeMatchingLines(extraction.text, patterns.ignore, MAX_CHARS).text, MAX_CHARS).value;
+  const previousText = removeMatchingLines(previous, patterns.ignore, Number.POSITIVE_INFINITY).text;
+  return compareText({ currentText: text, previousText, diffSummary: false, maxChars: MAX_CHARS, trigger: (line) => firstMatch(patterns.trigger, line) >= 0 });
+}
+
 function filtered(html: string, previous: string): unknown {
   const extraction = extractFiltered({ html, url: URL_, markdown: false, ignoreSelectors });
   const text = limitText(removeMatchingLines(extraction.text, patterns.ignore, MAX_CHARS).text, MAX_CHARS).value;
@@ -46,26 +59,32 @@ function filtered(html: string, previous: string): unknown {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const ms = (x: number) => x.toFixed(2);
 
-/** Times both sides page by page, alternating which goes first; returns per-page medians summed over pages. */
-function race(pages: readonly string[]): { plain: number; filtered: number } {
+const sides = { plain, filtered, selectorsOnly, patternsOnly };
+type Side = keyof typeof sides;
+
+/** Times every side page by page, rotating which goes first; returns per-page medians summed over pages. */
+function race(pages: readonly string[]): Record<Side, number> {
+  const names = Object.keys(sides) as Side[];
   const previous = pages.map((html) => limitText(extractHtmlSync({ html, url: URL_, markdown: false }).text, MAX_CHARS).value);
-  let plainTotal = 0;
-  let filteredTotal = 0;
+  const totals = Object.fromEntries(names.map((n) => [n, 0])) as Record<Side, number>;
   pages.forEach((html, i) => {
-    const a: number[] = [];
-    const b: number[] = [];
+    const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Side, number[]>;
     for (let r = 0; r < rounds; r++) {
-      const sides: [number[], (h: string, p: string) => unknown][] = r % 2 === 0 ? [[a, plain], [b, filtered]] : [[b, filtered], [a, plain]];
-      for (const [into, run] of sides) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(r + k) % names.length] as Side;
         const t0 = performance.now();
-        run(html, previous[i] as string);
-        into.push(performance.now() - t0);
+        sides[name](html, previous[i] as string);
+        times[name].push(performance.now() - t0);
       }
     }
-    plainTotal += median(a);
-    filteredTotal += median(b);
+    for (const name of names) totals[name] += median(times[name]);
   });
-  return { plain: plainTotal, filtered: filteredTotal };
+  return totals;
+}
+
+function report(label: string, totals: Record<Side, number>, count: number): void {
+  const per = (side: Side) => `${ms(totals[side] / count)} ms (× ${(totals[side] / totals.plain).toFixed(2)})`;
+  console.log(`${label}: without filters ${ms(totals.plain / count)} ms a page; with all filters ${per("filtered")}; ignore_selectors alone ${per("selectorsOnly")}; patterns alone ${per("patternsOnly")}`);
 }
 
 console.log(`change-filters bench (rounds ${rounds}; shared machine: timings are noisy, compare the ratios)`);
@@ -73,8 +92,7 @@ console.log(`filters: ${ignoreSelectors.length} ignore_selectors, ${ignorePatter
 
 const large = [1, 2, 3].map((seed) => new TextDecoder().decode(largePage(seed)));
 race(large.slice(0, 1)); // warm-up
-const big = race(large);
-console.log(`large pages (3 × ~600 KB): without filters ${ms(big.plain / 3)} ms a page, with filters ${ms(big.filtered / 3)} ms (× ${(big.filtered / big.plain).toFixed(2)})`);
+report("large pages (3 × ~600 KB)", race(large), 3);
 
 let dev: string[] = [];
 try {
@@ -83,8 +101,7 @@ try {
   console.log(`dev set not found at ${data}: pass --data DIR`);
 }
 if (dev.length > 0) {
-  const set = race(dev);
-  console.log(`dev set (${dev.length} pages): without filters ${ms(set.plain / dev.length)} ms a page, with filters ${ms(set.filtered / dev.length)} ms (× ${(set.filtered / set.plain).toFixed(2)})`);
+  report(`dev set (${dev.length} pages)`, race(dev), dev.length);
 
   let differ = 0;
   let roundTripped = 0;
@@ -111,8 +128,13 @@ console.log(
   `worst case: 4 patterns of ${budget[0]!.regex.programSize()} RE2 instructions (${budgetSize} of the ${MAX_TOTAL_PROGRAM_SIZE} budget) on one 240,000-letter line: ` +
     `${ms(timeOnce(() => removeMatchingLines(letters, budget, MAX_CHARS)))} ms`,
 );
-const [nested] = compileLinePatterns("ignore_patterns", ["(a+)+$"]);
-console.log(`re2js (a+)+$ on 60,000 characters and a "!": ${ms(timeOnce(() => firstMatch([nested!], `${"a".repeat(60_000)}!`)))} ms`);
-const builtIn = /(a+)+$/;
-const growth = [20, 22, 24, 26, 28].map((n) => `${n}: ${ms(timeOnce(() => builtIn.test(`${"a".repeat(n)}!`)))} ms`);
-console.log(`built-in RegExp (a+)+$ on n characters and a "!" (time doubles per character; 60,000 would never end): ${growth.join(", ")}`);
+const [nested] = compileLinePatterns("ignore_patterns", ["(a+)+$|!"]);
+const builtIn = /(a+)+$|!/;
+for (const n of [20, 24, 30, 60_000]) {
+  const line = `${"a".repeat(n)}!`;
+  let ours = false;
+  let theirs = false;
+  const oursMs = timeOnce(() => (ours = firstMatch([nested!], line) === 0));
+  const theirsMs = timeOnce(() => (theirs = builtIn.test(line)));
+  console.log(`(a+)+$|! on ${n} "a"s and a "!" (matches): re2js ${ms(oursMs)} ms, ${ours}; built-in RegExp ${ms(theirsMs)} ms, ${theirs}`);
+}
