@@ -7,7 +7,7 @@ import type { CheckFailure } from "../plugin/define.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { ApiError } from "../errors.ts";
 import { ComparisonSchema } from "./compare/compare-schema.ts";
-import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS, MAX_SELECTOR_CHARS } from "./filters/ignore-selectors.ts";
+import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS, MAX_SELECTOR_CHARS, MAX_SELECTOR_STEPS } from "./filters/ignore-selectors.ts";
 import { compileRequestPatterns, MAX_PATTERN_CHARS, MAX_PATTERNS, PATTERN_SYNTAX } from "./filters/line-patterns.ts";
 import { PdfExtractionSchema } from "./pdf/pdf-schema.ts";
 import { CompactResultSchema, InlineErrorSchema, ReadResultSchema } from "./read-result.ts";
@@ -61,6 +61,7 @@ export const ChangesRequestSchema = t.Object(
         maxItems: MAX_IGNORE_SELECTORS,
         description:
           "CSS selectors (css-select) whose elements are removed from the page before extraction, e.g. \".ad, .timestamp, #visitor-count\" (HTML only). " +
+          `Matching is capped at ${MAX_SELECTOR_STEPS} steps a page (else 422 CONTENT_TOO_COMPLEX naming the selector). ` +
           "They cannot be applied to previous_text: keep as baseline the text of an answer with the same ignore_selectors.",
       }),
     ),

@@ -164,6 +164,14 @@ describe("web.changes filters", () => {
     expect(String(body.text)).toHaveLength(59_991);
   });
 
+  it("stops an ignore selector whose ancestor chains explode on a deep page: 422 CONTENT_TOO_COMPLEX naming it", async () => {
+    site.set("/deep", `<html><body>${"<div>".repeat(500)}x${"</div>".repeat(500)}</body></html>`);
+    const { status, body } = await post({ url: site.url("/deep"), ignore_selectors: ["nope div div div div div div"] });
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ ok: false, error: "CONTENT_TOO_COMPLEX" });
+    expect(String(body.message)).toContain('ignore_selectors[0] "nope div div div div div div"');
+  });
+
   it("refuses ignore_selectors on a source that is not HTML (422, nothing charged)", async () => {
     site.set("/notes.txt", "line one\nline two\n", "text/plain");
     const { status, body } = await post({ url: site.url("/notes.txt"), ignore_selectors: [".ad"] });
