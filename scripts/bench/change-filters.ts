@@ -6,8 +6,9 @@
  *    cut without filters (what web/changes does today) beside the same with 5 ignore_selectors, 5 ignore_patterns
  *    and 2 trigger_patterns applied as the endpoint applies them (selectors before extraction, patterns on the
  *    text before the cut and on the previous text, triggers in the comparison). Prints medians and the ratio.
- * 2. The selector round trip: how many dev pages extract differently (text, Markdown, title, headings, links)
- *    when a selector that only removes scripts and styles makes the page go through parse, serialize, parse.
+ * 2. The selector round trip: how many dev pages extract differently (text, Markdown, title, headings, links,
+ *    description, language) when a selector that removes only what extraction never reads (a <link> in the head)
+ *    makes the page go through parse, serialize, parse.
  * 3. The pattern engine's worst case: patterns filling the request's RE2 program budget on a 240,000-character
  *    line (the scan limit), and `(a+)+$|!` on n "a"s and a "!" (it matches: the "!") with re2js beside the
  *    built-in RegExp, whose backtracking doubles with each character until JavaScriptCore's backtracking limit,
@@ -107,12 +108,12 @@ if (dev.length > 0) {
   let roundTripped = 0;
   for (const html of dev) {
     const before = extractHtmlSync({ html, url: URL_, markdown: true });
-    const after = extractFiltered({ html, url: URL_, markdown: true, ignoreSelectors: ["script", "style"] });
+    const after = extractFiltered({ html, url: URL_, markdown: true, ignoreSelectors: ["head > link"] });
     if (after.ignored && after.ignored.elements > 0) roundTripped++;
     const same = (x: typeof before) => JSON.stringify([x.text, x.markdown, x.title, x.headings, x.links, x.description, x.language]);
     if (same(before) !== same(after)) differ++;
   }
-  console.log(`selector round trip (ignore_selectors ["script", "style"]): ${roundTripped} of ${dev.length} dev pages re-serialized, ${differ} extract differently`);
+  console.log(`selector round trip (ignore_selectors ["head > link"]): ${roundTripped} of ${dev.length} dev pages re-serialized, ${differ} extract differently`);
 }
 
 function timeOnce(fn: () => unknown): number {

@@ -24,7 +24,7 @@ export function extractFiltered(input: FilteredExtractInput): FilteredExtraction
   if (!ignoreSelectors || ignoreSelectors.length === 0) return extractHtmlSync(extractInput);
   let pruned: ReturnType<typeof removeIgnoredElements>;
   try {
-    pruned = removeIgnoredElements(input.html, ignoreSelectors);
+    pruned = removeIgnoredElements(input.html, ignoreSelectors, input.selector !== undefined);
   } catch (error) {
     // The tree is at most 512 deep, but serializing and rendering recurse: a stack overflow is the page's fault.
     if (error instanceof RangeError) throw new ApiError("CONTENT_TOO_COMPLEX", { cause: error });

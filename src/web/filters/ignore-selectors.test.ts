@@ -78,3 +78,20 @@ describe("checkIgnoreSelectors", () => {
     expect(() => checkIgnoreSelectors([".ad", "#x > p:nth-child(2)", "[data-ts]"])).not.toThrow();
   });
 });
+
+describe("the source the selectors see", () => {
+  it("is the extractor's: an unclosed title is closed, so the body's elements can be selected", () => {
+    const unclosed = `<html><head><title>Story<script>ad()</script></head><body><main><h1>Story</h1><p>${"The story itself, told at length. ".repeat(10)}</p><p class="stamp">Generated 10:32</p></main></body></html>`;
+    const filtered = extractFiltered({ html: unclosed, url: "https://news.example/", markdown: false, ignoreSelectors: [".stamp"] });
+    expect(filtered.ignored).toEqual({ elements: 1, lines: 1 });
+    expect(filtered.text).toContain("The story itself");
+    expect(filtered.text).not.toContain("10:32");
+  });
+
+  it("keeps raw-text elements for a scoped extraction (a selector may name one)", () => {
+    const withData = `<html><body><textarea id="data">price 30</textarea><p class="x">noise</p></body></html>`;
+    const filtered = extractFiltered({ html: withData, url: "https://shop.example/", markdown: false, selector: "#data", ignoreSelectors: [".x"] });
+    expect(filtered.ignored).toEqual({ elements: 1, lines: 1 });
+    expect(filtered.text).toBe("price 30");
+  });
+});

@@ -2,7 +2,8 @@
  * @module web/filters/ignore-selectors — ignore_selectors of web/changes: the page's elements that match
  * them are removed from the HTML before extraction, so neither side of a comparison ever holds their text.
  *
- * The page is parsed as the extractor parses it, in the shape a browser gives it (content-parse.ts: one
+ * The page is parsed as the extractor parses it: the same source (scripts, styles and comments cut, an unclosed
+ * title closed; with a `selector`, only the title closed) in the shape a browser gives it (content-parse.ts: one
  * <html>, <head> and <body>, tables with their row groups), so `body > div.ad` or `table > tbody > tr` select
  * as in a browser; css-select matches. When something matched, the tree is serialized again (dom-serializer)
  * and the extractor reads that; a page where nothing matched is passed on byte for byte.
@@ -17,7 +18,7 @@ import { render } from "dom-serializer";
 import { type AnyNode, type ChildNode, type Element, isTag, type ParentNode } from "domhandler";
 import * as DomUtils from "domutils";
 import { ApiError } from "../../errors.ts";
-import { parsePage } from "../extract/content-parse.ts";
+import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "../extract/content-parse.ts";
 import { renderCanonicalText } from "../text/canonical-text.ts";
 
 export const MAX_IGNORE_SELECTORS = 20;
@@ -112,9 +113,12 @@ function matchingElements(root: ParentNode, selectors: readonly string[]): Eleme
   return found;
 }
 
-/** The HTML without the elements the selectors match (checked by checkIgnoreSelectors), and what was removed. */
-export function removeIgnoredElements(html: string, selectors: readonly string[]): { html: string; ignored: IgnoredElements } {
-  const page = parsePage(html);
+/**
+ * The HTML without the elements the selectors match (checked by checkIgnoreSelectors), and what was removed.
+ * `scoped`: the extraction will take a `selector`, and so reads the page with its scripts and comments.
+ */
+export function removeIgnoredElements(html: string, selectors: readonly string[], scoped = false): { html: string; ignored: IgnoredElements } {
+  const page = parsePage(scoped ? closeUnclosedTitle(html) : cutUnreadMarkup(html));
   const removed = matchingElements(page.document, selectors);
   if (removed.length === 0) return { html, ignored: { elements: 0, lines: 0 } };
   let lines = 0;
