@@ -39,7 +39,7 @@ export {
   ReadRequestSchema,
 } from "./web/endpoint-schemas.ts";
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
-export { exampleChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
+export { exampleChangesResult, exampleFilteredChangesRequest, exampleFilteredChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
 
 // web/extract (the endpoint and the job skill): values tied to quotes from the page text.

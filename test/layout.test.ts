@@ -15,7 +15,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   extract: ["text"],
   pdf: ["text"],
   compare: ["text"],
-  threads: ["extract", "pdf", "text"],
+  filters: ["extract", "text"],
+  threads: ["extract", "filters", "pdf", "text"],
   render: ["fetch"],
 };
 
@@ -26,6 +27,7 @@ const DOORS: Record<string, readonly string[]> = {
   extract: ["extract.ts", "source-text.ts", "content-parse.ts"],
   pdf: ["pdf.ts", "pdf-schema.ts"],
   compare: ["compare.ts", "compare-schema.ts"],
+  filters: ["filtered-extract.ts", "ignore-selectors.ts", "line-patterns.ts", "line-filter.ts"],
   threads: ["extract-pool.ts", "pdf-thread.ts"],
   render: ["contract.ts", "renderer.ts", "render-config.ts", "browser-doctor.ts"],
 };

@@ -5,8 +5,11 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import type { CheckFailure } from "../plugin/define.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
+import { ApiError } from "../errors.ts";
 import { ComparisonSchema } from "./compare/compare-schema.ts";
 import { AttestationSchema } from "../evidence/attestation-schema.ts";
+import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS, MAX_SELECTOR_CHARS, MAX_SELECTOR_STEPS } from "./filters/ignore-selectors.ts";
+import { compileRequestPatterns, MAX_PATTERN_CHARS, MAX_PATTERNS, PATTERN_SYNTAX } from "./filters/line-patterns.ts";
 import { PdfExtractionSchema } from "./pdf/pdf-schema.ts";
 import { CompactResultSchema, InlineErrorSchema, ReadResultSchema } from "./read-result.ts";
 import { makeWellFormed, sha256Hex } from "./text/text-output.ts";
@@ -49,6 +52,34 @@ export const ChangesRequestSchema = t.Object(
     max_chars: t.Optional(MaxChars),
     selector: t.Optional(Selector),
     diff_summary: t.Optional(t.Boolean({ description: "Adds comparison.summary, one deterministic sentence." })),
+    compare: t.Optional(
+      t.Union([t.Literal("text"), t.Literal("markdown")], {
+        description: "What is compared and returned: the text (default) or the Markdown (then markdown is returned instead of text, and the baseline is the markdown).",
+      }),
+    ),
+    ignore_selectors: t.Optional(
+      t.Array(t.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), {
+        maxItems: MAX_IGNORE_SELECTORS,
+        description:
+          "CSS selectors (css-select) whose elements are removed from the page before extraction, e.g. \".ad, .timestamp, #visitor-count\" (HTML only). " +
+          `Matching is capped at ${MAX_SELECTOR_STEPS} steps a page (else 422 CONTENT_TOO_COMPLEX naming the selector). ` +
+          "They cannot be applied to previous_text: keep as baseline the text of an answer with the same ignore_selectors.",
+      }),
+    ),
+    ignore_patterns: t.Optional(
+      t.Array(t.String({ minLength: 1, maxLength: MAX_PATTERN_CHARS }), {
+        maxItems: MAX_PATTERNS,
+        description:
+          `Lines matching any of these are removed from both sides before comparing (timestamps, counters, session ids), e.g. "^Updated \\d+ minutes ago$". ${PATTERN_SYNTAX}`,
+      }),
+    ),
+    trigger_patterns: t.Optional(
+      t.Array(t.String({ minLength: 1, maxLength: MAX_PATTERN_CHARS }), {
+        maxItems: MAX_PATTERNS,
+        description:
+          `changed is true only when a line matching one of these is added or removed, e.g. "(?i)price|in stock"; needs previous_text (or no baseline). ${PATTERN_SYNTAX}`,
+      }),
+    ),
   },
   { additionalProperties: false, oneOf: [{ required: ["url"] }, { required: ["items"] }] },
 );
@@ -103,6 +134,17 @@ export function checkChangesRequest(input: ChangesRequest): CheckFailure | strin
   }
   const urls = input.items?.map((i) => (typeof i === "string" ? i : i.url));
   if (urls && new Set(urls).size !== urls.length) return "items must name each URL once";
+  if (input.trigger_patterns?.length) {
+    const hashOnly = baselines.find((b) => b.previous_sha256 !== undefined && b.previous_text === undefined);
+    if (hashOnly) return `${hashOnly.where}: trigger_patterns need previous_text (a hash cannot tell which lines were added or removed)`;
+  }
+  try {
+    checkIgnoreSelectors(input.ignore_selectors);
+    compileRequestPatterns(input.ignore_patterns, input.trigger_patterns);
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, message: error.message };
+    throw error;
+  }
   return undefined;
 }
 

@@ -6,6 +6,7 @@ import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./fetch/challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./fetch/decode.ts";
 import type { HtmlExtraction } from "./extract/extract.ts";
+import type { IgnoredElements } from "./filters/filtered-extract.ts";
 import { readPdf } from "./pdf/pdf.ts";
 import type { PdfReader } from "./threads/pdf-thread.ts";
 import type { HtmlExtractor } from "./threads/extract-pool.ts";
@@ -54,6 +55,17 @@ export interface ReadInput {
   selector?: string;
   maxChars: number;
   render?: boolean;
+  /** web/changes' filters (web/filters/); web/read has none. */
+  filters?: ReadFilters;
+}
+
+export interface ReadFilters {
+  /** CSS selectors (already checked) whose elements are removed from an HTML page before extraction. */
+  ignoreSelectors?: readonly string[];
+  /** Given the extracted text (and Markdown) before the max_chars cut; returns what is kept of it. */
+  lines?: (content: string, form: "text" | "markdown", maxChars: number) => string;
+  /** Told what ignoreSelectors removed from an HTML page. */
+  ignored?: (counts: IgnoredElements) => void;
 }
 
 export interface FetchedBytes {
@@ -118,16 +130,22 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
   const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
   if (kind === "html") {
     if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
-    const extraction: Extracted = await extractor({
+    const ignoreSelectors = input.filters?.ignoreSelectors;
+    const { ignored, ...extraction } = await extractor({
       html: decoded,
       url: resource.finalUrl,
       selector: input.selector,
       markdown: input.format === "markdown",
+      ...(ignoreSelectors?.length ? { ignoreSelectors } : {}),
     });
-    return { contentType: contentType.mediaType || "text/html", extraction };
+    if (ignored) input.filters?.ignored?.(ignored);
+    return { contentType: contentType.mediaType || "text/html", extraction: extraction as Extracted };
   }
   if (input.selector !== undefined) {
     throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `A selector applies to HTML sources only; this source is ${contentType.mediaType || kind}.` });
+  }
+  if (input.filters?.ignoreSelectors?.length) {
+    throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `ignore_selectors apply to HTML sources only; this source is ${contentType.mediaType || kind}.` });
   }
   const plain = extractPlain(kind, decoded, resource.finalUrl);
   const extraction: Extracted = { ...plain, description: "", language: "" };
@@ -139,7 +157,7 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
  * Extraction on this thread, loaded on first use: the parser and turndown cost RSS once
  * evaluated, which a server whose extraction threads do all the parsing should not carry.
  */
-const extractInThread: HtmlExtractor = async (input) => (await import("./extract/extract.ts")).extractHtml(input);
+const extractInThread: HtmlExtractor = async (input) => (await import("./filters/filtered-extract.ts")).extractFiltered(input);
 
 /**
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.
@@ -153,7 +171,8 @@ export async function buildReadResult(
 ): Promise<ReadResult> {
   const { contentType, extraction } = await extract(resource, input, extractor);
   const warnings = [...(resource.warnings ?? []), ...extraction.warnings];
-  const text = limitText(extraction.text, input.maxChars);
+  const keep = input.filters?.lines;
+  const text = limitText(keep ? keep(extraction.text, "text", input.maxChars) : extraction.text, input.maxChars);
   if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
   if (text.value === "") warnings.push("No text was found on the page.");
   const result: ReadResult = {
@@ -179,7 +198,8 @@ export async function buildReadResult(
     content_is_untrusted: true,
   };
   if (input.format === "markdown") {
-    const markdown = limitText(extraction.markdown ?? "", input.maxChars);
+    const fullMarkdown = extraction.markdown ?? "";
+    const markdown = limitText(keep ? keep(fullMarkdown, "markdown", input.maxChars) : fullMarkdown, input.maxChars);
     if (markdown.truncated) warnings.push(`markdown was truncated to ${input.maxChars} characters.`);
     result.format = "markdown";
     result.markdown = markdown.value;

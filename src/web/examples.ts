@@ -55,6 +55,41 @@ export const exampleChangesResult = {
 
 export const examplePreviousText = previousText;
 
+/** A page whose only changes are noise: a stamp line removed by ignore_patterns, an ad box by ignore_selectors. */
+const filteredText = "Blue kettle\nPrice: 30 EUR\nIn stock";
+
+export const exampleFilteredChangesRequest = {
+  url: "https://example.com/kettle",
+  previous_text: "Blue kettle\nPrice: 30 EUR\nIn stock\nUpdated 5 minutes ago",
+  ignore_selectors: [".ad", "#visitor-count"],
+  ignore_patterns: ["^Updated \\d+ minutes ago$"],
+  trigger_patterns: ["^Price:", "(?i)^(in|out of) stock$"],
+};
+
+const { text: _unchangedTextIsOmitted, ...readWithoutText } = exampleReadResult;
+
+export const exampleFilteredChangesResult = {
+  ...readWithoutText,
+  url: "https://example.com/kettle",
+  final_url: "https://example.com/kettle",
+  title: "Blue kettle",
+  headings: [{ level: 1, text: "Blue kettle" }],
+  links: [],
+  text_sha256: sha256Hex(filteredText),
+  characters: [...filteredText].length,
+  comparison: {
+    changed: false,
+    previous_sha256: sha256Hex(filteredText),
+    current_sha256: sha256Hex(filteredText),
+    added: [],
+    removed: [],
+    added_lines: 0,
+    removed_lines: 0,
+    triggered: { added: [], removed: [] },
+    filters: { ignore_selectors: { elements: 2, lines: 3 }, ignore_patterns: { lines: 1, by_pattern: [1], previous_lines: 1 } },
+  },
+};
+
 const pdfPages = [
   { page: 1, text: "Annual report 2026\nRevenue grew 12 percent.", characters: 0 },
   { page: 2, text: "", characters: 0 },

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binaryPath, buildBinary } from "../support/binary-build.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
+import { startSiteServer } from "../support/site-server.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -68,6 +69,32 @@ describe("dist/tollbooth", () => {
       expect(res.headers.get("payment-required")).toBeTruthy();
     } finally {
       await paid.stop();
+    }
+  });
+
+  it("runs web/changes' filters: re2js patterns and ignore_selectors in the extraction thread", async () => {
+    const site = startSiteServer();
+    const page = (stamp: string) =>
+      `<html><head><title>Kettle</title></head><body><main><h1>Blue kettle</h1><p>A kettle that boils a litre in three minutes, with a steel body and a blue handle for every kitchen.</p><p>Price: 30 EUR</p><p>Updated ${stamp} minutes ago</p><div class="ad"><p>Sale ${stamp}</p></div><p>${"a".repeat(30_000)}!</p></main></body></html>`;
+    site.set("/k", page("5"));
+    const local = await startProcess([binary, "serve", "--port", "0", "--data", "data-changes", "--unsafe-allow-loopback-targets"], { cwd: workdir });
+    try {
+      const check = async (body: unknown) => {
+        const res = await fetch(`${local.baseUrl}/v1/web/changes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> & { comparison: Record<string, unknown> } };
+      };
+      const filters = { ignore_selectors: [".ad"], ignore_patterns: ["^Updated \\d+ minutes ago$", "(a+)+$"], trigger_patterns: ["^Price"] };
+      const first = await check({ url: site.url("/k"), max_chars: 60_000, ...filters });
+      expect(first.status).toBe(200);
+      expect(first.body.comparison.filters).toEqual({ ignore_selectors: { elements: 1, lines: 1 }, ignore_patterns: { lines: 1, by_pattern: [1, 0] } });
+      site.set("/k", page("9"));
+      const again = await check({ url: site.url("/k"), max_chars: 60_000, previous_text: first.body.text, ...filters });
+      expect(again.body.comparison).toMatchObject({ changed: false, added: [], removed: [] });
+      const bad = await check({ url: site.url("/k"), ignore_patterns: ["(a)\\1"] });
+      expect(bad).toMatchObject({ status: 400, body: { error: "PATTERN_INVALID" } });
+    } finally {
+      await local.stop();
+      await site.stop();
     }
   });
 

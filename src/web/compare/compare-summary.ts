@@ -9,6 +9,10 @@
  * - text, only order/count/spacing differs:
  *                          `Changed: 0 line(s) added, 0 removed (the same lines, reordered, repeated or re-spaced).`
  * - text, different:       `Changed: 2 line(s) added, 1 removed. Added: "Price: $12"; "New item". Removed: "Price: $10".`
+ * - trigger_patterns, none of the added or removed lines matches:
+ *                          `Unchanged: no line matching trigger_patterns was added or removed (3 other line(s) added, 1 removed).`
+ * - trigger_patterns, some match (the lists hold only those):
+ *                          `Changed: 1 line(s) matching trigger_patterns added, 0 removed. Added: "Price: $12".`
  * Each line is a JSON string literal (quotes, backslashes and control characters escaped, so the sentence is
  * unambiguous), cut to 200 characters with `…` inside the quotes; lines are joined by `; ` in the order of
  * `added`/`removed`. The sentence is at most 2,000 characters: lines that do not fit are counted, as in
@@ -23,7 +27,9 @@ const LINE_MAX_CHARS = 200;
 export type SummaryInput =
   | { kind: "first" }
   | { kind: "hash"; changed: boolean }
-  | { kind: "lines"; changed: boolean; added: readonly string[]; removed: readonly string[] };
+  | { kind: "lines"; changed: boolean; added: readonly string[]; removed: readonly string[] }
+  /** `added`/`removed`: the lines that match a trigger pattern; `other…`: how many changed lines do not. */
+  | { kind: "triggers"; added: readonly string[]; removed: readonly string[]; otherAdded: number; otherRemoved: number };
 
 export function formatSummary(input: SummaryInput): string {
   if (input.kind === "first") return "First snapshot: no baseline to compare; keep text_sha256 or text as the baseline.";
@@ -33,12 +39,22 @@ export function formatSummary(input: SummaryInput): string {
       : "Unchanged: the text hash equals previous_sha256.";
   }
   const { added, removed } = input;
+  if (input.kind === "triggers") {
+    if (added.length === 0 && removed.length === 0) {
+      return `Unchanged: no line matching trigger_patterns was added or removed (${input.otherAdded} other line(s) added, ${input.otherRemoved} removed).`;
+    }
+    return withLists(`Changed: ${added.length} line(s) matching trigger_patterns added, ${removed.length} removed.`, added, removed);
+  }
   const counts = `${added.length} line(s) added, ${removed.length} removed`;
   if (!input.changed) return `Unchanged: ${counts}.`;
   if (added.length === 0 && removed.length === 0) {
     return `Changed: ${counts} (the same lines, reordered, repeated or re-spaced).`;
   }
-  const head = `Changed: ${counts}.`;
+  return withLists(`Changed: ${counts}.`, added, removed);
+}
+
+/** `head` followed by the added and removed lists, within SUMMARY_MAX_CHARS (rules in the module comment). */
+function withLists(head: string, added: readonly string[], removed: readonly string[]): string {
   const room = SUMMARY_MAX_CHARS - countCodePoints(head);
   const addedLabel = " Added: ";
   const removedLabel = " Removed: ";

@@ -162,3 +162,20 @@ describe("compareText", () => {
     expect(removed).toEqual([]);
   });
 });
+
+describe("compareText with a trigger", () => {
+  const trigger = (line: string) => line.startsWith("Price");
+
+  it("is changed only when an added or removed line passes the trigger, and still returns a differing text", () => {
+    const quiet = compareText({ ...base, currentText: "Kettle\nPrice 30\nUpdated 7", previousText: "Kettle\nPrice 30\nUpdated 5", trigger });
+    expect(quiet.comparison).toMatchObject({ changed: false, added: ["Updated 7"], removed: ["Updated 5"], triggered: { added: [], removed: [] } });
+    expect(quiet.includeText).toBe(true);
+    const loud = compareText({ ...base, currentText: "Kettle\nPrice 28", previousText: "Kettle\nPrice 30", trigger });
+    expect(loud.comparison).toMatchObject({ changed: true, triggered: { added: ["Price 28"], removed: ["Price 30"] } });
+    expect(Value.Check(ComparisonSchema, loud.comparison)).toBe(true);
+  });
+
+  it("refuses a hash-only baseline: a hash cannot say which lines changed", () => {
+    expectApiError(() => compareText({ ...base, currentText: "a", previousSha256: sha256Hex("b"), trigger }), "INVALID_REQUEST");
+  });
+});

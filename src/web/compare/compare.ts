@@ -13,7 +13,7 @@ import type { Comparison } from "./compare-schema.ts";
 import { formatSummary } from "./compare-summary.ts";
 import { countCodePoints, makeWellFormed, sha256Hex } from "../text/text-output.ts";
 
-export { type Comparison, ComparisonSchema } from "./compare-schema.ts";
+export { type Comparison, ComparisonSchema, type FilterCounts, FilterCountsSchema } from "./compare-schema.ts";
 
 export interface CompareTextInput {
   /** The text being returned now (already canonical, well-formed and cut to maxChars). */
@@ -24,6 +24,11 @@ export interface CompareTextInput {
   /** The max_chars of this request, to warn when the baseline could not have come from the same setting. */
   maxChars: number;
   selector?: string;
+  /**
+   * trigger_patterns: `changed` is then whether an added or removed line passes this test (previous_text
+   * needed); the text is still returned whenever it differs from the baseline, so the caller may move on to it.
+   */
+  trigger?: (line: string) => boolean;
 }
 
 export interface CompareTextResult {
@@ -41,7 +46,7 @@ const SHA256_PATTERN = /^[a-fA-F0-9]{64}$/;
  *   // comparison: { changed: true, added: ["b"], removed: ["c"], added_lines: 1, removed_lines: 1, summary: "Changed: 1 line(s) added, 1 removed. Added: \"b\". Removed: \"c\".", … }
  */
 export function compareText(input: CompareTextInput): CompareTextResult {
-  const { currentText, previousText, previousSha256, diffSummary, maxChars, selector } = input;
+  const { currentText, previousText, previousSha256, diffSummary, maxChars, selector, trigger } = input;
   if (previousSha256 !== undefined && !SHA256_PATTERN.test(previousSha256)) {
     throw new ApiError("INVALID_REQUEST", { message: "previous_sha256 must be 64 hexadecimal characters." });
   }
@@ -54,6 +59,9 @@ export function compareText(input: CompareTextInput): CompareTextResult {
       const comparison: Comparison = { changed: null, current_sha256: currentSha256, ...echo };
       if (diffSummary) comparison.summary = formatSummary({ kind: "first" });
       return { comparison, warnings, includeText: true };
+    }
+    if (trigger) {
+      throw new ApiError("INVALID_REQUEST", { message: "trigger_patterns need previous_text: a hash cannot tell which lines were added or removed." });
     }
     const previous = previousSha256.toLowerCase();
     const changed = previous !== currentSha256;
@@ -75,8 +83,10 @@ export function compareText(input: CompareTextInput): CompareTextResult {
         `${maxChars} characters, so lines past the cut show as removed. Keep max_chars identical between runs.`,
     );
   }
-  const changed = previous !== currentSha256;
+  const textChanged = previous !== currentSha256;
   const { added, removed } = diffLineSets(previousText, currentText);
+  const triggered = trigger ? { added: added.filter(trigger), removed: removed.filter(trigger) } : undefined;
+  const changed = triggered ? triggered.added.length + triggered.removed.length > 0 : textChanged;
   const comparison: Comparison = {
     changed,
     previous_sha256: previous,
@@ -85,10 +95,15 @@ export function compareText(input: CompareTextInput): CompareTextResult {
     removed,
     added_lines: added.length,
     removed_lines: removed.length,
+    ...(triggered ? { triggered } : {}),
     ...echo,
   };
-  if (diffSummary) comparison.summary = formatSummary({ kind: "lines", changed, added, removed });
-  return { comparison, warnings, includeText: changed };
+  if (diffSummary) {
+    comparison.summary = triggered
+      ? formatSummary({ kind: "triggers", ...triggered, otherAdded: added.length - triggered.added.length, otherRemoved: removed.length - triggered.removed.length })
+      : formatSummary({ kind: "lines", changed, added, removed });
+  }
+  return { comparison, warnings, includeText: textChanged };
 }
 
 /**

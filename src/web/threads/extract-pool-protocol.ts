@@ -5,6 +5,8 @@ export interface ExtractRequest {
   html: string;
   url: string;
   selector?: string;
+  /** ignore_selectors of web/changes as a JSON array (the message stays flat). */
+  ignoreSelectors?: string;
   markdown: boolean;
   /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
   collectBudget: number;

@@ -1,12 +1,12 @@
 /**
  * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
- * extracts the page it is sent with `extractHtmlSync`, forcing full garbage collections at the
+ * extracts the page it is sent with `extractFiltered` (`extractHtmlSync` after any ignore_selectors), forcing full garbage collections at the
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
 import { collectGarbage } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
-import { extractHtmlSync } from "../extract/extract.ts";
+import { extractFiltered } from "../filters/filtered-extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { createIdleCollector, type IdleCollector } from "./idle-collect.ts";
 import { serveThreadRequests } from "./thread-worker.ts";
@@ -30,10 +30,16 @@ serveThreadRequests(
   (request: ExtractRequest) => {
     const paced = pacerFor(request);
     idleCollector?.busy();
-    const { html, url, markdown, selector } = request;
+    const { html, url, markdown, selector, ignoreSelectors } = request;
     if (paced.before(html.length)) collect();
     try {
-      return extractHtmlSync({ html, url, markdown, ...(selector !== undefined ? { selector } : {}) });
+      return extractFiltered({
+        html,
+        url,
+        markdown,
+        ...(selector !== undefined ? { selector } : {}),
+        ...(ignoreSelectors !== undefined ? { ignoreSelectors: JSON.parse(ignoreSelectors) as string[] } : {}),
+      });
     } finally {
       paced.counted(html.length);
     }
