@@ -13,7 +13,7 @@ import { createDocumentRenderer } from "./docs/rendered-documents.ts";
 import { type DocsContext, type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { answerHeaders, contextOf } from "./http/request-context.ts";
-import type { Payments } from "./http/payments.ts";
+import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";

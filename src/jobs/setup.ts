@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import type { OperationDeps } from "../http/operation.ts";
-import type { Payments } from "../http/payments.ts";
+import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { quoteRetentionMs } from "../quotes/tiers.ts";
@@ -15,7 +15,9 @@ import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
 import { createRateLimiter } from "../http/rate-limit.ts";
 import { createRefundPayer, type RefundPayer } from "./refund-payer.ts";
-import { createJobRoutes, type JobRoutes } from "./routes.ts";
+import type { JobRow } from "./job-store.ts";
+import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
+import type { SkillCallDeps } from "./skill-call.ts";
 import type { Sla, Stats7d } from "./stats.ts";
 import { createJobWorker, type JobWorker } from "./worker.ts";
 
@@ -50,6 +52,10 @@ export interface JobService {
   readonly info: JobsInfo;
   /** Hooks for OperationDeps: the shared rate limit and input limits. */
   readonly operationHooks: Pick<OperationDeps, "rateLimit" | "checkInput">;
+  /** What a skill call needs, for transports other than HTTP (MCP tools). */
+  readonly skillCalls: SkillCallDeps;
+  /** A job's public view as GET /v1/jobs/:id shows it; undefined when not visible (unknown, a sync call, expired). */
+  status(id: string): { readonly row: JobRow; readonly view: Record<string, unknown> } | undefined;
 }
 
 const sweepEveryMs = 60_000;
@@ -137,7 +143,11 @@ export function createJobService(options: {
         activeJobs: () => worker.activeJobs(),
         stats: () => worker.stats(),
       };
-      return { routes, worker, refunds, info, operationHooks: hooks };
+      const status = (id: string) => {
+        const row = findVisibleJob(store.jobs, id, now);
+        return row ? { row, view: jobView(row, registry.skill(row.skill)) } : undefined;
+      };
+      return { routes, worker, refunds, info, operationHooks: hooks, skillCalls: { operation, worker, jobs: store.jobs, now }, status };
     },
   };
 }

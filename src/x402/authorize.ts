@@ -148,7 +148,8 @@ function refusalFor(state: GateState, existing: Receipt, rail: Rail, op: PaidOpe
   return offerRefusal(state, op, rail.replayReason);
 }
 
-function decodePresented(presented: PresentedPayment): DecodedPaymentSignature | undefined {
+/** The payload a presented payment carries, checked as strictly whichever way it came; undefined when none. */
+export function decodePresented(presented: PresentedPayment): DecodedPaymentSignature | undefined {
   switch (presented.kind) {
     case "encoded":
       return decodePaymentSignature(presented.value);

@@ -9,24 +9,17 @@
  * `authorize(headers, …)` reads PAYMENT-SIGNATURE (no header → 402 challenge · undecodable → 400 ·
  * X-PAYMENT or v1 → 400). Other transports (MCP) call the steps with `state`.
  */
-import { errorCodes } from "../errors.ts";
-import { type AuthorizeResult as CoreAuthorizeResult, authorizePayment, challengeFor, type PaidOperation, type PresentedPayment, type VerifiedPayment } from "./authorize.ts";
+import { type AuthorizeResult as CoreAuthorizeResult, authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "./authorize.ts";
 import { createGateState, type GateState, type GateStateDeps } from "./gate-state.ts";
-import { encodePaymentRequired, encodePaymentResponse, LEGACY_PAYMENT_HEADER, PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
-import type { PaymentAnswer } from "./payment-answer.ts";
+import { type HttpAnswer, httpAnswerOf, paymentResponseHeaders, presentedIn } from "./http-answer.ts";
 import { lookupPayment, type PaymentLookup, reconcilePayments, type ReconcileTally } from "./payment-records.ts";
 import { holdAnswer, releasePayment, settlePayment } from "./settle.ts";
 import type { Receipt } from "../store/receipts.ts";
 import type { PaymentRequired } from "./wire.ts";
 
 export type { PaidOperation, VerifiedPayment } from "./authorize.ts";
+export type { HttpAnswer } from "./http-answer.ts";
 export type { PaymentLookup, PaymentState } from "./payment-records.ts";
-
-export interface HttpAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: unknown;
-}
 
 export type AuthorizeResult = { kind: "answer"; answer: HttpAnswer } | { kind: "verified"; payment: VerifiedPayment };
 export type SettleResult = { kind: "settled"; headers: Record<string, string>; receipt: Receipt } | { kind: "answer"; answer: HttpAnswer };
@@ -48,25 +41,6 @@ export interface PaymentGate {
 
 export type PaymentGateDeps = GateStateDeps;
 
-const NO_STORE = { "Cache-Control": "no-store" };
-
-/** HTTP's rendering of a payment answer: the code's status, the offer and settlement as PAYMENT-* headers, the error body. */
-export function httpAnswerOf(answer: PaymentAnswer): HttpAnswer {
-  if (answer.kind === "replayed") return { status: answer.held.status, headers: { ...answer.held.headers }, body: answer.held.body };
-  const spec = errorCodes[answer.code];
-  const headers: Record<string, string> = { ...NO_STORE };
-  if (answer.required) headers[PAYMENT_REQUIRED_HEADER] = encodePaymentRequired(answer.required);
-  if (answer.settlement) headers[PAYMENT_RESPONSE_HEADER] = encodePaymentResponse(answer.settlement);
-  return { status: spec.status, headers, body: { ok: false, error: answer.code, status: spec.status, message: answer.message ?? spec.message, ...(answer.details ?? {}) } };
-}
-
-/** The payment a request's headers present: PAYMENT-SIGNATURE, else the v1 X-PAYMENT (refused with a clear error), else none. */
-export function presentedIn(headers: Headers): PresentedPayment {
-  const header = headers.get(PAYMENT_SIGNATURE_HEADER);
-  if (header !== null) return { kind: "encoded", value: header };
-  return headers.get(LEGACY_PAYMENT_HEADER) !== null ? { kind: "legacy" } : { kind: "none" };
-}
-
 export function httpAuthorizeResult(result: CoreAuthorizeResult): AuthorizeResult {
   return result.kind === "verified" ? result : { kind: "answer", answer: httpAnswerOf(result.answer) };
 }
@@ -79,7 +53,7 @@ export function createPaymentGate(deps: PaymentGateDeps): PaymentGate {
     async settle(payment, context) {
       const result = await settlePayment(state, payment, context);
       if (result.kind === "answer") return { kind: "answer", answer: httpAnswerOf(result.answer) };
-      return { kind: "settled", headers: { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(result.settlement) }, receipt: result.receipt };
+      return { kind: "settled", headers: paymentResponseHeaders(result.settlement), receipt: result.receipt };
     },
     release: (payment) => releasePayment(state, payment),
     lookup: (id) => lookupPayment(state, id),
