@@ -40,7 +40,7 @@ export interface McpCall {
   readonly clientAddress: () => string;
   readonly origin: string;
   readonly signal: AbortSignal;
-  readonly report: { operationId?: string; outcome?: string };
+  readonly report: { operationId?: string; outcome?: string; paymentInBody?: boolean };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -86,6 +86,7 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   call.report.operationId = entry.id;
   checkArguments(entry, call.arguments);
   const presented = call.meta && Object.hasOwn(call.meta, PAYMENT_META_KEY) ? ({ kind: "decoded", value: call.meta[PAYMENT_META_KEY] } as const) : ({ kind: "none" } as const);
+  if (presented.kind === "decoded") call.report.paymentInBody = true;
   const paidCall: PaidCall = {
     requestId: call.requestId,
     clientAddress: call.clientAddress,

@@ -132,6 +132,21 @@ describe("MCP tools with payments off", () => {
     expect(wellKnown.mcp.url).toBe(`${ORIGIN}/mcp`);
   });
 
+  it("logs a call that carried a payment in _meta under --log-requests errors-and-paid, as HTTP logs one with PAYMENT-SIGNATURE", async () => {
+    const quiet = await testService(["--plugins", pluginFolder({ "mcp-probe.ts": mcpProbeSource }), "--log-requests", "errors-and-paid"]);
+    try {
+      const callWith = (meta: Record<string, unknown>) =>
+        quiet.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp_probe", arguments: { text: "l" }, _meta: meta } }) });
+      expect((await callWith({})).status).toBe(200);
+      expect((await callWith({ "x402/payment": { x402Version: 2 } })).status).toBe(200);
+      const lines = quiet.logLines.filter((l) => l.msg === "request" && l.path === "/mcp");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ status: 200, operation: "mcp.probe" });
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it("keeps the HTTP body cap and answers GET with 405", async () => {
     const big = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp_probe", arguments: { text: "x".repeat(1_100_000) } } }));
     expect(big.status).toBe(413);
