@@ -11,7 +11,7 @@ import { isHoldingPayment } from "../paid-call/payments.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { httpAnswerOf, paymentResponseHeaders, presentedIn } from "../x402/http-answer.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
-import { rateLimitHeaders } from "./rate-limit.ts";
+import { rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 

@@ -7,7 +7,7 @@
  */
 import { ApiError } from "../errors.ts";
 import { httpCall, type OperationDeps, paymentAnswerResponse, readJsonObject, routeUrl } from "../http/operation.ts";
-import { type RateDecision, rateLimitHeaders } from "../http/rate-limit.ts";
+import { type RateDecision, rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import { formatDollars } from "../plugin/price.ts";

@@ -13,7 +13,7 @@ import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { checkPromptLength } from "./limits.ts";
-import { createRateLimiter } from "../http/rate-limit.ts";
+import { createRateLimiter } from "../paid-call/rate-limit.ts";
 import { createRefundPayer, type RefundPayer } from "./refund-payer.ts";
 import type { JobRow } from "./job-store.ts";
 import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";

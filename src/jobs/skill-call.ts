@@ -12,7 +12,7 @@
 import { ApiError, toApiError } from "../errors.ts";
 import { admitPaidCall, type PaidCall, type PaidCallDeps, runWithTimeout, settlePaidCall } from "../paid-call/call.ts";
 import type { AcceptedPayment, Charge } from "../paid-call/payments.ts";
-import type { RateDecision } from "../http/rate-limit.ts";
+import type { RateDecision } from "../paid-call/rate-limit.ts";
 import type { PriceNetwork } from "../plugin/price.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";

@@ -8,7 +8,7 @@
  */
 import { engineOf, engineSentence } from "../docs/catalogue.ts";
 import { ApiError } from "../errors.ts";
-import { type RateDecision, rateLimitHeaders } from "../http/rate-limit.ts";
+import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { SettlementReceipt } from "../plugin/define.ts";
