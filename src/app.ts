@@ -13,16 +13,18 @@ import { createDocumentRenderer } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
-import { answerHeaders, contextOf } from "./http/request-context.ts";
-import type { Payments } from "./http/payments.ts";
+import { answerHeaders, contextOf, type RequestContext } from "./http/request-context.ts";
+import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
-import { createRateLimiter } from "./http/rate-limit.ts";
+import { createRateLimiter } from "./paid-call/rate-limit.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
 import { evidenceRoutes } from "./http/evidence-routes.ts";
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
+import type { McpHandler } from "./mcp/endpoint.ts";
+import { compileTools, MCP_PATH } from "./mcp/tools.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
@@ -141,6 +143,24 @@ export function createApp(deps: AppDeps) {
     operation: operationDeps,
     ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
   });
+  // The tool list is compiled now; the MCP SDK (~30 MB, ~0.4 s to load) only with the first /mcp request.
+  const mcpTools = compileTools(registry, catalogue, deps.payments.enabled);
+  let mcpEndpoint: Promise<McpHandler> | undefined;
+  const mcp = async (request: Request, context: RequestContext) => {
+    mcpEndpoint ??= import("./mcp/endpoint.ts").then(({ createMcpEndpoint }) =>
+      createMcpEndpoint({
+        tools: mcpTools,
+        productVersion: deps.productVersion,
+        publicUrl: baseUrl,
+        operation: operationDeps,
+        payments: deps.payments,
+        skills: jobService.skillCalls,
+        jobStatus: jobService.status,
+        lookupPayment: deps.gate ? (id: string) => deps.gate?.lookup(id) : undefined,
+      }),
+    );
+    return (await mcpEndpoint)(request, context);
+  };
 
   const docsContext = (request: Request, route?: FreeRoute): DocsContext => ({
     catalogue,
@@ -222,6 +242,14 @@ export function createApp(deps: AppDeps) {
       { parse: "none" },
     );
   }
+
+  app.post(MCP_PATH, ({ request }) => mcp(request, contextOf(request)), { parse: "none" });
+  app.get(MCP_PATH, ({ request }) => {
+    const context = contextOf(request);
+    context.route = MCP_PATH;
+    // Stateless: no stream for server-initiated messages, no session to open or delete.
+    return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
+  });
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });

@@ -7,7 +7,7 @@ import type { Metrics } from "./admin/metrics.ts";
 import { createApp } from "./app.ts";
 import { type Config, ConfigError, servingProblems, storeProblems } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
-import type { Payments } from "./http/payments.ts";
+import type { Payments } from "./paid-call/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
 import { createLogger, type Logger } from "./log.ts";

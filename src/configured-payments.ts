@@ -6,8 +6,8 @@
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
-import { createX402Payments, paymentInfoFor } from "./http/x402-payments.ts";
-import { paymentsOff, type Payments } from "./http/payments.ts";
+import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
+import { paymentsOff, type Payments } from "./paid-call/payments.ts";
 import type { Database } from "./store/db.ts";
 import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -48,5 +48,5 @@ export async function setUpPayments(config: Config, db: Database, options: { fet
   const { createPaymentGate } = await import("./x402/gate.ts");
   const gate = createPaymentGate({ config: x402, db, ...options });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
-  return { payments: createX402Payments(gate, networks), info: paymentInfoFor(networks), gate, refundSenders };
+  return { payments: createX402Payments(gate.state, networks), info: paymentInfoFor(networks), gate, refundSenders };
 }

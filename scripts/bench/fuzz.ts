@@ -4,7 +4,9 @@
  * facilitator API and refuses every payment). Every route is hit — the free documents, each plugin
  * route, /v1/jobs and /v1/jobs/<skill>, job polls, payment lookups, unknown paths — with bad JSON,
  * wrong types, sizes, nesting, unicode, bad headers (Host, Content-Type, Content-Length, chunked,
- * Idempotency-Key), odd methods and forged PAYMENT-SIGNATURE headers. Deterministic per seed.
+ * Idempotency-Key), odd methods and forged PAYMENT-SIGNATURE headers; POST /mcp with broken JSON-RPC,
+ * batches, odd ids, unknown tools and methods, arguments of every shape, forged `_meta["x402/payment"]`
+ * values, missing Accept and foreign Origins. Deterministic per seed.
  *
  * Prints counts by status and lists every answer that is 500 or above (other than a documented
  * upstream 502/503/504), every body that is not JSON where JSON is due, every answer holding an
@@ -25,6 +27,7 @@ import { join } from "node:path";
 import { loadRegistry, startService, userAgentFor } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { freeRoutes } from "../../src/docs/free-routes.ts";
+import { toolNameOf } from "../../src/mcp/tools.ts";
 import { createLogger } from "../../src/log.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { encodeBase64Json, decodePaymentRequired } from "../../src/x402/headers.ts";
@@ -88,6 +91,7 @@ interface Plan {
 }
 
 let postRoutes: string[] = [];
+let toolNames: string[] = [];
 let skills: string[] = [];
 let examples = new Map<string, Record<string, unknown>>();
 const getRoutes = [...freeRoutes.map((r) => r.path), "/v1/jobs/job_00000000000000000000000000000000", "/v1/jobs/nope", "/v1/payments/0xabc", "/v1/payments/%ff", "/v1/payments/" + "a".repeat(3000), "/nope", "/", "/v1", "/v1/jobs"];
@@ -168,9 +172,57 @@ function otherHeaders(): Record<string, string> {
   return headers;
 }
 
+/** A `_meta["x402/payment"]` value: the decoded forms of the forged headers above, and shapes no header can carry. */
+function mcpPayment(target: Target): unknown {
+  const offer = target.offers ? pick(target.offers) : undefined;
+  if (random() < 0.3) return pick([...scalars, "not an object", "A".repeat(40_000), deepObject(70)]);
+  const header = Object.values(paymentHeader(target))[0] ?? "";
+  const decoded = (() => {
+    try {
+      return JSON.parse(Buffer.from(header, "base64").toString("utf8")) as unknown;
+    } catch {
+      return header;
+    }
+  })();
+  return random() < 0.2 ? { x402Version: 2, accepted: offer, payload: pick(scalars) } : decoded;
+}
+
+function mcpPlan(target: Target, host: string): Plan {
+  const tool = random() < 0.9 ? pick(toolNames) : pick(["", "x".repeat(300), "web.read", "../etc", "\u0000", "job_status "]);
+  const id = pick<unknown>([1, "a", null, 1.5, -1, {}, [], true, "x".repeat(500), 2 ** 60]);
+  const example = withUrls((examples.get(pick([...examples.keys()])) ?? {}) as Record<string, unknown>);
+  for (const key of Object.keys(example)) if (random() < 0.3) example[key] = anyValue();
+  const argumentsValue = random() < 0.6 ? example : pick([...scalars, { job_id: pick(strings) }, { id: pick(strings) }, { extra: anyValue() }]);
+  const meta = target.paid && random() < 0.6 ? { "x402/payment": mcpPayment(target) } : random() < 0.1 ? pick<unknown>([null, "x", [], { "x402/payment": null }]) : undefined;
+  const call = { jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: argumentsValue, ...(meta !== undefined ? { _meta: meta } : {}) } };
+  const kind = int(10);
+  const body =
+    kind === 0 ? JSON.stringify(call).slice(0, int(60))
+    : kind === 1 ? JSON.stringify([call, { jsonrpc: "2.0", method: "notifications/initialized" }, pick(scalars)])
+    : kind === 2 ? JSON.stringify({ ...call, jsonrpc: pick(["1.0", 2, null, ""]) })
+    : kind === 3 ? JSON.stringify({ jsonrpc: "2.0", id, method: pick(["tools/list", "initialize", "ping", "resources/list", "no/such", "", "tools/call"]), params: pick<unknown>([undefined, {}, [], "x", { protocolVersion: pick(["2025-06-18", "1999-01-01", 7]), capabilities: {}, clientInfo: { name: "f", version: "1" } }]) })
+    : kind === 4 ? `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${deepObject(65 + int(3_000))}}`
+    : kind === 5 ? JSON.stringify({ jsonrpc: "2.0", id: 1, result: pick(scalars) })
+    : kind === 6 ? JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: { pad: "x".repeat(int(2) ? 1_100_000 : 900_000) } } })
+    : JSON.stringify(call);
+  const headers: Record<string, string> = {
+    Host: host,
+    Connection: "close",
+    "Content-Type": random() < 0.9 ? "application/json" : pick(contentTypes),
+    "Content-Length": String(Buffer.byteLength(body, "utf8")),
+    ...(random() < 0.9 ? { Accept: "application/json, text/event-stream" } : random() < 0.5 ? { Accept: pick(["application/json", "text/event-stream", "*/*", ""]) } : {}),
+    ...(random() < 0.3 ? { "Mcp-Protocol-Version": pick(["2025-06-18", "2024-11-05", "1999-01-01", "", "x".repeat(300)]) } : {}),
+    ...(random() < 0.15 ? { Origin: pick(["https://evil.example", "null", "", `http://127.0.0.1:${target.port}`]) } : {}),
+    ...(random() < 0.05 ? { "Mcp-Session-Id": pick(["abc", "", "x".repeat(1000)]) } : {}),
+  };
+  const method = random() < 0.95 ? "POST" : pick(methods);
+  return { category: `${method} mcp`, bytes: Buffer.concat([Buffer.from(head(`${method} /mcp HTTP/1.1`, headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 8_000 };
+}
+
 function plan(target: Target): Plan {
   const roll = random();
   const host = random() < 0.85 ? "127.0.0.1" : pick(hosts);
+  if (random() < 0.15) return mcpPlan(target, host);
   const extra = { ...otherHeaders(), ...(target.paid && random() < 0.7 ? paymentHeader(target) : {}) };
   if (roll < 0.2) {
     // GET routes (and odd paths, queries)
@@ -296,6 +348,7 @@ async function fuzzServer(name: string, target: Target, count: number, byStatus:
 const registry = await loadRegistry({});
 postRoutes = [...registry.plugins.map((p) => p.definition.route.replace(/^POST /, "")), "/v1/jobs", ...registry.skills.map((s) => `/v1/jobs/${s.id}`)];
 skills = registry.skills.map((s) => s.id);
+toolNames = [...registry.plugins.map((p) => toolNameOf(p.id)), ...skills.map(toolNameOf), "job_status", "payment_status"];
 examples = new Map<string, Record<string, unknown>>([
   ...registry.plugins.map((p) => [p.definition.route.replace(/^POST /, ""), (p.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),
   ...registry.skills.map((s) => [`/v1/jobs/${s.id}`, (s.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),

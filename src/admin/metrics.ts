@@ -8,7 +8,7 @@
  * Built only when the admin listener is on.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { AcceptedPayment, Payments } from "../http/payments.ts";
+import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
 import { createOperatorFigures } from "../store/operator-figures.ts";
 import type { Store } from "../database.ts";
 import type { BrowserRenderer } from "../web/render/renderer.ts";
@@ -268,7 +268,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       let outcome = "error";
       try {
         const result = await payment.settle(context);
-        outcome = result.kind === "settled" ? "settled" : result.response.status === 504 ? "pending" : "refused";
+        outcome = result.kind === "settled" ? "settled" : result.state === "pending" ? "pending" : "refused";
         return result;
       } finally {
         settlements.inc({ outcome });
@@ -295,10 +295,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
       if (!payments.enabled) return payments;
       return {
         enabled: payments.enabled,
-        async authorize(request, charge) {
-          const outcome = await payments.authorize(request, charge);
+        async authorize(presented, charge, call) {
+          const outcome = await payments.authorize(presented, charge, call);
           return outcome.kind === "accepted" ? { kind: "accepted", payment: instrumentPayment(outcome.payment) } : outcome;
         },
+        offer: (charge, error) => payments.offer(charge, error),
         restore: (snapshot) => instrumentPayment(payments.restore(snapshot)),
       };
     },

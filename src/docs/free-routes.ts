@@ -99,6 +99,8 @@ function agentCard(docs: DocsContext) {
       "Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on Base or Algorand). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.",
     version: agentCardServiceVersion,
     supportedInterfaces: [{ url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }],
+    // Not an A2A binding: the same skills as MCP tools (stateless Streamable HTTP, paid with x402's MCP transport).
+    mcp: { url: new URL("/mcp", docs.baseUrl).toString(), transport: "streamable-http", tools: "tools/list" },
     url: docs.baseUrl,
     protocolVersion: "0.3.0",
     preferredTransport: "HTTP+JSON",
@@ -210,6 +212,8 @@ function wellKnownX402(docs: DocsContext) {
     ],
     networks: docs.payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo })),
     discovery: { openapi: url("/openapi.json"), capabilities: url("/v1/capabilities"), agent_card: url("/.well-known/agent-card.json") },
+    // The same operations and skills as MCP tools, paid through x402's MCP transport (_meta["x402/payment"]).
+    mcp: { url: url("/mcp"), transport: "streamable-http", payment: "x402/payment" },
   };
 }
 

@@ -18,6 +18,8 @@ export interface RequestContext {
   route?: string;
   /** The response was built with X-Request-Id and the CORS headers (see answerHeaders): the server need not add them. */
   headersAdded?: boolean;
+  /** A payment came in the body rather than a header (MCP's `_meta["x402/payment"]`): logged as a paid call. */
+  paymentInBody?: boolean;
 }
 
 const contexts = new WeakMap<Request, RequestContext>();

@@ -70,7 +70,7 @@ export function createRequestHandler(
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
     const route = context.route ?? path.slice(0, 200);
-    if (logRequests === "all" || isErrorOrPaid(incoming, response.status, outcome)) {
+    if (logRequests === "all" || context.paymentInBody || isErrorOrPaid(incoming, response.status, outcome)) {
       log.info("request", {
         method: incoming.method,
         path: route,
@@ -109,6 +109,7 @@ class ServedRequest implements RequestContext {
   readonly startedAt = performance.now();
   origin = ROUTING_ORIGIN;
   headersAdded?: boolean;
+  paymentInBody?: boolean;
   operationId?: string;
   outcome?: string;
   route?: string;

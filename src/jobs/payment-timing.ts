@@ -5,7 +5,7 @@
  * signs for about 10 rounds) or an EVM validBefore too close — is settled at acceptance, and a
  * failure through our fault then records a refund due on the job.
  */
-import type { AcceptedPayment } from "../http/payments.ts";
+import type { AcceptedPayment } from "../paid-call/payments.ts";
 import type { SettleMode } from "./job-store.ts";
 
 /** Room left after the job's worst case so settlement itself can land (spec x402 margin). */

@@ -1,25 +1,24 @@
 /**
- * @module jobs/routes — POST /v1/jobs (and /v1/jobs/:skill) and GET /v1/jobs/:id, thin over
- * http/operation (admission: pause, validation, limits, payment, rate limit), the worker and
- * the idempotency store.
+ * @module jobs/routes — POST /v1/jobs (and /v1/jobs/:skill) and GET /v1/jobs/:id: the HTTP face of
+ * skill-call.ts (admission, payment, run or queue) with the Idempotency-Key store.
  *
- *   sync skill:  admit → run (timeout) → settle → 200 {ok, skill, result}
- *   async skill: admit (queue room first) → accept (settle now only if the authorization cannot
- *                wait) → 202 {ok, job_id, status, poll} + Location + Retry-After
+ *   sync skill:  200 {ok, skill, result} + PAYMENT-RESPONSE
+ *   async skill: 202 {ok, job_id, status, poll} + Location + Retry-After
  */
-import { ApiError, toApiError } from "../errors.ts";
-import { admitPaidCall, type OperationDeps, readJsonObject, runWithTimeout, settleCall } from "../http/operation.ts";
-import type { AcceptedPayment } from "../http/payments.ts";
+import { ApiError } from "../errors.ts";
+import { httpCall, type OperationDeps, paymentAnswerResponse, readJsonObject, routeUrl } from "../http/operation.ts";
+import { type RateDecision, rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
-import type { PriceNetwork } from "../plugin/price.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { paymentPayloadDigest } from "../x402/payer.ts";
 import { addressScope, type ClaimResult, hashRequestBody, type IdempotencyStore, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
 import { isTerminal } from "./job-status.ts";
-import { type JobRow, type JobStore, newJobId } from "./job-store.ts";
-import { type JobWorker, presentResult } from "./worker.ts";
+import type { JobRow, JobStore } from "./job-store.ts";
+import { callSkill } from "./skill-call.ts";
+import type { JobWorker } from "./worker.ts";
+import { paymentResponseHeaders } from "../x402/http-answer.ts";
 
 export interface JobRoutesDeps {
   readonly operation: OperationDeps;
@@ -42,9 +41,11 @@ type AfterAdmit = (caller: string) => Response | undefined;
 /** Seconds a poller should wait before asking again. */
 const pollAfterSec = { queued: 3, running: 2 } as const;
 
-/** The declared price the payment was made at (per-network prices by family; free → base). */
-function chargedMicros(prices: Record<PriceNetwork, number>, payment: AcceptedPayment): number {
-  return payment.network && !payment.network.startsWith("eip155:") ? prices.algorand : prices.base;
+/** An async job a poller may see: a well-formed id, not a sync call's record, not past its result lifetime. */
+export function findVisibleJob(jobs: JobStore, id: string, now: () => Date): JobRow | undefined {
+  const row = jobIdPattern.test(id) ? jobs.get(id) : undefined;
+  const gone = !row || row.sync || (isTerminal(row.status) && (row.expiresAt === null || Date.parse(row.expiresAt) <= now().getTime()));
+  return gone ? undefined : row;
 }
 
 export function jobView(row: JobRow, entry: SkillEntry | undefined): Record<string, unknown> {
@@ -92,139 +93,41 @@ function answerClaim(claim: ClaimResult, context: RequestContext): Response | un
 }
 
 export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
-  const { operation, registry, worker, jobs, idempotency, now } = deps;
+  const { operation, registry, jobs, idempotency, now } = deps;
   const log = operation.log;
 
-  async function runSync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
-    const route = `POST /v1/jobs/${entry.id}`;
-    const admitted = await admitPaidCall(operation, { request, context, entry, input: fields, route });
-    if (admitted.kind === "answer") return admitted.response;
-    const { value, payment } = admitted;
-    const instead = afterAdmit?.(admitted.caller);
-    if (instead) {
-      payment.release();
-      return instead;
-    }
-    const startedAt = now();
-    const record = (status: "completed" | "failed" | "expired", settled: boolean, errorCode: string | null) => {
-      try {
-        jobs.recordSyncCall({
-          id: newJobId(),
+  async function submitSkill(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
+    const call = httpCall(operation, request, context);
+    const outcome = await callSkill(deps, call, { entry, fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
+    const rateHeaders = (rate: RateDecision | undefined) => (rate ? rateLimitHeaders(rate) : {});
+    switch (outcome.kind) {
+      case "answer":
+        return paymentAnswerResponse(outcome.answer, context.id);
+      case "instead":
+        return outcome.value;
+      case "done":
+        return jsonResponse(withRequestId(outcome.body, context.id), 200, { ...rateHeaders(outcome.rate), ...paymentResponseHeaders(outcome.settlement) });
+      case "accepted": {
+        const job = outcome.job;
+        const poll = `/v1/jobs/${job.id}`;
+        const retry = pollAfterSec.queued;
+        const body = {
+          ok: true,
           skill: entry.id,
-          status,
-          caller: admitted.caller,
-          payer: payment.payer ?? null,
-          network: payment.network ?? null,
-          priceMicros: chargedMicros(admitted.priceMicros, payment),
-          settleMode: payment.payer ? "completion" : "free",
-          requestId: context.id,
-          createdAt: startedAt,
-          startedAt,
-          finishedAt: now(),
-          settled,
-          errorCode,
+          job_id: job.id,
+          status: job.status,
+          poll,
+          retry_after_sec: retry,
+          settlement: jobView(job, entry).payment,
+        };
+        return jsonResponse(withRequestId(body, context.id), 202, {
+          ...rateHeaders(outcome.rate),
+          ...(job.paymentResponse ? { "PAYMENT-RESPONSE": job.paymentResponse } : {}),
+          Location: new URL(poll, call.origin).toString(),
+          "Retry-After": String(retry),
         });
-      } catch (error) {
-        log.warn("could not record a sync skill call", { request_id: context.id, error: (error as Error).message });
       }
-    };
-    let result: unknown;
-    try {
-      result = await runWithTimeout(entry, value, request.signal, (signal) => operation.contextFor(entry, signal, context.id, { payer: payment.payer, origin: operation.publicUrl(request) }), worker.effectiveTimeoutMs(entry));
-    } catch (error) {
-      payment.release();
-      const failure = toApiError(error);
-      record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
-      throw error;
     }
-    const settled = await settleCall(operation, { request, context, entry, payment, result });
-    if (settled.kind === "answer") {
-      context.outcome = `settlement_${settled.response.status}`;
-      record("failed", false, "SETTLEMENT_FAILED");
-      return settled.response;
-    }
-    record("completed", payment.payer !== undefined, null);
-    context.outcome = "ok";
-    const presented = presentResult(entry, value, settled.result);
-    // spec §2.4: some answers carry their fields beside ok and skill (capital.ticket's `ticket`).
-    const body = entry.definition.inlineResult && typeof presented === "object" && presented !== null ? { ok: true, skill: entry.id, ...presented } : { ok: true, skill: entry.id, result: presented };
-    return jsonResponse(withRequestId(body, context.id), 200, { ...admitted.headers, ...settled.headers });
-  }
-
-  async function submitAsync(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
-    const route = `POST /v1/jobs/${entry.id}`;
-    const admitted = await admitPaidCall(operation, {
-      request,
-      context,
-      entry,
-      input: fields,
-      route,
-      beforePayment: () => {
-        if (worker.hasRoom()) return;
-        const retry = worker.retryAfterSec();
-        throw new ApiError("QUEUE_FULL", {
-          message: `The job queue is full; retry in ${retry} s. Nothing was charged.`,
-          headers: { "Retry-After": String(retry) },
-          details: { retry_after_sec: retry },
-        });
-      },
-    });
-    if (admitted.kind === "answer") return admitted.response;
-    const { value, payment } = admitted;
-    const instead = afterAdmit?.(admitted.caller);
-    if (instead) {
-      payment.release();
-      return instead;
-    }
-    const id = newJobId();
-    // The skill's one-use resource (a quote) is taken with the verified payer before acceptance:
-    // of two paid runs racing for it, the loser is refused here and its payment released.
-    let giveBack: (() => void) | void = undefined;
-    try {
-      giveBack = entry.definition.claim?.(value as never, operation.contextFor(entry, request.signal, context.id, { payer: payment.payer, origin: operation.publicUrl(request) }), id);
-    } catch (error) {
-      payment.release();
-      throw error;
-    }
-    let outcome: Awaited<ReturnType<JobWorker["accept"]>>;
-    try {
-      outcome = await worker.accept({
-        id,
-        entry,
-        value,
-        payment,
-        caller: admitted.caller,
-        priceMicros: chargedMicros(admitted.priceMicros, payment),
-        requestId: context.id,
-      });
-    } catch (error) {
-      giveBack?.();
-      throw error;
-    }
-    if (outcome.kind === "answer") {
-      giveBack?.();
-      context.outcome = `settlement_${outcome.response.status}`;
-      return outcome.response;
-    }
-    const job = outcome.job;
-    const poll = `/v1/jobs/${job.id}`;
-    const retry = pollAfterSec.queued;
-    context.outcome = "accepted";
-    const body = {
-      ok: true,
-      skill: entry.id,
-      job_id: job.id,
-      status: job.status,
-      poll,
-      retry_after_sec: retry,
-      settlement: jobView(job, entry).payment,
-    };
-    return jsonResponse(withRequestId(body, context.id), 202, {
-      ...admitted.headers,
-      ...(job.paymentResponse ? { "PAYMENT-RESPONSE": job.paymentResponse } : {}),
-      Location: new URL(poll, operation.publicUrl(request)).toString(),
-      "Retry-After": String(retry),
-    });
   }
 
   return {
@@ -278,7 +181,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
 
         let response: Response;
         try {
-          response = entry.definition.async ? await submitAsync(request, context, entry, fields, afterAdmit) : await runSync(request, context, entry, fields, afterAdmit);
+          response = await submitSkill(request, context, entry, fields, afterAdmit);
         } catch (error) {
           response = errorResponse(error, context, log);
         }
@@ -301,9 +204,8 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
     get(request, id) {
       const context = contextOf(request);
       context.route = "/v1/jobs/:id";
-      const row = jobIdPattern.test(id) ? jobs.get(id) : undefined;
-      const gone = !row || row.sync || (isTerminal(row.status) && (row.expiresAt === null || Date.parse(row.expiresAt) <= now().getTime()));
-      if (!row || gone) {
+      const row = findVisibleJob(jobs, id, now);
+      if (!row) {
         return errorResponse(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), context, log);
       }
       const headers: Record<string, string> = { "Cache-Control": "no-store" };

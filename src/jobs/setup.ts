@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import type { OperationDeps } from "../http/operation.ts";
-import type { Payments } from "../http/payments.ts";
+import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { quoteRetentionMs } from "../quotes/tiers.ts";
@@ -13,7 +13,9 @@ import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
-import { createJobRoutes, type JobRoutes } from "./routes.ts";
+import type { JobRow } from "./job-store.ts";
+import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
+import type { SkillCallDeps } from "./skill-call.ts";
 import type { Sla, Stats7d } from "./stats.ts";
 import { createJobWorker, type JobWorker } from "./worker.ts";
 
@@ -46,6 +48,10 @@ export interface JobService {
   /** Present when at least one network has a refund key. */
   readonly refunds: RefundPayer | undefined;
   readonly info: JobsInfo;
+  /** What a skill call needs, for transports other than HTTP (MCP tools). */
+  readonly skillCalls: SkillCallDeps;
+  /** A job's public view as GET /v1/jobs/:id shows it; undefined when not visible (unknown, a sync call, expired). */
+  status(id: string): { readonly row: JobRow; readonly view: Record<string, unknown> } | undefined;
 }
 
 const sweepEveryMs = 60_000;
@@ -126,5 +132,9 @@ export function createJobService(options: {
     activeJobs: () => worker.activeJobs(),
     stats: () => worker.stats(),
   };
-  return { routes, worker, refunds, info };
+  const status = (id: string) => {
+    const row = findVisibleJob(store.jobs, id, now);
+    return row ? { row, view: jobView(row, registry.skill(row.skill)) } : undefined;
+  };
+  return { routes, worker, refunds, info, skillCalls: { operation, worker, jobs: store.jobs, now }, status };
 }

@@ -10,8 +10,10 @@
  *           when the network has a refund key (refunds/payer.ts), else left to the operator
  */
 import { ApiError, errorCodes, toApiError } from "../errors.ts";
-import type { AcceptedPayment, Payments } from "../http/payments.ts";
-import { type CallFacts, runWithTimeout } from "../http/operation.ts";
+import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
+import { type CallFacts, runWithTimeout } from "../paid-call/call.ts";
+import { encodePaymentResponse } from "../x402/headers.ts";
+import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -55,7 +57,7 @@ export interface AcceptJob {
 export type AcceptOutcome =
   | { readonly kind: "accepted"; readonly job: JobRow }
   /** Settlement at acceptance failed: this answer replaces the 202 and no job exists. */
-  | { readonly kind: "answer"; readonly response: Response };
+  | { readonly kind: "answer"; readonly answer: PaymentAnswer };
 
 export interface JobWorker {
   /** Whether one more job may wait in the queue. */
@@ -113,18 +115,18 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     if (queue.running() === 0 && queue.waiting() === 0) for (const w of idleWaiters.splice(0)) w();
   };
 
-  async function settleJob(row: JobRow, payment: AcceptedPayment): Promise<{ ok: true } | { ok: false; code: string; message: string; response: Response }> {
+  async function settleJob(row: JobRow, payment: AcceptedPayment): Promise<{ ok: true } | { ok: false; code: string; message: string; answer: PaymentAnswer }> {
     const outcome = await payment.settle({ requestId: row.requestId });
     if (outcome.kind === "settled") {
-      write("settled", () => jobs.markSettled(row.id, outcome.headers["PAYMENT-RESPONSE"] ?? null, now()));
+      write("settled", () => jobs.markSettled(row.id, outcome.settlement ? encodePaymentResponse(outcome.settlement) : null, now()));
       return { ok: true };
     }
-    const body = (await outcome.response.clone().json().catch(() => ({}))) as { error?: string; message?: string };
+    const answer = outcome.answer;
     return {
       ok: false,
-      code: body.error ?? "SETTLEMENT_FAILED",
-      message: body.message ?? errorCodes.SETTLEMENT_FAILED.message,
-      response: outcome.response,
+      code: answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED",
+      message: (answer.kind === "refused" ? answer.message : undefined) ?? errorCodes[answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED"].message,
+      answer,
     };
   }
 
@@ -237,7 +239,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
         const outcome = await settleJob(row, payment);
         if (!outcome.ok) {
           jobs.discard(id);
-          return { kind: "answer", response: outcome.response };
+          return { kind: "answer", answer: outcome.answer };
         }
       }
       // The row as accepted (queued): a replay of this answer must not depend on timing.

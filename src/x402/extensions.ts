@@ -57,6 +57,45 @@ export function declareBazaar(decl: BazaarDeclaration): { info: unknown; schema:
   };
 }
 
+export interface McpBazaarDeclaration {
+  /** The MCP tool's name (`web_read`). */
+  readonly toolName: string;
+  readonly description: string;
+  /** JSON Schema of the tool's arguments. */
+  readonly inputSchema: unknown;
+  /** Example arguments. */
+  readonly example?: unknown;
+  /** Example result. */
+  readonly output?: unknown;
+}
+
+/** `extensions.bazaar` for an MCP tool (`info.input.type: "mcp"`), in the shape the official `declareDiscoveryExtension({toolName, …})` produces. */
+export function declareMcpBazaar(decl: McpBazaarDeclaration): { info: unknown; schema: unknown } {
+  const example = typeof decl.example === "object" && decl.example !== null ? decl.example : undefined;
+  const input = { type: "mcp", toolName: decl.toolName, description: decl.description, transport: "streamable-http", inputSchema: decl.inputSchema, ...(example ? { example } : {}) };
+  const info: Record<string, unknown> = { input };
+  const properties: Record<string, unknown> = {
+    input: {
+      type: "object",
+      properties: {
+        type: { type: "string", const: "mcp" },
+        toolName: { type: "string" },
+        description: { type: "string" },
+        transport: { type: "string", enum: ["streamable-http"] },
+        inputSchema: { type: "object" },
+        ...(example ? { example: { type: "object" } } : {}),
+      },
+      required: ["type", "toolName", "inputSchema"],
+      additionalProperties: false,
+    },
+  };
+  if (typeof decl.output === "object" && decl.output !== null) {
+    info.output = { type: "json", example: decl.output };
+    properties.output = { type: "object", properties: { type: { type: "string" }, example: { type: "object" } }, required: ["type"] };
+  }
+  return { info, schema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties, required: ["input"] } };
+}
+
 /** True when `echoed` contains everything in `advertised` unchanged (objects may gain keys; arrays and scalars must be equal). */
 export function isEchoOf(advertised: unknown, echoed: unknown): boolean {
   if (advertised === null || typeof advertised !== "object") return Object.is(advertised, echoed);

@@ -63,7 +63,11 @@ export type DecodedPaymentSignature =
 export function decodePaymentSignature(text: string): DecodedPaymentSignature {
   const decoded = decodeBase64Json(text);
   if (!decoded.ok) return decoded;
-  const value = decoded.value;
+  return decodePaymentValue(decoded.value);
+}
+
+/** A PaymentPayload already parsed from JSON (MCP's `_meta["x402/payment"]`), checked as strictly as the header's. */
+export function decodePaymentValue(value: unknown): DecodedPaymentSignature {
   if (typeof value === "object" && value !== null && "x402Version" in value && value.x402Version !== 2) {
     const version = value.x402Version;
     return { ok: false, reason: "unsupported x402Version", version: typeof version === "number" ? version : -1 };

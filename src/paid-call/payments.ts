@@ -1,23 +1,30 @@
 /**
- * @module http/payments — what the HTTP layer needs from payment, and nothing more: ask for or
- * check a payment before work, settle or release after it. The x402 layer implements it; with
- * payments off every call is let through free.
+ * @module paid-call/payments — what a paid call needs from payment, in no transport's terms: ask
+ * for or check a payment before work, settle or release after it. The x402 layer implements it
+ * (x402-payments.ts); with payments off every call is let through free. Refusals are payment
+ * answers (x402/payment-answer.ts) that each transport renders its own way.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { PriceNetwork } from "../plugin/price.ts";
+import type { PresentedPayment } from "../x402/authorize.ts";
+import type { PaymentAnswer } from "../x402/payment-answer.ts";
+import type { HeldAnswer } from "../x402/payment-identifier.ts";
+import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
 
-/** What one call costs and describes, for the 402 challenge and its bazaar extension. */
+/** What one call costs and describes, for the offer and its bazaar extension. */
 export interface Charge {
   readonly operationId: string;
-  /** e.g. `POST /v1/web/read` */
+  /** e.g. `POST /v1/web/read`, or `MCP web_read` */
   readonly route: string;
   readonly resourceUrl: string;
   readonly description: string;
-  /** Exact total for this body, in micro-dollars, per network. */
+  /** Exact total for this input, in micro-dollars, per network. */
   readonly priceMicros: Readonly<Record<PriceNetwork, number>>;
   readonly inputSchema: TSchema;
   readonly inputExample: unknown;
   readonly outputExample?: unknown;
+  /** Set when the call came as an MCP tool: the bazaar entry names the tool, not an HTTP route. */
+  readonly mcpTool?: string;
 }
 
 /** What a settlement produced, for work that records it (null fields: payments off or unknown). */
@@ -29,9 +36,10 @@ export interface SettlementFacts {
 }
 
 export type SettleOutcome =
-  | { readonly kind: "settled"; readonly headers: Record<string, string>; readonly facts?: SettlementFacts }
-  /** Settlement failed (`failed`) or is indeterminate (`pending`): this response replaces the result. */
-  | { readonly kind: "answer"; readonly response: Response; readonly state?: "failed" | "pending"; readonly facts?: SettlementFacts };
+  /** `settlement`: the public outcome for the buyer (absent when free). */
+  | { readonly kind: "settled"; readonly settlement?: SettleResponse; readonly facts?: SettlementFacts }
+  /** Settlement failed (`failed`) or is indeterminate (`pending`): this answer replaces the result. */
+  | { readonly kind: "answer"; readonly answer: PaymentAnswer; readonly state?: "failed" | "pending"; readonly facts?: SettlementFacts };
 
 export interface AcceptedPayment {
   /** Who paid (wallet address), when known: rate limits count per payer. */
@@ -53,19 +61,27 @@ export interface AcceptedPayment {
 }
 
 export type AuthorizeOutcome =
-  | { readonly kind: "answer"; readonly response: Response }
+  | { readonly kind: "answer"; readonly answer: PaymentAnswer }
   | { readonly kind: "accepted"; readonly payment: AcceptedPayment };
+
+export interface AuthorizeCall {
+  readonly requestId: string;
+  /** Every refusal carries a fresh offer (transports whose only refusal is PaymentRequired: MCP). */
+  readonly alwaysOffer?: boolean;
+}
 
 export interface Payments {
   readonly enabled: boolean;
-  authorize(request: Request, charge: Charge): Promise<AuthorizeOutcome>;
+  authorize(presented: PresentedPayment, charge: Charge, call: AuthorizeCall): Promise<AuthorizeOutcome>;
+  /** A fresh offer for this charge whose `error` says why (after a failed settlement, over MCP). */
+  offer(charge: Charge, error: string): Promise<PaymentRequired>;
   /** Rebuilds an accepted payment from its snapshot (async jobs settle after a restart). */
   restore(snapshot: unknown): AcceptedPayment;
 }
 
 const free: AcceptedPayment = {
   snapshot: () => null,
-  settle: async () => ({ kind: "settled", headers: {} }),
+  settle: async () => ({ kind: "settled" }),
   release: () => {},
 };
 
@@ -73,6 +89,9 @@ const free: AcceptedPayment = {
 export const paymentsOff: Payments = {
   enabled: false,
   authorize: async () => ({ kind: "accepted", payment: free }),
+  offer: async () => {
+    throw new Error("payments are off: nothing is offered");
+  },
   restore: () => free,
 };
 
@@ -87,7 +106,7 @@ export function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
 
 /** An accepted payment that can keep the success answer, in memory, for a retry under the same payment identifier. */
 export interface HoldingPayment extends AcceptedPayment {
-  hold(answer: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown }): void;
+  hold(answer: HeldAnswer): void;
 }
 
 export function isHoldingPayment(payment: AcceptedPayment): payment is HoldingPayment {

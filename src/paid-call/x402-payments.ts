@@ -1,20 +1,16 @@
 /**
- * @module http/x402-payments — the HTTP payments seam backed by the x402 gate: a Charge becomes a
- * PaidOperation (exact per-network USD total, bazaar discovery, and for a replayable charge the
- * body digest that payment-identifier retries must match), gate answers become Responses.
+ * @module paid-call/x402-payments — the payments seam backed by the x402 steps: a Charge becomes a
+ * PaidOperation (exact per-network USD total, bazaar discovery for the HTTP route or the MCP tool,
+ * and for a replayable charge the body digest that payment-identifier retries must match).
  */
 import type { PaymentInfo } from "../x402/payment-info.ts";
 import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price.ts";
+import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "../x402/authorize.ts";
 import type { ResolvedNetwork } from "../x402/config.ts";
-import type { HttpAnswer, PaidOperation, PaymentGate, VerifiedPayment } from "../x402/gate.ts";
+import type { GateState } from "../x402/gate-state.ts";
 import { digestJson } from "../x402/payment-identifier.ts";
+import { holdAnswer, releasePayment, settlePayment } from "../x402/settle.ts";
 import { type Charge, type HoldingPayment, isReplayableCharge, type Payments } from "./payments.ts";
-import { contextOf } from "./request-context.ts";
-import { jsonResponse, withRequestId } from "./respond.ts";
-
-export function answerToResponse(answer: HttpAnswer, requestId: string): Response {
-  return jsonResponse(withRequestId(answer.body, requestId), answer.status, answer.headers);
-}
 
 /** Which declared price a configured network charges: its short name when that is a price network, else by family (EVM → base, AVM → algorand). */
 export function priceNetworkOf(network: ResolvedNetwork): PriceNetwork {
@@ -25,20 +21,24 @@ export function priceNetworkOf(network: ResolvedNetwork): PriceNetwork {
 export function paidOperationFor(charge: Charge, networks: readonly ResolvedNetwork[]): PaidOperation {
   const priceUsd: Record<string, string> = {};
   for (const network of networks) priceUsd[network.network] = formatDollars(charge.priceMicros[priceNetworkOf(network)]);
+  const inputSchema = JSON.parse(JSON.stringify(charge.inputSchema));
   return {
     resource: { url: charge.resourceUrl, description: charge.description, mimeType: "application/json" },
     priceUsd,
-    bazaar: {
-      method: "POST",
-      input: charge.inputExample,
-      ...(charge.outputExample !== undefined ? { output: charge.outputExample } : {}),
-      inputSchema: JSON.parse(JSON.stringify(charge.inputSchema)),
-    },
+    bazaar:
+      charge.mcpTool !== undefined
+        ? { toolName: charge.mcpTool, description: charge.description, inputSchema, example: charge.inputExample, output: charge.outputExample }
+        : {
+            method: "POST",
+            input: charge.inputExample,
+            ...(charge.outputExample !== undefined ? { output: charge.outputExample } : {}),
+            inputSchema,
+          },
     ...(isReplayableCharge(charge) ? { requestDigest: digestJson(charge.body) } : {}),
   };
 }
 
-export function createX402Payments(gate: PaymentGate, networks: readonly ResolvedNetwork[]): Payments {
+export function createX402Payments(state: GateState, networks: readonly ResolvedNetwork[]): Payments {
   const accepted = (payment: VerifiedPayment, operationId: string): HoldingPayment => {
     let done = false;
     return {
@@ -48,39 +48,44 @@ export function createX402Payments(gate: PaymentGate, networks: readonly Resolve
       snapshot: () => ({ payment, operationId }),
       async settle({ requestId }) {
         done = true;
-        const result = await gate.settle(payment, { requestId, operationId });
+        const result = await settlePayment(state, payment, { requestId, operationId });
         if (result.kind === "settled") {
           const r = result.receipt;
-          return { kind: "settled", headers: result.headers, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id } };
+          return { kind: "settled", settlement: result.settlement, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id } };
         }
-        const body = result.answer.body as { error?: string; transaction?: string | null };
-        const pending = body.error === "SETTLEMENT_PENDING";
+        const answer = result.answer;
+        const pending = answer.kind === "refused" && answer.code === "SETTLEMENT_PENDING";
+        const transaction = pending ? (answer.settlement?.transaction || null) : null;
         return {
           kind: "answer",
-          response: answerToResponse(result.answer, requestId),
+          answer,
           state: pending ? "pending" : "failed",
-          facts: { payer: payment.payer, network: payment.network, transaction: pending ? (body.transaction ?? null) : null, paymentId: payment.receiptId },
+          facts: { payer: payment.payer, network: payment.network, transaction, paymentId: payment.receiptId },
         };
       },
       release() {
         if (done) return;
         done = true;
-        gate.release(payment);
+        releasePayment(state, payment);
       },
       hold(answer) {
-        gate.hold(payment, answer);
+        holdAnswer(state, payment, answer);
       },
     };
   };
 
   return {
     enabled: true,
-    async authorize(request, charge) {
-      const context = contextOf(request);
-      const result = await gate.authorize(request.headers, paidOperationFor(charge, networks), { requestId: context.id, operationId: charge.operationId });
-      if (result.kind === "answer") return { kind: "answer", response: answerToResponse(result.answer, context.id) };
+    async authorize(presented, charge, call) {
+      const result = await authorizePayment(state, presented, paidOperationFor(charge, networks), {
+        requestId: call.requestId,
+        operationId: charge.operationId,
+        ...(call.alwaysOffer ? { alwaysOffer: true } : {}),
+      });
+      if (result.kind === "answer") return result;
       return { kind: "accepted", payment: accepted(result.payment, charge.operationId) };
     },
+    offer: (charge, error) => challengeFor(state, paidOperationFor(charge, networks), error),
     restore(snapshot) {
       const { payment, operationId } = snapshot as { payment: VerifiedPayment; operationId: string };
       return accepted(payment, operationId);

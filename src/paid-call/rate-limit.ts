@@ -1,5 +1,5 @@
 /**
- * @module http/rate-limit — paid calls per minute per caller (spec job-worker §8
+ * @module paid-call/rate-limit — paid calls per minute per caller (spec job-worker §8
  * rate_limit_per_min). A fixed 60-second window that opens at a caller's first call; kept in
  * memory (a restart forgives everyone, which is harmless). Headers follow the IETF
  * RateLimit-* fields draft: Limit, Remaining, Reset (seconds) and Policy.

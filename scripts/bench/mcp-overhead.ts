@@ -1,0 +1,149 @@
+/**
+ * MCP against plain HTTP for the same operation, in the same run, on 127.0.0.1:
+ *  1. free calls per second: `tools/call capabilities` on POST /mcp against POST /v1/jobs/capabilities
+ *     (payments off; the same skill, the same core), alternating rounds of the two;
+ *  2. the latency a paid call adds over MCP: p50 of a paid `capabilities` call over MCP
+ *     (`_meta["x402/payment"]`) against the same call over HTTP (PAYMENT-SIGNATURE), settled on a
+ *     real anvil, the two interleaved. Payments are signed beforehand by the official buyer
+ *     (@x402/core + @x402/evm): signing is the buyer's cost.
+ * Both servers run in this process, as the load does: figures are for comparing the two columns.
+ *
+ *   node_modules/.bin/bun scripts/bench/mcp-overhead.ts [--seconds 3] [--rounds 3] [--concurrency 16] [--paid 60]
+ */
+import { x402Client } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { loadavg } from "node:os";
+import { privateKeyToAccount } from "viem/accounts";
+import { startService } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createLogger } from "../../src/log.ts";
+import { decodePaymentRequired, encodeBase64Json } from "../../src/x402/headers.ts";
+import type { PaymentRequired } from "../../src/x402/messages.ts";
+import { NETWORK, startEvmFixture, USDC } from "../../test/x402/evm-fixture.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const SECONDS = option("seconds", 3);
+const ROUNDS = option("rounds", 3);
+const CONCURRENCY = option("concurrency", 16);
+const PAID = option("paid", 60);
+
+const log = createLogger({ level: "error", sink: () => {} });
+const freePort = () => {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port ?? 0;
+  probe.stop(true);
+  return port;
+};
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const toolCall = (meta?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "capabilities", arguments: {}, ...(meta ? { _meta: meta } : {}) } });
+
+// ── 1. free calls per second ────────────────────────────────────────────────
+const freePortNumber = freePort();
+const free = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", String(freePortNumber), "--host", "127.0.0.1", "--rate-limit-per-min", "1000000000", "--memory-soft-limit-mb", "0"], env: {} }), { log });
+const freeBase = free.server.url.toString().replace(/\/$/, "");
+
+const httpCall = async () => {
+  const res = await fetch(`${freeBase}/v1/jobs/capabilities`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  if (res.status !== 200) throw new Error(`HTTP call answered ${res.status}`);
+  await res.arrayBuffer();
+};
+const mcpCall = async () => {
+  const res = await fetch(`${freeBase}/mcp`, { method: "POST", headers: MCP_HEADERS, body: toolCall() });
+  const body = (await res.json()) as { result?: { isError?: boolean } };
+  if (res.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP call failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+};
+
+async function perSecond(call: () => Promise<void>): Promise<number> {
+  const until = performance.now() + SECONDS * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await call();
+        done++;
+      }
+    }),
+  );
+  return done / SECONDS;
+}
+
+for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall()]); // warm-up
+const rates = { http: [] as number[], mcp: [] as number[] };
+for (let round = 0; round < ROUNDS; round++) {
+  rates.http.push(await perSecond(httpCall));
+  rates.mcp.push(await perSecond(mcpCall));
+}
+await free.close();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const httpRate = median(rates.http);
+const mcpRate = median(rates.mcp);
+
+// ── 2. added latency of a paid call ─────────────────────────────────────────
+const fx = await startEvmFixture();
+await fx.token.mint(fx.buyer.address, 100n * USDC);
+const paidPort = freePort();
+const paid = await startService(
+  loadConfig({
+    argv: ["--data", ":memory:", "--port", String(paidPort), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${paidPort}`, "--payments", "on", "--rate-limit-per-min", "1000000000", "--memory-soft-limit-mb", "0"],
+    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+  }),
+  { log, pollingIntervalMs: 5 },
+);
+const paidBase = paid.server.url.toString().replace(/\/$/, "");
+const buyer = new x402Client();
+registerExactEvmScheme(buyer, { signer: privateKeyToAccount(fx.buyer.key), networks: [NETWORK] });
+buyer.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
+
+const httpOffer = await fetch(`${paidBase}/v1/jobs/capabilities`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+const httpRequired = decodePaymentRequired(httpOffer.headers.get("payment-required") ?? "");
+if (!httpRequired.ok) throw new Error(httpRequired.reason);
+const mcpOffer = (await (await fetch(`${paidBase}/mcp`, { method: "POST", headers: MCP_HEADERS, body: toolCall() })).json()) as { result: { structuredContent: PaymentRequired } };
+const sign = async (required: PaymentRequired) => (await buyer.createPaymentPayload(required as never)) as unknown;
+const httpPayments = await Promise.all(Array.from({ length: PAID }, () => sign(httpRequired.value)));
+const mcpPayments = await Promise.all(Array.from({ length: PAID }, () => sign(mcpOffer.result.structuredContent)));
+
+const timed = async (run: () => Promise<void>) => {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+};
+const latencies = { http: [] as number[], mcp: [] as number[] };
+for (let i = 0; i < PAID; i++) {
+  const runs = [
+    async () =>
+      latencies.http.push(
+        await timed(async () => {
+          const res = await fetch(`${paidBase}/v1/jobs/capabilities`, { method: "POST", headers: { "content-type": "application/json", "PAYMENT-SIGNATURE": encodeBase64Json(httpPayments[i]) }, body: "{}" });
+          if (res.status !== 200) throw new Error(`paid HTTP call answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+          await res.arrayBuffer();
+        }),
+      ),
+    async () =>
+      latencies.mcp.push(
+        await timed(async () => {
+          const res = await fetch(`${paidBase}/mcp`, { method: "POST", headers: MCP_HEADERS, body: toolCall({ "x402/payment": mcpPayments[i] }) });
+          const body = (await res.json()) as { result?: { isError?: boolean; _meta?: Record<string, { success?: boolean }> } };
+          if (!body.result?._meta?.["x402/payment-response"]?.success) throw new Error(`paid MCP call failed: ${JSON.stringify(body).slice(0, 300)}`);
+        }),
+      ),
+  ];
+  // Alternate which goes first, so neither always meets the other's leftovers.
+  if (i % 2) runs.reverse();
+  for (const run of runs) await run();
+}
+await paid.close();
+await fx.stop();
+
+const p50 = (xs: number[]) => median(xs);
+console.log(`MCP vs HTTP, same run (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores: other work on this machine moves both columns)`);
+// Each MCP round beside the HTTP round just before it: the machine's speed drifts less within a pair.
+const pairRatio = median(rates.mcp.map((m, i) => m / rates.http[i]!));
+console.log(`  free calls/s (capabilities skill, ${CONCURRENCY} at a time, median of ${ROUNDS} × ${SECONDS} s): HTTP ${httpRate.toFixed(0)}  MCP ${mcpRate.toFixed(0)}  → MCP at ${((mcpRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(pairRatio * 100).toFixed(0)} % (target ≥ 50 %)`);
+console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")}`);
+console.log(`  paid call p50 (verify + run + settle on anvil, ${PAID} each, interleaved): HTTP ${p50(latencies.http).toFixed(2)} ms  MCP ${p50(latencies.mcp).toFixed(2)} ms  → added ${(p50(latencies.mcp) - p50(latencies.http)).toFixed(2)} ms (target ≤ +1 ms)`);
+process.exit(0);

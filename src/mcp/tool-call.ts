@@ -1,0 +1,154 @@
+/**
+ * @module mcp/tool-call — one `tools/call` over the paid-call core, with x402's MCP transport
+ * (coinbase/x402 specs/transports-v2/mcp.md): the payment comes in `_meta["x402/payment"]`; a
+ * call not paid (or paid wrongly) answers a tool error whose structured content is the
+ * PaymentRequired offer and whose text is its JSON; a paid success carries
+ * `_meta["x402/payment-response"]`; a settlement that fails returns no tool content, only the
+ * payment error. Arguments that fail the tool's schema are -32602 before anything is priced.
+ */
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError, toApiError } from "../errors.ts";
+import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { Charge, Payments } from "../paid-call/payments.ts";
+import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
+import { summarizeIssues } from "../plugin/schema.ts";
+import type { SkillCallDeps } from "../jobs/skill-call.ts";
+import { callSkill } from "../jobs/skill-call.ts";
+import { decodePaymentResponse } from "../x402/headers.ts";
+import { type PaymentAnswer, reasonOf } from "../x402/payment-answer.ts";
+import type { PaymentLookup } from "../x402/payment-records.ts";
+import type { SettleResponse } from "../x402/messages.ts";
+import { MCP_PATH, type ToolBinding } from "./tools.ts";
+
+export const PAYMENT_META_KEY = "x402/payment";
+export const PAYMENT_RESPONSE_META_KEY = "x402/payment-response";
+
+export interface ToolCallDeps {
+  readonly operation: PaidCallDeps;
+  readonly payments: Payments;
+  readonly skills: SkillCallDeps;
+  readonly jobStatus: (id: string) => { readonly view: Record<string, unknown> } | undefined;
+  readonly lookupPayment?: ((id: string) => PaymentLookup | undefined) | undefined;
+}
+
+/** The call as MCP carries it: arguments, `_meta`, and who asked from where. */
+export interface McpCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly meta: Record<string, unknown> | undefined;
+  readonly requestId: string;
+  readonly clientAddress: () => string;
+  readonly origin: string;
+  readonly signal: AbortSignal;
+  readonly report: { operationId?: string; outcome?: string; paymentInBody?: boolean };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function textResult(body: unknown, extra: Partial<CallToolResult> = {}): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(body) }], ...(isObject(body) ? { structuredContent: body } : {}), ...extra };
+}
+
+function settlementMeta(settlement: SettleResponse | undefined): Partial<CallToolResult> {
+  return settlement ? { _meta: { [PAYMENT_RESPONSE_META_KEY]: settlement } } : {};
+}
+
+function errorResult(error: ApiError, requestId: string): CallToolResult {
+  return textResult(error.toBody(requestId), { isError: true });
+}
+
+/** A payment answer as the MCP transport says it: the offer as a tool error; a settlement outcome in `_meta`; a pending one with no offer (paying again could pay twice). */
+async function paymentAnswerResult(answer: PaymentAnswer, charge: Charge, deps: ToolCallDeps, requestId: string): Promise<CallToolResult> {
+  if (answer.kind === "replayed") return textResult(answer.held.body);
+  const meta = settlementMeta(answer.settlement);
+  if (answer.code === "SETTLEMENT_PENDING") {
+    return textResult({ ok: false, error: answer.code, message: answer.message ?? new ApiError(answer.code).message, ...(answer.details ?? {}), request_id: requestId }, { isError: true, ...meta });
+  }
+  const required = answer.required ?? (await deps.payments.offer(charge, `${answer.code.toLowerCase()}: ${reasonOf(answer)}`));
+  return { isError: true, structuredContent: required as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(required) }], ...meta };
+}
+
+function checkArguments(entry: PluginEntry | SkillEntry, args: Record<string, unknown>): void {
+  const checked = entry.validateInput(args);
+  if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${entry.id}: ${summarizeIssues(checked.issues)}`, { issues: checked.issues });
+}
+
+export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: McpCall): Promise<CallToolResult> {
+  switch (binding.kind) {
+    case "job_status":
+      return jobStatus(deps, call);
+    case "payment_status":
+      return paymentStatus(deps, call);
+    default:
+      break;
+  }
+  const entry = binding.entry;
+  call.report.operationId = entry.id;
+  checkArguments(entry, call.arguments);
+  const presented = call.meta && Object.hasOwn(call.meta, PAYMENT_META_KEY) ? ({ kind: "decoded", value: call.meta[PAYMENT_META_KEY] } as const) : ({ kind: "none" } as const);
+  if (presented.kind === "decoded") call.report.paymentInBody = true;
+  const paidCall: PaidCall = {
+    requestId: call.requestId,
+    clientAddress: call.clientAddress,
+    origin: call.origin,
+    signal: call.signal,
+    payment: presented,
+    alwaysOffer: true,
+    report: call.report,
+  };
+  const resourceUrl = `${new URL(MCP_PATH, call.origin).toString()}?tool=${binding.tool.name}`;
+  try {
+    if (binding.kind === "plugin") {
+      const target: CallTarget<PluginEntry> = { entry: binding.entry, input: call.arguments, route: `MCP ${binding.tool.name}`, resourceUrl, mcpTool: binding.tool.name };
+      const outcome = await runPaidCall(deps.operation, paidCall, target);
+      if (outcome.kind === "answer") return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
+      return textResult(outcome.result, settlementMeta(outcome.settlement));
+    }
+    const outcome = await callSkill<never>(deps.skills, paidCall, { entry: binding.entry, fields: call.arguments, resourceUrl, mcpTool: binding.tool.name });
+    switch (outcome.kind) {
+      case "answer":
+        return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
+      case "instead":
+        throw new Error("MCP skill calls take no afterAdmit");
+      case "done":
+        return textResult({ ...outcome.body, request_id: call.requestId }, settlementMeta(outcome.settlement));
+      case "accepted": {
+        const job = outcome.job;
+        const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
+        const body = { ok: true, skill: entry.id, job_id: job.id, status: job.status, poll_tool: "job_status", retry_after_sec: 3, request_id: call.requestId };
+        return textResult(body, settled?.ok ? settlementMeta(settled.value) : {});
+      }
+    }
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const failure = toApiError(error);
+    call.report.outcome = failure.code;
+    if (failure.code === "INTERNAL_ERROR") deps.operation.log.error("internal error", { request_id: call.requestId, error: error instanceof Error ? error.message : String(error) });
+    return errorResult(failure, call.requestId);
+  }
+}
+
+function stringArgument(call: McpCall, name: string, pattern?: RegExp): string {
+  const value = call.arguments[name];
+  const extra = Object.keys(call.arguments).filter((k) => k !== name);
+  if (typeof value !== "string" || value.length === 0 || value.length > 200 || (pattern && !pattern.test(value)) || extra.length > 0) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${call.name}: "${name}" must be ${pattern ? `a string matching ${pattern.source}` : "a non-empty string"}, and nothing else is accepted.`);
+  }
+  return value;
+}
+
+function jobStatus(deps: ToolCallDeps, call: McpCall): CallToolResult {
+  const id = stringArgument(call, "job_id", /^job_[0-9a-f]{32}$/);
+  const found = deps.jobStatus(id);
+  if (!found) return errorResult(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), call.requestId);
+  return textResult({ ...found.view, request_id: call.requestId });
+}
+
+function paymentStatus(deps: ToolCallDeps, call: McpCall): CallToolResult {
+  const id = stringArgument(call, "id");
+  const found = deps.lookupPayment?.(id);
+  if (!found) {
+    return errorResult(new ApiError("PAYMENT_NOT_FOUND", { message: deps.lookupPayment ? "No payment is known under that transaction id or nonce." : "Payments are off on this server." }), call.requestId);
+  }
+  return textResult({ ok: true, payment: found, request_id: call.requestId });
+}

@@ -1,0 +1,103 @@
+/**
+ * @module x402/settle — the steps after the work, for any transport: settle a reserved payment
+ * once (a definite failure withholds the result; an unconfirmed one keeps the receipt pending for
+ * reconcile), release it when the work failed, and keep a success for payment-identifier retries.
+ */
+import type { Receipt } from "../store/receipts.ts";
+import type { VerifiedPayment } from "./authorize.ts";
+import type { GateState } from "./gate-state.ts";
+import { encodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "./headers.ts";
+import { type PaymentAnswer, refusal } from "./payment-answer.ts";
+import { digestJson, type HeldAnswer } from "./payment-identifier.ts";
+import { reasons, type PaymentRequirements, type SettleResponse } from "./messages.ts";
+
+export type SettleResult =
+  /** `settlement` is the public outcome for the buyer (PAYMENT-RESPONSE, `_meta["x402/payment-response"]`). */
+  | { kind: "settled"; settlement: SettleResponse; receipt: Receipt }
+  | { kind: "answer"; answer: PaymentAnswer };
+
+/** What the buyer is told of a settlement: errorMessage can carry raw RPC text, so only the stable reason. */
+export function publicSettleResponse(response: SettleResponse, requirements: PaymentRequirements): SettleResponse {
+  return {
+    success: response.success,
+    transaction: response.transaction,
+    network: requirements.network,
+    ...(response.payer ? { payer: response.payer } : {}),
+    amount: requirements.amount,
+    ...(response.errorReason ? { errorReason: response.errorReason } : {}),
+  };
+}
+
+function failed(response: SettleResponse, requirements: PaymentRequirements): PaymentAnswer {
+  return refusal("SETTLEMENT_FAILED", {
+    settlement: publicSettleResponse(response, requirements),
+    details: { reason: response.errorReason ?? reasons.unexpectedSettleError },
+  });
+}
+
+export async function settlePayment(state: GateState, payment: VerifiedPayment, context: { requestId: string; operationId: string }): Promise<SettleResult> {
+  const { store, now } = state;
+  const rail = state.rails.get(payment.network);
+  const requirements = payment.requirements;
+  const keep = { accepted: payment.payload.accepted, payload: payment.payload.payload, x402Version: 2, requirements };
+  if (!rail || !store.claimForSettlement(payment.receiptId, { ...context, settleRequest: JSON.stringify(keep), now: now() })) {
+    // Not reserved any more (released, already settling or settled): never settle twice.
+    return { kind: "answer", answer: failed({ success: false, transaction: "", network: payment.network, errorReason: reasons.invalidTransactionState }, requirements) };
+  }
+  state.settling.add(payment.receiptId);
+  let submitted: string | null = null;
+  let response: SettleResponse;
+  try {
+    response = await rail.facilitator.settle(payment.payload, requirements, {
+      onSubmitted: (transaction) => {
+        submitted = transaction;
+        store.recordSubmitted(payment.receiptId, transaction, now());
+      },
+    });
+  } catch {
+    response = {
+      success: false,
+      transaction: submitted ?? "",
+      network: payment.network,
+      errorReason: submitted ? reasons.settlementPending : reasons.unexpectedSettleError,
+    };
+  } finally {
+    state.settling.delete(payment.receiptId);
+  }
+  const transaction = response.transaction || submitted || null;
+  const identifier = payment.paymentIdentifier;
+  if (response.success) {
+    store.markSettled(payment.receiptId, transaction, now());
+    const receipt = store.get(payment.receiptId);
+    if (!receipt) throw new Error("settled receipt vanished");
+    const settlement = publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements);
+    if (identifier) state.replays.settled(identifier.id, payment.receiptId, digestJson(payment.payload), { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(settlement) });
+    return { kind: "settled", settlement, receipt };
+  }
+  if (response.errorReason === reasons.settlementPending) {
+    // Outcome unknown: the identifier stays in flight (409 with the payment id to look up) until its TTL.
+    if (transaction) store.recordSubmitted(payment.receiptId, transaction, now());
+    return {
+      kind: "answer",
+      answer: refusal("SETTLEMENT_PENDING", {
+        settlement: publicSettleResponse({ ...response, transaction: transaction ?? "" }, requirements),
+        details: { payment_id: payment.receiptId, transaction, network: payment.network },
+      }),
+    };
+  }
+  store.markFailed(payment.receiptId, response.errorReason ?? reasons.unexpectedSettleError, transaction, now());
+  if (identifier) state.replays.abandon(identifier.id, payment.receiptId);
+  return { kind: "answer", answer: failed(response, requirements) };
+}
+
+/** The work failed: nothing is settled and the authorization is not burned. */
+export function releasePayment(state: GateState, payment: VerifiedPayment): void {
+  state.store.release(payment.receiptId, state.now());
+  if (payment.paymentIdentifier) state.replays.abandon(payment.paymentIdentifier.id, payment.receiptId);
+}
+
+/** Keeps a settled call's success answer (in memory, for the replay TTL); false when not kept. */
+export function holdAnswer(state: GateState, payment: VerifiedPayment, answer: HeldAnswer): boolean {
+  const identifier = payment.paymentIdentifier;
+  return identifier ? state.replays.hold(identifier.id, payment.receiptId, answer) : false;
+}
