@@ -7,7 +7,7 @@
  * when it finds too little, the block holding the page's title heading, else the whole cleaned body,
  * is used and a warning says so.
  *
- * Room web/extract/: HTML and text sources to read results (tree, parse, detect, signals, floor, clean, Markdown). It imports only web/text/; never fetch/ or render/.
+ * Room web/extract/: HTML and text sources to read results (tree, parse, detection in score/choose/clean steps, signals, floor, markup cleaning, Markdown). It imports only web/text/; never fetch/ or render/.
  */
 import { ApiError } from "../../errors.ts";
 import { renderCanonicalText, renderInlineText } from "../text/canonical-text.ts";

@@ -1,7 +1,9 @@
 /**
- * @module web/extract/html-clean — removes what is not page content from a subtree: scripts,
- * styles, forms, hidden elements and cookie banners always; navigation, page headers and
- * footers, and asides when the subtree is not already a detected article.
+ * @module web/extract/html-clean — cleaning by markup alone, for a subtree no walk has scored (a caller's
+ * selector scope, or the fallbacks when detection found too little): scripts, styles, forms, hidden
+ * elements and cookie banners always; navigation, page headers and footers, and asides when the subtree
+ * is not already a detected article; comment threads named so. Cleaning of the detected content, judged
+ * from the walk's counts, is content-clean.ts. Also makes the subtree's URLs absolute.
  */
 import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
 import { classifyElement, isCommentThread } from "./content-signals.ts";
