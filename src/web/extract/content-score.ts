@@ -98,8 +98,13 @@ function countCommas(text: string): number {
   return found ? found.length : 0;
 }
 
-function isDroppedTag(tag: string, inArticle: boolean): boolean {
-  return NEVER_CONTENT_TAGS.has(tag) || tag === "ASIDE" || (CHROME_TAGS.has(tag) && !inArticle);
+/**
+ * Whether a page header, footer or aside (not an article's) holds the content after all: an <article>, a
+ * <main> or a block named as content inside it. An unclosed <header> round the whole page (its end tag
+ * missing, every later element its descendant) held the article, and the page came back empty.
+ */
+function chromeTagHoldsContent(element: Element, sub: Info): boolean {
+  return sub.contentBlocks > 0 || selectFirstIn(element, "main") !== null;
 }
 
 function applyScore(walk: Walk, pending: PendingScore): void {
@@ -193,17 +198,20 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       continue;
     }
     breaks = 0;
-    const childFlags = isDroppedTag(childTag, article) ? NEVER_CONTENT : classifyElement(childElement);
+    const childFlags = NEVER_CONTENT_TAGS.has(childTag) ? NEVER_CONTENT : classifyElement(childElement);
     if (childFlags & NEVER_CONTENT) {
       walk.dropped.add(childElement);
       continue;
     }
-    const chrome = walk.useNames ? isDroppedByName(childFlags, childTag, content) : isCommentThread(childFlags, childTag);
+    const chromeTag = CHROME_TAGS.has(childTag) && !article;
+    const chrome = chromeTag || (walk.useNames ? isDroppedByName(childFlags, childTag, content) : isCommentThread(childFlags, childTag));
     if (chrome) walk.pending.push([]);
     const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
       // A block named as content inside a comment thread is a comment's text: only the headline keeps a thread.
-      const holdsContent = isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0;
+      const holdsContent = chromeTag
+        ? chromeTagHoldsContent(childElement, sub)
+        : isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
       if (!holdsContent) {
         walk.dropped.add(childElement);

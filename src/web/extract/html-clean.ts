@@ -50,7 +50,8 @@ export function removeNonContent(root: Element): void {
 export function removeBoilerplate(root: Element): void {
   removeNonContent(root);
   removeAll(root, BOILERPLATE);
-  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null);
+  // Not an article's own, nor one holding the article (an unclosed page <header> round the whole page).
+  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null || selectFirstIn(element, "article,main") !== null);
 }
 
 /** Removes comment threads (named so by class or id) that do not hold the page's h1: never main content. */
