@@ -7,7 +7,7 @@
  */
 import { titleHeadingAmong } from "./content-title.ts";
 import { contains, elementChildrenOf, isTag, parentElementOf, selectAllIn, textOf, type Element } from "./dom.ts";
-import { CHROME_NAMED, classifyElement, contentClassTokens, isContentBlock } from "./content-signals.ts";
+import { CHROME_NAMED, classifyElement, contentClassTokens, isContentBlock, weighNames } from "./content-signals.ts";
 import { MIN_PART_PROSE, finalScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
 /** Never chosen as the content container (they hold it or are too small to). */
@@ -285,10 +285,92 @@ function contentName(element: Element): string {
   return [...new Set(tokens.map((token) => token.replace(/[-_]?\d+$/, "").toLowerCase()))].sort().join(" ");
 }
 
-/** What was chosen: the block the siblings were collected round, and the elements that make the content in document order. */
+/** Longest lead (characters of its blocks together): more is a part of the article the scores left out on purpose, or another story. */
+const MAX_LEAD_CHARS = 800;
+/** Least characters of a lead block: a date or a label is no lead. */
+const MIN_LEAD_CHARS = 40;
+/** Most levels from the title heading, and from the chosen block, up to the block that holds both. */
+const MAX_LEAD_LEVELS = 4;
+
+/**
+ * The lead (standfirst, intro, teaser) between the page's title heading and the chosen block, when the block
+ * does not hold the heading: up to two prose blocks that follow the heading in document order, before the
+ * block, inside the nearest ancestor holding both (a few levels up at most). Modern pages set the lead in the
+ * article's header beside the title, apart from the body whose paragraphs score; the headline came back
+ * (extract.ts keeps it) but the lead was lost. A block qualifies when it is a paragraph of text (no block
+ * inside it), mostly not links, not dropped by the walk, and not inside something dropped that does not also
+ * hold the heading.
+ */
+function findLead(walk: Walk, top: Info, body: Element, title: string): Element[] {
+  const heading = titleHeadingAmong(walk.headings, title);
+  if (!heading) return [];
+  // The chosen block's ancestors below the body, and the heading's up to the block holding both.
+  const topPath = new Set<Element>();
+  for (let node = parentElementOf(top.element); node && node !== body; node = parentElementOf(node)) topPath.add(node);
+  const headingPath = new Set<Element>();
+  let holder: Element | null = parentElementOf(heading);
+  while (holder && !topPath.has(holder)) {
+    if (holder === top.element || holder === body || headingPath.size + 1 >= MAX_LEAD_LEVELS) return [];
+    headingPath.add(holder);
+    holder = parentElementOf(holder);
+  }
+  if (!holder) return [];
+  let depth = 0;
+  for (let node = parentElementOf(top.element); node && node !== holder; node = parentElementOf(node)) depth++;
+  if (depth >= MAX_LEAD_LEVELS) return [];
+  const lead: Element[] = [];
+  let chars = 0;
+  let passedHeading = false;
+  // Document order inside the holder: the lead comes after the heading and before the chosen block. True: stop.
+  const visit = (element: Element, level: number): boolean => {
+    for (const child of elementChildrenOf(element)) {
+      if (child === top.element || topPath.has(child)) {
+        return child === top.element || visit(child, level + 1) || true;
+      }
+      if (child === heading) {
+        passedHeading = true;
+        continue;
+      }
+      if (headingPath.has(child)) {
+        if (visit(child, level + 1)) return true;
+        continue;
+      }
+      if (!passedHeading || walk.dropped.has(child)) continue;
+      const info = walk.infos.get(child);
+      if (!info) continue;
+      // Another heading opens another section (a slide's title, a box's): no lead of the title's after it.
+      if (HEADINGS.has(child.name)) return true;
+      if (child.name === "figure" || child.name === "figcaption") continue;
+      if (isLeadBlock(child, info)) {
+        lead.push(child);
+        chars += info.chars;
+        if (lead.length > 2 || chars > MAX_LEAD_CHARS) return true;
+        continue;
+      }
+      if (level < MAX_LEAD_LEVELS && visit(child, level + 1)) return true;
+    }
+    return false;
+  };
+  visit(holder, 0);
+  return lead.length <= 2 && chars <= MAX_LEAD_CHARS ? lead : [];
+}
+
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** A sentence's end (quotes and closing brackets aside): a lead says something; a date line or a byline does not end so. */
+const SENTENCE_END = /[.!?…][\s"'”“»«’)\]]*$/u;
+
+/** Whether a block is a paragraph of prose fit to be a lead (see findLead). */
+function isLeadBlock(element: Element, info: Info): boolean {
+  if (info.inlineChars !== info.chars || info.chars < MIN_LEAD_CHARS || info.headingChars > 0 || linkDensity(info) >= 0.25) return false;
+  if (weighNames(element) < 0) return false;
+  return SENTENCE_END.test(textOf(element).trim());
+}
+
+/** What was chosen: the block the siblings were collected round, the elements that make the content in document order, and the lead to put before them. */
 export interface Choice {
   top: Info;
   members: Element[];
+  lead: Element[];
 }
 
 /** The page's main content as scored by `walk` (see the module comment); undefined when nothing scored. */
@@ -299,5 +381,7 @@ export function chooseContent(walk: Walk, body: Element, title: string): Choice 
   const chosen = preferTitled(walk, scored, body, title);
   const widened = widenToNamedParent(walk, widenToPageProse(walk, chosen, body), body);
   const top = widened === chosen ? joinSameNamedParts(walk, chosen, body) : widened;
-  return { top, members: collectSiblings(walk, top) };
+  const members = collectSiblings(walk, top);
+  const lead = findLead(walk, top, body, title).filter((element) => !members.some((member) => contains(member, element)));
+  return { top, members, lead };
 }

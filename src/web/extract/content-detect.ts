@@ -21,7 +21,7 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
   const walk = walkDocument(body, options);
   const choice = chooseContent(walk, body, options.title ?? "");
   if (!choice) return undefined;
-  const { top, members } = choice;
+  const { top, members, lead } = choice;
   let root: Element;
   if (members.length === 1) {
     root = top.element;
@@ -31,6 +31,8 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
     changes.insert(parent, root, members[0] as Element);
     for (const member of members) changes.append(root, member);
   }
+  const first = root.children[0] ?? null;
+  for (const element of lead) changes.move(root, element, first);
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
   cleanContent(walk, root, prose, changes);
   return root;
