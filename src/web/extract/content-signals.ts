@@ -128,6 +128,8 @@ const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
 /** Class names of elements that stylesheets hide (CSS is not loaded, so the name is the signal). */
 const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden|sr-only|visually-hidden|screen-reader-text|offscreen)(?=$|\s)/i;
 
+const JS_HOOK = /^js[-_]/i;
+
 function classifyNames(names: string): number {
   if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
   let chrome = false;
@@ -135,7 +137,8 @@ function classifyNames(names: string): number {
   let layout = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
-    if (token === "") continue;
+    // A "js-" class is a script's hook, not a description: a forum's posts sit in "js-replyNewMessageContainer".
+    if (token === "" || JS_HOOK.test(token)) continue;
     if (CONTENT_TOKEN.test(token)) return CONTENT_NAMED;
     if (!comment && COMMENT_WORD.test(token)) comment = true;
     else if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
