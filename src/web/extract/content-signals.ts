@@ -5,7 +5,7 @@
  * class or id adds to a content candidate's score. General patterns of how sites name things,
  * not rules for particular sites.
  */
-import type { Element } from "./dom.ts";
+import { selectFirstIn, type Element } from "./dom.ts";
 
 /**
  * Tags whose subtree is never main content. FORM is not among them (some frameworks wrap the whole
@@ -20,7 +20,7 @@ export const NEVER_CONTENT_TAGS = new Set([
 export const CHROME_TAGS = new Set(["aside", "header", "footer"]);
 
 const CHROME_ROLES = new Set([
-  "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar", "tablist",
+  "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar",
 ]);
 
 /** Cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic). */
@@ -227,9 +227,13 @@ export function classifyElement(element: Element): number {
       case "style":
         if (HIDDEN_STYLE.test(value)) return NEVER_CONTENT;
         break;
-      case "role":
-        if (CHROME_ROLES.has(value.trim().toLowerCase())) return NEVER_CONTENT;
+      case "role": {
+        const role = value.trim().toLowerCase();
+        if (CHROME_ROLES.has(role)) return NEVER_CONTENT;
+        // A strip of tab labels, unless the panels sit inside it too (an accordion of questions and answers).
+        if (role === "tablist" && selectFirstIn(element, '[role="tabpanel"]') === null) return NEVER_CONTENT;
         break;
+      }
       case "itemprop":
         if (CONTENT_ITEMPROP.test(value)) flags |= CONTENT_NAMED;
         break;
