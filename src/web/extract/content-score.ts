@@ -68,6 +68,9 @@ export interface Walk {
   pending: PendingScore[][];
   /** The h1-h3 elements visited, in document order (see preferTitled). */
   headings: Element[];
+  /** The walked body, and its text's length once a rule has asked for it (see chromeTagHoldsContent). */
+  body: Element;
+  pageChars: number | undefined;
 }
 
 function createInfo(element: Element): Info {
@@ -98,13 +101,32 @@ function countCommas(text: string): number {
   return found ? found.length : 0;
 }
 
+/** Share of the page's text a page header or footer must hold to be taken for a wrapper of the page. */
+const MOST_OF_PAGE_TEXT = 0.5;
+
 /**
- * Whether a page header, footer or aside (not an article's) holds the content after all: an <article>, a
- * <main> or a block named as content inside it. An unclosed <header> round the whole page (its end tag
- * missing, every later element its descendant) held the article, and the page came back empty.
+ * Whether a page header or footer (not an article's) holds the content after all: an <article>, a <main> or a
+ * block named as content inside it, and most of the page's text. An unclosed <header> round the whole page
+ * (its end tag missing, every later element its descendant) held the article, and the page came back empty.
+ * An aside never does: one holding articles and most of the text is a sidebar of teasers (unseen Dragnet T83).
  */
-function chromeTagHoldsContent(element: Element, sub: Info): boolean {
-  return sub.contentBlocks > 0 || selectFirstIn(element, "main") !== null;
+function chromeTagHoldsContent(walk: Walk, element: Element, sub: Info): boolean {
+  // An aside is beside the content by definition: one holding most of the text is a sidebar of teasers.
+  if (element.name === "aside" || (sub.contentBlocks === 0 && selectFirstIn(element, "main") === null)) return false;
+  walk.pageChars ??= trimmedTextLength(walk.body);
+  return sub.chars >= MOST_OF_PAGE_TEXT * walk.pageChars;
+}
+
+/** Characters of text under `root`, each text node trimmed (as the walk counts them). */
+function trimmedTextLength(root: Element): number {
+  let length = 0;
+  const stack: ChildNode[] = [...root.children];
+  while (stack.length > 0) {
+    const node = stack.pop() as ChildNode;
+    if (isText(node)) length += node.data.trim().length;
+    else if (isTag(node) && !NEVER_CONTENT_TAGS.has(node.name)) stack.push(...node.children);
+  }
+  return length;
 }
 
 function applyScore(walk: Walk, pending: PendingScore): void {
@@ -210,7 +232,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
     if (chrome) {
       // A block named as content inside a comment thread is a comment's text: only the headline keeps a thread.
       const holdsContent = chromeTag
-        ? chromeTagHoldsContent(childElement, sub)
+        ? chromeTagHoldsContent(walk, childElement, sub)
         : isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0;
       settleChrome(walk, holdsContent);
       if (!holdsContent) {
@@ -295,7 +317,7 @@ export function ownProse(info: Info): number {
 export const MIN_PART_PROSE = 100;
 
 export function walkDocument(body: Element, options: DetectOptions): Walk {
-  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [] };
+  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [], body, pageChars: undefined };
   visit(walk, body, [], false, false, false, 0);
   return walk;
 }

@@ -5,7 +5,7 @@
  * is not already a detected article; comment threads named so. Cleaning of the detected content, judged
  * from the walk's counts, is content-clean.ts. Also makes the subtree's URLs absolute.
  */
-import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
+import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Element } from "./dom.ts";
 import { classifyElement, isCommentThread } from "./content-signals.ts";
 
 const NON_CONTENT = [
@@ -50,8 +50,9 @@ export function removeNonContent(root: Element): void {
 export function removeBoilerplate(root: Element): void {
   removeNonContent(root);
   removeAll(root, BOILERPLATE);
-  // Not an article's own, nor one holding the article (an unclosed page <header> round the whole page).
-  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null || selectFirstIn(element, "article,main") !== null);
+  // Not an article's own, nor one holding the article and most of the text (an unclosed page <header> round the whole page).
+  const half = textLengthOf(root) / 2;
+  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null || (selectFirstIn(element, "article,main") !== null && textLengthOf(element) >= half));
 }
 
 /** Removes comment threads (named so by class or id) that do not hold the page's h1: never main content. */

@@ -1,7 +1,8 @@
 /**
- * A page <header> (or footer, aside) that holds an <article>, a <main> or a block named as content is not
- * page chrome: an unclosed <header> round the whole page (its end tag missing) held the article, and the
- * page came back empty. A page header holding only a site-name h1 and links is still chrome.
+ * A page <header> or <footer> that holds an <article>, a <main> or a block named as content, and most of the
+ * page's text, is not page chrome: an unclosed <header> round the whole page (its end tag missing) held the
+ * article, and the page came back empty. A page header holding only a site-name h1 and links, or an aside of
+ * teaser articles (even one holding most of the text), is still chrome.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -22,6 +23,14 @@ describe("a page header holding the content", () => {
     const html = `<html><body><header><nav><a href="/">Home</a></nav><main><p>Short notice: the harbour museum opens at ten on weekdays and at noon on Sundays.</p></main></header></body></html>`;
     const { text } = extractHtmlSync({ html, url: "https://example.com/notice", markdown: false });
     expect(text).toContain("the harbour museum opens at ten");
+  });
+
+  it("is still dropped when it is a sidebar of teaser articles", () => {
+    const teaser = (n: number) => `<article class="teaser"><h3>Other story ${n}</h3><p>Teaser ${n}: a feature about hybrid cars, and why the bet does not pay off for buyers.</p></article>`;
+    const html = `<html><body><div class="story">${paras}</div><aside id="sidebar"><h2>Most Popular</h2>${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(teaser).join("")}</aside></body></html>`;
+    const { text } = extractHtmlSync({ html, url: "https://example.com/c", markdown: false });
+    expect(text).toContain("Paragraph 5 tells");
+    expect(text).not.toContain("Teaser 1: a feature");
   });
 
   it("is still dropped when it holds only the site's name and links", () => {
