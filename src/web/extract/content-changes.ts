@@ -31,6 +31,12 @@ export class DomChanges {
     insertBefore(parent, node, next);
   }
 
+  /** Moves `node` (already in the tree) into `parent` before `next` (null: at the end). */
+  move(parent: ParentNode, node: ChildNode, next: ChildNode | null): void {
+    this.record(node);
+    insertBefore(parent, node, next);
+  }
+
   /** Moves `node` (already in the tree) to the end of `parent`. */
   append(parent: Element, node: ChildNode): void {
     this.record(node);

@@ -5,7 +5,7 @@
  * class or id adds to a content candidate's score. General patterns of how sites name things,
  * not rules for particular sites.
  */
-import type { Element } from "./dom.ts";
+import { selectFirstIn, type Element } from "./dom.ts";
 
 /**
  * Tags whose subtree is never main content. FORM is not among them (some frameworks wrap the whole
@@ -20,7 +20,7 @@ export const NEVER_CONTENT_TAGS = new Set([
 export const CHROME_TAGS = new Set(["aside", "header", "footer"]);
 
 const CHROME_ROLES = new Set([
-  "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar", "tablist",
+  "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar",
 ]);
 
 /** Cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic). */
@@ -128,6 +128,8 @@ const CONTENT_ITEMPROP = /articleBody|text|reviewBody|mainEntity/i;
 /** Class names of elements that stylesheets hide (CSS is not loaded, so the name is the signal). */
 const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden|sr-only|visually-hidden|screen-reader-text|offscreen)(?=$|\s)/i;
 
+const JS_HOOK = /^js[-_]/i;
+
 function classifyNames(names: string): number {
   if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
   let chrome = false;
@@ -135,7 +137,8 @@ function classifyNames(names: string): number {
   let layout = false;
   // camelCase words count as separate words (relatedArticles, commentList).
   for (const token of names.replace(/([a-z])([A-Z])/g, "$1-$2").split(/\s+/)) {
-    if (token === "") continue;
+    // A "js-" class is a script's hook, not a description: a forum's posts sit in "js-replyNewMessageContainer".
+    if (token === "" || JS_HOOK.test(token)) continue;
     if (CONTENT_TOKEN.test(token)) return CONTENT_NAMED;
     if (!comment && COMMENT_WORD.test(token)) comment = true;
     else if (!chrome && (CHROME_WORD.test(token) || CHROME_PHRASE.test(token))) chrome = true;
@@ -224,9 +227,13 @@ export function classifyElement(element: Element): number {
       case "style":
         if (HIDDEN_STYLE.test(value)) return NEVER_CONTENT;
         break;
-      case "role":
-        if (CHROME_ROLES.has(value.trim().toLowerCase())) return NEVER_CONTENT;
+      case "role": {
+        const role = value.trim().toLowerCase();
+        if (CHROME_ROLES.has(role)) return NEVER_CONTENT;
+        // A strip of tab labels, unless the panels sit inside it too (an accordion of questions and answers).
+        if (role === "tablist" && selectFirstIn(element, '[role="tabpanel"]') === null) return NEVER_CONTENT;
         break;
+      }
       case "itemprop":
         if (CONTENT_ITEMPROP.test(value)) flags |= CONTENT_NAMED;
         break;

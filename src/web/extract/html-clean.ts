@@ -1,9 +1,11 @@
 /**
- * @module web/extract/html-clean — removes what is not page content from a subtree: scripts,
- * styles, forms, hidden elements and cookie banners always; navigation, page headers and
- * footers, and asides when the subtree is not already a detected article.
+ * @module web/extract/html-clean — cleaning by markup alone, for a subtree no walk has scored (a caller's
+ * selector scope, or the fallbacks when detection found too little): scripts, styles, forms, hidden
+ * elements and cookie banners always; navigation, page headers and footers, and asides when the subtree
+ * is not already a detected article; comment threads named so. Cleaning of the detected content, judged
+ * from the walk's counts, is content-clean.ts. Also makes the subtree's URLs absolute.
  */
-import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
+import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Element } from "./dom.ts";
 import { classifyElement, isCommentThread } from "./content-signals.ts";
 
 const NON_CONTENT = [
@@ -48,7 +50,9 @@ export function removeNonContent(root: Element): void {
 export function removeBoilerplate(root: Element): void {
   removeNonContent(root);
   removeAll(root, BOILERPLATE);
-  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null);
+  // Not an article's own, nor one holding the article and most of the text (an unclosed page <header> round the whole page).
+  const half = textLengthOf(root) / 2;
+  removeAll(root, "header,footer", (element) => closestNamed(element, "article") !== null || (selectFirstIn(element, "article,main") !== null && textLengthOf(element) >= half));
 }
 
 /** Removes comment threads (named so by class or id) that do not hold the page's h1: never main content. */
