@@ -75,9 +75,11 @@ export function compileTools(registry: Registry, catalogue: Catalogue, paid: boo
     const name = claim(toolNameOf(entry.id));
     byName.set(name, { kind: "plugin", entry, tool: { ...tool, name, title: entry.id } });
   }
+  const pluginIds = new Set(registry.plugins.map((entry) => entry.id));
   for (const entry of registry.skills) {
     const tool = describe(entry, catalogue.skills.find((s) => s.id === entry.id), entry.definition.async === true);
-    const name = claim(toolNameOf(entry.id));
+    // A skill sold under an endpoint's id too (web.extract) is named as the agent card names it: jobs.<id>.
+    const name = claim(toolNameOf(pluginIds.has(entry.id) ? `jobs.${entry.id}` : entry.id));
     byName.set(name, { kind: "skill", entry, tool: { ...tool, name, title: entry.id } });
   }
   return { tools: [...byName.values()].map((b) => b.tool), byName };

@@ -43,6 +43,14 @@ describe("MCP tools with payments off", () => {
     expect(result._meta?.["x402/payment-response"]).toBeUndefined();
   });
 
+  it("names a skill sold under an endpoint's id as the agent card does (jobs_<id>), never with a numbered suffix", async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("web_extract");
+    expect(names).toContain("jobs_web_extract");
+    expect(names.filter((name) => /_\d+$/.test(name) && !/^job_run_t\d+$/.test(name))).toEqual([]);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
   it("answers an async skill with its job id, and job_status polls it to completed", async () => {
     const started = (await client.callTool({ name: "mcp_later", arguments: { word: "later" } })) as CallToolResult;
     const accepted = textOf(started);
