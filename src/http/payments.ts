@@ -4,7 +4,7 @@
  * payments off every call is let through free.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { PriceNetwork } from "../plugin/price.ts";
+import type { PriceTable } from "../plugin/price.ts";
 
 /** What one call costs and describes, for the 402 challenge and its bazaar extension. */
 export interface Charge {
@@ -14,7 +14,7 @@ export interface Charge {
   readonly resourceUrl: string;
   readonly description: string;
   /** Exact total for this body, in micro-dollars, per network. */
-  readonly priceMicros: Readonly<Record<PriceNetwork, number>>;
+  readonly priceMicros: PriceTable;
   readonly inputSchema: TSchema;
   readonly inputExample: unknown;
   readonly outputExample?: unknown;
@@ -44,6 +44,8 @@ export interface AcceptedPayment {
    * undefined when free. Async jobs settle at acceptance when it would lapse before they finish.
    */
   readonly validBefore?: number | null;
+  /** The price columns of the network paid on (plugin/price.ts priceIn), when paid. */
+  readonly priceColumns?: readonly string[];
   /** Plain JSON from which `Payments.restore` rebuilds this payment after a restart (null when free). */
   snapshot(): unknown;
   /** Called once the work succeeded. */

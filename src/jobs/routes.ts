@@ -12,8 +12,7 @@ import { admitPaidCall, type OperationDeps, readJsonObject, runWithTimeout, sett
 import type { AcceptedPayment } from "../http/payments.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
-import type { PriceNetwork } from "../plugin/price.ts";
-import { formatDollars } from "../plugin/price.ts";
+import { formatDollars, priceIn, type PriceTable } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { paymentPayloadDigest } from "../x402/payer.ts";
 import { addressScope, type ClaimResult, hashRequestBody, type IdempotencyStore, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
@@ -42,9 +41,9 @@ type AfterAdmit = (caller: string) => Response | undefined;
 /** Seconds a poller should wait before asking again. */
 const pollAfterSec = { queued: 3, running: 2 } as const;
 
-/** The declared price the payment was made at (per-network prices by family; free → base). */
-function chargedMicros(prices: Record<PriceNetwork, number>, payment: AcceptedPayment): number {
-  return payment.network && !payment.network.startsWith("eip155:") ? prices.algorand : prices.base;
+/** The declared price the payment was made at: the first of its network's price columns the table has (free → base). */
+function chargedMicros(prices: PriceTable, payment: AcceptedPayment): number {
+  return priceIn(prices, payment.priceColumns ?? []) ?? prices.base;
 }
 
 export function jobView(row: JobRow, entry: SkillEntry | undefined): Record<string, unknown> {

@@ -3,7 +3,9 @@
  * facilitator verifies and settles it (in-process or remote), and how reconcile checks the chain.
  * Families register here; adding one (Solana) is a folder plus one entry.
  */
-import type { ResolvedNetwork, X402Config } from "./config.ts";
+import { type ConfiguredNetwork, isBuiltInNetwork, type ResolvedNetwork, type X402Config } from "./config.ts";
+import type { FamilyNetwork } from "./family.ts";
+import { registeredFamily } from "./family-registry.ts";
 import { avmReasons } from "./avm/errors.ts";
 import { createExactAvmMechanism, identifyAvmPayment } from "./avm/exact.ts";
 import { createExactEvmMechanism } from "./evm/exact.ts";
@@ -15,7 +17,7 @@ import type { Facilitator, IdentifyResult, PendingSettlement, SchemeMechanism, S
 import type { PaymentPayload } from "./messages.ts";
 
 export interface Rail {
-  readonly network: ResolvedNetwork;
+  readonly network: ConfiguredNetwork;
   readonly facilitator: Facilitator;
   identify(payload: PaymentPayload): IdentifyResult;
   /** Reason given for a payment we already used. */
@@ -74,18 +76,17 @@ export const families: Record<string, FamilyRegistration> = {
   },
 };
 
-/** Registers another family (the AVM module calls this on import). */
-export function registerFamily(name: string, registration: FamilyRegistration): void {
-  families[name] = registration;
-}
-
 function hasChainAccess(network: ResolvedNetwork): boolean {
   return network.family === "evm" ? network.rpcUrl !== undefined : network.algodUrl !== undefined;
 }
 
-export function createRails(networks: readonly ResolvedNetwork[], ctx: RailFactoryContext): Map<string, Rail> {
+export function createRails(networks: readonly ConfiguredNetwork[], ctx: RailFactoryContext): Map<string, Rail> {
   const rails = new Map<string, Rail>();
   for (const network of networks) {
+    if (!isBuiltInNetwork(network)) {
+      rails.set(network.network, familyRail(network, ctx));
+      continue;
+    }
     const family = families[network.family];
     if (!family) throw new Error(`no payment mechanism for family ${network.family}`);
     const local = network.settlement === "local" || hasChainAccess(network) ? family.createMechanism(network, ctx) : undefined;
@@ -112,6 +113,41 @@ export function createRails(networks: readonly ResolvedNetwork[], ctx: RailFacto
     });
   }
   return rails;
+}
+
+/** The rail of a network whose family was loaded from a folder (x402/family.ts). */
+function familyRail(network: FamilyNetwork, ctx: RailFactoryContext): Rail {
+  const family = registeredFamily(network.familyName);
+  if (!family) throw new Error(`no payment family ${network.familyName}`);
+  const mechanismContext = {
+    now: ctx.now,
+    fetch: ctx.fetch,
+    pollingIntervalMs: ctx.pollingIntervalMs,
+    settlementMarginSeconds: ctx.config.settlementMarginSeconds,
+    confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
+  };
+  const local = network.settlement === "local" && family.createMechanism ? family.createMechanism(network, mechanismContext) : undefined;
+  let facilitator: Facilitator;
+  let requirementsExtra: () => Promise<Record<string, unknown>>;
+  if (local) {
+    facilitator = createLocalFacilitator([local]);
+    requirementsExtra = async () => local.requirementsExtra();
+  } else {
+    if (!network.facilitator) throw new Error(`network ${network.network}: no facilitator`);
+    const remote = createRemoteFacilitator({ ...network.facilitator, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+    facilitator = remote;
+    const fixed = family.remoteRequirementsExtra?.(network);
+    requirementsExtra = fixed ? async () => fixed : cachedSupportedExtra(remote, network.network);
+  }
+  return {
+    network,
+    facilitator,
+    identify: (payload) => family.identify(payload),
+    replayReason: family.replayReason,
+    expiringReason: family.expiringReason,
+    checkSettlement: local ? (pending) => local.checkSettlement(pending) : undefined,
+    requirementsExtra,
+  };
 }
 
 /** The facilitator's `kinds[].extra` for our network (AVM: the fee payer), fetched once and kept; a failed fetch is retried next time. */
