@@ -4,7 +4,9 @@
  * `family: PaymentFamily` from its `family.ts`; the operator names the folder in `x402.families` and
  * its networks in `x402.networks` with `"family": <its name>`. Nothing outside the folder changes:
  * prices, 402 offers, capabilities and the agent card all read the configured networks.
- * EVM and AVM are built in (evm/, avm/; config.ts, families.ts and refund-senders.ts know them).
+ * EVM and AVM are built in: evm/family.ts and avm/family.ts give the same descriptor (families.ts
+ * builds every rail from one), while config.ts still resolves their entries (their own settings and
+ * the --pay-to-* shortcuts) and refund-senders.ts loads their refund senders lazily.
  */
 import type { IdentifyResult, SchemeMechanism } from "./facilitator.ts";
 import type { PaymentPayload } from "./messages.ts";
@@ -53,7 +55,8 @@ export interface KnownFamilyNetwork {
   readonly decimals: number;
 }
 
-export interface PaymentFamily {
+/** What a family gives; `N` is the network type its code reads (a loaded family reads `FamilyNetwork.settings`; evm/ and avm/ their resolved networks). */
+export interface PaymentFamily<N extends PaymentNetwork = FamilyNetwork> {
   /** What `x402.networks[].family` says (lowercase; evm and avm are taken). */
   readonly name: string;
   /** CAIP-2 namespace its network ids start with (`<namespace>:`). */
@@ -70,9 +73,11 @@ export interface PaymentFamily {
   readonly replayReason: string;
   readonly expiringReason: string;
   /** Verifies and settles in process; needed for local settlement and used for reconcile when it has chain access. */
-  createMechanism?(network: FamilyNetwork, ctx: MechanismContext): SchemeMechanism;
+  createMechanism?(network: N, ctx: MechanismContext): SchemeMechanism;
+  /** Whether a network settled remotely still has a chain endpoint of ours, so reconcile looks payments up itself (EVM rpcUrl, AVM algodUrl). */
+  hasChainAccess?(network: N): boolean;
   /** requirements.extra when a remote facilitator settles (the EVM token domain); default: the facilitator's /supported extra. */
-  remoteRequirementsExtra?(network: FamilyNetwork): Record<string, unknown>;
-  /** The refund sender for a network whose configuration has a refund key; undefined when it has none. */
-  loadRefundSender?(network: FamilyNetwork, options: { pollingIntervalMs?: number; fetch?: typeof fetch }): Promise<RefundSender | undefined>;
+  remoteRequirementsExtra?(network: N): Record<string, unknown>;
+  /** The refund sender for a network whose configuration has a refund key; undefined when it has none. (evm and avm: refund-senders.ts loads theirs.) */
+  loadRefundSender?(network: N, options: { pollingIntervalMs?: number; fetch?: typeof fetch }): Promise<RefundSender | undefined>;
 }
