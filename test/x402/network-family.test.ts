@@ -3,7 +3,8 @@
  * temporary folder, is named in `x402.families` and one of its networks in `x402.networks`. With no
  * change anywhere else it is priced (web/read's Base column, which the family falls back on), offered
  * in the 402, listed in the capabilities and the agent card, and a call paid on it settles through
- * the family's own in-process mechanism (a toy chain: an HMAC for a signature, a set for spent nonces).
+ * the family's own in-process mechanism (a toy chain: an HMAC for a signature, a set for spent nonces);
+ * an operator's skill file with a column of its own for the toy network charges and records that price.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { freePort } from "../support/paid-service.ts";
+import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 
 const src = resolve(import.meta.dir, "../../src/x402");
@@ -91,10 +93,12 @@ beforeAll(async () => {
   ({ sign } = (await import(join(folder, "family.ts"))) as { sign: typeof sign });
   site = startSiteServer();
   site.set("/page", "<html><head><title>Toy</title></head><body><main><h1>Toy page</h1><p>Paid for in toy dollars, every one of them.</p></main></body></html>");
+  // An operator's skill file with a column of the toy network's own beside the spec's two.
+  const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", toy: "0.004" }`, async: "true" }) });
   const port = freePort();
   const x402 = { families: [folder], networks: [{ family: "toy", network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
   const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
+    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0", "--plugins", plugins],
     env: { TOLLBOOTH_X402: JSON.stringify(x402) },
   });
   service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
@@ -143,5 +147,24 @@ describe("a payment family from a folder", () => {
     expect(again.status).toBe(402);
     const forged = { ...payload, payload: { ...payload.payload, nonce: "n-2" } };
     expect((await read({ "payment-signature": encodeBase64Json(forged) })).status).toBe(402);
+  });
+
+  it("charges a price table's own column for it: a job paid on it records the toy price", async () => {
+    const submit = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ skill: "toy.echo", word: "toy" }) });
+    const required = decodePaymentRequired((await submit()).headers.get("payment-required") ?? "");
+    if (!required.ok) throw new Error(required.reason);
+    const accepted = required.value.accepts[0]!;
+    expect(accepted.amount).toBe("4000");
+    const payload = { x402Version: 2, accepted, payload: { payer: "toy-buyer", nonce: "job-1", signature: sign("toy-buyer", "job-1", accepted) } };
+    const paid = await submit({ "payment-signature": encodeBase64Json(payload) });
+    expect(paid.status).toBe(202);
+    const id = String(((await paid.json()) as { job_id: string }).job_id);
+    let job: { status: string; payment?: unknown; result?: unknown } = { status: "queued" };
+    for (let i = 0; i < 200 && job.status !== "completed" && job.status !== "failed"; i++) {
+      await Bun.sleep(20);
+      job = (await (await fetch(`${base}/v1/jobs/${id}`)).json()) as typeof job;
+    }
+    expect(job).toMatchObject({ status: "completed", payment: { price_usd: "0.004", settled: true }, result: { upper: "TOY" } });
   });
 });
