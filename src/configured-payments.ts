@@ -10,6 +10,7 @@ import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";
 import type { Database } from "./store/db.ts";
 import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
+import { loadFamilyFolders } from "./x402/family-registry.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { RefundSender } from "./x402/refund.ts";
 import { loadRefundSenders } from "./x402/refund-senders.ts";
@@ -21,6 +22,15 @@ export function x402ConfigFrom(config: Config): X402Config {
   if (config.payToBase) networks.push({ family: "evm", network: "eip155:8453", payTo: config.payToBase, settlement: "remote" });
   if (config.payToAlgorand) networks.push({ family: "avm", network: "algorand", payTo: config.payToAlgorand, settlement: "remote" });
   return { networks, facilitator, maxTimeoutSeconds: 300, settlementMarginSeconds: 30, confirmationTimeoutMs: 60_000, staleReservationSeconds: 900 };
+}
+
+/** Registers the payment families of the folders `x402.families` names (x402/family.ts). Throws X402ConfigError. */
+export async function loadConfiguredFamilies(x402: X402Config): Promise<void> {
+  try {
+    await loadFamilyFolders(x402.families ?? []);
+  } catch (error) {
+    throw new X402ConfigError((error as Error).message);
+  }
 }
 
 export interface PaymentSetup {
@@ -40,6 +50,7 @@ export async function setUpPayments(config: Config, db: Database, options: { fet
   const x402 = x402ConfigFrom(config);
   let networks: ReturnType<typeof resolveNetworks>;
   try {
+    await loadConfiguredFamilies(x402);
     networks = resolveNetworks(x402);
   } catch (error) {
     if (error instanceof X402ConfigError) throw new ConfigError([`payments: ${error.message}`]);

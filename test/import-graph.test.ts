@@ -27,6 +27,11 @@ describe("src/ import graph", () => {
   it("has none of the forbidden arrows", () => {
     expect(FORBIDDEN.flatMap(({ from, to }) => arrows(graph, from, to))).toEqual([]);
   });
+
+  it("keeps each payment family's chain code in its folder: nothing outside x402/ imports x402/evm/ or x402/avm/", () => {
+    const outside = [...graph.keys()].filter((file) => !file.startsWith("x402/"));
+    expect(arrows(graph, outside, ["x402/evm/", "x402/avm/"])).toEqual([]);
+  });
 });
 
 describe("the import graph reader", () => {

@@ -72,7 +72,8 @@ export default defineSkill({
   ),
   // The result. \`run\` must return exactly this shape (a type error otherwise).
   output: t.Object({ words: t.Integer() }),
-  // Dollars per call, or { base: "0.001", algorand: "0.002" }, or a function of the input.
+  // Dollars per call, or { base: "0.001", algorand: "0.002" } (plus a column for any configured
+  // network, by name or CAIP-2 id), or a function of the input.
   price: "0.001",
   // false: answers in the same response. true: 202 with a job id the caller polls.
   async: false,

@@ -21,7 +21,7 @@ export interface CatalogueEntry {
   readonly summary: string;
   readonly description: string;
   /** Base prices (the price of the first example; batches and options may cost more, see `pricing`). */
-  readonly price: Record<PriceNetwork, string>;
+  readonly price: Record<PriceNetwork, string> & Record<string, string>;
   readonly priceDependsOnInput: boolean;
   readonly async: boolean;
   readonly timeoutSec: number;

@@ -5,8 +5,8 @@
  */
 import type { Config } from "../config.ts";
 import type { CheckResult } from "./check.ts";
-import { x402ConfigFrom } from "../configured-payments.ts";
-import { resolveNetworks, type ResolvedNetwork } from "../x402/config.ts";
+import { loadConfiguredFamilies, x402ConfigFrom } from "../configured-payments.ts";
+import { type ConfiguredNetwork, resolveNetworks } from "../x402/config.ts";
 import { createRemoteFacilitator } from "../x402/facilitators/remote.ts";
 
 const timeoutMs = 5_000;
@@ -20,7 +20,7 @@ async function reachable(url: string, init: RequestInit): Promise<string | undef
   }
 }
 
-async function checkNetwork(n: ResolvedNetwork, config: Config): Promise<CheckResult> {
+async function checkNetwork(n: ConfiguredNetwork, config: Config): Promise<CheckResult> {
   const name = `payments ${n.network}`;
   if (n.settlement === "remote") {
     const facilitator = n.facilitator ?? x402ConfigFrom(config).facilitator;
@@ -34,6 +34,7 @@ async function checkNetwork(n: ResolvedNetwork, config: Config): Promise<CheckRe
       return { name, status: "fail", detail: `facilitator ${facilitator.url} unreachable: ${(error as Error).message}` };
     }
   }
+  if (n.family === "loaded") return { name, status: "ok", detail: `pay to ${n.payTo}; settling locally (family ${n.familyName})` };
   if (n.family === "evm") {
     if (!n.rpcUrl || !n.settlerPrivateKey) return { name, status: "fail", detail: "local settlement needs rpcUrl and settlerPrivateKey" };
     const problem = await reachable(n.rpcUrl, {
@@ -51,7 +52,7 @@ async function checkNetwork(n: ResolvedNetwork, config: Config): Promise<CheckRe
 }
 
 /** spec web-evidence §5.7: the receiving Algorand account must have opted in to the USDC asset. */
-async function checkOptIn(n: ResolvedNetwork): Promise<CheckResult | undefined> {
+async function checkOptIn(n: ConfiguredNetwork): Promise<CheckResult | undefined> {
   if (n.family !== "avm") return undefined;
   const name = `opt-in ${n.network}`;
   if (!n.algodUrl) return { name, status: "warn", detail: `cannot check that ${n.payTo} opted in to asset ${n.asset}: give algodUrl for this network` };
@@ -70,9 +71,11 @@ async function checkOptIn(n: ResolvedNetwork): Promise<CheckResult | undefined> 
 
 export async function checkPayments(config: Config): Promise<CheckResult[]> {
   if (config.payments === "off") return [{ name: "payments", status: "warn", detail: "off: every call is free (use --payments on with wallets to sell)" }];
-  let networks: ResolvedNetwork[];
+  let networks: ConfiguredNetwork[];
   try {
-    networks = resolveNetworks(x402ConfigFrom(config));
+    const x402 = x402ConfigFrom(config);
+    await loadConfiguredFamilies(x402);
+    networks = resolveNetworks(x402);
   } catch (error) {
     return [{ name: "payments", status: "fail", detail: (error as Error).message }];
   }

@@ -13,7 +13,7 @@ import { ApiError, toApiError } from "../errors.ts";
 import { admitPaidCall, type PaidCall, type PaidCallDeps, runWithTimeout, settlePaidCall } from "../paid-call/call.ts";
 import type { AcceptedPayment, Charge } from "../paid-call/payments.ts";
 import type { RateDecision } from "../paid-call/rate-limit.ts";
-import type { PriceNetwork } from "../plugin/price.ts";
+import { priceIn, type PriceTable } from "../plugin/price.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
 import type { SettleResponse } from "../x402/messages.ts";
@@ -44,8 +44,8 @@ export type SkillOutcome<T> =
   | { readonly kind: "accepted"; readonly job: JobRow; readonly rate: RateDecision | undefined };
 
 /** The declared price the payment was made at (per-network prices by family; free → base). */
-function chargedMicros(prices: Record<PriceNetwork, number>, payment: AcceptedPayment): number {
-  return payment.network && !payment.network.startsWith("eip155:") ? prices.algorand : prices.base;
+function chargedMicros(prices: PriceTable, payment: AcceptedPayment): number {
+  return priceIn(prices, payment.priceColumns ?? []) ?? prices.base;
 }
 
 export async function callSkill<T>(deps: SkillCallDeps, call: PaidCall, target: SkillCallTarget<T>): Promise<SkillOutcome<T>> {

@@ -6,7 +6,6 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type Catalogue, type CatalogueEntry, jsonSchema } from "../docs/catalogue.ts";
-import { priceNetworks } from "../plugin/price.ts";
 import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
 
 export const MCP_PATH = "/mcp";
@@ -29,7 +28,8 @@ export function toolNameOf(id: string): string {
 
 function priceSentence(entry: CatalogueEntry, paid: boolean): string {
   if (!paid) return " Free on this server (payments are off).";
-  const prices = priceNetworks.map((n) => `$${entry.price[n]} on ${n}`).join(", ");
+  // Every price column the catalogue lists: base and algorand, and any a loaded payment family adds.
+  const prices = Object.entries(entry.price).map(([column, usd]) => `$${usd} on ${column}`).join(", ");
   return ` Price ${entry.priceDependsOnInput ? "from " : ""}${prices} (USDC via x402, exact for the arguments): an unpaid call answers with the offer (PaymentRequired); pay in _meta["x402/payment"].`;
 }
 

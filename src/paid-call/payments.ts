@@ -5,7 +5,7 @@
  * answers (x402/payment-answer.ts) that each transport renders its own way.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { PriceNetwork } from "../plugin/price.ts";
+import type { PriceTable } from "../plugin/price.ts";
 import type { PresentedPayment } from "../x402/authorize.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import type { HeldAnswer } from "../x402/payment-identifier.ts";
@@ -18,8 +18,8 @@ export interface Charge {
   readonly route: string;
   readonly resourceUrl: string;
   readonly description: string;
-  /** Exact total for this input, in micro-dollars, per network. */
-  readonly priceMicros: Readonly<Record<PriceNetwork, number>>;
+  /** Exact total for this input, in micro-dollars, per price column (plugin/price.ts). */
+  readonly priceMicros: PriceTable;
   readonly inputSchema: TSchema;
   readonly inputExample: unknown;
   readonly outputExample?: unknown;
@@ -52,6 +52,8 @@ export interface AcceptedPayment {
    * undefined when free. Async jobs settle at acceptance when it would lapse before they finish.
    */
   readonly validBefore?: number | null;
+  /** The price columns of the network paid on (plugin/price.ts priceIn), when paid. */
+  readonly priceColumns?: readonly string[];
   /** Plain JSON from which `Payments.restore` rebuilds this payment after a restart (null when free). */
   snapshot(): unknown;
   /** Called once the work succeeded. */

@@ -4,23 +4,25 @@
  * and for a replayable charge the body digest that payment-identifier retries must match).
  */
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import { formatDollars, type PriceNetwork, priceNetworks } from "../plugin/price.ts";
+import { formatDollars, priceIn } from "../plugin/price.ts";
 import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "../x402/authorize.ts";
-import type { ResolvedNetwork } from "../x402/config.ts";
+import type { PaymentNetwork } from "../x402/family.ts";
 import type { GateState } from "../x402/gate-state.ts";
 import { digestJson } from "../x402/payment-identifier.ts";
 import { holdAnswer, releasePayment, settlePayment } from "../x402/settle.ts";
 import { type Charge, type HoldingPayment, isReplayableCharge, type Payments } from "./payments.ts";
 
-/** Which declared price a configured network charges: its short name when that is a price network, else by family (EVM → base, AVM → algorand). */
-export function priceNetworkOf(network: ResolvedNetwork): PriceNetwork {
-  if ((priceNetworks as readonly string[]).includes(network.name)) return network.name as PriceNetwork;
-  return network.family === "evm" ? "base" : "algorand";
+/** The price column a configured network is published under: its family's (EVM → base, AVM → algorand, a loaded family's own), or its short name when that is a column. */
+export function priceNetworkOf(network: PaymentNetwork): string {
+  return network.priceColumns.find((c) => c !== network.name && c !== network.network) ?? network.name;
 }
 
-export function paidOperationFor(charge: Charge, networks: readonly ResolvedNetwork[]): PaidOperation {
+export function paidOperationFor(charge: Charge, networks: readonly PaymentNetwork[]): PaidOperation {
   const priceUsd: Record<string, string> = {};
-  for (const network of networks) priceUsd[network.network] = formatDollars(charge.priceMicros[priceNetworkOf(network)]);
+  for (const network of networks) {
+    const micros = priceIn(charge.priceMicros, network.priceColumns);
+    if (micros !== undefined) priceUsd[network.network] = formatDollars(micros);
+  }
   const inputSchema = JSON.parse(JSON.stringify(charge.inputSchema));
   return {
     resource: { url: charge.resourceUrl, description: charge.description, mimeType: "application/json" },
@@ -38,13 +40,14 @@ export function paidOperationFor(charge: Charge, networks: readonly ResolvedNetw
   };
 }
 
-export function createX402Payments(state: GateState, networks: readonly ResolvedNetwork[]): Payments {
+export function createX402Payments(state: GateState, networks: readonly PaymentNetwork[]): Payments {
   const accepted = (payment: VerifiedPayment, operationId: string): HoldingPayment => {
     let done = false;
     return {
       payer: payment.payer,
       network: payment.network,
       validBefore: payment.validBefore,
+      priceColumns: networks.find((n) => n.network === payment.network)?.priceColumns ?? [],
       snapshot: () => ({ payment, operationId }),
       async settle({ requestId }) {
         done = true;
@@ -94,7 +97,7 @@ export function createX402Payments(state: GateState, networks: readonly Resolved
 }
 
 /** What buyers are told about where to pay (capabilities, OpenAPI, agent card). */
-export function paymentInfoFor(networks: readonly ResolvedNetwork[]): PaymentInfo {
+export function paymentInfoFor(networks: readonly PaymentNetwork[]): PaymentInfo {
   return {
     enabled: true,
     networks: networks.map((n) => ({
@@ -102,6 +105,7 @@ export function paymentInfoFor(networks: readonly ResolvedNetwork[]): PaymentInf
       network: n.network,
       asset: n.asset,
       payTo: n.payTo,
+      priceColumns: n.priceColumns,
     })),
   };
 }

@@ -5,12 +5,20 @@
  * (USDC has 6 decimals) so sums of batch prices never drift the way floats do.
  */
 
-/** The networks a price may be given for; the x402 layer maps them to CAIP-2 ids. */
+/**
+ * The columns every price table has (the spec's tables price Base and Algorand). A configured network
+ * charges the first column of its own that a table has: its short name, its CAIP-2 id, then the columns
+ * its payment family names (x402/family.ts: EVM → base, AVM → algorand; a new family names its own
+ * and one of these to fall back on), so a table may add a column for any network.
+ */
 export const priceNetworks = ["base", "algorand"] as const;
 export type PriceNetwork = (typeof priceNetworks)[number];
 
-/** One dollar string for every network, or one per network. */
-export type NetworkPrices = string | { readonly [N in PriceNetwork]: string };
+/** One dollar string for every network, or one per column: base and algorand, and any network's name or CAIP-2 id. */
+export type NetworkPrices = string | ({ readonly [N in PriceNetwork]: string } & { readonly [column: string]: string });
+
+/** Micro-dollars per price column (always base and algorand). */
+export type PriceTable = Readonly<Record<PriceNetwork, number>> & Readonly<Record<string, number>>;
 
 const dollarPattern = /^(0|[1-9]\d{0,5})(\.\d{1,6})?$/;
 
@@ -28,21 +36,30 @@ export function formatDollars(micros: number): string {
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
 
-/** Per-network micro-dollar amounts of a declared price; throws with the offending value when it does not parse. */
-export function resolvePrices(price: NetworkPrices): Record<PriceNetwork, number> {
-  const out = {} as Record<PriceNetwork, number>;
-  for (const network of priceNetworks) {
-    const text = typeof price === "string" ? price : price[network];
+/** Per-column micro-dollar amounts of a declared price; throws with the offending value when it does not parse. */
+export function resolvePrices(price: NetworkPrices): PriceTable {
+  const out: Record<string, number> = {};
+  const columns = typeof price === "string" ? priceNetworks : [...new Set([...priceNetworks, ...Object.keys(price)])];
+  for (const column of columns) {
+    const text: unknown = typeof price === "string" ? price : price[column];
     const micros = typeof text === "string" ? parseDollars(text) : undefined;
     if (micros === undefined) {
-      throw new Error(`price for ${network} must be a dollar string like "0.005", got ${JSON.stringify(text)}`);
+      throw new Error(`price for ${column} must be a dollar string like "0.005", got ${JSON.stringify(text)}`);
     }
-    out[network] = micros;
+    out[column] = micros;
   }
-  return out;
+  return out as PriceTable;
 }
 
-/** Per-network dollar strings (for docs, catalogues and 402 offers). */
-export function formatPrices(micros: Record<PriceNetwork, number>): Record<PriceNetwork, string> {
-  return { base: formatDollars(micros.base), algorand: formatDollars(micros.algorand) };
+/** The first of a network's price columns (x402's ResolvedNetwork.priceColumns) the table has; undefined when none. */
+export function priceIn<T>(table: Readonly<Record<string, T>>, columns: readonly string[]): T | undefined {
+  for (const column of columns) if (Object.hasOwn(table, column)) return table[column];
+  return undefined;
+}
+
+/** Per-column dollar strings (for docs, catalogues and 402 offers). */
+export function formatPrices(micros: PriceTable): Record<PriceNetwork, string> & Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [column, value] of Object.entries(micros)) out[column] = formatDollars(value);
+  return out as Record<PriceNetwork, string> & Record<string, string>;
 }

@@ -6,7 +6,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { errorCodes } from "../errors.ts";
 import { type AnyDefinition, type CheckFailure, definitionId, isDefinition, type PluginDefinition, type SkillDefinition } from "./define.ts";
-import { type PriceNetwork, resolvePrices } from "./price.ts";
+import { type PriceTable, resolvePrices } from "./price.ts";
 import { compileValidator, summarizeIssues, type Validator } from "./schema.ts";
 
 export const minTimeoutMs = 100;
@@ -32,7 +32,7 @@ interface EntryBase<D extends AnyDefinition> {
   readonly definition: D;
   readonly validateInput: Validator<Static<D["input"]>>;
   /** Per-network micro-dollar price of a validated body. */
-  readonly priceOf: (input: Static<D["input"]>) => Record<PriceNetwork, number>;
+  readonly priceOf: (input: Static<D["input"]>) => PriceTable;
 }
 
 export type PluginEntry = EntryBase<PluginDefinition>;
@@ -232,7 +232,7 @@ function checkDefinition(
 function makePriceOf(
   definition: AnyDefinition,
   fail: (field: string, message: string) => void,
-): ((input: Static<TObject>) => Record<PriceNetwork, number>) | undefined {
+): ((input: Static<TObject>) => PriceTable) | undefined {
   const price = definition.price as unknown;
   if (typeof price === "function") {
     return (input) => resolvePrices((price as (i: unknown) => Parameters<typeof resolvePrices>[0])(input));

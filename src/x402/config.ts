@@ -6,6 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
+import type { FamilyNetwork, PaymentNetwork } from "./family.ts";
+import { registeredFamily } from "./family-registry.ts";
 import { findKnownNetwork, normalizeNetwork, parseEvmChainId, algorandNetworkId } from "./networks.ts";
 
 const Url = Type.String({ pattern: "^https?://" });
@@ -68,8 +70,27 @@ export const AvmNetworkConfig = Type.Object({
 });
 export type AvmNetworkConfig = Static<typeof AvmNetworkConfig>;
 
+/** A network of a family loaded from a folder (x402/family.ts): the common fields; the family checks the rest. */
+export const FamilyNetworkConfig = Type.Object(
+  {
+    family: Type.String({ pattern: "^(?!evm$|avm$)[a-z][a-z0-9-]*$" }),
+    /** CAIP-2 id in the family's namespace, or a name the family knows. */
+    network: Type.String(),
+    name: Type.Optional(Type.String()),
+    payTo: Type.String({ minLength: 1 }),
+    asset: Type.Optional(Type.String({ minLength: 1 })),
+    decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 18 })),
+    settlement: Settlement,
+    facilitator: Type.Optional(FacilitatorConfig),
+  },
+  { additionalProperties: true },
+);
+export type FamilyNetworkConfig = Static<typeof FamilyNetworkConfig>;
+
 export const X402Config = Type.Object({
-  networks: Type.Array(Type.Union([EvmNetworkConfig, AvmNetworkConfig]), { minItems: 1 }),
+  /** Folders of further payment families, each with a family.ts exporting `family` (x402/family.ts). */
+  families: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  networks: Type.Array(Type.Union([EvmNetworkConfig, AvmNetworkConfig, FamilyNetworkConfig]), { minItems: 1 }),
   /** Default remote facilitator. */
   facilitator: Type.Optional(FacilitatorConfig),
   /** Offered to buyers; the official EVM client signs validBefore = now + this. */
@@ -83,7 +104,7 @@ export const X402Config = Type.Object({
 });
 export type X402Config = Static<typeof X402Config>;
 
-export interface ResolvedEvmNetwork {
+export interface ResolvedEvmNetwork extends PaymentNetwork {
   readonly family: "evm";
   readonly network: string;
   readonly name: string;
@@ -100,7 +121,7 @@ export interface ResolvedEvmNetwork {
   readonly facilitator: FacilitatorConfig | undefined;
 }
 
-export interface ResolvedAvmNetwork {
+export interface ResolvedAvmNetwork extends PaymentNetwork {
   readonly family: "avm";
   readonly network: string;
   readonly name: string;
@@ -117,7 +138,22 @@ export interface ResolvedAvmNetwork {
   readonly facilitator: FacilitatorConfig | undefined;
 }
 
+/** A network of a built-in family. */
 export type ResolvedNetwork = ResolvedEvmNetwork | ResolvedAvmNetwork;
+
+/** Any configured network: built in, or of a family loaded from a folder. */
+export type ConfiguredNetwork = ResolvedNetwork | FamilyNetwork;
+
+export function isBuiltInNetwork(network: ConfiguredNetwork): network is ResolvedNetwork {
+  return network.family === "evm" || network.family === "avm";
+}
+
+/** Built-in families' price columns: base-sepolia charges what Base does, algorand-testnet what Algorand does. */
+const builtInPriceColumns = { evm: ["base"], avm: ["algorand"] } as const;
+
+function priceColumnsOf(name: string, network: string, familyColumns: readonly string[]): readonly string[] {
+  return [...new Set([name, network, ...familyColumns])];
+}
 
 export class X402ConfigError extends Error {
   override name = "X402ConfigError";
@@ -134,10 +170,10 @@ function readSecret(inline: string | undefined, file: string | undefined, what: 
 }
 
 /** Fills defaults from the known table and checks what each settlement mode needs. Throws X402ConfigError. */
-export function resolveNetworks(config: X402Config): ResolvedNetwork[] {
+export function resolveNetworks(config: X402Config): ConfiguredNetwork[] {
   const seen = new Set<string>();
   return config.networks.map((n) => {
-    const resolved = n.family === "evm" ? resolveEvm(n, config) : resolveAvm(n, config);
+    const resolved = n.family === "evm" ? resolveEvm(n as EvmNetworkConfig, config) : n.family === "avm" ? resolveAvm(n as AvmNetworkConfig, config) : resolveFamily(n as FamilyNetworkConfig, config);
     if (seen.has(resolved.network)) throw new X402ConfigError(`network ${resolved.network} is configured twice`);
     seen.add(resolved.network);
     return resolved;
@@ -167,10 +203,12 @@ function resolveEvm(n: EvmNetworkConfig, config: X402Config): ResolvedEvmNetwork
     throw new X402ConfigError(`network ${network}: local settlement needs rpcUrl and a settler key`);
   }
   if (n.settlement === "remote" && !facilitator) throw new X402ConfigError(`network ${network}: remote settlement needs a facilitator url`);
+  const name = n.name ?? knownEvm?.name ?? network;
   return {
     family: "evm",
     network,
-    name: n.name ?? knownEvm?.name ?? network,
+    name,
+    priceColumns: priceColumnsOf(name, network, builtInPriceColumns.evm),
     chainId,
     payTo: n.payTo as `0x${string}`,
     asset,
@@ -207,10 +245,12 @@ function resolveAvm(n: AvmNetworkConfig, config: X402Config): ResolvedAvmNetwork
     throw new X402ConfigError(`network ${network}: local settlement needs algodUrl and a fee payer mnemonic`);
   }
   if (n.settlement === "remote" && !facilitator) throw new X402ConfigError(`network ${network}: remote settlement needs a facilitator url`);
+  const name = n.name ?? knownAvm?.name ?? network;
   return {
     family: "avm",
     network,
-    name: n.name ?? knownAvm?.name ?? network,
+    name,
+    priceColumns: priceColumnsOf(name, network, builtInPriceColumns.avm),
     payTo: n.payTo,
     asset,
     decimals: n.decimals ?? knownAvm?.decimals ?? 6,
@@ -222,5 +262,34 @@ function resolveAvm(n: AvmNetworkConfig, config: X402Config): ResolvedAvmNetwork
     feePayerMnemonic: mnemonic,
     ...(refundMnemonic !== undefined ? { refundMnemonic } : {}),
     facilitator,
+  };
+}
+
+function resolveFamily(n: FamilyNetworkConfig, config: X402Config): FamilyNetwork {
+  const family = registeredFamily(n.family);
+  if (!family) throw new X402ConfigError(`network ${n.network}: no payment family ${n.family} (name its folder in x402.families)`);
+  const known = family.knownNetworks.find((k) => k.network === n.network || k.name === n.network);
+  const network = known?.network ?? n.network;
+  if (!network.startsWith(`${family.namespace}:`)) throw new X402ConfigError(`network ${n.network}: not a ${family.namespace}: id or a name family ${family.name} knows`);
+  const asset = n.asset ?? known?.asset;
+  if (!asset) throw new X402ConfigError(`network ${network}: networks family ${family.name} does not know need asset`);
+  const settingsProblem = family.checkSettings?.(n);
+  if (settingsProblem) throw new X402ConfigError(`network ${network}: ${settingsProblem}`);
+  const facilitator = n.facilitator ?? config.facilitator;
+  if (n.settlement === "local" && !family.createMechanism) throw new X402ConfigError(`network ${network}: family ${family.name} cannot settle locally`);
+  if (n.settlement === "remote" && !facilitator) throw new X402ConfigError(`network ${network}: remote settlement needs a facilitator url`);
+  const name = n.name ?? known?.name ?? network;
+  return {
+    family: "loaded",
+    familyName: family.name,
+    network,
+    name,
+    payTo: n.payTo,
+    asset,
+    decimals: n.decimals ?? known?.decimals ?? 6,
+    settlement: n.settlement,
+    facilitator,
+    priceColumns: priceColumnsOf(name, network, family.priceColumns),
+    settings: n,
   };
 }

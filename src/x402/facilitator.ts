@@ -47,7 +47,8 @@ export interface Facilitator {
 
 export interface SchemeMechanism {
   readonly scheme: "exact";
-  readonly family: "evm" | "avm";
+  /** The payment family (evm, avm, or one loaded from a folder: x402/family.ts). */
+  readonly family: string;
   readonly network: string;
   /** Fields this mechanism needs in `requirements.extra` (EVM domain name/version; AVM fee payer). */
   requirementsExtra(): Record<string, unknown>;

@@ -1,21 +1,21 @@
 /**
  * @module x402/families — one "rail" per configured network: how to read a payment's identity, which
  * facilitator verifies and settles it (in-process or remote), and how reconcile checks the chain.
- * Families register here; adding one (Solana) is a folder plus one entry.
+ * Every family gives the same PaymentFamily (family.ts): the built-in evm/ and avm/ from their
+ * folders, the others from the folders `x402.families` names (family-registry.ts).
  */
-import type { ResolvedNetwork, X402Config } from "./config.ts";
-import { avmReasons } from "./avm/errors.ts";
-import { createExactAvmMechanism, identifyAvmPayment } from "./avm/exact.ts";
-import { createExactEvmMechanism } from "./evm/exact.ts";
-import { evmReasons } from "./evm/errors.ts";
-import { identifyEvmPayment } from "./evm/payload.ts";
+import type { ConfiguredNetwork, X402Config } from "./config.ts";
+import { avmFamily } from "./avm/family.ts";
+import { evmFamily } from "./evm/family.ts";
+import type { MechanismContext, PaymentFamily } from "./family.ts";
+import { registeredFamily } from "./family-registry.ts";
 import { createLocalFacilitator } from "./facilitators/local.ts";
 import { createRemoteFacilitator } from "./facilitators/remote.ts";
-import type { Facilitator, IdentifyResult, PendingSettlement, SchemeMechanism, SettlementCheck } from "./facilitator.ts";
+import type { Facilitator, IdentifyResult, PendingSettlement, SettlementCheck } from "./facilitator.ts";
 import type { PaymentPayload } from "./messages.ts";
 
 export interface Rail {
-  readonly network: ResolvedNetwork;
+  readonly network: ConfiguredNetwork;
   readonly facilitator: Facilitator;
   identify(payload: PaymentPayload): IdentifyResult;
   /** Reason given for a payment we already used. */
@@ -35,83 +35,54 @@ export interface RailFactoryContext {
   readonly pollingIntervalMs: number | undefined;
 }
 
-export interface FamilyRegistration {
-  createMechanism(network: ResolvedNetwork, ctx: RailFactoryContext): SchemeMechanism;
-  identify(payload: PaymentPayload): IdentifyResult;
-  replayReason: string;
-  expiringReason: string;
-}
-
-export const families: Record<string, FamilyRegistration> = {
-  evm: {
-    createMechanism: (network, ctx) => {
-      if (network.family !== "evm") throw new Error("not an EVM network");
-      return createExactEvmMechanism({
-        network,
-        settlementMarginSeconds: ctx.config.settlementMarginSeconds,
-        confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
-        now: ctx.now,
-        ...(ctx.pollingIntervalMs !== undefined ? { pollingIntervalMs: ctx.pollingIntervalMs } : {}),
-      });
-    },
-    identify: identifyEvmPayment,
-    replayReason: evmReasons.nonceAlreadyUsed,
-    expiringReason: evmReasons.validBefore,
-  },
-  avm: {
-    createMechanism: (network, ctx) => {
-      if (network.family !== "avm") throw new Error("not an Algorand network");
-      return createExactAvmMechanism({
-        network,
-        confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
-        ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
-        ...(ctx.pollingIntervalMs !== undefined ? { pollingIntervalMs: ctx.pollingIntervalMs } : {}),
-      });
-    },
-    identify: identifyAvmPayment,
-    replayReason: avmReasons.alreadyUsed,
-    expiringReason: avmReasons.invalidValidity,
-  },
-};
-
-/** Registers another family (the AVM module calls this on import). */
-export function registerFamily(name: string, registration: FamilyRegistration): void {
-  families[name] = registration;
-}
-
-function hasChainAccess(network: ResolvedNetwork): boolean {
-  return network.family === "evm" ? network.rpcUrl !== undefined : network.algodUrl !== undefined;
-}
-
-export function createRails(networks: readonly ResolvedNetwork[], ctx: RailFactoryContext): Map<string, Rail> {
+export function createRails(networks: readonly ConfiguredNetwork[], ctx: RailFactoryContext): Map<string, Rail> {
+  const mechanismContext: MechanismContext = {
+    now: ctx.now,
+    fetch: ctx.fetch,
+    pollingIntervalMs: ctx.pollingIntervalMs,
+    settlementMarginSeconds: ctx.config.settlementMarginSeconds,
+    confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
+  };
   const rails = new Map<string, Rail>();
   for (const network of networks) {
-    const family = families[network.family];
-    if (!family) throw new Error(`no payment mechanism for family ${network.family}`);
-    const local = network.settlement === "local" || hasChainAccess(network) ? family.createMechanism(network, ctx) : undefined;
-    let facilitator: Facilitator;
-    let requirementsExtra: () => Promise<Record<string, unknown>>;
-    if (network.settlement === "local") {
-      if (!local) throw new Error("unreachable");
-      facilitator = createLocalFacilitator([local]);
-      requirementsExtra = async () => local.requirementsExtra();
-    } else {
-      if (!network.facilitator) throw new Error(`network ${network.network}: no facilitator`);
-      const remote = createRemoteFacilitator({ ...network.facilitator, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
-      facilitator = remote;
-      requirementsExtra = network.family === "evm" ? async () => ({ name: network.eip712.name, version: network.eip712.version }) : cachedSupportedExtra(remote, network.network);
+    let rail: Rail;
+    if (network.family === "evm") rail = railOf(evmFamily, network, mechanismContext, ctx.fetch);
+    else if (network.family === "avm") rail = railOf(avmFamily, network, mechanismContext, ctx.fetch);
+    else {
+      const family = registeredFamily(network.familyName);
+      if (!family) throw new Error(`no payment family ${network.familyName}`);
+      rail = railOf(family, network, mechanismContext, ctx.fetch);
     }
-    rails.set(network.network, {
-      network,
-      facilitator,
-      identify: family.identify,
-      replayReason: family.replayReason,
-      expiringReason: family.expiringReason,
-      checkSettlement: local ? (pending) => local.checkSettlement(pending) : undefined,
-      requirementsExtra,
-    });
+    rails.set(network.network, rail);
   }
   return rails;
+}
+
+function railOf<N extends ConfiguredNetwork>(family: PaymentFamily<N>, network: N, ctx: MechanismContext, fetchImpl: typeof fetch | undefined): Rail {
+  const wantsLocal = network.settlement === "local" || family.hasChainAccess?.(network) === true;
+  const local = wantsLocal ? family.createMechanism?.(network, ctx) : undefined;
+  let facilitator: Facilitator;
+  let requirementsExtra: () => Promise<Record<string, unknown>>;
+  if (network.settlement === "local") {
+    if (!local) throw new Error(`network ${network.network}: family ${family.name} cannot settle locally`);
+    facilitator = createLocalFacilitator([local]);
+    requirementsExtra = async () => local.requirementsExtra();
+  } else {
+    if (!network.facilitator) throw new Error(`network ${network.network}: no facilitator`);
+    const remote = createRemoteFacilitator({ ...network.facilitator, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+    facilitator = remote;
+    const fixed = family.remoteRequirementsExtra?.(network);
+    requirementsExtra = fixed ? async () => fixed : cachedSupportedExtra(remote, network.network);
+  }
+  return {
+    network,
+    facilitator,
+    identify: (payload: PaymentPayload): IdentifyResult => family.identify(payload),
+    replayReason: family.replayReason,
+    expiringReason: family.expiringReason,
+    checkSettlement: local ? (pending: PendingSettlement): Promise<SettlementCheck> => local.checkSettlement(pending) : undefined,
+    requirementsExtra,
+  };
 }
 
 /** The facilitator's `kinds[].extra` for our network (AVM: the fee payer), fetched once and kept; a failed fetch is retried next time. */

@@ -6,7 +6,7 @@
  */
 import { createReceiptStore, type ReceiptStore } from "../store/receipts.ts";
 import type { Database } from "../store/db.ts";
-import { resolveNetworks, type ResolvedNetwork, type X402Config } from "./config.ts";
+import { type ConfiguredNetwork, resolveNetworks, type X402Config } from "./config.ts";
 import { createReplayCache, type ReplayCache, type ReplayCacheOptions } from "./payment-identifier.ts";
 import { createRails, type Rail } from "./families.ts";
 
@@ -14,7 +14,7 @@ export interface GateState {
   readonly config: X402Config;
   readonly now: () => Date;
   readonly store: ReceiptStore;
-  readonly networks: readonly ResolvedNetwork[];
+  readonly networks: readonly ConfiguredNetwork[];
   readonly rails: ReadonlyMap<string, Rail>;
   /** Receipts whose settle call is running in this process; reconcile leaves them alone. */
   readonly settling: Set<string>;

@@ -6,6 +6,7 @@
  * so a forged `authorization.from` replays nothing; grants wait for the verified payer.
  */
 import { namedEvmPayer } from "./evm/payload.ts";
+import { registeredFamilies } from "./family-registry.ts";
 import { decodePaymentSignature, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
 import { digestJson } from "./payment-identifier.ts";
 
@@ -18,8 +19,8 @@ export function paymentPayloadDigest(headers: Headers): string | null {
 }
 
 /**
- * The payer a payment's authorization names, before anything is verified (EVM `exact` only: an
- * Algorand group names none here). Only ever used to refuse
+ * The payer a payment's authorization names, before anything is verified (EVM `exact`, and the
+ * families loaded from folders that name one; an Algorand group names none here). Only ever used to refuse
  * early (a quote bound to another payer: 403 before the 402); nothing is granted on it, since whoever
  * forges it can only get themselves refused. Grants wait for the verified payer.
  */
@@ -28,5 +29,11 @@ export function namedPayerOf(headers: Headers): string | undefined {
   if (header === null) return undefined;
   const decoded = decodePaymentSignature(header);
   if (!decoded.ok) return undefined;
-  return namedEvmPayer(decoded.payload);
+  const evm = namedEvmPayer(decoded.payload);
+  if (evm !== undefined) return evm;
+  for (const family of registeredFamilies()) {
+    const payer = family.namedPayer(decoded.payload);
+    if (payer !== undefined) return payer;
+  }
+  return undefined;
 }

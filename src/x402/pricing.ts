@@ -3,7 +3,7 @@
  * and the offers (PaymentRequirements) for one priced operation.
  */
 import type { PaymentRequirements } from "./messages.ts";
-import type { ResolvedNetwork } from "./config.ts";
+import type { PaymentNetwork } from "./family.ts";
 
 const USD_PATTERN = /^(0|[1-9][0-9]{0,8})(?:\.([0-9]{1,18}))?$/;
 
@@ -28,7 +28,7 @@ export function atomicToUsd(amount: bigint, decimals: number): string {
 export type PriceUsd = string | { readonly [networkOrName: string]: string };
 
 /** The price in USD for one configured network, or undefined when the operation is not sold there. */
-export function priceFor(price: PriceUsd, network: ResolvedNetwork): string | undefined {
+export function priceFor(price: PriceUsd, network: PaymentNetwork): string | undefined {
   if (typeof price === "string") return price;
   return price[network.name] ?? price[network.network];
 }
@@ -36,11 +36,11 @@ export function priceFor(price: PriceUsd, network: ResolvedNetwork): string | un
 export interface OfferOptions {
   readonly maxTimeoutSeconds: number;
   /** Extra fields a mechanism needs in requirements (EVM domain; AVM fee payer), per network id. */
-  readonly extraFor: (network: ResolvedNetwork) => Record<string, unknown>;
+  readonly extraFor: (network: PaymentNetwork) => Record<string, unknown>;
 }
 
 /** One `exact` offer per configured network the operation has a price for; a zero price is never offered. */
-export function buildOffers(price: PriceUsd, networks: readonly ResolvedNetwork[], options: OfferOptions): PaymentRequirements[] {
+export function buildOffers(price: PriceUsd, networks: readonly PaymentNetwork[], options: OfferOptions): PaymentRequirements[] {
   const offers: PaymentRequirements[] = [];
   for (const network of networks) {
     const usd = priceFor(price, network);

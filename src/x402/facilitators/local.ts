@@ -35,7 +35,7 @@ export function createLocalFacilitator(mechanisms: readonly SchemeMechanism[]): 
     async supported(): Promise<SupportedResponse> {
       const signers: Record<string, string[]> = {};
       for (const m of mechanisms) {
-        const key = m.family === "evm" ? "eip155:*" : "algorand:*";
+        const key = `${m.network.split(":")[0]}:*`;
         signers[key] = [...new Set([...(signers[key] ?? []), ...m.signers()])];
       }
       return {

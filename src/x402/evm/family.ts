@@ -1,0 +1,31 @@
+/**
+ * @module x402/evm/family — the EVM payment family (CAIP-2 `eip155`): USDC by EIP-3009
+ * transferWithAuthorization, its networks from networks.ts, its prices in the Base column.
+ */
+import type { ResolvedEvmNetwork } from "../config.ts";
+import type { PaymentFamily } from "../family.ts";
+import { knownNetworks } from "../networks.ts";
+import { evmReasons } from "./errors.ts";
+import { createExactEvmMechanism } from "./exact.ts";
+import { identifyEvmPayment, namedEvmPayer } from "./payload.ts";
+
+export const evmFamily: PaymentFamily<ResolvedEvmNetwork> = {
+  name: "evm",
+  namespace: "eip155",
+  knownNetworks: knownNetworks.filter((n) => n.family === "evm"),
+  priceColumns: ["base"],
+  namedPayer: namedEvmPayer,
+  identify: identifyEvmPayment,
+  replayReason: evmReasons.nonceAlreadyUsed,
+  expiringReason: evmReasons.validBefore,
+  createMechanism: (network, ctx) =>
+    createExactEvmMechanism({
+      network,
+      settlementMarginSeconds: ctx.settlementMarginSeconds,
+      confirmationTimeoutMs: ctx.confirmationTimeoutMs,
+      now: ctx.now,
+      ...(ctx.pollingIntervalMs !== undefined ? { pollingIntervalMs: ctx.pollingIntervalMs } : {}),
+    }),
+  hasChainAccess: (network) => network.rpcUrl !== undefined,
+  remoteRequirementsExtra: (network) => ({ name: network.eip712.name, version: network.eip712.version }),
+};

@@ -1,0 +1,170 @@
+/**
+ * A network is one folder plus configuration (issue 27): a third payment family, written here into a
+ * temporary folder, is named in `x402.families` and one of its networks in `x402.networks`. With no
+ * change anywhere else it is priced (web/read's Base column, which the family falls back on), offered
+ * in the 402, listed in the capabilities and the agent card, and a call paid on it settles through
+ * the family's own in-process mechanism (a toy chain: an HMAC for a signature, a set for spent nonces);
+ * an operator's skill file with a column of its own for the toy network charges and records that price.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type RunningService, startService } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
+import { freePort } from "../support/paid-service.ts";
+import { pluginFolder, skillSource } from "../support/plugin-files.ts";
+import { type SiteServer, startSiteServer } from "../support/site-server.ts";
+
+const src = resolve(import.meta.dir, "../../src/x402");
+
+/** The whole family folder: one file, importing only types from src/x402/. */
+const familySource = `
+import { createHmac } from "node:crypto";
+import type { PaymentFamily } from ${JSON.stringify(join(src, "family.ts"))};
+import type { PaymentPayload, PaymentRequirements } from ${JSON.stringify(join(src, "messages.ts"))};
+
+export const chainKey = "toy-chain";
+export function sign(payer: string, nonce: string, r: { amount: string; payTo: string; network: string }): string {
+  return createHmac("sha256", chainKey).update([payer, nonce, r.amount, r.payTo, r.network].join("|")).digest("hex");
+}
+function fields(payload: PaymentPayload): { payer: string; nonce: string; signature: string } | undefined {
+  const p = payload.payload as Record<string, unknown>;
+  return typeof p.payer === "string" && typeof p.nonce === "string" && typeof p.signature === "string" ? { payer: p.payer, nonce: p.nonce, signature: p.signature } : undefined;
+}
+
+export const family: PaymentFamily = {
+  name: "toy",
+  namespace: "toy",
+  knownNetworks: [{ network: "toy:main", name: "toynet", asset: "TOYUSD", decimals: 6 }],
+  priceColumns: ["toy", "base"],
+  namedPayer: (payload) => fields(payload)?.payer,
+  identify(payload) {
+    const f = fields(payload);
+    return f ? { ok: true, identity: { payer: f.payer, nonce: f.nonce, validBefore: undefined } } : { ok: false, reason: "invalid_payload" };
+  },
+  replayReason: "toy_nonce_spent",
+  expiringReason: "toy_expired",
+  createMechanism(network) {
+    const spent = new Map<string, string>();
+    const check = (payload: PaymentPayload, r: PaymentRequirements) => {
+      const f = fields(payload);
+      if (!f) return { isValid: false, invalidReason: "invalid_payload" };
+      if (r.network !== network.network || r.payTo !== network.payTo || r.asset !== network.asset) return { isValid: false, invalidReason: "invalid_network", payer: f.payer };
+      if (f.signature !== sign(f.payer, f.nonce, r)) return { isValid: false, invalidReason: "invalid_signature", payer: f.payer };
+      if (spent.has(f.nonce)) return { isValid: false, invalidReason: "toy_nonce_spent", payer: f.payer };
+      return { isValid: true, payer: f.payer };
+    };
+    return {
+      scheme: "exact",
+      family: "toy",
+      network: network.network,
+      requirementsExtra: () => ({ chain: "toy" }),
+      verify: async (payload, r) => check(payload, r),
+      async settle(payload, r) {
+        const verdict = check(payload, r);
+        if (!verdict.isValid) return { success: false, transaction: "", network: r.network, errorReason: verdict.invalidReason };
+        const f = fields(payload)!;
+        const transaction = "toytx-" + f.nonce;
+        spent.set(f.nonce, transaction);
+        return { success: true, transaction, network: r.network, payer: f.payer };
+      },
+      async checkSettlement(pending) {
+        const transaction = spent.get(pending.nonce);
+        return transaction ? { state: "settled", transaction } : { state: "unused" };
+      },
+      signers: () => [],
+    };
+  },
+};
+`;
+
+let site: SiteServer;
+let service: RunningService;
+let base: string;
+let sign: (payer: string, nonce: string, r: { amount: string; payTo: string; network: string }) => string;
+
+beforeAll(async () => {
+  const folder = join(mkdtempSync(join(tmpdir(), "tb-family-")), "toy");
+  mkdirSync(folder);
+  writeFileSync(join(folder, "family.ts"), familySource);
+  ({ sign } = (await import(join(folder, "family.ts"))) as { sign: typeof sign });
+  site = startSiteServer();
+  site.set("/page", "<html><head><title>Toy</title></head><body><main><h1>Toy page</h1><p>Paid for in toy dollars, every one of them.</p></main></body></html>");
+  // An operator's skill file with a column of the toy network's own beside the spec's two.
+  const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", toy: "0.004" }`, async: "true" }) });
+  const port = freePort();
+  const x402 = { families: [folder], networks: [{ family: "toy", network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
+  const config = loadConfig({
+    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0", "--plugins", plugins],
+    env: { TOLLBOOTH_X402: JSON.stringify(x402) },
+  });
+  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
+  base = service.server.url.toString().replace(/\/$/, "");
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await site?.stop();
+});
+
+const read = (headers: Record<string, string> = {}) =>
+  fetch(`${base}/v1/web/read`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ url: site.url("/page") }) });
+
+describe("a payment family from a folder", () => {
+  it("is priced and offered in the 402 (web/read's Base price, in the family's asset)", async () => {
+    const res = await read();
+    expect(res.status).toBe(402);
+    const required = decodePaymentRequired(res.headers.get("payment-required") ?? "");
+    if (!required.ok) throw new Error(required.reason);
+    expect(required.value.accepts).toEqual([
+      { scheme: "exact", network: "toy:main", amount: "5000", asset: "TOYUSD", payTo: "TOY-PAYEE", maxTimeoutSeconds: 300, extra: { chain: "toy" } },
+    ]);
+  });
+
+  it("is listed in the capabilities and the agent card", async () => {
+    const capabilities = (await (await fetch(`${base}/v1/capabilities`)).json()) as { payments: { networks: unknown[] }; wallets: Record<string, string> };
+    expect(capabilities.payments.networks).toEqual([{ name: "toy", network: "toy:main", asset: "TOYUSD", pay_to: "TOY-PAYEE" }]);
+    expect(capabilities.wallets).toEqual({ toy: "TOY-PAYEE" });
+    const card = JSON.stringify(await (await fetch(`${base}/.well-known/agent-card.json`)).json());
+    expect(card).toContain('"network":"toy:main"');
+    expect(card).toContain('"pay_to":"TOY-PAYEE"');
+  });
+
+  it("is paid through the family's own mechanism, once", async () => {
+    const required = decodePaymentRequired((await read()).headers.get("payment-required") ?? "");
+    if (!required.ok) throw new Error(required.reason);
+    const accepted = required.value.accepts[0]!;
+    const payload = { x402Version: 2, accepted, payload: { payer: "toy-buyer", nonce: "n-1", signature: sign("toy-buyer", "n-1", accepted) } };
+    const paid = await read({ "payment-signature": encodeBase64Json(payload) });
+    expect(paid.status).toBe(200);
+    const receipt = decodePaymentResponse(paid.headers.get("payment-response") ?? "");
+    if (!receipt.ok) throw new Error(receipt.reason);
+    expect(receipt.value).toMatchObject({ success: true, transaction: "toytx-n-1", network: "toy:main", payer: "toy-buyer" });
+    const again = await read({ "payment-signature": encodeBase64Json(payload) });
+    expect(again.status).toBe(402);
+    const forged = { ...payload, payload: { ...payload.payload, nonce: "n-2" } };
+    expect((await read({ "payment-signature": encodeBase64Json(forged) })).status).toBe(402);
+  });
+
+  it("charges a price table's own column for it: a job paid on it records the toy price", async () => {
+    const submit = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ skill: "toy.echo", word: "toy" }) });
+    const required = decodePaymentRequired((await submit()).headers.get("payment-required") ?? "");
+    if (!required.ok) throw new Error(required.reason);
+    const accepted = required.value.accepts[0]!;
+    expect(accepted.amount).toBe("4000");
+    const payload = { x402Version: 2, accepted, payload: { payer: "toy-buyer", nonce: "job-1", signature: sign("toy-buyer", "job-1", accepted) } };
+    const paid = await submit({ "payment-signature": encodeBase64Json(payload) });
+    expect(paid.status).toBe(202);
+    const id = String(((await paid.json()) as { job_id: string }).job_id);
+    let job: { status: string; payment?: unknown; result?: unknown } = { status: "queued" };
+    for (let i = 0; i < 200 && job.status !== "completed" && job.status !== "failed"; i++) {
+      await Bun.sleep(20);
+      job = (await (await fetch(`${base}/v1/jobs/${id}`)).json()) as typeof job;
+    }
+    expect(job).toMatchObject({ status: "completed", payment: { price_usd: "0.004", settled: true }, result: { upper: "TOY" } });
+  });
+});
