@@ -3,12 +3,17 @@
  * a Tollbooth's POST /mcp with payments on, settled on a real anvil: it pays the web_read tool once
  * (the money moves once, one signature), prints the receipt from `_meta["x402/payment-response"]`
  * and verifies the signed evidence; it refuses above --max-usd and at the daily cap before any
- * signature; and a tool error that is no payment request is reported, not paid.
+ * signature; a tool error that is no payment request is reported, not paid; and an MCP seller we
+ * write (the official SDK server) whose offer lacks a field, or that asks again after the payment,
+ * gets no signature, or no second one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { buyMcp, type BuyMcpOptions } from "../../src/buyer/buy-mcp.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
 import type { RunningService } from "../../src/boot.ts";
@@ -166,5 +171,50 @@ describe("tollbooth buy --mcp refuses before any signature", () => {
     expect(await balances()).toEqual(before);
     expect((await run("--mcp", `${base}/mcp`)).code).toBe(2);
     expect((await run(`${base}/v1/web/read`, "web_read")).code).toBe(2);
+  });
+});
+
+describe("MCP sellers that misbehave", () => {
+  const offer = () => ({ scheme: "exact", network: NETWORK, amount: "5000", asset: fx.token.address, payTo: fx.payTo, maxTimeoutSeconds: 300, extra: { name: "USD Coin", version: "2" } });
+  const offerResult = (accepts: unknown[]): CallToolResult => {
+    const required = { x402Version: 2, resource: { url: "http://127.0.0.1/mcp?tool=priced", description: "x", mimeType: "application/json" }, accepts };
+    return { isError: true, structuredContent: required, content: [{ type: "text", text: JSON.stringify(required) }] };
+  };
+  /** A stateless MCP server with one tool, `priced`, that answers `unpaid` without a payment and `paid` with one. */
+  function mcpSeller(unpaid: () => CallToolResult, paid: () => CallToolResult) {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        const mcp = new Server({ name: "misbehaving", version: "1.0.0" }, { capabilities: { tools: {} } });
+        mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "priced", inputSchema: { type: "object" as const } }] }));
+        mcp.setRequestHandler(CallToolRequestSchema, ({ params }) => (params._meta?.["x402/payment"] === undefined ? unpaid() : paid()));
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await mcp.connect(transport);
+        return transport.handleRequest(request);
+      },
+    });
+    return { url: `http://127.0.0.1:${server.port}/mcp`, stop: () => server.stop(true) };
+  }
+
+  it("an offer without the fields the client needs is refused unsigned", async () => {
+    const { payTo: _dropped, ...noPayTo } = offer();
+    const s = mcpSeller(() => offerResult([noPayTo]), () => ({ content: [{ type: "text", text: "should never be reached" }] }));
+    const { f, seen } = countingFetch();
+    await expect(buyMcp(options({ url: s.url, tool: "priced", json: "{}", fetch: f }))).rejects.toThrow(/lacks payTo/);
+    expect(seen.signatures).toBe(0);
+    s.stop();
+  });
+
+  it("a seller that asks again after the payment (its price changed) gets one signature, for the previewed price, and no second", async () => {
+    const s = mcpSeller(() => offerResult([offer()]), () => offerResult([{ ...offer(), amount: "9000" }]));
+    const { f, seen } = countingFetch();
+    const spendLog = spendLogPath();
+    const outcome = await buyMcp(options({ url: s.url, tool: "priced", json: "{}", fetch: f, spendLog }));
+    expect(outcome).toMatchObject({ isError: true, askedAgain: true, paid: { usd: 0.005 } });
+    expect(outcome.receipt).toBeUndefined();
+    expect(seen.signatures).toBe(1);
+    expect(readFileSync(spendLog, "utf8")).toContain('"event":"not_settled"');
+    s.stop();
   });
 });
