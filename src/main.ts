@@ -51,6 +51,8 @@ Commands:
   buy URL [--json BODY] [--max-usd 0.05] [--network base|CAIP-2] [--asset ADDR] [--key-file FILE]
       [--spend-log FILE] [--daily-cap-usd 1]
                          pay a paid route of any x402 v2 seller within a budget (official x402 client)
+  buy --mcp URL TOOL [--json ARGS] [the same budget flags]
+                         pay one tool of an MCP server the same way (x402 MCP transport)
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
   install [--root DIR] [--binary PATH] [--dry-run]
                          install the hardened systemd service (user, data folder, units)
@@ -229,6 +231,7 @@ async function main(args: string[]): Promise<number> {
       return (await import("./buyer/buy-cli.ts")).buyForCli({
         url: word,
         mcp: on("mcp"),
+        tool: secondWord,
         json: flag("json"),
         maxUsd: flag("max-usd"),
         dailyCapUsd: flag("daily-cap-usd"),

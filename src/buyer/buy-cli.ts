@@ -1,13 +1,15 @@
 /**
  * @module buyer/buy-cli — `tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base]
- * [--asset ADDR] [--asset-decimals 6] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]`:
- * prints one JSON document (status, what was paid, the settlement receipt, the evidence check,
- * the seller's answer). Exit 0 only for a 2xx answer whose evidence (when signed) verifies;
- * 1 for a refusal or a failed call; 2 for a usage error.
+ * [--asset ADDR] [--asset-decimals 6] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]`,
+ * or over MCP `tollbooth buy --mcp URL TOOL [--json ARGS] ...`: prints one JSON document (status
+ * or is_error, what was paid, the settlement receipt, the evidence check, the seller's answer).
+ * Exit 0 only for a 2xx answer (over MCP: a result that is no tool error) whose evidence (when
+ * signed) verifies; 1 for a refusal or a failed call; 2 for a usage error.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { buy } from "./buy.ts";
+import { buyMcp } from "./buy-mcp.ts";
 import { BuyerRefusal } from "./key-file.ts";
 
 export const defaultSpendLog = () => join(homedir(), ".tollbooth", "spend-log.jsonl");
@@ -15,6 +17,8 @@ export const defaultSpendLog = () => join(homedir(), ".tollbooth", "spend-log.js
 export interface BuyCliOptions {
   readonly url: string | undefined;
   readonly mcp?: boolean;
+  /** With --mcp: the tool to call (the second word). */
+  readonly tool?: string | undefined;
   readonly json?: string | undefined;
   readonly maxUsd?: string | undefined;
   readonly dailyCapUsd?: string | undefined;
@@ -26,18 +30,15 @@ export interface BuyCliOptions {
 }
 
 export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = fetch): Promise<number> {
-  if (options.mcp) {
-    console.error("tollbooth buy --mcp: this build has no MCP client; buy over HTTP (tollbooth buy URL --json BODY)");
-    return 2;
-  }
   const { url, json, asset, keyFile } = options;
   const maxUsd = Number(options.maxUsd ?? "0.05");
   const dailyCapUsd = Number(options.dailyCapUsd ?? "1");
   const network = options.network ?? "base";
   const decimals = options.assetDecimals;
   const spendLog = options.spendLog ?? defaultSpendLog();
-  if (!url || !/^https?:\/\//i.test(url)) {
+  if (!url || !/^https?:\/\//i.test(url) || (options.mcp ? !options.tool : options.tool !== undefined)) {
     console.error("usage: tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base|base-sepolia|CAIP-2] [--asset ADDR] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]");
+    console.error("       tollbooth buy --mcp URL TOOL [--json ARGS] [the same budget flags]");
     return 2;
   }
   if (decimals !== undefined && !/^\d{1,2}$/.test(decimals)) {
@@ -45,6 +46,7 @@ export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = 
     return 2;
   }
   try {
+    if (options.mcp) return await buyToolForCli({ url, tool: options.tool!, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, fetch: doFetch });
     const outcome = await buy({ url, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, fetch: doFetch });
     console.log(JSON.stringify({ status: outcome.status, paid: outcome.paid ?? null, receipt: outcome.receipt ?? null, evidence: outcome.evidence ?? null, result: outcome.body }, null, 2));
     if (outcome.status === 402 && outcome.paid) {
@@ -61,4 +63,25 @@ export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = 
     console.error(`tollbooth buy: refused: ${error.message}`);
     return 1;
   }
+}
+
+async function buyToolForCli(options: Parameters<typeof buyMcp>[0]): Promise<number> {
+  let outcome;
+  try {
+    outcome = await buyMcp(options);
+  } catch (error) {
+    if (error instanceof BuyerRefusal) throw error;
+    console.error(`tollbooth buy --mcp: the MCP call to ${options.tool} at ${options.url} failed: ${(error as Error).message}`);
+    return 1;
+  }
+  console.log(JSON.stringify({ tool: options.tool, is_error: outcome.isError, paid: outcome.paid ?? null, receipt: outcome.receipt ?? null, evidence: outcome.evidence ?? null, result: outcome.body }, null, 2));
+  if (outcome.askedAgain) {
+    console.error("tollbooth buy --mcp: the tool asked for payment again after the payment was signed (price changed, or the payment was refused); no second signature was made");
+    return 1;
+  }
+  if (outcome.evidence && !outcome.evidence.valid) {
+    console.error(`tollbooth buy --mcp: paid, but the signed evidence does not verify: ${outcome.evidence.failed}: ${outcome.evidence.detail}`);
+    return 1;
+  }
+  return outcome.isError ? 1 : 0;
 }

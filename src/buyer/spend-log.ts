@@ -11,6 +11,8 @@ export interface SignedEntry {
   readonly event: "signed";
   readonly at: string;
   readonly url: string;
+  /** The MCP tool paid, when the purchase went over MCP. */
+  readonly tool?: string;
   readonly network: string;
   readonly asset: string;
   readonly pay_to: string;
@@ -22,8 +24,11 @@ export interface OutcomeEntry {
   readonly event: "settled" | "not_settled";
   readonly at: string;
   readonly url: string;
+  readonly tool?: string;
   readonly transaction?: string;
-  readonly status: number;
+  /** The HTTP status; over MCP, whether the tool answered an error instead. */
+  readonly status?: number;
+  readonly is_error?: boolean;
 }
 
 export function appendSpend(path: string, entry: SignedEntry | OutcomeEntry): void {

@@ -107,11 +107,12 @@ const specs: readonly CommandSpec[] = [
   },
   {
     name: "buy",
-    words: "URL",
-    maxWords: 1,
-    summary: "Pay a paid route of any x402 v2 seller within a budget (official x402 client); prints the result, the receipt and the evidence check.",
+    words: "URL | --mcp URL TOOL",
+    maxWords: 2,
+    summary:
+      "Pay a paid route of any x402 v2 seller within a budget (official x402 client); with --mcp, a tool of an MCP server (x402 MCP transport). Prints the result, the receipt and the evidence check.",
     flags: {
-      json: { type: "string", value: "BODY", help: "the JSON body to POST" },
+      json: { type: "string", value: "BODY", help: "the JSON body to POST (with --mcp: the tool's arguments)" },
       "max-usd": { type: "string", value: "USD", help: "refuse to sign above this price (default 0.05)" },
       "daily-cap-usd": { type: "string", value: "USD", help: "refuse once the spend log holds this much today (default 1)" },
       network: { type: "string", value: "NAME|CAIP-2", help: "the network to pay on (default base)" },
@@ -119,7 +120,7 @@ const specs: readonly CommandSpec[] = [
       "asset-decimals": { type: "string", value: "N", help: "that asset's decimals" },
       "key-file": { type: "string", value: "FILE", help: "the payer's private key (mode 0600)" },
       "spend-log": { type: "string", value: "FILE", help: "the local spend log (default ~/.tollbooth/spend-log.jsonl)" },
-      mcp: { type: "boolean", help: "buy over MCP (not in this build)" },
+      mcp: { type: "boolean", help: "buy over MCP: the words are the MCP endpoint URL and the TOOL to call" },
     },
   },
   { name: "types", words: "DIR", maxWords: 1, summary: "Write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check with no node_modules.", flags: {} },

@@ -174,10 +174,4 @@ describe("sellers that misbehave", () => {
     expect(readFileSync(spendLog, "utf8")).toContain('"event":"not_settled"');
     s.stop();
   });
-
-  it("--mcp is refused: this build has no MCP", async () => {
-    const proc = Bun.spawn([process.execPath, join(repoRoot, "src/main.ts"), "buy", "--mcp", "http://127.0.0.1:1/", "web.read"], { stdout: "pipe", stderr: "pipe" });
-    expect(await proc.exited).toBe(2);
-    expect(await new Response(proc.stderr).text()).toContain("no MCP");
-  });
 });

@@ -1,0 +1,89 @@
+/**
+ * @module buyer/vetting-signer — the one place a buyer signs: the seller's offers are vetted
+ * (buyer/offer.ts: network, asset, fields, --max-usd, the daily cap) before the official x402
+ * client (@x402/core, @x402/evm) signs exactly the offer vetted, and the signature is written to
+ * the spend log the moment it exists. Shared by the HTTP buyer and the MCP buyer.
+ */
+import { x402Client } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+import { BuyerRefusal } from "./key-file.ts";
+import { type Requirement, vetOffer } from "./offer.ts";
+import { appendSpend, signedToday } from "./spend-log.ts";
+
+export interface Budget {
+  /** `base`, `base-sepolia`, `algorand` or a CAIP-2 id. */
+  readonly network: string;
+  readonly asset?: string | undefined;
+  readonly decimals?: number | undefined;
+  readonly maxUsd: number;
+  readonly dailyCapUsd: number;
+  readonly spendLog: string;
+  readonly now?: () => Date;
+}
+
+export interface Paid {
+  readonly usd: number;
+  readonly network: string;
+  readonly payTo: string;
+}
+
+type PaymentRequired = Parameters<x402Client["createPaymentPayload"]>[0];
+type PaymentPayload = Awaited<ReturnType<x402Client["createPaymentPayload"]>>;
+
+const sameOffer = (a: Requirement, b: Requirement) =>
+  a.scheme === b.scheme && a.network === b.network && a.asset.toLowerCase() === b.asset.toLowerCase() && a.amount === b.amount && a.payTo.toLowerCase() === b.payTo.toLowerCase();
+
+export function checkBudget(budget: Budget): void {
+  if (!(budget.maxUsd >= 0) || !(budget.dailyCapUsd >= 0)) throw new BuyerRefusal("--max-usd and --daily-cap-usd must be numbers of dollars, 0 or more");
+}
+
+/** Vets `required.accepts` against the budget, then signs the vetted offer once; throws BuyerRefusal (nothing signed) when it does not pass. */
+export async function signVetted(key: `0x${string}`, required: PaymentRequired, budget: Budget, resource: { readonly url: string; readonly tool?: string }): Promise<{ payload: PaymentPayload; paid: Paid }> {
+  const now = budget.now ?? (() => new Date());
+  const offer = vetOffer(required.accepts, {
+    network: budget.network,
+    asset: budget.asset,
+    decimals: budget.decimals,
+    maxUsd: budget.maxUsd,
+    dailyCapUsd: budget.dailyCapUsd,
+    spentTodayUsd: signedToday(budget.spendLog, now()),
+  });
+  const vetted = offer.requirement;
+  // The selector only ever hands the client the offer vetted above; the spend controls repeat its cap.
+  const client = new x402Client((_version, accepts) => {
+    const chosen = accepts.find((a) => sameOffer(a as Requirement, vetted));
+    if (!chosen) throw new BuyerRefusal("the offer to sign is not the one vetted: refused");
+    return chosen;
+  });
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [vetted.network as `${string}:${string}`] });
+  client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: vetted.network as `${string}:${string}`, asset: vetted.asset, maxAmountPerPayment: vetted.amount }] });
+  const payload = await client.createPaymentPayload(required);
+  appendSpend(budget.spendLog, { event: "signed", at: now().toISOString(), url: resource.url, ...(resource.tool ? { tool: resource.tool } : {}), network: vetted.network, asset: vetted.asset, pay_to: vetted.payTo, amount: vetted.amount, usd: offer.usd });
+  return { payload, paid: { usd: offer.usd, network: vetted.network, payTo: vetted.payTo } };
+}
+
+/** What the buyer keeps of a seller's settlement response. */
+export interface Receipt {
+  readonly success: boolean;
+  readonly transaction?: string;
+  readonly network?: string;
+  readonly payer?: string;
+}
+
+export const toReceipt = (settle: { success: boolean; transaction?: string; network?: string; payer?: string }): Receipt => ({
+  success: settle.success,
+  ...(settle.transaction ? { transaction: settle.transaction } : {}),
+  ...(settle.network ? { network: settle.network } : {}),
+  ...(settle.payer ? { payer: settle.payer } : {}),
+});
+
+/** The --json argument, refused unless it is JSON. */
+export function checkJson(json: string | undefined, flag = "--json"): unknown {
+  if (json === undefined) return undefined;
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new BuyerRefusal(`${flag} is not JSON: ${(error as Error).message}`);
+  }
+}
