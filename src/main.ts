@@ -48,8 +48,8 @@ Commands:
   keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
-  buy URL [--json BODY] [--max-usd 0.05] [--network base|CAIP-2] [--asset ADDR] [--key-file FILE]
-      [--spend-log FILE] [--daily-cap-usd 1]
+  buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]
+      [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]
                          pay a paid route of any x402 v2 seller within a budget (official x402 client)
   buy --mcp URL TOOL [--json ARGS] [the same budget flags]
                          pay one tool of an MCP server the same way (x402 MCP transport)
@@ -240,6 +240,7 @@ async function main(args: string[]): Promise<number> {
         assetDecimals: flag("asset-decimals"),
         keyFile: flag("key-file"),
         spendLog: flag("spend-log"),
+        algodUrl: flag("algod-url"),
       });
     case "doctor": {
       const report = await runDoctor(config);

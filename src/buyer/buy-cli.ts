@@ -1,6 +1,6 @@
 /**
- * @module buyer/buy-cli — `tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base]
- * [--asset ADDR] [--asset-decimals 6] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]`,
+ * @module buyer/buy-cli — `tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand]
+ * [--asset ADDR] [--asset-decimals 6] [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]`,
  * or over MCP `tollbooth buy --mcp URL TOOL [--json ARGS] ...`: prints one JSON document (status
  * or is_error, what was paid, the settlement receipt, the evidence check, the seller's answer).
  * Exit 0 only for a 2xx answer (over MCP: a result that is no tool error) whose evidence (when
@@ -27,18 +27,23 @@ export interface BuyCliOptions {
   readonly assetDecimals?: string | undefined;
   readonly keyFile?: string | undefined;
   readonly spendLog?: string | undefined;
+  readonly algodUrl?: string | undefined;
 }
 
 export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = fetch): Promise<number> {
-  const { url, json, asset, keyFile } = options;
+  const { url, json, asset, keyFile, algodUrl } = options;
   const maxUsd = Number(options.maxUsd ?? "0.05");
   const dailyCapUsd = Number(options.dailyCapUsd ?? "1");
   const network = options.network ?? "base";
   const decimals = options.assetDecimals;
   const spendLog = options.spendLog ?? defaultSpendLog();
   if (!url || !/^https?:\/\//i.test(url) || (options.mcp ? !options.tool : options.tool !== undefined)) {
-    console.error("usage: tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base|base-sepolia|CAIP-2] [--asset ADDR] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]");
+    console.error("usage: tollbooth buy URL [--json BODY] [--max-usd 0.05] [--network base|base-sepolia|algorand|algorand-testnet|CAIP-2] [--asset ADDR|ASA] [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]");
     console.error("       tollbooth buy --mcp URL TOOL [--json ARGS] [the same budget flags]");
+    return 2;
+  }
+  if (algodUrl !== undefined && !/^https?:\/\//i.test(algodUrl)) {
+    console.error("tollbooth buy: --algod-url takes an http(s) URL");
     return 2;
   }
   if (decimals !== undefined && !/^\d{1,2}$/.test(decimals)) {
@@ -46,8 +51,8 @@ export async function buyForCli(options: BuyCliOptions, doFetch: typeof fetch = 
     return 2;
   }
   try {
-    if (options.mcp) return await buyToolForCli({ url, tool: options.tool!, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, fetch: doFetch });
-    const outcome = await buy({ url, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, fetch: doFetch });
+    if (options.mcp) return await buyToolForCli({ url, tool: options.tool!, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, algodUrl, fetch: doFetch });
+    const outcome = await buy({ url, json, keyFile, network, asset, decimals: decimals === undefined ? undefined : Number(decimals), maxUsd, dailyCapUsd, spendLog, algodUrl, fetch: doFetch });
     console.log(JSON.stringify({ status: outcome.status, paid: outcome.paid ?? null, receipt: outcome.receipt ?? null, evidence: outcome.evidence ?? null, result: outcome.body }, null, 2));
     if (outcome.status === 402 && outcome.paid) {
       console.error("tollbooth buy: the seller answered 402 again after the payment was signed (price changed, or the payment was refused); no second signature was made");

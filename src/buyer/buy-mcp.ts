@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkEvidence, type EvidenceCheck, hasAttestation } from "./evidence-check.ts";
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
+import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
 import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
@@ -75,7 +76,7 @@ function receiptIn(result: CallToolResult): Receipt | undefined {
 export async function buyMcp(options: BuyMcpOptions): Promise<BuyMcpOutcome> {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
-  const key = readBuyerKey(options.keyFile);
+  const key = readBuyerKey(options.keyFile, buyNetwork(options.network).family);
   checkBudget(options);
   const args = checkJson(options.json) ?? {};
   if (!isObject(args)) throw new BuyerRefusal("--json must be a JSON object: the tool's arguments");

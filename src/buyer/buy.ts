@@ -1,6 +1,6 @@
 /**
  * @module buyer/buy — pays one paid route of any x402 v2 seller with the official client
- * (@x402/core, @x402/evm), within a budget: the free 402 preview is read and vetted (network,
+ * (@x402/core with @x402/evm, or @x402/avm on Algorand), within a budget: the free 402 preview is read and vetted (network,
  * asset, fields, price against --max-usd and the daily cap) before anything is signed; exactly
  * one signature is made, for the offer vetted; a seller that answers 402 again gets no second one.
  * A Tollbooth's signed evidence in the answer is verified against the seller's published keys.
@@ -8,6 +8,7 @@
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { checkEvidence, type EvidenceCheck, hasAttestation } from "./evidence-check.ts";
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
+import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
 import { checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
@@ -22,6 +23,8 @@ export interface BuyOptions {
   readonly maxUsd: number;
   readonly dailyCapUsd: number;
   readonly spendLog: string;
+  /** Algorand: the algod for suggested params (absent: the official client's public default). */
+  readonly algodUrl?: string | undefined;
   readonly fetch?: typeof fetch;
   readonly now?: () => Date;
 }
@@ -49,7 +52,7 @@ async function readBody(response: Response): Promise<unknown> {
 export async function buy(options: BuyOptions): Promise<BuyOutcome> {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
-  const key = readBuyerKey(options.keyFile);
+  const key = readBuyerKey(options.keyFile, buyNetwork(options.network).family);
   checkBudget(options);
   checkJson(options.json);
   const init = (headers: Record<string, string> = {}): RequestInit =>

@@ -1,10 +1,12 @@
 /**
  * @module buyer/offer — which of a seller's 402 offers the buyer may sign, decided before any
  * signature: the exact scheme on the chosen network, the network's USDC (or, on a network we do
- * not know, the asset the buyer named), every field the client needs, and a price within the
+ * not know, the asset the buyer named), every field the client needs (EVM: the token's EIP-712
+ * domain; Algorand: Algorand addresses for payTo and any fee payer), and a price within the
  * per-call and daily caps.
  */
-import { knownNetworks } from "../x402/networks.ts";
+import algosdk from "algosdk";
+import { type Family, findKnownNetwork, type NetworkInfo, normalizeNetwork } from "../x402/networks.ts";
 import { BuyerRefusal } from "./key-file.ts";
 
 export interface Requirement {
@@ -26,6 +28,8 @@ export interface OfferRules {
   readonly maxUsd: number;
   readonly dailyCapUsd: number;
   readonly spentTodayUsd: number;
+  /** The paying account (Algorand: a fee payer naming it would have the buyer sign the fee transaction too). */
+  readonly payer?: string | undefined;
 }
 
 export interface VettedOffer {
@@ -35,16 +39,30 @@ export interface VettedOffer {
 
 const isAddressLike = (value: unknown) => typeof value === "string" && value.length > 0;
 
+export interface BuyNetwork {
+  /** CAIP-2 id (Algorand: the 32-character form the official packages use). */
+  readonly network: string;
+  readonly family: Family;
+  readonly known?: NetworkInfo;
+}
+
+/** The network the buyer chose (a name from our table or a CAIP-2 id) and which family signs on it. */
+export function buyNetwork(chosen: string): BuyNetwork {
+  const known = findKnownNetwork(chosen);
+  if (known) return { network: known.network, family: known.family, known };
+  if (!/^[a-z0-9-]{3,8}:[A-Za-z0-9_+\-/=]{1,64}$/.test(chosen)) throw new BuyerRefusal(`unknown network "${chosen}": give base, base-sepolia, algorand, algorand-testnet or a CAIP-2 id`);
+  if (chosen.startsWith("algorand:")) return { network: normalizeNetwork(chosen), family: "avm" };
+  if (chosen.startsWith("eip155:")) return { network: chosen, family: "evm" };
+  throw new BuyerRefusal(`network ${chosen} is of a family this buyer cannot sign for (it signs on eip155:* and algorand:*)`);
+}
+
 export function vetOffer(accepts: unknown, rules: OfferRules): VettedOffer {
-  const known = knownNetworks.find((n) => n.name === rules.network || n.network === rules.network);
-  const network = known?.network ?? rules.network;
-  if (!known && !/^[a-z0-9-]{3,8}:[A-Za-z0-9_+\-/]{1,64}$/.test(network)) throw new BuyerRefusal(`unknown network "${rules.network}": give base, base-sepolia, algorand or a CAIP-2 id`);
-  if (known?.family === "avm" || network.startsWith("algorand:")) throw new BuyerRefusal("this buyer signs on EVM networks only; Algorand payments are not built into tollbooth buy");
+  const { network, family, known } = buyNetwork(rules.network);
   const asset = known?.asset ?? rules.asset;
   if (!asset) throw new BuyerRefusal(`network ${network} is not one we know: name the asset you accept there with --asset ADDRESS`);
   const decimals = known?.decimals ?? rules.decimals ?? 6;
   if (!Array.isArray(accepts) || accepts.length === 0) throw new BuyerRefusal("the 402 lists no payment offer (accepts is empty or missing)");
-  const onNetwork = accepts.filter((a): a is Requirement => typeof a === "object" && a !== null && (a as Requirement).network === network);
+  const onNetwork = accepts.filter((a): a is Requirement => typeof a === "object" && a !== null && typeof (a as Requirement).network === "string" && normalizeNetwork((a as Requirement).network) === network);
   if (onNetwork.length === 0) throw new BuyerRefusal(`the seller offers no payment on ${network} (it offers ${accepts.map((a) => String((a as Requirement)?.network)).join(", ")})`);
   const exact = onNetwork.filter((a) => a.scheme === "exact");
   if (exact.length === 0) throw new BuyerRefusal(`the seller's offer on ${network} is not the exact scheme`);
@@ -53,8 +71,16 @@ export function vetOffer(accepts: unknown, rules: OfferRules): VettedOffer {
   const missing = (["amount", "payTo", "maxTimeoutSeconds"] as const).filter((f) => (f === "maxTimeoutSeconds" ? typeof offer[f] !== "number" : !isAddressLike(offer[f])));
   if (missing.length > 0) throw new BuyerRefusal(`the 402 offer lacks ${missing.join(", ")}: the client cannot sign it`);
   if (!/^\d{1,30}$/.test(offer.amount)) throw new BuyerRefusal(`the 402 amount "${offer.amount}" is not an integer of atomic units`);
-  const eip712 = offer.extra as { name?: unknown; version?: unknown } | undefined;
-  if (typeof eip712?.name !== "string" || typeof eip712?.version !== "string") throw new BuyerRefusal("the 402 offer lacks the token's EIP-712 name and version (extra.name, extra.version)");
+  if (family === "evm") {
+    const eip712 = offer.extra as { name?: unknown; version?: unknown } | undefined;
+    if (typeof eip712?.name !== "string" || typeof eip712?.version !== "string") throw new BuyerRefusal("the 402 offer lacks the token's EIP-712 name and version (extra.name, extra.version)");
+  } else {
+    if (!/^\d{1,20}$/.test(offer.asset)) throw new BuyerRefusal(`the 402 asset "${offer.asset}" is not an Algorand asset id`);
+    if (!algosdk.isValidAddress(offer.payTo)) throw new BuyerRefusal(`the 402 payTo "${offer.payTo}" is not an Algorand address`);
+    const feePayer = offer.extra?.feePayer;
+    if (feePayer !== undefined && (typeof feePayer !== "string" || !algosdk.isValidAddress(feePayer))) throw new BuyerRefusal("the 402 offer's extra.feePayer is not an Algorand address");
+    if (feePayer !== undefined && feePayer === rules.payer) throw new BuyerRefusal("the 402 offer names the buyer's own account as fee payer (the buyer would sign the group's fee transaction too): refused");
+  }
   const usd = Number(offer.amount) / 10 ** decimals;
   if (usd > rules.maxUsd) throw new BuyerRefusal(`the price is $${usd} and --max-usd is $${rules.maxUsd}: refused, nothing was signed`);
   if (rules.spentTodayUsd + usd > rules.dailyCapUsd + 1e-9) {

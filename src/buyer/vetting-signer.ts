@@ -1,13 +1,16 @@
 /**
  * @module buyer/vetting-signer — the one place a buyer signs: the seller's offers are vetted
  * (buyer/offer.ts: network, asset, fields, --max-usd, the daily cap) before the official x402
- * client (@x402/core, @x402/evm) signs exactly the offer vetted, and the signature is written to
- * the spend log the moment it exists. Shared by the HTTP buyer and the MCP buyer.
+ * client (@x402/core with @x402/evm, or @x402/avm on Algorand) signs exactly the offer vetted, and
+ * the signature is written to the spend log the moment it exists. Shared by the HTTP buyer and the
+ * MCP buyer.
  */
+import { toClientAvmSigner } from "@x402/avm";
+import { ExactAvmScheme } from "@x402/avm/exact/client";
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
-import { BuyerRefusal } from "./key-file.ts";
+import { type BuyerKey, BuyerRefusal } from "./key-file.ts";
 import { type Requirement, vetOffer } from "./offer.ts";
 import { appendSpend, signedToday } from "./spend-log.ts";
 
@@ -19,6 +22,8 @@ export interface Budget {
   readonly maxUsd: number;
   readonly dailyCapUsd: number;
   readonly spendLog: string;
+  /** Algorand: the algod the client asks for suggested params; absent: the official client's public default (AlgoNode) for mainnet or testnet. */
+  readonly algodUrl?: string | undefined;
   readonly now?: () => Date;
 }
 
@@ -39,7 +44,7 @@ export function checkBudget(budget: Budget): void {
 }
 
 /** Vets `required.accepts` against the budget, then signs the vetted offer once; throws BuyerRefusal (nothing signed) when it does not pass. */
-export async function signVetted(key: `0x${string}`, required: PaymentRequired, budget: Budget, resource: { readonly url: string; readonly tool?: string }): Promise<{ payload: PaymentPayload; paid: Paid }> {
+export async function signVetted(key: BuyerKey, required: PaymentRequired, budget: Budget, resource: { readonly url: string; readonly tool?: string }): Promise<{ payload: PaymentPayload; paid: Paid }> {
   const now = budget.now ?? (() => new Date());
   const offer = vetOffer(required.accepts, {
     network: budget.network,
@@ -48,6 +53,7 @@ export async function signVetted(key: `0x${string}`, required: PaymentRequired, 
     maxUsd: budget.maxUsd,
     dailyCapUsd: budget.dailyCapUsd,
     spentTodayUsd: signedToday(budget.spendLog, now()),
+    payer: key.family === "avm" ? key.address : undefined,
   });
   const vetted = offer.requirement;
   // The selector only ever hands the client the offer vetted above; the spend controls repeat its cap.
@@ -56,7 +62,8 @@ export async function signVetted(key: `0x${string}`, required: PaymentRequired, 
     if (!chosen) throw new BuyerRefusal("the offer to sign is not the one vetted: refused");
     return chosen;
   });
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [vetted.network as `${string}:${string}`] });
+  if (key.family === "evm") registerExactEvmScheme(client, { signer: privateKeyToAccount(key.privateKey), networks: [vetted.network as `${string}:${string}`] });
+  else client.register(vetted.network as `${string}:${string}`, new ExactAvmScheme(toClientAvmSigner(key.secretKey), budget.algodUrl ? { algodUrl: budget.algodUrl } : undefined) as never);
   client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: vetted.network as `${string}:${string}`, asset: vetted.asset, maxAmountPerPayment: vetted.amount }] });
   const payload = await client.createPaymentPayload(required);
   appendSpend(budget.spendLog, { event: "signed", at: now().toISOString(), url: resource.url, ...(resource.tool ? { tool: resource.tool } : {}), network: vetted.network, asset: vetted.asset, pay_to: vetted.payTo, amount: vetted.amount, usd: offer.usd });

@@ -18,11 +18,16 @@ export function freePort(): number {
   return port;
 }
 
-export async function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
+export function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
+  return startPaidServiceWith(fx.config(), data);
+}
+
+/** The whole service with payments on, for any x402 configuration (e.g. Algorand through the loopback algod). */
+export async function startPaidServiceWith(x402: unknown, data = ":memory:"): Promise<PaidService> {
   const port = freePort();
   const config = loadConfig({
     argv: ["--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+    env: { TOLLBOOTH_X402: JSON.stringify(x402) },
   });
   const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   return { service, base: service.server.url.toString().replace(/\/$/, "") };
