@@ -173,6 +173,7 @@ export function createApp(deps: AppDeps) {
       createA2aEndpoint({
         byId: a2aSkills,
         tasks: a2aTasks,
+        jobStatus: jobService.status,
         productVersion: deps.productVersion,
         publicUrl: baseUrl,
         operation: operationDeps,

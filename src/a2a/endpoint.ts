@@ -11,10 +11,12 @@ import { DefaultRequestHandler, ServerCallContext, type TaskStore } from "@a2a-j
 import { nestsDeeperThan } from "../json-depth.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
+import { type JobLookup, jobTasks } from "./job-tasks.ts";
 import { A2A_PATH, X402_EXTENSION_URI } from "./skills.ts";
 
 export interface A2aEndpointDeps extends A2aExecutorDeps {
   readonly tasks: TaskStore;
+  readonly jobStatus: JobLookup;
   readonly productVersion: string;
   readonly publicUrl: (request: Request) => string;
 }
@@ -38,7 +40,7 @@ function handlerCard(version: string): AgentCard {
 }
 
 export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
-  const handler = new LegacyJsonRpcTransportHandler(new DefaultRequestHandler(handlerCard(deps.productVersion), deps.tasks, createA2aExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+  const handler = new LegacyJsonRpcTransportHandler(new DefaultRequestHandler(handlerCard(deps.productVersion), jobTasks(deps.tasks, deps.jobStatus), createA2aExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
       // Nothing streams: each execution ends its event bus, so no bus is held in memory for a task waiting for input or payment.
       keepBusAliveStates: [],
     }));

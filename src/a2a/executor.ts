@@ -9,30 +9,19 @@
  * failure: `failed` with `payment-failed` and no artifact (a failed settlement releases nothing).
  * `payment-rejected` cancels the task. Each execution publishes the whole task once.
  */
-import { randomUUID } from "node:crypto";
-import { Role, TaskState } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { AgentEvent } from "@a2a-js/sdk/server";
 import { ApiError, toApiError } from "../errors.ts";
 import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import type { Charge, Payments } from "../paid-call/payments.ts";
 import { callSkill, type SkillCallDeps } from "../jobs/skill-call.ts";
+import { decodePaymentResponse } from "../x402/headers.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
+import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, type Message, ORDER_KEY, PAYLOAD_KEY, RECEIPTS_KEY, REQUIRED_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
 import { A2A_PATH, type A2aSkill } from "./skills.ts";
-
-type Task = NonNullable<RequestContext["task"]>;
-type Message = Task["history"][number];
-type Part = Message["parts"][number];
-
-export const STATUS_KEY = "x402.payment.status";
-export const REQUIRED_KEY = "x402.payment.required";
-export const PAYLOAD_KEY = "x402.payment.payload";
-export const RECEIPTS_KEY = "x402.payment.receipts";
-export const ERROR_KEY = "x402.payment.error";
-/** Task metadata: what the task sells, kept so the paid message runs the input the offer priced. */
-const ORDER_KEY = "tollbooth.order";
 
 /** The transport facts of one call, put in the SDK's call context state by the endpoint. */
 export interface A2aCallFacts {
@@ -58,13 +47,6 @@ interface Order {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const textPart = (text: string): Part => ({ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" });
-const dataPart = (data: unknown): Part => ({ content: { $case: "data", value: data }, metadata: undefined, filename: "", mediaType: "application/json" });
-
-function agentMessage(ctx: RequestContext, parts: Part[], metadata?: Record<string, unknown>): Message {
-  return { messageId: randomUUID(), contextId: ctx.contextId, taskId: ctx.taskId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] };
-}
-
 /** The order a new message places: the skill it names (`skill` in the data part or the message metadata) and the rest of the data part as input. */
 function orderOf(message: Message, byId: ReadonlyMap<string, A2aSkill>): Order | { readonly problem: string } {
   const data = message.parts.map((p) => (p.content?.$case === "data" ? p.content.value : undefined)).find(isObject);
@@ -88,7 +70,7 @@ function paysOffered(payload: unknown, offered: unknown): boolean {
 }
 
 export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
-  const publish = (bus: ExecutionEventBus, ctx: RequestContext, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order } = {}) => {
+  const publish = (bus: ExecutionEventBus, ctx: RequestContext, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order; jobId?: string } = {}) => {
     const previous = ctx.task;
     const task: Task = {
       id: ctx.taskId,
@@ -96,7 +78,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
       status: { state, message, timestamp: new Date().toISOString() },
       artifacts: extra.artifacts ?? [],
       history: [...(previous?.history ?? [])],
-      metadata: { ...(previous?.metadata ?? {}), ...(extra.order ? { [ORDER_KEY]: extra.order } : {}) },
+      metadata: { ...(previous?.metadata ?? {}), ...(extra.order ? { [ORDER_KEY]: extra.order } : {}), ...(extra.jobId ? { [JOB_KEY]: extra.jobId } : {}) },
     };
     bus.publish(AgentEvent.task(task));
     bus.finished();
@@ -130,7 +112,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
     const resourceUrl = `${new URL(A2A_PATH, facts.origin).toString()}?skill=${encodeURIComponent(order.skill)}`;
     const completed = (result: unknown, settlement: SettleResponse | undefined) =>
       publish(bus, ctx, TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, [textPart(`${order.skill} completed.`)], settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settlement] } : undefined), {
-        artifacts: [{ artifactId: randomUUID(), name: order.skill, description: "", parts: [dataPart(result)], metadata: undefined, extensions: [] }],
+        artifacts: [resultArtifact(order.skill, result)],
       });
     const answered = async (answer: PaymentAnswer, charge: Charge) => {
       if (answer.kind === "replayed") return completed(answer.held.body, undefined);
@@ -163,9 +145,13 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
           return completed(outcome.body, outcome.settlement);
         case "instead":
           throw new Error("A2A skill calls take no afterAdmit");
-        case "accepted":
-          // An async skill runs as a job: the task stays working and names the job to poll (GET /v1/jobs/{id}).
-          return publish(bus, ctx, TaskState.TASK_STATE_WORKING, agentMessage(ctx, [textPart(`${order.skill} runs as job ${outcome.job.id}: poll GET /v1/jobs/${outcome.job.id}.`), dataPart({ job_id: outcome.job.id, status: outcome.job.status })]));
+        case "accepted": {
+          // An async skill runs as a job: the task stays working, and tasks/get follows the job (job-tasks.ts).
+          const job = outcome.job;
+          const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
+          const metadata = settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
+          return publish(bus, ctx, TaskState.TASK_STATE_WORKING, agentMessage(ctx, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
+        }
       }
     } catch (error) {
       const failure = toApiError(error);

@@ -20,7 +20,8 @@ type Task = Awaited<ReturnType<LegacyJsonRpcTransport["getTask"]>>;
 
 const ORIGIN = "http://127.0.0.1:8402";
 const dataDir = mkdtempSync(join(tmpdir(), "tb-a2a-"));
-const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-upper.ts": skillSource("a2a.upper") });
+const slowJob = skillSource("a2a.slow", { async: "true", timeoutMs: "5000" }).replace("async run({ word }) {", "async run({ word }) { await new Promise((resolve) => setTimeout(resolve, 1500));");
+const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-upper.ts": skillSource("a2a.upper"), "a2a-later.ts": skillSource("a2a.later", { async: "true" }), "a2a-slow.ts": slowJob });
 let service: TestService;
 
 const clientFrom = (ip: string) =>
@@ -116,6 +117,29 @@ describe("A2A with payments off", () => {
     expect(answer.result.kind).toBe("task");
     expect(answer.result.status.state).toBe("completed");
     expect(answer.result.artifacts[0]!.parts[0]).toMatchObject({ kind: "data", data: { echoed: "raw" } });
+  });
+
+  it("runs an async skill as a job: the task is working with the job id, and tasks/get follows it to completed", async () => {
+    const client = clientFrom("127.0.0.1");
+    const started = taskOf(await send(client, [part({ $case: "data", value: { skill: "a2a.later", word: "later" } })]));
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const jobId = started.metadata?.["tollbooth.job"] as string;
+    expect(jobId).toMatch(/^job_[0-9a-f]{32}$/);
+    let task = started;
+    for (let i = 0; i < 100 && task.status?.state === TaskState.TASK_STATE_WORKING; i++) {
+      await Bun.sleep(20);
+      task = await client.getTask({ tenant: "", id: started.id, historyLength: undefined });
+    }
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((artifactData(task) as { value: Record<string, unknown> }).value).toMatchObject({ job_id: jobId, status: "completed", result: { upper: "LATER" } });
+  });
+
+  it("refuses to cancel a task whose job is running (the job runs to its end)", async () => {
+    const client = clientFrom("127.0.0.1");
+    const started = taskOf(await send(client, [part({ $case: "data", value: { skill: "a2a.slow", word: "slow" } })]));
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(String(await client.cancelTask({ tenant: "", id: started.id, metadata: undefined }).catch((e: Error) => e))).toContain("runs to its end");
+    expect((await client.getTask({ tenant: "", id: started.id, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
   });
 
   it("answers protocol errors as JSON-RPC errors, never a 500 or a stack", async () => {
