@@ -17,7 +17,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
 import { freePort } from "../support/paid-service.ts";
-import { pluginFolder } from "../support/plugin-files.ts";
+import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
 import { mcpProbeSource } from "../mcp/mcp-probe-plugin.ts";
 
@@ -31,7 +31,7 @@ let buyer: x402Client;
 beforeAll(async () => {
   fx = await startEvmFixture();
   const port = freePort();
-  const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource });
+  const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-later.ts": skillSource("a2a.later", { async: "true" }) });
   const config = loadConfig({
     argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
     env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
@@ -68,8 +68,8 @@ async function send(parts: { data?: Record<string, unknown>; text?: string }, ta
 const meta = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>;
 
 /** A task the skill opened: input-required with the offer in the status message metadata. */
-async function order(input: Record<string, unknown>): Promise<{ task: Task; offer: PaymentRequired }> {
-  const task = await send({ data: { skill: "mcp.probe", ...input } });
+async function order(input: Record<string, unknown>, skill = "mcp.probe"): Promise<{ task: Task; offer: PaymentRequired }> {
+  const task = await send({ data: { skill, ...input } });
   expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   expect(meta(task)["x402.payment.status"]).toBe("payment-required");
   const offer = meta(task)["x402.payment.required"] as PaymentRequired;
@@ -158,6 +158,27 @@ describe("A2A skills with payments on", () => {
     expect((meta(result)["x402.payment.receipts"] as SettleResponse[])[0]).toMatchObject({ success: false });
     expect(JSON.stringify(result)).not.toContain("secret resultsecret");
     expect(await fx.token.balanceOf(fx.payTo)).toBe(payToBefore);
+  });
+
+  it("pays an async skill: the task works on the job with the payment verified, and tasks/get ends it completed with the receipt, charged once", async () => {
+    const before = await balances();
+    const { task, offer } = await order({ word: "job" }, "a2a.later");
+    expect(offer.accepts[0]!.amount).toBe("2000");
+    const working = await submit(task, await sign(offer));
+    expect(working.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(meta(working)["x402.payment.status"]).toBe("payment-verified");
+    let done = working;
+    for (let i = 0; i < 200 && done.status?.state === TaskState.TASK_STATE_WORKING; i++) {
+      await Bun.sleep(20);
+      done = await a2a.getTask({ tenant: "", id: task.id, historyLength: undefined });
+    }
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(meta(done)["x402.payment.status"]).toBe("payment-completed");
+    expect((meta(done)["x402.payment.receipts"] as SettleResponse[])[0]).toMatchObject({ success: true, amount: "2000" });
+    expect((done.artifacts[0]?.parts[0]?.content as { value: Record<string, unknown> }).value).toMatchObject({ status: "completed", result: { upper: "JOB" } });
+    const after = await balances();
+    expect(after.buyer).toBe(before.buyer - 2000n);
+    expect(after.payTo).toBe(before.payTo + 2000n);
   });
 
   it("cancels the task on payment-rejected, charging nothing; a message without a payment status keeps the offer open", async () => {
