@@ -23,6 +23,9 @@ import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
 import { createJobService, type JobConfig } from "./jobs/setup.ts";
+import type { A2aHandler } from "./a2a/endpoint.ts";
+import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
+import { createA2aTaskStore } from "./a2a/task-store.ts";
 import type { McpHandler } from "./mcp/endpoint.ts";
 import { compileTools, MCP_PATH } from "./mcp/tools.ts";
 import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
@@ -161,6 +164,25 @@ export function createApp(deps: AppDeps) {
     );
     return (await mcpEndpoint)(request, context);
   };
+  // A2A the same way: the skill map now, the SDK with the first /a2a request; tasks live in the database.
+  const a2aSkills = a2aSkillsOf(registry);
+  const a2aTasks = createA2aTaskStore(store.db, now);
+  let a2aEndpoint: Promise<A2aHandler> | undefined;
+  const a2a = async (request: Request, context: RequestContext) => {
+    a2aEndpoint ??= import("./a2a/endpoint.ts").then(({ createA2aEndpoint }) =>
+      createA2aEndpoint({
+        byId: a2aSkills,
+        tasks: a2aTasks,
+        jobStatus: jobService.status,
+        productVersion: deps.productVersion,
+        publicUrl: baseUrl,
+        operation: operationDeps,
+        payments: deps.payments,
+        skills: jobService.skillCalls,
+      }),
+    );
+    return (await a2aEndpoint)(request, context);
+  };
 
   const docsContext = (request: Request, route?: FreeRoute): DocsContext => ({
     catalogue,
@@ -250,6 +272,8 @@ export function createApp(deps: AppDeps) {
     // Stateless: no stream for server-initiated messages, no session to open or delete.
     return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
   });
+
+  app.post(A2A_PATH, ({ request }) => a2a(request, contextOf(request)), { parse: "none" });
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });

@@ -3,6 +3,7 @@
  * family (jobs and idempotency keys, the capital board, the directory, quotes). A new family adds its
  * migrations to `allMigrations` and its facet to `Store` here; store/ stays free of feature modules.
  */
+import { a2aTaskMigrations } from "./a2a/task-store.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { idempotencyMigrations } from "./jobs/idempotency.ts";
@@ -20,6 +21,7 @@ export const allMigrations: readonly Migration[] = [
   ...capitalMigrations,
   ...directoryMigrations,
   ...quoteMigrations,
+  ...a2aTaskMigrations,
 ];
 
 export interface Store extends CoreStore {

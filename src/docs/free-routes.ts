@@ -2,6 +2,7 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
+import { A2A_PATH, X402_EXTENSION_URI } from "../a2a/skills.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
@@ -87,7 +88,7 @@ export const agentCardServiceVersion = "3.4.1-opt";
 /**
  * An A2A v1.0 AgentCard (name, description, supportedInterfaces, version, capabilities, default
  * modes, skills with id/name/description/tags), keeping `url` and `protocolVersion` for 0.3
- * clients. The interface is this service's HTTP+JSON API paid with x402, not A2A messaging.
+ * clients. Interfaces: A2A JSON-RPC at /a2a (v0.3 methods, the A2A x402 extension) and the HTTP+JSON jobs API.
  */
 function agentCard(docs: DocsContext) {
   const all = [...docs.catalogue.operations, ...docs.catalogue.skills];
@@ -98,15 +99,24 @@ function agentCard(docs: DocsContext) {
     description:
       "Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on Base or Algorand). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.",
     version: agentCardServiceVersion,
-    supportedInterfaces: [{ url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }],
+    supportedInterfaces: [
+      // A2A messaging: JSON-RPC with the v0.3 method names (message/send, tasks/get, tasks/cancel), paid with the A2A x402 extension.
+      { url: new URL(A2A_PATH, docs.baseUrl).toString(), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      { url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+    ],
     // Not an A2A binding: the same skills as MCP tools (stateless Streamable HTTP, paid with x402's MCP transport).
     mcp: { url: new URL("/mcp", docs.baseUrl).toString(), transport: "streamable-http", tools: "tools/list" },
-    url: docs.baseUrl,
+    url: new URL(A2A_PATH, docs.baseUrl).toString(),
     protocolVersion: "0.3.0",
-    preferredTransport: "HTTP+JSON",
+    preferredTransport: "JSONRPC",
     provider: { organization: serviceName, url: docs.baseUrl },
     documentationUrl: new URL("/openapi.json", docs.baseUrl).toString(),
-    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: {
+      streaming: false,
+      pushNotifications: false,
+      stateTransitionHistory: false,
+      extensions: [{ uri: X402_EXTENSION_URI, description: "Paid skills answer input-required with x402.payment.required; pay on the same task with x402.payment.payload (x402 v2, standalone flow).", required: false }],
+    },
     defaultInputModes: ["application/json"],
     defaultOutputModes: ["application/json", "text/plain"],
     skills: all.map((e) => ({

@@ -61,7 +61,7 @@ describe("directory add", () => {
     expect(added.code).toBe(0);
     peerListing = added.out;
     expect(peerListing.id).toMatch(/^lst_[0-9a-f]{16}$/);
-    expect(peerListing).toMatchObject({ name: "Tollbooth", agent_card_url: `${peerUrl}/.well-known/agent-card.json`, endpoint: peerUrl, contact: "ops@peer.example", state: "listed" });
+    expect(peerListing).toMatchObject({ name: "Tollbooth", agent_card_url: `${peerUrl}/.well-known/agent-card.json`, endpoint: `${peerUrl}/a2a`, contact: "ops@peer.example", state: "listed" });
     expect(peerListing.skills).toEqual(expect.arrayContaining(["web.read", "capabilities", "capital.ticket", "network.peer_survey"]));
     expect(peerListing.price_summary).toMatchObject({ capabilities: "0.002", "capital.ticket": "0.01" });
     expect(peerListing.tags).toEqual(expect.arrayContaining(["research", "web", "job"]));
@@ -69,7 +69,7 @@ describe("directory add", () => {
     expect(peerListing.check.latency_ms).toBeGreaterThanOrEqual(0);
 
     const seen = (await listings("")).listings.find((l: Json) => l.id === peerListing.id);
-    expect(seen).toMatchObject({ name: "Tollbooth", endpoint: peerUrl });
+    expect(seen).toMatchObject({ name: "Tollbooth", endpoint: `${peerUrl}/a2a` });
     expect(JSON.stringify(await listings(""))).not.toContain("ops@peer.example");
   });
 
@@ -217,7 +217,7 @@ describe("directory.intro and network.peer_survey", () => {
       result: {
         listing_id: peerListing.id,
         contact: "ops@peer.example",
-        endpoints: { service: peerUrl, agent_card: `${peerUrl}/.well-known/agent-card.json`, capabilities: `${peerUrl}/v1/capabilities` },
+        endpoints: { service: `${peerUrl}/a2a`, agent_card: `${peerUrl}/.well-known/agent-card.json`, capabilities: `${peerUrl}/v1/capabilities` },
         verified_at: checked.verifiedAt,
         last_check: { reachable: true, open_for_work: false },
       },

@@ -97,9 +97,15 @@ describe("agent card", () => {
     for (const i of interfaces) {
       expect(String(i.url)).toMatch(/^https?:\/\//);
       expect(typeof i.protocolBinding).toBe("string");
-      expect(i.protocolVersion).toBe("1.0");
     }
-    expect(card.url).toBe("http://127.0.0.1:8402");
+    // A2A messaging is JSON-RPC with v0.3 method names at /a2a, also the 0.3 clients' url; the jobs API is HTTP+JSON.
+    expect(interfaces.map((i) => [i.protocolBinding, i.url, i.protocolVersion])).toEqual([
+      ["JSONRPC", "http://127.0.0.1:8402/a2a", "0.3"],
+      ["HTTP+JSON", "http://127.0.0.1:8402/v1/jobs", "1.0"],
+    ]);
+    expect(card.url).toBe("http://127.0.0.1:8402/a2a");
+    expect(card.preferredTransport).toBe("JSONRPC");
+    expect((card.capabilities as { extensions: Json[] }).extensions.map((e) => e.uri)).toEqual(["https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2"]);
     expect(card.protocolVersion).toBeString();
     const skills = card.skills as Json[];
     const operationIds = new Set(service.registry.plugins.map((e) => e.id));

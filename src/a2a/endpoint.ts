@@ -1,0 +1,76 @@
+/**
+ * @module a2a/endpoint — `POST /a2a`: A2A JSON-RPC (v0.3 method names: `message/send`,
+ * `tasks/get`, `tasks/cancel`) with the official SDK's server pieces (the v0.3 JSON-RPC handler
+ * over its DefaultRequestHandler, our executor and our SQLite task store). Each call's owner is
+ * the caller's address: a task id of another caller is not found. A body that is not JSON is
+ * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500.
+ */
+import type { AgentCard } from "@a2a-js/sdk";
+import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { DefaultRequestHandler, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { nestsDeeperThan } from "../json-depth.ts";
+import type { RequestContext } from "../http/request-context.ts";
+import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
+import { type JobLookup, jobTasks } from "./job-tasks.ts";
+import { A2A_PATH, X402_EXTENSION_URI } from "./skills.ts";
+
+export interface A2aEndpointDeps extends A2aExecutorDeps {
+  readonly tasks: TaskStore;
+  readonly jobStatus: JobLookup;
+  readonly productVersion: string;
+  readonly publicUrl: (request: Request) => string;
+}
+
+export type A2aHandler = (request: Request, context: RequestContext) => Promise<Response>;
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+
+/** The card the SDK's request handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
+function handlerCard(version: string): AgentCard {
+  return {
+    name: "Tollbooth",
+    description: "Pay-per-call web evidence and job skills.",
+    version,
+    supportedInterfaces: [],
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [{ uri: X402_EXTENSION_URI, description: "x402 payments", required: false, params: undefined }] },
+    defaultInputModes: ["application/json", "text/plain"],
+    defaultOutputModes: ["application/json", "text/plain"],
+    skills: [],
+  } as unknown as AgentCard;
+}
+
+export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
+  const handler = new LegacyJsonRpcTransportHandler(new DefaultRequestHandler(handlerCard(deps.productVersion), jobTasks(deps.tasks, deps.jobStatus), createA2aExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+      // Nothing streams: each execution ends its event bus, so no bus is held in memory for a task waiting for input or payment.
+      keepBusAliveStates: [],
+    }));
+  return async (request, context) => {
+    context.route = A2A_PATH;
+    const text = await request.text();
+    let body: unknown;
+    try {
+      if (nestsDeeperThan(text)) throw new Error("too deep");
+      body = JSON.parse(text);
+    } catch {
+      context.outcome = "parse_error";
+      return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON (or nests more than 64 levels)." } });
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      context.outcome = "invalid_request";
+      return json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: send one JSON-RPC 2.0 request object (batches are not served)." } });
+    }
+    const facts: A2aCallFacts = { requestId: context.id, clientAddress: () => context.clientIp, origin: deps.publicUrl(request), signal: request.signal, report: context };
+    const callContext = new ServerCallContext({
+      user: { isAuthenticated: false, userName: `addr:${context.clientIp}` },
+      state: new Map<string, unknown>([[CALL_FACTS, facts]]),
+    });
+    const answer = await handler.handle(body as Record<string, unknown>, callContext);
+    if (Symbol.asyncIterator in answer) {
+      // Not reached while the card says streaming: false (the SDK refuses first); never leave a stream open.
+      await answer.return(undefined);
+      return json({ jsonrpc: "2.0", id: (body as { id?: unknown }).id ?? null, error: { code: -32004, message: "Streaming is not supported: use message/send." } });
+    }
+    if (answer.error) context.outcome ??= "rpc_error";
+    return json(answer);
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * @module a2a/executor — the A2A agent over the paid-call core, with the A2A x402 extension's
+ * standalone flow (google-agentic-commerce/a2a-x402 spec v0.2; x402 specs/transports-v2/a2a.md):
+ * a message names a skill and carries its input as a data part; a paid skill first answers
+ * `input-required` with `x402.payment.status: "payment-required"` and the offer in
+ * `x402.payment.required`; the next message on that task brings `payment-submitted` and the
+ * `x402.payment.payload`, which must pay one of the terms offered for that task; the core then
+ * verifies, runs, settles. Completed: `payment-completed` with `x402.payment.receipts`. Any
+ * failure: `failed` with `payment-failed` and no artifact (a failed settlement releases nothing).
+ * `payment-rejected` cancels the task. Each execution publishes the whole task once.
+ */
+import { TaskState } from "@a2a-js/sdk";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
+import { AgentEvent } from "@a2a-js/sdk/server";
+import { ApiError, toApiError } from "../errors.ts";
+import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { Charge, Payments } from "../paid-call/payments.ts";
+import { callSkill, type SkillCallDeps } from "../jobs/skill-call.ts";
+import { decodePaymentResponse } from "../x402/headers.ts";
+import type { PaymentAnswer } from "../x402/payment-answer.ts";
+import { reasonOf } from "../x402/payment-answer.ts";
+import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
+import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, type Message, ORDER_KEY, PAYLOAD_KEY, RECEIPTS_KEY, REQUIRED_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
+import { A2A_PATH, type A2aSkill } from "./skills.ts";
+
+/** The transport facts of one call, put in the SDK's call context state by the endpoint. */
+export interface A2aCallFacts {
+  readonly requestId: string;
+  readonly clientAddress: () => string;
+  readonly origin: string;
+  readonly signal: AbortSignal;
+  readonly report: { operationId?: string; outcome?: string; paymentInBody?: boolean };
+}
+export const CALL_FACTS = "tollbooth.call";
+
+export interface A2aExecutorDeps {
+  readonly operation: PaidCallDeps;
+  readonly payments: Payments;
+  readonly skills: SkillCallDeps;
+  readonly byId: ReadonlyMap<string, A2aSkill>;
+}
+
+interface Order {
+  readonly skill: string;
+  readonly input: Record<string, unknown>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The order a new message places: the skill it names (`skill` in the data part or the message metadata) and the rest of the data part as input. */
+function orderOf(message: Message, byId: ReadonlyMap<string, A2aSkill>): Order | { readonly problem: string } {
+  const data = message.parts.map((p) => (p.content?.$case === "data" ? p.content.value : undefined)).find(isObject);
+  const named = (data?.skill ?? message.metadata?.skill) as unknown;
+  const skills = [...byId.keys()].join(", ");
+  if (!data) {
+    return { problem: `Send a data part naming a skill and carrying its input, e.g. {"skill": "web.read", "url": "https://example.com"}. Skills (the agent card's ids): ${skills}.` };
+  }
+  if (typeof named !== "string" || !byId.has(named)) {
+    return { problem: `${typeof named === "string" ? `No skill "${named.slice(0, 100)}"` : 'The data part names no skill (a "skill" field)'}. Skills (the agent card's ids): ${skills}.` };
+  }
+  const { skill: _skill, ...input } = data;
+  return { skill: named, input };
+}
+
+/** The offer's terms a payload pays (`accepted` must be one of them, field for field). */
+function paysOffered(payload: unknown, offered: unknown): boolean {
+  if (!isObject(payload) || !isObject(payload.accepted) || !isObject(offered) || !Array.isArray(offered.accepts)) return false;
+  const accepted = payload.accepted;
+  return offered.accepts.some((term) => isObject(term) && ["scheme", "network", "amount", "asset", "payTo"].every((k) => term[k] === accepted[k]));
+}
+
+export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
+  const publish = (bus: ExecutionEventBus, ctx: RequestContext, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order; jobId?: string } = {}) => {
+    const previous = ctx.task;
+    const task: Task = {
+      id: ctx.taskId,
+      contextId: ctx.contextId,
+      status: { state, message, timestamp: new Date().toISOString() },
+      artifacts: extra.artifacts ?? [],
+      history: [...(previous?.history ?? [])],
+      metadata: { ...(previous?.metadata ?? {}), ...(extra.order ? { [ORDER_KEY]: extra.order } : {}), ...(extra.jobId ? { [JOB_KEY]: extra.jobId } : {}) },
+    };
+    bus.publish(AgentEvent.task(task));
+    bus.finished();
+  };
+
+  const inputRequired = (bus: ExecutionEventBus, ctx: RequestContext, text: string) => publish(bus, ctx, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(ctx, [textPart(text)]));
+
+  const failed = (bus: ExecutionEventBus, ctx: RequestContext, error: ApiError, facts: A2aCallFacts, paid: boolean, settlement?: SettleResponse) =>
+    publish(
+      bus,
+      ctx,
+      TaskState.TASK_STATE_FAILED,
+      agentMessage(ctx, [textPart(error.message), dataPart(error.toBody(facts.requestId))], paid ? { [STATUS_KEY]: "payment-failed", [ERROR_KEY]: error.code, ...(settlement ? { [RECEIPTS_KEY]: [settlement] } : {}) } : undefined),
+    );
+
+  /** Runs the order through the core with the payment (if any) as the message carried it. */
+  async function run(ctx: RequestContext, bus: ExecutionEventBus, order: Order, payload: unknown): Promise<void> {
+    const facts = ctx.context.state.get(CALL_FACTS) as A2aCallFacts;
+    const skill = deps.byId.get(order.skill)!;
+    facts.report.operationId = skill.entry.id;
+    const paid = payload !== undefined;
+    const call: PaidCall = {
+      requestId: facts.requestId,
+      clientAddress: facts.clientAddress,
+      origin: facts.origin,
+      signal: facts.signal,
+      payment: paid ? { kind: "decoded", value: payload } : { kind: "none" },
+      alwaysOffer: true,
+      report: facts.report,
+    };
+    const resourceUrl = `${new URL(A2A_PATH, facts.origin).toString()}?skill=${encodeURIComponent(order.skill)}`;
+    const completed = (result: unknown, settlement: SettleResponse | undefined) =>
+      publish(bus, ctx, TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, [textPart(`${order.skill} completed.`)], settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settlement] } : undefined), {
+        artifacts: [resultArtifact(order.skill, result)],
+      });
+    const answered = async (answer: PaymentAnswer, charge: Charge) => {
+      if (answer.kind === "replayed") return completed(answer.held.body, undefined);
+      if (paid) {
+        const error = new ApiError(answer.code, { message: `${answer.message ?? new ApiError(answer.code).message} (${reasonOf(answer)}). Nothing was released.` });
+        return failed(bus, ctx, error, facts, true, answer.settlement);
+      }
+      const required: PaymentRequired = answer.required ?? (await deps.payments.offer(charge, reasonOf(answer)));
+      publish(
+        bus,
+        ctx,
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        agentMessage(ctx, [textPart(`Payment required for ${order.skill}: sign one of x402.payment.required's accepts and send it on this task as x402.payment.payload with x402.payment.status "payment-submitted".`)], {
+          [STATUS_KEY]: "payment-required",
+          [REQUIRED_KEY]: required,
+        }),
+        { order },
+      );
+    };
+    try {
+      if (skill.kind === "plugin") {
+        const outcome = await runPaidCall(deps.operation, call, { entry: skill.entry, input: order.input, route: `A2A ${order.skill}`, resourceUrl });
+        return outcome.kind === "answer" ? await answered(outcome.answer, outcome.charge) : completed(outcome.result, outcome.settlement);
+      }
+      const outcome = await callSkill<never>(deps.skills, call, { entry: skill.entry, fields: order.input, resourceUrl });
+      switch (outcome.kind) {
+        case "answer":
+          return await answered(outcome.answer, outcome.charge);
+        case "done":
+          return completed(outcome.body, outcome.settlement);
+        case "instead":
+          throw new Error("A2A skill calls take no afterAdmit");
+        case "accepted": {
+          // An async skill runs as a job: the task stays working, and tasks/get follows the job (job-tasks.ts).
+          const job = outcome.job;
+          const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
+          const metadata = settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
+          return publish(bus, ctx, TaskState.TASK_STATE_WORKING, agentMessage(ctx, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
+        }
+      }
+    } catch (error) {
+      const failure = toApiError(error);
+      facts.report.outcome = failure.code;
+      if (failure.code === "INTERNAL_ERROR") deps.operation.log.error("internal error", { request_id: facts.requestId, error: error instanceof Error ? error.message : String(error) });
+      // Input the skill refuses can be sent again on the same task; anything else ends it.
+      if (failure.status === 400 && !paid) return inputRequired(bus, ctx, `${failure.message} Send a corrected data part on this task.`);
+      return failed(bus, ctx, failure, facts, paid);
+    }
+  }
+
+  return {
+    async execute(ctx, bus) {
+      const message = ctx.userMessage;
+      const status = ctx.task?.status;
+      const offered = status?.message?.metadata?.[STATUS_KEY] === "payment-required" ? status.message.metadata[REQUIRED_KEY] : undefined;
+      const order = ctx.task?.metadata?.[ORDER_KEY] as Order | undefined;
+      if (offered !== undefined && order && status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+        const facts = ctx.context.state.get(CALL_FACTS) as A2aCallFacts;
+        const said = message.metadata?.[STATUS_KEY];
+        if (said === "payment-rejected") {
+          facts.report.outcome = "payment_rejected";
+          return publish(bus, ctx, TaskState.TASK_STATE_CANCELED, agentMessage(ctx, [textPart("Payment rejected by the client: the task is canceled and nothing was charged.")], { [STATUS_KEY]: "payment-rejected" }));
+        }
+        if (said !== "payment-submitted") {
+          return publish(bus, ctx, TaskState.TASK_STATE_INPUT_REQUIRED, status.message!, {});
+        }
+        facts.report.paymentInBody = true;
+        const payload = message.metadata?.[PAYLOAD_KEY];
+        if (!paysOffered(payload, offered)) {
+          facts.report.outcome = "payment_mismatch";
+          const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not pay one of the terms offered for this task (x402.payment.required). Nothing was charged." });
+          return failed(bus, ctx, error, facts, true);
+        }
+        return run(ctx, bus, order, payload);
+      }
+      const placed = orderOf(message, deps.byId);
+      if ("problem" in placed) return inputRequired(bus, ctx, placed.problem);
+      return run(ctx, bus, placed, undefined);
+    },
+    async cancelTask(taskId, bus) {
+      // Work in flight is not interrupted (a call is paid and settled as one step); a task waiting for input or payment is canceled by the SDK's store update.
+      void taskId;
+      bus.finished();
+    },
+  };
+}

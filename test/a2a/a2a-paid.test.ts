@@ -1,0 +1,194 @@
+/**
+ * POST /a2a with payments on: the official A2A client (@a2a-js/sdk v0.3 JSON-RPC transport) and
+ * the official x402 buyer (@x402/core + @x402/evm) pay a skill on anvil through the A2A x402
+ * extension's standalone flow: input-required with x402.payment.required, then
+ * payment-submitted with x402.payment.payload on the same task, then completed with
+ * payment-completed and x402.payment.receipts. Replays, a payload for other terms, a failing
+ * skill and a failed settlement end the task failed with payment-failed, no artifact, no charge.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { Role, TaskState } from "@a2a-js/sdk";
+import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
+import { x402Client } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+import { type RunningService, startService } from "../../src/boot.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
+import { freePort } from "../support/paid-service.ts";
+import { pluginFolder, skillSource } from "../support/plugin-files.ts";
+import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
+import { mcpProbeSource } from "../mcp/mcp-probe-plugin.ts";
+
+type Task = Awaited<ReturnType<LegacyJsonRpcTransport["getTask"]>>;
+
+let fx: EvmFixture;
+let service: RunningService;
+let a2a: LegacyJsonRpcTransport;
+let buyer: x402Client;
+
+beforeAll(async () => {
+  fx = await startEvmFixture();
+  const port = freePort();
+  const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-later.ts": skillSource("a2a.later", { async: "true" }) });
+  const config = loadConfig({
+    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
+    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+  });
+  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
+  a2a = new LegacyJsonRpcTransport({ endpoint: `${service.server.url.toString().replace(/\/$/, "")}/a2a` });
+  buyer = buyerFor(fx.buyer.key);
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await fx?.stop();
+});
+
+function buyerFor(key: `0x${string}`): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
+  client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
+  return client;
+}
+
+async function send(parts: { data?: Record<string, unknown>; text?: string }, taskId = "", metadata?: Record<string, unknown>): Promise<Task> {
+  const content = parts.data ? ({ $case: "data", value: parts.data } as const) : ({ $case: "text", value: parts.text ?? "" } as const);
+  const sent = await a2a.sendMessage({
+    tenant: "",
+    message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts: [{ content, metadata: undefined, filename: "", mediaType: "" }], metadata, extensions: [], referenceTaskIds: [] },
+    configuration: undefined,
+    metadata: undefined,
+  });
+  expect("status" in sent).toBe(true);
+  return sent as Task;
+}
+
+const meta = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>;
+
+/** A task the skill opened: input-required with the offer in the status message metadata. */
+async function order(input: Record<string, unknown>, skill = "mcp.probe"): Promise<{ task: Task; offer: PaymentRequired }> {
+  const task = await send({ data: { skill, ...input } });
+  expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  expect(meta(task)["x402.payment.status"]).toBe("payment-required");
+  const offer = meta(task)["x402.payment.required"] as PaymentRequired;
+  expect(offer.x402Version).toBe(2);
+  return { task, offer };
+}
+
+const sign = async (offer: PaymentRequired, client = buyer) => (await client.createPaymentPayload(offer as never)) as unknown as PaymentPayload;
+const submit = (task: Task, payload: unknown) => send({ text: "payment" }, task.id, { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload });
+
+async function balances() {
+  return { buyer: await fx.token.balanceOf(fx.buyer.address), payTo: await fx.token.balanceOf(fx.payTo) };
+}
+
+function expectPaymentFailed(task: Task, code?: string) {
+  expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+  expect(meta(task)["x402.payment.status"]).toBe("payment-failed");
+  if (code) expect(meta(task)["x402.payment.error"]).toBe(code);
+  expect(task.artifacts).toEqual([]);
+}
+
+describe("A2A skills with payments on", () => {
+  it("offers the exact price for the input in x402.payment.required, naming the A2A resource", async () => {
+    const one = await order({ text: "hi" });
+    const three = await order({ text: "hi", copies: 3 });
+    expect(one.offer.accepts[0]).toMatchObject({ scheme: "exact", network: NETWORK, amount: "1000", payTo: fx.payTo });
+    expect(three.offer.accepts[0]!.amount).toBe("3000");
+    expect(one.offer.resource?.url).toEndWith("/a2a?skill=mcp.probe");
+  });
+
+  it("is paid once on the task: completed with payment-completed and the receipt, the money moves once, and a replay on a new task is refused", async () => {
+    const before = await balances();
+    const { task, offer } = await order({ text: "paid", copies: 2 });
+    const payload = await sign(offer);
+    const done = await submit(task, payload);
+    expect(done.id).toBe(task.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(meta(done)["x402.payment.status"]).toBe("payment-completed");
+    const receipts = meta(done)["x402.payment.receipts"] as SettleResponse[];
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]).toMatchObject({ success: true, network: NETWORK, amount: "2000" });
+    expect(receipts[0]!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.artifacts[0]?.parts[0]?.content).toEqual({ $case: "data", value: { echoed: "paidpaid" } });
+    const after = await balances();
+    expect(after.buyer).toBe(before.buyer - 2000n);
+    expect(after.payTo).toBe(before.payTo + 2000n);
+    // The task is finished: tasks/get shows it completed; a new message on it is refused by the protocol.
+    expect((await a2a.getTask({ tenant: "", id: task.id, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(String(await submit(task, payload).catch((e: Error) => e))).toMatch(/terminal|not|Unsupported/i);
+
+    const again = await order({ text: "paid", copies: 2 });
+    const replay = await submit(again.task, payload);
+    expectPaymentFailed(replay);
+    expect(JSON.stringify(replay)).not.toContain("paidpaid");
+    expect(await balances()).toEqual(after);
+  });
+
+  it("refuses a payload that pays other terms than the task's offer (cheaper input), runs nothing, charges nothing", async () => {
+    const before = await balances();
+    const cheap = await order({ text: "x" });
+    const dear = await order({ text: "x", copies: 3 });
+    const refused = await submit(dear.task, await sign(cheap.offer));
+    expectPaymentFailed(refused, "PAYMENT_INVALID");
+    expect(await balances()).toEqual(before);
+  });
+
+  it("charges nothing for a failing skill: failed, payment-failed, no artifact, the authorization released", async () => {
+    const before = await balances();
+    const { task, offer } = await order({ text: "f", fail: true });
+    const failed = await submit(task, await sign(offer));
+    expectPaymentFailed(failed, "SOURCE_UNREACHABLE");
+    expect(await balances()).toEqual(before);
+  });
+
+  it("withholds the result when settlement fails (the buyer drained its balance during the work): payment-failed with the failed receipt, nothing charged", async () => {
+    const drained = await fx.anvil.fundedAccount();
+    await fx.token.mint(drained.address, 1n * USDC);
+    const { task, offer } = await order({ text: "secret result", wait_ms: 1500 });
+    const payload = await sign(offer, buyerFor(drained.key));
+    const payToBefore = await fx.token.balanceOf(fx.payTo);
+    const pending = submit(task, payload);
+    await Bun.sleep(300);
+    await fx.token.transfer(drained.key, fx.buyer.address, 1n * USDC);
+    const result = await pending;
+    expectPaymentFailed(result);
+    expect((meta(result)["x402.payment.receipts"] as SettleResponse[])[0]).toMatchObject({ success: false });
+    expect(JSON.stringify(result)).not.toContain("secret resultsecret");
+    expect(await fx.token.balanceOf(fx.payTo)).toBe(payToBefore);
+  });
+
+  it("pays an async skill: the task works on the job with the payment verified, and tasks/get ends it completed with the receipt, charged once", async () => {
+    const before = await balances();
+    const { task, offer } = await order({ word: "job" }, "a2a.later");
+    expect(offer.accepts[0]!.amount).toBe("2000");
+    const working = await submit(task, await sign(offer));
+    expect(working.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(meta(working)["x402.payment.status"]).toBe("payment-verified");
+    let done = working;
+    for (let i = 0; i < 200 && done.status?.state === TaskState.TASK_STATE_WORKING; i++) {
+      await Bun.sleep(20);
+      done = await a2a.getTask({ tenant: "", id: task.id, historyLength: undefined });
+    }
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(meta(done)["x402.payment.status"]).toBe("payment-completed");
+    expect((meta(done)["x402.payment.receipts"] as SettleResponse[])[0]).toMatchObject({ success: true, amount: "2000" });
+    expect((done.artifacts[0]?.parts[0]?.content as { value: Record<string, unknown> }).value).toMatchObject({ status: "completed", result: { upper: "JOB" } });
+    const after = await balances();
+    expect(after.buyer).toBe(before.buyer - 2000n);
+    expect(after.payTo).toBe(before.payTo + 2000n);
+  });
+
+  it("cancels the task on payment-rejected, charging nothing; a message without a payment status keeps the offer open", async () => {
+    const { task, offer } = await order({ text: "no" });
+    const still = await send({ text: "what?" }, task.id);
+    expect(still.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(meta(still)["x402.payment.required"]).toEqual(offer);
+    const rejected = await send({ text: "no thanks" }, task.id, { "x402.payment.status": "payment-rejected" });
+    expect(rejected.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(meta(rejected)["x402.payment.status"]).toBe("payment-rejected");
+    expect(rejected.artifacts).toEqual([]);
+  });
+});
