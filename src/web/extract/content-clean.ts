@@ -205,7 +205,8 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (isPointerLine(child, info)) {
+    // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
+    if ((info.chars <= MAX_POINTER_CHARS && isCommentThreadTitle(textOf(child))) || isPointerLine(child, info)) {
       changes.remove(child);
       continue;
     }
