@@ -174,6 +174,9 @@ function isPointerLine(element: Element, info: Info): boolean {
   return rest <= 3 || info.linkChars >= rest * 0.6;
 }
 
+/** The whole text of an advertisement's label, in the languages of the sets ("Advertisement", "- Anzeige -", "Reklama"). */
+const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?|anzeige|werbung|reklama|publicité|publicidad|pubblicità)[\s\p{P}]*$/iu;
+
 /**
  * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
  * prose (`guard`: half the root's): Readability's rules judge a block by its counts alone, so a
@@ -206,7 +209,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       continue;
     }
     // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
-    if ((info.chars <= MAX_POINTER_CHARS && isCommentThreadTitle(textOf(child))) || isPointerLine(child, info)) {
+    if ((info.chars <= MAX_POINTER_CHARS && (isCommentThreadTitle(textOf(child)) || AD_LABEL.test(textOf(child)))) || isPointerLine(child, info)) {
       changes.remove(child);
       continue;
     }

@@ -1,7 +1,8 @@
 /**
  * A line pointing to other articles inside the chosen content ("Czytaj też: <a>…</a>", "Lesen Sie auch", a box
  * headed "Ähnliche Beiträge") is removed: its words alone, or its words and mostly links after them. Prose that
- * opens with the same words, and English "Read more" / "Related:" lines (kept by Dragnet's truths), stay.
+ * opens with the same words, and English "Read more" / "Related:" lines (kept by Dragnet's truths), stay. A line that
+ * is only an advertisement's label ("- Anzeige -") goes too.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -31,5 +32,14 @@ describe("pointers to other articles in the content", () => {
     expect(text).toContain(prose);
     expect(text).toContain("The dam's first winter");
     expect(text).toContain("[Read More]");
+  });
+
+  it("removes a line that is only an advertisement's label, and keeps prose that names one", () => {
+    const prose = "Anzeige: Der Verband hat die Stadt wegen des Staudamms verklagt, und das Gericht gibt ihm recht.";
+    const text = textOf(`${para(1)}<div class="slot"><p>- Anzeige -</p></div>${para(2)}<span>Advertisement</span>${para(3)}<p>${prose}</p>`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("- Anzeige -");
+    expect(text).not.toContain("Advertisement");
+    expect(text).toContain(prose);
   });
 });
