@@ -7,7 +7,7 @@
  * selector's scope or a fallback, is html-clean.ts.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, textOf, type ChildNode, type Element } from "./dom.ts";
+import { closestNamed, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, textOf, type ChildNode, type Element } from "./dom.ts";
 import { CONTENT_NAMED, classifyElement, headingNamesChrome, isCommentThread, isCommentThreadTitle, namesCommentThread, weighNames } from "./content-signals.ts";
 import { BLOCK_TAGS, HEADING_TAGS, MIN_PART_PROSE, baseScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
@@ -136,7 +136,10 @@ const CREDIT_NAME = /(^|[\s_-])(credits?|photo[-_]?credits?|image[-_]?credits?|m
 /** A line that opens as a photo credit does, in the languages of the sets ("Foto: …", "Photo by …", "© …", "Fot. …"); not "Source:", which names the facts' origin as often. */
 const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|pictures|image|images|bild|bilder|credits?|crédits?(?: photos?)?|fot\.|titelbild|bildquelle|bildnachweis)\s*(?::|by\b|von\b))/i;
 
-/** Whether a short element is a photo credit, by its class or id or by how its text opens. */
+/**
+ * Whether a short element is a photo credit, by its class or id or by how its text opens. One inside a <figcaption> is
+ * not removed (see clean): the caption stays, as Readability's truths keep it, and the credit is part of it there.
+ */
 function isPhotoCredit(element: Element): boolean {
   const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
   return CREDIT_NAME.test(names) || CREDIT_TEXT.test(textOf(element));
@@ -204,7 +207,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child)) {
+    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child) && !closestNamed(child, "figcaption")) {
       changes.remove(child);
       continue;
     }
