@@ -177,6 +177,9 @@ function isPointerLine(element: Element, info: Info): boolean {
   return rest <= 3 || info.linkChars >= rest * 0.6;
 }
 
+/** The whole text of a page control's label: print, share, bookmark, back to the list ("Drucken", "Teilen", "Merken", "Zur Übersicht"). */
+const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben)[\s\p{P}]*$/iu;
+
 /** The whole text of an advertisement's label, in the languages of the sets ("Advertisement", "- Anzeige -", "Reklama"). */
 const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?|anzeige|werbung|reklama|publicité|publicidad|pubblicità)[\s\p{P}]*$/iu;
 
@@ -212,7 +215,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       continue;
     }
     // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
-    if ((info.chars <= MAX_POINTER_CHARS && (isCommentThreadTitle(textOf(child)) || AD_LABEL.test(textOf(child)))) || isPointerLine(child, info)) {
+    if ((info.chars <= MAX_POINTER_CHARS && (isCommentThreadTitle(textOf(child)) || AD_LABEL.test(textOf(child)) || CONTROL_LABEL.test(textOf(child)))) || isPointerLine(child, info)) {
       changes.remove(child);
       continue;
     }

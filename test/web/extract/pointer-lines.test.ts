@@ -2,7 +2,7 @@
  * A line pointing to other articles inside the chosen content ("Czytaj też: <a>…</a>", "Lesen Sie auch", a box
  * headed "Ähnliche Beiträge") is removed: its words alone, or its words and mostly links after them. Prose that
  * opens with the same words, and English "Read more" / "Related:" lines (kept by Dragnet's truths), stay. A line that
- * is only an advertisement's label ("- Anzeige -") goes too.
+ * is only an advertisement's label ("- Anzeige -") or a page control's ("Drucken", "Zur Übersicht") goes too.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -40,6 +40,16 @@ describe("pointers to other articles in the content", () => {
     expect(text).toContain("Paragraph 3 of the report");
     expect(text).not.toContain("- Anzeige -");
     expect(text).not.toContain("Advertisement");
+    expect(text).toContain(prose);
+  });
+
+  it("removes a line that is only a page control's label (print, share, back to the list)", () => {
+    const prose = "Teilen wollte der Verband die Kosten nicht: er verklagte die Stadt wegen des Staudamms.";
+    const text = textOf(`${para(1)}<div class="tools"><a href="#">Drucken</a></div>${para(2)}<p><span>Share this article</span></p>${para(3)}<p>${prose}</p><p><a href="/list">Zur Übersicht</a></p>`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Drucken");
+    expect(text).not.toContain("Share this article");
+    expect(text).not.toContain("Zur Übersicht");
     expect(text).toContain(prose);
   });
 });
