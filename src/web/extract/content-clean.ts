@@ -177,8 +177,11 @@ function isPointerLine(element: Element, info: Info): boolean {
   return rest <= 3 || info.linkChars >= rest * 0.6;
 }
 
-/** The whole text of a page control's label: print, share, bookmark, back to the list ("Drucken", "Teilen", "Merken", "Zur Übersicht"). */
-const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben)[\s\p{P}]*$/iu;
+/**
+ * The whole text of a page control's label: print, share, bookmark, back to the list, a rating or feedback prompt
+ * ("Drucken", "Teilen", "Merken", "Zur Übersicht", "Was this article helpful?", "(Noch keine Bewertungen)").
+ */
+const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben|was this (?:article|page|post) helpful|war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)|möchten sie (?:den|diesen) artikel teilen|artikel bewerten|\(?noch keine bewertungen\)?)[\s\p{P}]*$/iu;
 
 /** The whole text of an advertisement's label, in the languages of the sets ("Advertisement", "- Anzeige -", "Reklama"). */
 const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?|anzeige|werbung|reklama|publicité|publicidad|pubblicità)[\s\p{P}]*$/iu;

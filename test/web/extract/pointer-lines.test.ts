@@ -43,13 +43,14 @@ describe("pointers to other articles in the content", () => {
     expect(text).toContain(prose);
   });
 
-  it("removes a line that is only a page control's label (print, share, back to the list)", () => {
+  it("removes a line that is only a page control's label (print, share, back to the list, a feedback prompt)", () => {
     const prose = "Teilen wollte der Verband die Kosten nicht: er verklagte die Stadt wegen des Staudamms.";
-    const text = textOf(`${para(1)}<div class="tools"><a href="#">Drucken</a></div>${para(2)}<p><span>Share this article</span></p>${para(3)}<p>${prose}</p><p><a href="/list">Zur Übersicht</a></p>`);
+    const text = textOf(`${para(1)}<div class="tools"><a href="#">Drucken</a></div>${para(2)}<p><span>Share this article</span></p>${para(3)}<p>${prose}</p><p><a href="/list">Zur Übersicht</a></p><p><strong>War der Artikel nützlich?</strong></p>`);
     expect(text).toContain("Paragraph 3 of the report");
     expect(text).not.toContain("Drucken");
     expect(text).not.toContain("Share this article");
     expect(text).not.toContain("Zur Übersicht");
+    expect(text).not.toContain("War der Artikel nützlich?");
     expect(text).toContain(prose);
   });
 });
