@@ -140,9 +140,9 @@ const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|p
  * Whether a short element is a photo credit, by its class or id or by how its text opens. One inside a <figcaption> is
  * not removed (see clean): the caption stays, as Readability's truths keep it, and the credit is part of it there.
  */
-function isPhotoCredit(element: Element): boolean {
+function isPhotoCredit(element: Element, text: string | undefined): boolean {
   const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
-  return CREDIT_NAME.test(names) || CREDIT_TEXT.test(textOf(element));
+  return CREDIT_NAME.test(names) || (text !== undefined && CREDIT_TEXT.test(text));
 }
 
 /** Longest line taken for a pointer to other articles ("Read also: <a>…</a>"). */
@@ -168,9 +168,8 @@ const POINTER_TEXT = new RegExp(
  * Whether an element is a pointer to other articles: its text opens with such words and is those words alone or
  * mostly links after them (a heading over a box of links, "Czytaj też: <a>…</a>").
  */
-function isPointerLine(element: Element, info: Info): boolean {
-  if (info.chars > MAX_POINTER_CHARS) return false;
-  const text = textOf(element).replace(/\s+/g, " ").trim();
+function isPointerLine(rawText: string, info: Info): boolean {
+  const text = rawText.replace(/\s+/g, " ").trim();
   const opening = POINTER_TEXT.exec(text);
   if (!opening) return false;
   const rest = text.length - opening[0].length;
@@ -213,12 +212,16 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child) && !closestNamed(child, "figcaption")) {
+    // The text rules read a short element's text once: a lone element child holding all its parent's text was read with the
+    // parent (a page nested thousands deep would be read once per level, quadratically).
+    const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
+    const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
+    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child, text) && !closestNamed(child, "figcaption")) {
       changes.remove(child);
       continue;
     }
     // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
-    if ((info.chars <= MAX_POINTER_CHARS && (isCommentThreadTitle(textOf(child)) || AD_LABEL.test(textOf(child)) || CONTROL_LABEL.test(textOf(child)))) || isPointerLine(child, info)) {
+    if (text !== undefined && (isCommentThreadTitle(text) || AD_LABEL.test(text) || CONTROL_LABEL.test(text) || isPointerLine(text, info))) {
       changes.remove(child);
       continue;
     }
