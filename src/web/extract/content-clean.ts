@@ -7,7 +7,7 @@
  * selector's scope or a fallback, is html-clean.ts.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, textOf, type ChildNode, type Element } from "./dom.ts";
+import { closestNamed, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, textOf, type ChildNode, type Element } from "./dom.ts";
 import { CONTENT_NAMED, classifyElement, headingNamesChrome, isCommentThread, isCommentThreadTitle, namesCommentThread, weighNames } from "./content-signals.ts";
 import { BLOCK_TAGS, HEADING_TAGS, MIN_PART_PROSE, baseScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
@@ -136,11 +136,54 @@ const CREDIT_NAME = /(^|[\s_-])(credits?|photo[-_]?credits?|image[-_]?credits?|m
 /** A line that opens as a photo credit does, in the languages of the sets ("Foto: …", "Photo by …", "© …", "Fot. …"); not "Source:", which names the facts' origin as often. */
 const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|pictures|image|images|bild|bilder|credits?|crédits?(?: photos?)?|fot\.|titelbild|bildquelle|bildnachweis)\s*(?::|by\b|von\b))/i;
 
-/** Whether a short element is a photo credit, by its class or id or by how its text opens. */
-function isPhotoCredit(element: Element): boolean {
+/**
+ * Whether a short element is a photo credit, by its class or id or by how its text opens. One inside a <figcaption> is
+ * not removed (see clean): the caption stays, as Readability's truths keep it, and the credit is part of it there.
+ */
+function isPhotoCredit(element: Element, text: string | undefined): boolean {
   const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
-  return CREDIT_NAME.test(names) || CREDIT_TEXT.test(textOf(element));
+  return CREDIT_NAME.test(names) || (text !== undefined && CREDIT_TEXT.test(text));
 }
+
+/** Longest line taken for a pointer to other articles ("Read also: <a>…</a>"). */
+const MAX_POINTER_CHARS = 200;
+/**
+ * How a pointer to other articles or a box of them opens, in the languages of the sets: "Read also", "You might also
+ * like", "Lesen Sie auch", "Auch interessant", "Ähnliche Beiträge", "Mehr zum Thema", "Schon gelesen?", "À lire
+ * aussi", "Czytaj też", "Leggi anche". Not "Read more" (in any language) nor "Related:", whose lines Dragnet's truths
+ * keep ("[Read More]" under each teaser, "Related: <a>…</a>" inside the story: wide set 0.9519 -> 0.9517 with them).
+ */
+const POINTER_TEXT = new RegExp(
+  "^[\\s\\p{P}]*(?:" +
+    [
+      "read also\\b", "you (?:might|may) also like",
+      "(?:lesen sie|lies) (?:auch|hier)\\b", "auch interessant", "ebenfalls interessant", "(?:das|dieses) (?:könnte|thema könnte) (?:sie|dich) (?:auch )?interessieren", "ähnliche (?:beiträge|artikel)", "verwandte (?:beiträge|artikel|themen)", "weitere (?:beiträge|artikel)\\s*[:?!]", "mehr zum thema", "schon gelesen", "empfehlungen aus",
+      "(?:à|a) lire (?:aussi|également)", "voir aussi", "czytaj (?:też|także|również)", "zobacz (?:też|także|również)", "leggi anche", "lee también",
+    ].join("|") +
+    ")",
+  "iu",
+);
+
+/**
+ * Whether an element is a pointer to other articles: its text opens with such words and is those words alone or
+ * mostly links after them (a heading over a box of links, "Czytaj też: <a>…</a>").
+ */
+function isPointerLine(rawText: string, info: Info): boolean {
+  const text = rawText.replace(/\s+/g, " ").trim();
+  const opening = POINTER_TEXT.exec(text);
+  if (!opening) return false;
+  const rest = text.length - opening[0].length;
+  return rest <= 3 || info.linkChars >= rest * 0.6;
+}
+
+/**
+ * The whole text of a page control's label: print, share, bookmark, back to the list, a rating or feedback prompt
+ * ("Drucken", "Teilen", "Merken", "Zur Übersicht", "Was this article helpful?", "(Noch keine Bewertungen)").
+ */
+const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben|was this (?:article|page|post) helpful|war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)|möchten sie (?:den|diesen) artikel teilen|artikel bewerten|\(?noch keine bewertungen\)?)[\s\p{P}]*$/iu;
+
+/** The whole text of an advertisement's label, in the languages of the sets ("Advertisement", "- Anzeige -", "Reklama"). */
+const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?|anzeige|werbung|reklama|publicité|publicidad|pubblicità)[\s\p{P}]*$/iu;
 
 /**
  * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
@@ -169,7 +212,16 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child)) {
+    // The text rules read a short element's text once: a lone element child holding all its parent's text was read with the
+    // parent (a page nested thousands deep would be read once per level, quadratically).
+    const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
+    const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
+    if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child, text) && !closestNamed(child, "figcaption")) {
+      changes.remove(child);
+      continue;
+    }
+    // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
+    if (text !== undefined && (isCommentThreadTitle(text) || AD_LABEL.test(text) || CONTROL_LABEL.test(text) || isPointerLine(text, info))) {
       changes.remove(child);
       continue;
     }

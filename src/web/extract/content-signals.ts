@@ -58,11 +58,24 @@ export function headingNamesChrome(text: string): boolean {
 }
 
 /**
- * The whole title of a comment thread ("Comments", "3 Responses", "Reader comments (12)", "Leave a Reply"); not a
- * singular "Comment", which heads opinion sections of articles.
+ * The whole title of a comment thread ("Comments", "3 Responses", "Reader comments (12)", "Leave a Reply", "Comments
+ * are closed", and the same in the other languages of the sets); not a singular "Comment", which heads opinion
+ * sections of articles.
  */
-const COMMENT_THREAD_TITLE =
-  /^(?:(?:reader|user|visitor)s?'?\s+)?(?:comments|responses|replies)(?:\s*\(?\d+\)?)?$|^(?:\d+|one|no)\s+(?:comments?|responses?|replies)$|^(?:leave|post|add|write|submit)\s+(?:a|an|your)\s+(?:comment|reply|response)$/i;
+const COMMENT_THREAD_TITLE = new RegExp(
+  [
+    "^(?:(?:reader|user|visitor)s?'?\\s+)?(?:comments|responses|replies)(?:\\s*\\(?\\d+\\)?)?$",
+    "^(?:\\d+|one|no)\\s+(?:comments?|responses?|replies)$",
+    "^(?:leave|post|add|write|submit)\\s+(?:a|an|your)\\s+(?:comment|reply|response)$",
+    "^comments are closed$",
+    // German, French, Polish, Spanish, Italian: "Kommentare (3)", "Keine Kommentare", "Kommentar schreiben",
+    // "Schreibe einen Kommentar", "Commentaires", "Laisser un commentaire", "Komentarze", "Dodaj komentarz".
+    "^(?:kommentare|commentaires|komentarze|comentarios|commenti)(?:\\s*\\(?\\d+\\)?)?$",
+    "^(?:\\d+|keine|ein|aucun|brak)\\s+(?:kommentare?|commentaires?|komentarzy|komentarz)$",
+    "^(?:kommentare?\\s+(?:schreiben|verfassen|hinzufügen)|kommentieren|(?:schreibe|hinterlasse|verfasse)\\s+(?:einen|deinen)\\s+kommentar|(?:laisser|ajouter|écrire)\\s+un\\s+commentaire|dodaj\\s+komentarz|(?:deja|dejar|añadir)\\s+un\\s+comentario|lascia\\s+un\\s+commento)$",
+  ].join("|"),
+  "iu",
+);
 
 /**
  * Whether a heading's text is nothing but a comment thread's title. Any short text with a comment word ("Comment",

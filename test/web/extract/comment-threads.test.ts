@@ -63,4 +63,20 @@ describe("comment threads", () => {
     expect(text).toContain("Offer a view when a story needs one");
     expect(text).not.toContain("Reader 1 wrote");
   });
+
+  it("end where a heading names them in another language, and a lone line naming them goes", () => {
+    const post = Array.from({ length: 4 }, (_, i) => `<p>Absatz ${i + 1} des Beitrags über die Katastrophenhilfe, wer sie bezahlt, wer sie leitet und was die Kandidaten dazu sagten.</p>`).join("");
+    const thread = Array.from({ length: 20 }, (_, i) => `<p>Leser ${i + 1} schrieb ausführlich zurück, mit Meinungen, Abschweifungen und eigenen Zahlen über Haushalte und Stürme.</p>`).join("");
+    for (const heading of [`<h2>Kommentare (20)</h2>`, `<h3>Schreibe einen Kommentar</h3>`, `<h2>Commentaires</h2>`]) {
+      const page = `<html><body><div id="nav"><a href="/">Home</a></div><div class="blog"><h1>Hilfe</h1>${post}${heading}${thread}</div></body></html>`;
+      const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+      expect(text).toContain("Absatz 4 des Beitrags");
+      expect(text).not.toContain("Leser 1 schrieb");
+    }
+    const page = `<html><body><div class="blog"><h1>Hilfe</h1>${post}<p>Keine Kommentare</p><div class="footer-note"><p>Comments are closed.</p></div></div></body></html>`;
+    const { text } = extractHtmlSync({ html: page, url: "https://example.com/a", markdown: false });
+    expect(text).toContain("Absatz 4 des Beitrags");
+    expect(text).not.toContain("Keine Kommentare");
+    expect(text).not.toContain("Comments are closed");
+  });
 });

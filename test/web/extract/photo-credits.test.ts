@@ -1,7 +1,7 @@
 /**
  * Photo credits inside the chosen content are the picture's, not the article's: a short element named as a
  * credit, or a short line that opens as one ("Foto: …", "Photo by …", "© …"), is removed. Prose that merely
- * starts with such a word, and long lines, stay.
+ * starts with such a word, long lines, and a credit inside a <figcaption> (part of the caption, which stays) stay.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -28,5 +28,11 @@ describe("photo credits in the content", () => {
     const text = textOf(`${para(1)}<p>Photos of the flooded valley were shown at the hearing.</p>${para(2)}<p>${long}</p>${para(3)}`);
     expect(text).toContain("Photos of the flooded valley were shown at the hearing.");
     expect(text).toContain(long);
+  });
+
+  it("keeps a credit inside a figure's caption, as the caption stays", () => {
+    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk <span class="credit">Photo by Jane Doe/Agency</span></figcaption></figure>${para(2)}${para(3)}`);
+    expect(text).toContain("The dam at dusk");
+    expect(text).toContain("Photo by Jane Doe/Agency");
   });
 });
