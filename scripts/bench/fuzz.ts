@@ -6,7 +6,10 @@
  * wrong types, sizes, nesting, unicode, bad headers (Host, Content-Type, Content-Length, chunked,
  * Idempotency-Key), odd methods and forged PAYMENT-SIGNATURE headers; POST /mcp with broken JSON-RPC,
  * batches, odd ids, unknown tools and methods, arguments of every shape, forged `_meta["x402/payment"]`
- * values, missing Accept and foreign Origins. Deterministic per seed.
+ * values, missing Accept and foreign Origins; POST /a2a with broken JSON-RPC, batches, odd ids, unknown
+ * methods, messages naming real and unknown skills with data parts of every shape, forged
+ * `x402.payment.*` metadata (statuses, payloads) and tasks/get|cancel of unknown or malformed task ids.
+ * Deterministic per seed.
  *
  * Prints counts by status and lists every answer that is 500 or above (other than a documented
  * upstream 502/503/504), every body that is not JSON where JSON is due, every answer holding an
@@ -92,6 +95,8 @@ interface Plan {
 
 let postRoutes: string[] = [];
 let toolNames: string[] = [];
+/** The agent card's skill ids: endpoints by their id, job skills by theirs (or jobs.<id> beside an endpoint of that id). */
+let a2aSkills: string[] = [];
 let skills: string[] = [];
 let examples = new Map<string, Record<string, unknown>>();
 const getRoutes = [...freeRoutes.map((r) => r.path), "/v1/jobs/job_00000000000000000000000000000000", "/v1/jobs/nope", "/v1/payments/0xabc", "/v1/payments/%ff", "/v1/payments/" + "a".repeat(3000), "/nope", "/", "/v1", "/v1/jobs"];
@@ -219,10 +224,52 @@ function mcpPlan(target: Target, host: string): Plan {
   return { category: `${method} mcp`, bytes: Buffer.concat([Buffer.from(head(`${method} /mcp HTTP/1.1`, headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 8_000 };
 }
 
+/** POST /a2a: v0.3 JSON-RPC with messages naming skills, forged x402.payment.* metadata and unknown tasks. */
+function a2aPlan(target: Target, host: string): Plan {
+  const skill = random() < 0.85 ? pick(a2aSkills) : pick(["", "x".repeat(300), "web_read", "../etc", "\u0000", "jobs.nope"]);
+  const id = pick<unknown>([1, "a", null, 1.5, -1, {}, [], true, "x".repeat(500), 2 ** 60]);
+  const example = withUrls((examples.get(pick([...examples.keys()])) ?? {}) as Record<string, unknown>);
+  for (const key of Object.keys(example)) if (random() < 0.3) example[key] = anyValue();
+  const parts =
+    random() < 0.7
+      ? [{ kind: "data", data: random() < 0.8 ? { skill, ...example } : anyValue() }]
+      : pick<unknown>([[{ kind: "text", text: pick(strings) }], [], "x", [{ kind: "file", file: { uri: "file:///etc/passwd" } }], [{ kind: pick(["", "data", 7]) }]]);
+  const status = pick<unknown>(["payment-submitted", "payment-rejected", "payment-required", "payment-completed", "", 7, null]);
+  const metadata =
+    random() < 0.5
+      ? { "x402.payment.status": status, ...(random() < 0.7 ? { "x402.payment.payload": target.paid ? mcpPayment(target) : anyValue() } : {}) }
+      : random() < 0.2 ? pick<unknown>([null, "x", [], { skill }]) : undefined;
+  const taskId = pick<unknown>([undefined, "00000000-0000-4000-8000-000000000000", "x".repeat(300), 7, "", null]);
+  const message = { kind: "message", role: pick(["user", "agent", "", 3]), messageId: pick<unknown>(["m1", "", null, 5]), parts, ...(metadata !== undefined ? { metadata } : {}), ...(taskId !== undefined ? { taskId } : {}) };
+  const send = { jsonrpc: "2.0", id, method: "message/send", params: { message } };
+  const kind = int(10);
+  const body =
+    kind === 0 ? JSON.stringify(send).slice(0, int(60))
+    : kind === 1 ? JSON.stringify([send, send])
+    : kind === 2 ? JSON.stringify({ ...send, jsonrpc: pick(["1.0", 2, null, ""]) })
+    : kind === 3 ? JSON.stringify({ jsonrpc: "2.0", id, method: pick(["tasks/get", "tasks/cancel", "message/stream", "tasks/resubscribe", "SendMessage", "no/such", ""]), params: pick<unknown>([undefined, {}, [], "x", { id: taskId }, { id: pick(strings) }]) })
+    : kind === 4 ? `{"jsonrpc":"2.0","id":1,"method":"message/send","params":${deepObject(65 + int(3_000))}}`
+    : kind === 5 ? JSON.stringify({ jsonrpc: "2.0", id: 1, result: pick(scalars) })
+    : kind === 6 ? JSON.stringify({ ...send, params: { message: { ...message, parts: [{ kind: "data", data: { skill, pad: "x".repeat(int(2) ? 1_100_000 : 900_000) } }] } } })
+    : JSON.stringify(send);
+  const headers: Record<string, string> = {
+    Host: host,
+    Connection: "close",
+    "Content-Type": random() < 0.9 ? "application/json" : pick(contentTypes),
+    "Content-Length": String(Buffer.byteLength(body, "utf8")),
+    ...(random() < 0.2 ? { "X-A2A-Extensions": pick(["https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2", "", "x".repeat(300)]) } : {}),
+    ...(random() < 0.1 ? { Origin: pick(["https://evil.example", "null", ""]) } : {}),
+  };
+  const method = random() < 0.95 ? "POST" : pick(methods);
+  return { category: `${method} a2a`, bytes: Buffer.concat([Buffer.from(head(`${method} /a2a HTTP/1.1`, headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 8_000 };
+}
+
 function plan(target: Target): Plan {
   const roll = random();
   const host = random() < 0.85 ? "127.0.0.1" : pick(hosts);
-  if (random() < 0.15) return mcpPlan(target, host);
+  const transport = random();
+  if (transport < 0.15) return mcpPlan(target, host);
+  if (transport < 0.27) return a2aPlan(target, host);
   const extra = { ...otherHeaders(), ...(target.paid && random() < 0.7 ? paymentHeader(target) : {}) };
   if (roll < 0.2) {
     // GET routes (and odd paths, queries)
@@ -349,6 +396,7 @@ const registry = await loadRegistry({});
 postRoutes = [...registry.plugins.map((p) => p.definition.route.replace(/^POST /, "")), "/v1/jobs", ...registry.skills.map((s) => `/v1/jobs/${s.id}`)];
 skills = registry.skills.map((s) => s.id);
 toolNames = [...registry.plugins.map((p) => toolNameOf(p.id)), ...skills.map(toolNameOf), "job_status", "payment_status"];
+a2aSkills = [...registry.plugins.map((p) => p.id), ...skills.map((id) => (registry.plugins.some((p) => p.id === id) ? `jobs.${id}` : id))];
 examples = new Map<string, Record<string, unknown>>([
   ...registry.plugins.map((p) => [p.definition.route.replace(/^POST /, ""), (p.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),
   ...registry.skills.map((s) => [`/v1/jobs/${s.id}`, (s.definition.examples[0]?.input ?? {}) as Record<string, unknown>] as const),
