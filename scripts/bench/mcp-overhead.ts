@@ -1,11 +1,15 @@
 /**
- * MCP against plain HTTP for the same operation, in the same run, on 127.0.0.1:
- *  1. free calls per second: `tools/call capabilities` on POST /mcp against POST /v1/jobs/capabilities
- *     (payments off; the same skill, the same core), alternating rounds of the two;
- *  2. the latency a paid call adds over MCP: p50 of a paid `capabilities` call over MCP
- *     (`_meta["x402/payment"]`) against the same call over HTTP (PAYMENT-SIGNATURE), settled on a
- *     real anvil, the two interleaved. Payments are signed beforehand by the official buyer
- *     (@x402/core + @x402/evm): signing is the buyer's cost.
+ * MCP and A2A against plain HTTP for the same operation, in the same run, on 127.0.0.1:
+ *  1. free calls per second: `tools/call capabilities` on POST /mcp and `message/send` of the
+ *     `capabilities` skill (a data part) on POST /a2a against POST /v1/jobs/capabilities
+ *     (payments off; the same skill, the same core), alternating rounds of the three;
+ *  2. the latency a paid call adds: p50 of a paid `capabilities` call over MCP
+ *     (`_meta["x402/payment"]`) and over A2A (the paying `message/send` with
+ *     `x402.payment.payload` on a task opened beforehand, as the HTTP and MCP offers are fetched
+ *     beforehand) against the same call over HTTP (PAYMENT-SIGNATURE), settled on a real anvil,
+ *     the three interleaved. A2A needs one more round trip per call (the task's offer): its p50 is
+ *     printed apart. Payments are signed beforehand by the official buyer (@x402/core +
+ *     @x402/evm): signing is the buyer's cost.
  * Both servers run in this process, as the load does: figures are for comparing the two columns.
  *
  *   node_modules/.bin/bun scripts/bench/mcp-overhead.ts [--seconds 3] [--rounds 3] [--concurrency 16] [--paid 60]
@@ -39,6 +43,20 @@ const freePort = () => {
   return port;
 };
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const A2A_HEADERS = { "content-type": "application/json" };
+const a2aSend = (taskId?: string, metadata?: Record<string, unknown>) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "message/send",
+    params: { message: { kind: "message", messageId: crypto.randomUUID(), role: "user", ...(taskId ? { taskId } : {}), ...(metadata ? { metadata } : {}), parts: [taskId ? { kind: "text", text: "payment" } : { kind: "data", data: { skill: "capabilities" } }] } },
+  });
+type A2aTask = { id: string; status: { state: string; message?: { metadata?: Record<string, unknown> } } };
+const a2aTask = async (res: Response) => {
+  const body = (await res.json()) as { result?: A2aTask };
+  if (res.status !== 200 || !body.result?.status) throw new Error(`A2A call failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return body.result;
+};
 const toolCall = (meta?: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "capabilities", arguments: {}, ...(meta ? { _meta: meta } : {}) } });
 
@@ -58,6 +76,11 @@ const mcpCall = async () => {
   if (res.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP call failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
 };
 
+const a2aCall = async () => {
+  const task = await a2aTask(await fetch(`${freeBase}/a2a`, { method: "POST", headers: A2A_HEADERS, body: a2aSend() }));
+  if (task.status.state !== "completed") throw new Error(`A2A task ended ${task.status.state}`);
+};
+
 async function perSecond(call: () => Promise<void>): Promise<number> {
   const until = performance.now() + SECONDS * 1000;
   let done = 0;
@@ -72,16 +95,18 @@ async function perSecond(call: () => Promise<void>): Promise<number> {
   return done / SECONDS;
 }
 
-for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall()]); // warm-up
-const rates = { http: [] as number[], mcp: [] as number[] };
+for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall(), a2aCall()]); // warm-up
+const rates = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
 for (let round = 0; round < ROUNDS; round++) {
   rates.http.push(await perSecond(httpCall));
   rates.mcp.push(await perSecond(mcpCall));
+  rates.a2a.push(await perSecond(a2aCall));
 }
 await free.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const httpRate = median(rates.http);
 const mcpRate = median(rates.mcp);
+const a2aRate = median(rates.a2a);
 
 // ── 2. added latency of a paid call ─────────────────────────────────────────
 const fx = await startEvmFixture();
@@ -103,16 +128,27 @@ const httpOffer = await fetch(`${paidBase}/v1/jobs/capabilities`, { method: "POS
 const httpRequired = decodePaymentRequired(httpOffer.headers.get("payment-required") ?? "");
 if (!httpRequired.ok) throw new Error(httpRequired.reason);
 const mcpOffer = (await (await fetch(`${paidBase}/mcp`, { method: "POST", headers: MCP_HEADERS, body: toolCall() })).json()) as { result: { structuredContent: PaymentRequired } };
+const a2aOffer = async () => {
+  const started = performance.now();
+  const task = await a2aTask(await fetch(`${paidBase}/a2a`, { method: "POST", headers: A2A_HEADERS, body: a2aSend() }));
+  const offerMs = performance.now() - started;
+  const required = task.status.message?.metadata?.["x402.payment.required"] as PaymentRequired | undefined;
+  if (task.status.state !== "input-required" || !required) throw new Error(`A2A offer missing: ${JSON.stringify(task).slice(0, 300)}`);
+  return { taskId: task.id, required, offerMs };
+};
+const a2aOffers: Awaited<ReturnType<typeof a2aOffer>>[] = [];
+for (let i = 0; i < PAID; i++) a2aOffers.push(await a2aOffer());
 const sign = async (required: PaymentRequired) => (await buyer.createPaymentPayload(required as never)) as unknown;
 const httpPayments = await Promise.all(Array.from({ length: PAID }, () => sign(httpRequired.value)));
 const mcpPayments = await Promise.all(Array.from({ length: PAID }, () => sign(mcpOffer.result.structuredContent)));
+const a2aPayments = await Promise.all(a2aOffers.map((o) => sign(o.required)));
 
 const timed = async (run: () => Promise<void>) => {
   const started = performance.now();
   await run();
   return performance.now() - started;
 };
-const latencies = { http: [] as number[], mcp: [] as number[] };
+const latencies = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
 for (let i = 0; i < PAID; i++) {
   const runs = [
     async () =>
@@ -131,19 +167,30 @@ for (let i = 0; i < PAID; i++) {
           if (!body.result?._meta?.["x402/payment-response"]?.success) throw new Error(`paid MCP call failed: ${JSON.stringify(body).slice(0, 300)}`);
         }),
       ),
+    async () =>
+      latencies.a2a.push(
+        await timed(async () => {
+          const res = await fetch(`${paidBase}/a2a`, { method: "POST", headers: A2A_HEADERS, body: a2aSend(a2aOffers[i]!.taskId, { "x402.payment.status": "payment-submitted", "x402.payment.payload": a2aPayments[i] }) });
+          const task = await a2aTask(res);
+          if (task.status.state !== "completed" || task.status.message?.metadata?.["x402.payment.status"] !== "payment-completed") throw new Error(`paid A2A call failed: ${JSON.stringify(task).slice(0, 300)}`);
+        }),
+      ),
   ];
-  // Alternate which goes first, so neither always meets the other's leftovers.
-  if (i % 2) runs.reverse();
+  // Rotate which goes first, so none always meets another's leftovers.
+  for (let turn = 0; turn < i % runs.length; turn++) runs.push(runs.shift()!);
   for (const run of runs) await run();
 }
 await paid.close();
 await fx.stop();
 
 const p50 = (xs: number[]) => median(xs);
-console.log(`MCP vs HTTP, same run (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores: other work on this machine moves both columns)`);
+console.log(`MCP and A2A vs HTTP, same run (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores: other work on this machine moves both columns)`);
 // Each MCP round beside the HTTP round just before it: the machine's speed drifts less within a pair.
 const pairRatio = median(rates.mcp.map((m, i) => m / rates.http[i]!));
+const a2aPairRatio = median(rates.a2a.map((m, i) => m / rates.http[i]!));
 console.log(`  free calls/s (capabilities skill, ${CONCURRENCY} at a time, median of ${ROUNDS} × ${SECONDS} s): HTTP ${httpRate.toFixed(0)}  MCP ${mcpRate.toFixed(0)}  → MCP at ${((mcpRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(pairRatio * 100).toFixed(0)} % (target ≥ 50 %)`);
-console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")}`);
+console.log(`    A2A ${a2aRate.toFixed(0)}  → A2A at ${((a2aRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aPairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
+console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")} · A2A ${rates.a2a.map((r) => r.toFixed(0)).join(", ")}`);
 console.log(`  paid call p50 (verify + run + settle on anvil, ${PAID} each, interleaved): HTTP ${p50(latencies.http).toFixed(2)} ms  MCP ${p50(latencies.mcp).toFixed(2)} ms  → added ${(p50(latencies.mcp) - p50(latencies.http)).toFixed(2)} ms (target ≤ +1 ms)`);
+console.log(`    A2A ${p50(latencies.a2a).toFixed(2)} ms  → added ${(p50(latencies.a2a) - p50(latencies.http)).toFixed(2)} ms (target ≤ +1 ms); A2A's offer round trip (message/send → input-required, once per task) p50 ${p50(a2aOffers.map((o) => o.offerMs)).toFixed(2)} ms`);
 process.exit(0);

@@ -224,6 +224,8 @@ function wellKnownX402(docs: DocsContext) {
     discovery: { openapi: url("/openapi.json"), capabilities: url("/v1/capabilities"), agent_card: url("/.well-known/agent-card.json") },
     // The same operations and skills as MCP tools, paid through x402's MCP transport (_meta["x402/payment"]).
     mcp: { url: url("/mcp"), transport: "streamable-http", payment: "x402/payment" },
+    // The same operations and skills as an A2A agent, paid through the A2A x402 extension (x402.payment.* message metadata).
+    a2a: { url: url(A2A_PATH), binding: "JSONRPC", protocolVersion: "0.3", extension: X402_EXTENSION_URI, payment: "x402.payment.payload" },
   };
 }
 

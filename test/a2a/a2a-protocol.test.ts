@@ -69,6 +69,16 @@ describe("A2A with payments off", () => {
     expect((artifactData(job) as { value: Record<string, unknown> }).value).toMatchObject({ ok: true, result: { upper: "UP" } });
   });
 
+  it("names the endpoint in the agent card, /llms.txt and /.well-known/x402", async () => {
+    const card = (await (await service.request("/.well-known/agent-card.json")).json()) as { url: string };
+    expect(card.url).toBe(`${ORIGIN}/a2a`);
+    const llms = await (await service.request("/llms.txt")).text();
+    expect(llms).toContain("## A2A");
+    expect(llms).toContain(`${ORIGIN}/a2a`);
+    const wellKnown = (await (await service.request("/.well-known/x402")).json()) as { a2a: { url: string; binding: string; extension: string } };
+    expect(wellKnown.a2a).toMatchObject({ url: `${ORIGIN}/a2a`, binding: "JSONRPC", extension: "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2" });
+  });
+
   it("answers plain text and an unknown skill with input-required naming the data part it expects and the skills", async () => {
     const client = clientFrom("127.0.0.1");
     const text = taskOf(await send(client, [part({ $case: "text", value: "read https://example.com please" })]));
