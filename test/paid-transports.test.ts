@@ -225,15 +225,17 @@ describe.each([overHttp, overMcp, overA2a])("paid mcp.probe over $name", (transp
     expect(await balances()).toEqual({ buyer: before.buyer + 1n * USDC, payTo: before.payTo });
   });
 
-  it("charges once for concurrent identical payments: exactly one succeeds, the money moves once", async () => {
+  it("charges once for concurrent identical payments: exactly one succeeds, the other is refused as in flight before any work, the money moves once", async () => {
     const before = await balances();
-    const input = { text: `${transport.name}-twice`, wait_ms: 300 };
+    const input = { text: `${transport.name}-twice`, wait_ms: 1000 };
     const first = await transport.order(input);
     const second = await transport.order(input);
     const payload = await sign(first.offer);
     const outcomes = await Promise.all([first.pay(payload), second.pay(payload)]);
     expect(outcomes.filter((o) => o.settled)).toHaveLength(1);
     expect(outcomes.filter((o) => o.released)).toHaveLength(1);
+    // Refused by the reservation, not by a settlement that failed after running the work again.
+    expect(outcomes.find((o) => !o.settled)!.error).toMatch(/^payment_in_flight$/i);
     const after = await balances();
     expect(after.buyer).toBe(before.buyer - 1000n);
     expect(after.payTo).toBe(before.payTo + 1000n);
