@@ -3,11 +3,12 @@
  * official clients on anvil: HTTP (the x402 HTTP client's PAYMENT-SIGNATURE header), MCP (the MCP
  * SDK client, `_meta["x402/payment"]`) and A2A (the A2A SDK client, `x402.payment.payload` on the
  * task that made the offer). Each transport: the same offer for the same input, paid once with the
- * money moved once, a replayed payment refused, a payment for cheaper input refused, and failing
- * work never charged. The transport files (test/mcp/, test/a2a/, test/flows/) test the rest.
+ * money moved once, a replayed payment refused, a payment for cheaper input refused, failing
+ * work never charged, a failed settlement releasing nothing, and concurrent identical payments
+ * charged once. The transport files (test/mcp/, test/a2a/, test/flows/) test the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Role } from "@a2a-js/sdk";
+import { Role, TaskState } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -22,11 +23,13 @@ import type { PaymentPayload, PaymentRequired, SettleResponse } from "../src/x40
 import { mcpProbeSource } from "./mcp/mcp-probe-plugin.ts";
 import { freePort } from "./support/paid-service.ts";
 import { pluginFolder } from "./support/plugin-files.ts";
-import { type EvmFixture, NETWORK, startEvmFixture } from "./x402/evm-fixture.ts";
+import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "./x402/evm-fixture.ts";
 
 /** What a paying call came back with, whatever the transport. */
 interface Outcome {
   readonly settled: boolean;
+  /** Whether the answer carries the work's result (HTTP: a 200 body; MCP: tool content; A2A: a task not failed, or an artifact). */
+  readonly released: boolean;
   /** The whole answer as text, to look for a released result. */
   readonly answer: string;
   /** The error code the transport carried, when it names one. */
@@ -56,7 +59,7 @@ beforeAll(async () => {
   fx = await startEvmFixture();
   const port = freePort();
   const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", pluginFolder({ "mcp-probe.ts": mcpProbeSource }), "--memory-soft-limit-mb", "0"],
+    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", pluginFolder({ "mcp-probe.ts": mcpProbeSource }), "--memory-soft-limit-mb", "0", "--rate-limit-per-min", "10000"],
     env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
   });
   service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
@@ -64,9 +67,7 @@ beforeAll(async () => {
   mcp = new Client({ name: "paid-transports-test", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });
-  buyer = new x402Client();
-  registerExactEvmScheme(buyer, { signer: privateKeyToAccount(fx.buyer.key), networks: [NETWORK] });
-  buyer.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
+  buyer = buyerFor(fx.buyer.key);
   http = new x402HTTPClient(buyer);
 }, 60_000);
 
@@ -75,6 +76,13 @@ afterAll(async () => {
   await service?.close();
   await fx?.stop();
 });
+
+function buyerFor(key: `0x${string}`): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
+  client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
+  return client;
+}
 
 /** The `error` field of an answer that is a JSON object, if any. */
 function errorIn(text: string): string | undefined {
@@ -98,7 +106,7 @@ const overHttp: Transport = {
         const res = await post(http.encodePaymentSignatureHeader(payload as never));
         const answer = await res.text();
         const settled = res.status === 200 && res.headers.get("payment-response") !== null && (http.getPaymentSettleResponse((name) => res.headers.get(name)) as unknown as SettleResponse).success;
-        return { settled, answer, error: errorIn(answer) };
+        return { settled, released: res.status === 200, answer, error: errorIn(answer) };
       },
     };
   },
@@ -116,7 +124,7 @@ const overMcp: Transport = {
         const result = await call({ "x402/payment": payload });
         const response = (result._meta as Record<string, unknown> | undefined)?.["x402/payment-response"] as SettleResponse | undefined;
         const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-        return { settled: !result.isError && response?.success === true, answer: JSON.stringify(result), error: result.isError ? errorIn(text) : undefined };
+        return { settled: !result.isError && response?.success === true, released: !result.isError, answer: JSON.stringify(result), error: result.isError ? errorIn(text) : undefined };
       },
     };
   },
@@ -143,13 +151,14 @@ const overA2a: Transport = {
         const done = await a2aSend({ $case: "text", value: "payment" }, task.id, { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload });
         const meta = a2aMeta(done);
         const settled = meta["x402.payment.status"] === "payment-completed" && (meta["x402.payment.receipts"] as SettleResponse[] | undefined)?.[0]?.success === true;
-        return { settled, answer: JSON.stringify(done), error: meta["x402.payment.error"] as string | undefined };
+        const released = done.status?.state !== TaskState.TASK_STATE_FAILED || done.artifacts.length > 0 || meta["x402.payment.status"] !== "payment-failed";
+        return { settled, released, answer: JSON.stringify(done), error: meta["x402.payment.error"] as string | undefined };
       },
     };
   },
 };
 
-const sign = async (offer: PaymentRequired) => (await buyer.createPaymentPayload(offer as never)) as unknown as PaymentPayload;
+const sign = async (offer: PaymentRequired, signer = buyer) => (await signer.createPaymentPayload(offer as never)) as unknown as PaymentPayload;
 const balances = async () => ({ buyer: await fx.token.balanceOf(fx.buyer.address), payTo: await fx.token.balanceOf(fx.payTo) });
 
 describe.each([overHttp, overMcp, overA2a])("paid mcp.probe over $name", (transport) => {
@@ -196,5 +205,39 @@ describe.each([overHttp, overMcp, overA2a])("paid mcp.probe over $name", (transp
     expect(failed.settled).toBe(false);
     expect(failed.error).toBe("SOURCE_UNREACHABLE");
     expect(await balances()).toEqual(before);
+  });
+
+  it("releases nothing and charges nothing when settlement fails (the buyer drains its balance while the work runs)", async () => {
+    const drained = await fx.anvil.fundedAccount();
+    await fx.token.mint(drained.address, 1n * USDC);
+    const input = { text: `${transport.name}-secret`, copies: 2, wait_ms: 1500 };
+    const order = await transport.order(input);
+    const payload = await sign(order.offer, buyerFor(drained.key));
+    const before = await balances();
+    const pending = order.pay(payload);
+    await Bun.sleep(300);
+    await fx.token.transfer(drained.key, fx.buyer.address, 1n * USDC);
+    const failed = await pending;
+    expect(failed.settled).toBe(false);
+    expect(failed.released).toBe(false);
+    expect(failed.answer).not.toContain(`${transport.name}-secret${transport.name}-secret`);
+    expect(await fx.token.balanceOf(drained.address)).toBe(0n);
+    expect(await balances()).toEqual({ buyer: before.buyer + 1n * USDC, payTo: before.payTo });
+  });
+
+  it("charges once for concurrent identical payments: exactly one succeeds, the other is refused as in flight before any work, the money moves once", async () => {
+    const before = await balances();
+    const input = { text: `${transport.name}-twice`, wait_ms: 1000 };
+    const first = await transport.order(input);
+    const second = await transport.order(input);
+    const payload = await sign(first.offer);
+    const outcomes = await Promise.all([first.pay(payload), second.pay(payload)]);
+    expect(outcomes.filter((o) => o.settled)).toHaveLength(1);
+    expect(outcomes.filter((o) => o.released)).toHaveLength(1);
+    // Refused by the reservation, not by a settlement that failed after running the work again.
+    expect(outcomes.find((o) => !o.settled)!.error).toMatch(/^payment_in_flight$/i);
+    const after = await balances();
+    expect(after.buyer).toBe(before.buyer - 1000n);
+    expect(after.payTo).toBe(before.payTo + 1000n);
   });
 });
