@@ -3,7 +3,8 @@
  * `tasks/get`, `tasks/cancel`) with the official SDK's server pieces (the v0.3 JSON-RPC handler
  * over its DefaultRequestHandler, our executor and our SQLite task store). Each call's owner is
  * the caller's address: a task id of another caller is not found. A body that is not JSON is
- * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500.
+ * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500. A client that
+ * activates the x402 extension (X-A2A-Extensions) gets it echoed as activated.
  */
 import type { AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
@@ -23,7 +24,19 @@ export interface A2aEndpointDeps extends A2aExecutorDeps {
 
 export type A2aHandler = (request: Request, context: RequestContext) => Promise<Response>;
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+const EXTENSIONS_HEADER = "X-A2A-Extensions";
+
+const json = (body: unknown, activated: readonly string[] = []) =>
+  new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json; charset=utf-8", ...(activated.length > 0 ? { [EXTENSIONS_HEADER]: activated.join(", ") } : {}) },
+  });
+
+/** The extensions a client asked to activate (X-A2A-Extensions, comma-separated URIs) that this agent serves: only x402. */
+function activatedExtensions(request: Request): string[] {
+  const asked = (request.headers.get(EXTENSIONS_HEADER) ?? "").split(",").map((uri) => uri.trim());
+  return asked.includes(X402_EXTENSION_URI) ? [X402_EXTENSION_URI] : [];
+}
 
 /** The card the SDK's request handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
 function handlerCard(version: string): AgentCard {
@@ -64,6 +77,7 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
       user: { isAuthenticated: false, userName: `addr:${context.clientIp}` },
       state: new Map<string, unknown>([[CALL_FACTS, facts]]),
     });
+    const activated = activatedExtensions(request);
     const answer = await handler.handle(body as Record<string, unknown>, callContext);
     if (Symbol.asyncIterator in answer) {
       // Not reached while the card says streaming: false (the SDK refuses first); never leave a stream open.
@@ -71,6 +85,7 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
       return json({ jsonrpc: "2.0", id: (body as { id?: unknown }).id ?? null, error: { code: -32004, message: "Streaming is not supported: use message/send." } });
     }
     if (answer.error) context.outcome ??= "rpc_error";
-    return json(answer);
+    // The payment flow works without activation (the card marks the extension not required); an activation asked for is confirmed.
+    return json(answer, activated);
   };
 }

@@ -69,6 +69,22 @@ describe("A2A with payments off", () => {
     expect((artifactData(job) as { value: Record<string, unknown> }).value).toMatchObject({ ok: true, result: { upper: "UP" } });
   });
 
+  it("echoes the x402 extension as activated when the client asks for it in X-A2A-Extensions, and nothing else", async () => {
+    const uri = "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2";
+    const ask = (extensions?: string) =>
+      service.handle(
+        new Request(`${ORIGIN}/a2a`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(extensions !== undefined ? { "X-A2A-Extensions": extensions } : {}) },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "00000000-0000-4000-8000-000000000000" } }),
+        }),
+        "127.0.0.1",
+      );
+    expect((await ask(`https://example.com/other, ${uri}`)).headers.get("X-A2A-Extensions")).toBe(uri);
+    expect((await ask("https://example.com/other")).headers.get("X-A2A-Extensions")).toBeNull();
+    expect((await ask()).headers.get("X-A2A-Extensions")).toBeNull();
+  });
+
   it("names the endpoint in the agent card, /llms.txt and /.well-known/x402", async () => {
     const card = (await (await service.request("/.well-known/agent-card.json")).json()) as { url: string };
     expect(card.url).toBe(`${ORIGIN}/a2a`);
