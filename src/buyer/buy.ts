@@ -10,23 +10,15 @@ import { checkEvidence, type EvidenceCheck, hasAttestation } from "./evidence-ch
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
 import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
-import { checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
+import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
-export interface BuyOptions {
+/** The budget (network, asset, caps, spend log) as the MCP buyer takes it, and what to buy over HTTP. */
+export interface BuyOptions extends Budget {
   readonly url: string;
   /** JSON body (POST); absent: GET. */
   readonly json?: string | undefined;
   readonly keyFile?: string | undefined;
-  readonly network: string;
-  readonly asset?: string | undefined;
-  readonly decimals?: number | undefined;
-  readonly maxUsd: number;
-  readonly dailyCapUsd: number;
-  readonly spendLog: string;
-  /** Algorand: the algod for suggested params (absent: the official client's public default). */
-  readonly algodUrl?: string | undefined;
   readonly fetch?: typeof fetch;
-  readonly now?: () => Date;
 }
 
 export interface BuyOutcome {
