@@ -10,7 +10,7 @@
  * the work and the payment is released unused.
  */
 import { ApiError, toApiError } from "../errors.ts";
-import { admitPaidCall, type PaidCall, type PaidCallDeps, runWithTimeout, settlePaidCall } from "../paid-call/call.ts";
+import { type Admission, admitPaidCall, type PaidCall, type PaidCallDeps, runWithTimeout, settlePaidCall } from "../paid-call/call.ts";
 import type { AcceptedPayment, Charge } from "../paid-call/payments.ts";
 import type { RateDecision } from "../paid-call/rate-limit.ts";
 import { priceIn, type PriceTable } from "../plugin/price.ts";
@@ -52,17 +52,33 @@ export async function callSkill<T>(deps: SkillCallDeps, call: PaidCall, target: 
   return target.entry.definition.async ? submitAsync(deps, call, target) : runSync(deps, call, target);
 }
 
+/** Admits a skill call through the core, then lets the transport answer instead (an idempotent replay): its payment is released. */
+async function admitSkillCall<T>(
+  deps: SkillCallDeps,
+  call: PaidCall,
+  { entry, fields, resourceUrl, mcpTool, afterAdmit }: SkillCallTarget<T>,
+  beforePayment?: () => void,
+): Promise<Extract<Admission, { kind: "admitted" }> | Extract<SkillOutcome<T>, { kind: "answer" | "instead" }>> {
+  const admitted = await admitPaidCall(deps.operation, call, {
+    entry,
+    input: fields,
+    route: `POST /v1/jobs/${entry.id}`,
+    resourceUrl,
+    ...(mcpTool !== undefined ? { mcpTool } : {}),
+    ...(beforePayment ? { beforePayment } : {}),
+  });
+  if (admitted.kind === "answer") return admitted;
+  const instead = afterAdmit?.(admitted.caller);
+  if (instead === undefined) return admitted;
+  admitted.payment.release();
+  return { kind: "instead", value: instead };
+}
+
 async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, resourceUrl, mcpTool, afterAdmit }: SkillCallTarget<T>): Promise<SkillOutcome<T>> {
   const { operation, worker, jobs, now } = deps;
-  const route = `POST /v1/jobs/${entry.id}`;
-  const admitted = await admitPaidCall(operation, call, { entry, input: fields, route, resourceUrl, ...(mcpTool !== undefined ? { mcpTool } : {}) });
-  if (admitted.kind === "answer") return admitted;
+  const admitted = await admitSkillCall(deps, call, { entry, fields, resourceUrl, mcpTool, afterAdmit });
+  if (admitted.kind !== "admitted") return admitted;
   const { value, payment } = admitted;
-  const instead = afterAdmit?.(admitted.caller);
-  if (instead !== undefined) {
-    payment.release();
-    return { kind: "instead", value: instead };
-  }
   const startedAt = now();
   const record = (status: "completed" | "failed" | "expired", settled: boolean, errorCode: string | null) => {
     try {
@@ -111,30 +127,17 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
 
 async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, resourceUrl, mcpTool, afterAdmit }: SkillCallTarget<T>): Promise<SkillOutcome<T>> {
   const { operation, worker } = deps;
-  const route = `POST /v1/jobs/${entry.id}`;
-  const admitted = await admitPaidCall(operation, call, {
-    entry,
-    input: fields,
-    route,
-    resourceUrl,
-    ...(mcpTool !== undefined ? { mcpTool } : {}),
-    beforePayment: () => {
-      if (worker.hasRoom()) return;
-      const retry = worker.retryAfterSec();
-      throw new ApiError("QUEUE_FULL", {
-        message: `The job queue is full; retry in ${retry} s. Nothing was charged.`,
-        headers: { "Retry-After": String(retry) },
-        details: { retry_after_sec: retry },
-      });
-    },
+  const admitted = await admitSkillCall(deps, call, { entry, fields, resourceUrl, mcpTool, afterAdmit }, () => {
+    if (worker.hasRoom()) return;
+    const retry = worker.retryAfterSec();
+    throw new ApiError("QUEUE_FULL", {
+      message: `The job queue is full; retry in ${retry} s. Nothing was charged.`,
+      headers: { "Retry-After": String(retry) },
+      details: { retry_after_sec: retry },
+    });
   });
-  if (admitted.kind === "answer") return admitted;
+  if (admitted.kind !== "admitted") return admitted;
   const { value, payment } = admitted;
-  const instead = afterAdmit?.(admitted.caller);
-  if (instead !== undefined) {
-    payment.release();
-    return { kind: "instead", value: instead };
-  }
   const id = newJobId();
   // The skill's one-use resource (a quote) is taken with the verified payer before acceptance:
   // of two paid runs racing for it, the loser is refused here and its payment released.
