@@ -16,7 +16,6 @@ import { ApiError } from "./errors.ts";
 import { answerHeaders, contextOf, type RequestContext } from "./http/request-context.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
-import { createRateLimiter } from "./paid-call/rate-limit.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
 import { evidenceRoutes } from "./http/evidence-routes.ts";
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
@@ -34,7 +33,6 @@ import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
-import { createReceiptStore } from "./store/receipts.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -76,7 +74,7 @@ export function createApp(deps: AppDeps) {
   const cacheScope = deps.config.publicUrl ? "public" : "private";
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
-  const limiter = createRateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
+  const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
   const capital = createCapitalService({
     tickets: store.tickets,
@@ -84,7 +82,7 @@ export function createApp(deps: AppDeps) {
     log: log.child({ component: "capital" }),
     now,
     publicUrl: deps.config.publicUrl,
-    ...(deps.gate ? { lookupPayment: (id: string) => deps.gate?.lookup(id), paymentOfRequest: createReceiptStore(store.db).findByRequest } : {}),
+    ...(deps.gate ? { lookupPayment: async (id: string) => deps.gate?.lookup(id), paymentOfRequest: (id: string) => deps.gate!.state.store.findByRequest(id) } : {}),
     ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
     confirmationTimeoutMs: deps.config.x402?.confirmationTimeoutMs ?? 60_000,
   });
@@ -117,8 +115,8 @@ export function createApp(deps: AppDeps) {
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
-    isOpenForWork: () => {
-      const m = store.settings.manager();
+    isOpenForWork: async () => {
+      const m = await store.settings.manager();
       return { open: m.openForWork, reason: m.pauseReason };
     },
     contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
@@ -126,7 +124,7 @@ export function createApp(deps: AppDeps) {
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
       web: deps.web,
-      manager: () => store.settings.manager(),
+      manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
       capital: capital.facet(call.origin),
@@ -159,7 +157,7 @@ export function createApp(deps: AppDeps) {
         payments: deps.payments,
         skills: jobService.skillCalls,
         jobStatus: jobService.status,
-        lookupPayment: deps.gate ? (id: string) => deps.gate?.lookup(id) : undefined,
+        lookupPayment: deps.gate ? async (id: string) => deps.gate?.lookup(id) : undefined,
       }),
     );
     return (await mcpEndpoint)(request, context);
@@ -227,10 +225,10 @@ export function createApp(deps: AppDeps) {
   mountApiReference(app, { title: "Tollbooth", version: deps.productVersion });
 
   // spec web-evidence §7.3: after a timeout, inspect the original transaction before paying again.
-  app.get("/v1/payments/:id", ({ request, params }) => {
+  app.get("/v1/payments/:id", async ({ request, params }) => {
     const context = contextOf(request);
     context.route = "/v1/payments/:id";
-    const found = deps.gate?.lookup(params.id);
+    const found = await deps.gate?.lookup(params.id);
     if (!found) {
       return errorResponse(
         new ApiError("PAYMENT_NOT_FOUND", { message: deps.gate ? "No payment is known under that transaction id or nonce." : "Payments are off on this server." }),

@@ -16,7 +16,8 @@ import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { writeServerMark } from "./store/server-lock.ts";
-import { openStore, type Store } from "./database.ts";
+import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
+import { startHeartbeat } from "./store/heartbeat.ts";
 import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
@@ -110,7 +111,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const logOutput = options.log ? undefined : logOutputFor(config);
   const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutput!.sink });
   const registry = await loadRegistry(config);
-  const store = openStore(config.data);
+  const store = config.databaseUrl ? await openPgStore(config.databaseUrl) : openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
   const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : holdMemoryValve(config.memorySoftLimitMb * 1024 * 1024);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
@@ -134,15 +135,17 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
-      : await setUpPayments(config, store.db, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
+      : await setUpPayments(config, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
   } catch (error) {
     valve?.stop();
-    store.close();
+    await store.close();
     await extractPool?.close();
     await pdfThread?.close();
     throw error;
   }
   const { info, gate, refundSenders } = setup;
+  const settlers = gate ? await (await import("./x402/settler-addresses.ts")).settlerAddresses(gate.state.networks) : [];
+  const heartbeat = await startHeartbeat(store.instances, { settlers, warn: (message, error) => log.warn(message, { error: error.message }) });
   const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
@@ -184,13 +187,14 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     metrics,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      await heartbeat.stop();
       valve?.stop();
       if (valve && valve.stats().collections > 0) log.info("memory valve", { soft_limit_mb: config.memorySoftLimitMb, ...valve.stats() });
       metrics?.close();
       await renderer?.close();
       await extractPool?.close();
       await pdfThread?.close();
-      store.close();
+      await store.close();
       logOutput?.flush();
     },
   };
@@ -203,7 +207,7 @@ export interface RunningService extends Service {
 }
 
 export async function startService(config: Config, options: BuildServiceOptions = {}): Promise<RunningService> {
-  const problems = [...servingProblems(config), ...storeProblems(config)];
+  const problems = [...servingProblems(config), ...storeProblems(config, familiesNotOnPostgres())];
   if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
   const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });

@@ -24,7 +24,7 @@ export const configFields = {
   databaseUrl: t.Optional(
     t.String({
       pattern: "^postgres(ql)?://",
-      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share. Not served from yet: serve refuses it (issue 28, see README).",
+      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share, instead of the SQLite file in --data. serve refuses it, naming them, while some table families have no PostgreSQL engine yet (issue 28, see README).",
     }),
   ),
   payments: t.Union([t.Literal("on"), t.Literal("off")], { default: "off", description: "on: paid routes require x402 payment; off: everything is free (local use only)." }),
@@ -215,11 +215,14 @@ export function servingProblems(config: Pick<Config, "payments" | "publicUrl">):
   return [];
 }
 
-/** What the store cannot do yet with this configuration (serve refuses to start). */
-export function storeProblems(config: Pick<Config, "databaseUrl">): string[] {
-  if (config.databaseUrl === undefined) return [];
+/**
+ * What the store cannot do yet with this configuration (serve refuses to start): `notOnPostgres`
+ * names the table families with no PostgreSQL engine yet (database.ts familiesNotOnPostgres).
+ */
+export function storeProblems(config: Pick<Config, "databaseUrl">, notOnPostgres: readonly string[] = []): string[] {
+  if (config.databaseUrl === undefined || notOnPostgres.length === 0) return [];
   return [
-    "--database-url: serving from PostgreSQL is not finished: only the idempotency-key store has a PostgreSQL engine so far (issue 28); leave it unset to serve from the SQLite file in --data",
+    `--database-url: serving from PostgreSQL is not finished: these table families have no PostgreSQL engine yet: ${notOnPostgres.join(", ")} (issue 28); leave it unset to serve from the SQLite file in --data`,
   ];
 }
 

@@ -8,7 +8,7 @@ import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";
-import type { Database } from "./store/db.ts";
+import type { ReceiptStore } from "./store/receipts.ts";
 import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
 import { loadFamilyFolders } from "./x402/family-registry.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -45,7 +45,7 @@ export interface PaymentSetup {
  * The payment rails and the chain libraries under them (viem, algosdk: ~15 MB of RSS) are loaded
  * here only when payments are on.
  */
-export async function setUpPayments(config: Config, db: Database, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
+export async function setUpPayments(config: Config, receipts: ReceiptStore, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
   if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
   const x402 = x402ConfigFrom(config);
   let networks: ReturnType<typeof resolveNetworks>;
@@ -57,7 +57,7 @@ export async function setUpPayments(config: Config, db: Database, options: { fet
     throw error;
   }
   const { createPaymentGate } = await import("./x402/gate.ts");
-  const gate = createPaymentGate({ config: x402, db, ...options });
+  const gate = createPaymentGate({ config: x402, receipts, ...options });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
   return { payments: createX402Payments(gate.state, networks), info: paymentInfoFor(networks), gate, refundSenders };
 }

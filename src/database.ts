@@ -2,14 +2,30 @@
  * @module database — the service's one database: store/'s core tables joined with each feature's table
  * family (jobs and idempotency keys, the capital board, the directory, quotes). A new family adds its
  * migrations to `allMigrations` and its facet to `Store` here; store/ stays free of feature modules.
+ *
+ * Two engines (issue 28): one SQLite file (`openStore`, the default) or a PostgreSQL database that
+ * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
+ * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
 import { a2aTaskMigrations } from "./a2a/task-store.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
-import { idempotencyMigrations } from "./jobs/idempotency.ts";
+import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
+import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
+import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
 import { createJobStore, jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
+import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
+import type { Sql } from "./store/postgres.ts";
+import { createOperatorFigures, type OperatorFigures } from "./store/operator-figures.ts";
+import { createPgInstanceRegistry, instancePgMigrations } from "./store/instances-pg.ts";
+import { createPgOperatorFigures } from "./store/operator-figures-pg.ts";
+import { createPgPluginStore, pluginKvPgMigrations } from "./store/plugin-kv-pg.ts";
+import { createPgReceiptStore, receiptPgMigrations } from "./store/receipts-pg.ts";
+import { createPgRequestOutcomeStore, requestOutcomePgMigrations } from "./store/request-outcomes-pg.ts";
+import { createPgSettingsStore, settingsPgMigrations } from "./store/settings-pg.ts";
 import { type CoreStore, coreMigrations, openCoreStore } from "./store/store.ts";
 
 export { databaseFileName } from "./store/store.ts";
@@ -31,6 +47,73 @@ export interface Store extends CoreStore {
   /** Directory listings (contacts included: private). */
   readonly listings: ListingStore;
   readonly quotes: QuoteStore;
+  /** Idempotency keys remembered for `ttlMs`: one execution per key, from any instance. */
+  idempotencyKeys(ttlMs: number): IdempotencyKeys;
+  /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
+  rateLimiter(options: RateLimiterOptions): RateLimiter;
+  /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
+  readonly figures: OperatorFigures;
+}
+
+/** The facets a family contributes to a store (everything but the handle and its life). */
+export type StoreFacets = Omit<Store, "engine" | "db" | "path" | "onClose" | "close">;
+
+export interface PgFamilyContext {
+  /** Runs `stop` before the pool ends (a family's background writes). */
+  onClose(stop: () => void | Promise<void>): void;
+}
+
+/**
+ * Each table family and its PostgreSQL engine: its migrations (the same ids as on SQLite) and the
+ * facets it builds on a pool. Registering a family on PostgreSQL is filling its `pg` entry.
+ */
+export interface Family {
+  readonly name: string;
+  readonly pg?: {
+    readonly migrations: readonly Migration[];
+    open(sql: Sql, context: PgFamilyContext): Partial<StoreFacets> | Promise<Partial<StoreFacets>>;
+  };
+}
+
+export const families: readonly Family[] = [
+  { name: "payment receipts", pg: { migrations: receiptPgMigrations, open: (sql) => ({ receipts: createPgReceiptStore(sql) }) } },
+  { name: "rate limits", pg: { migrations: rateLimitPgMigrations, open: (sql) => ({ rateLimiter: (options) => createPgRateLimiter(sql, options) }) } },
+  { name: "idempotency keys", pg: { migrations: idempotencyPgMigrations, open: (sql) => ({ idempotencyKeys: (ttlMs) => createPgIdempotencyKeys(sql, ttlMs) }) } },
+  { name: "settings", pg: { migrations: settingsPgMigrations, open: async (sql) => ({ settings: await createPgSettingsStore(sql) }) } },
+  { name: "plugin key-value storage", pg: { migrations: pluginKvPgMigrations, open: (sql) => ({ pluginStore: (pluginId) => createPgPluginStore(sql, pluginId) }) } },
+  { name: "request outcomes", pg: { migrations: requestOutcomePgMigrations, open: (sql, { onClose }) => ({ requestOutcomes: outcomesFlushedOnClose(createPgRequestOutcomeStore(sql), onClose) }) } },
+  { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
+  // Reads the receipts, outcomes and jobs tables; no table of its own.
+  { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
+  { name: "jobs" },
+  { name: "capital tickets" },
+  { name: "directory listings" },
+  { name: "quotes" },
+  { name: "A2A tasks" },
+];
+
+function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
+  onClose(() => outcomes.flush());
+  return outcomes;
+}
+
+/** The PostgreSQL migrations of every family that has an engine there. */
+export const allPgMigrations: readonly Migration[] = families.flatMap((f) => f.pg?.migrations ?? []);
+
+/** Families that cannot be kept on PostgreSQL yet (a store there would lose their state). */
+export function familiesNotOnPostgres(list: readonly Family[] = families): string[] {
+  return list.filter((f) => !f.pg).map((f) => f.name);
+}
+
+/** A database URL was given, but some table families have no PostgreSQL engine yet. */
+export class PostgresNotReadyError extends Error {
+  constructor(readonly missing: readonly string[]) {
+    super(
+      `--database-url: these table families are not on PostgreSQL yet: ${missing.join(", ")}. ` +
+        "Serve from the SQLite data folder (--data, no database URL) until they are.",
+    );
+    this.name = "PostgresNotReadyError";
+  }
 }
 
 /** `dataDir` of ":memory:" gives a throwaway database (tests). */
@@ -42,7 +125,81 @@ export function openStore(dataDir: string): Store {
     tickets: createTicketStore(core.db),
     listings: createListingStore(core.db),
     quotes: createQuoteStore(core.db),
+    idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
+    rateLimiter: (options) => createRateLimiter(options),
+    figures: createOperatorFigures(core.db),
   };
+}
+
+export interface OpenPgStoreOptions {
+  /** Connections in this instance's pool (default 10). */
+  readonly max?: number;
+  /** false behind PgBouncer in transaction mode (no prepared statements). */
+  readonly prepare?: boolean;
+}
+
+/** The facets of the families registered on PostgreSQL, over one pool; `close` ends it. */
+export interface PgFacets extends Partial<StoreFacets> {
+  readonly sql: Sql;
+  onClose(stop: () => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (and migrates) the families that have a PostgreSQL engine, whatever the others: the
+ * contract tests and the benchmark use it; serving uses `openPgStore`.
+ */
+export async function openPgFacets(url: string, options: OpenPgStoreOptions = {}): Promise<PgFacets> {
+  // The driver loads only when a database URL is used: SQLite serving and the operator commands never pay for it.
+  const { openPostgres } = await import("./store/postgres.ts");
+  const sql = await openPostgres({ url, migrations: allPgMigrations, ...options });
+  const closers: (() => void | Promise<void>)[] = [];
+  const context: PgFamilyContext = { onClose: (stop) => closers.push(stop) };
+  let facets: Partial<StoreFacets>;
+  try {
+    facets = Object.assign({}, ...(await Promise.all(families.map((f) => f.pg?.open(sql, context) ?? {})))) as Partial<StoreFacets>;
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw error;
+  }
+  return {
+    ...facets,
+    sql,
+    onClose: context.onClose,
+    async close() {
+      for (const stop of closers.splice(0).reverse()) await stop();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/**
+ * The whole store on PostgreSQL. Refuses (PostgresNotReadyError, naming them) while any table family
+ * has no PostgreSQL engine: serving would keep that family's state where other instances cannot see it.
+ */
+export async function openPgStore(url: string, options: OpenPgStoreOptions = {}): Promise<Store> {
+  const missing = familiesNotOnPostgres();
+  if (missing.length > 0) throw new PostgresNotReadyError(missing);
+  const { sql: _sql, ...facets } = await openPgFacets(url, options);
+  return {
+    ...(facets as StoreFacets & Pick<PgFacets, "onClose" | "close">),
+    engine: "postgres",
+    get db(): never {
+      throw new Error("this store runs on PostgreSQL: it has no SQLite handle");
+    },
+    path: redactedUrl(url),
+  };
+}
+
+/** The URL with its password replaced, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable database URL)";
+  }
 }
 
 /** Opens the database for one operator command and closes it after, whatever the command returns or throws. */
@@ -51,6 +208,6 @@ export function withStore<T>(dataDir: string, use: (store: Store) => T): T {
   try {
     return use(store);
   } finally {
-    store.close();
+    void store.close();
   }
 }

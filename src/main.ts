@@ -154,15 +154,15 @@ async function main(args: string[]): Promise<number> {
         return 2;
       }
       const store = openStore(config.data);
-      store.settings.pause(reason.trim());
-      store.close();
+      await store.settings.pause(reason.trim());
+      await store.close();
       console.log(`paused: paid work is refused with 503 ("${reason.trim()}"); free endpoints keep working`);
       return 0;
     }
     case "resume": {
       const store = openStore(config.data);
-      store.settings.resume();
-      store.close();
+      await store.settings.resume();
+      await store.close();
       console.log("resumed: open for work");
       return 0;
     }

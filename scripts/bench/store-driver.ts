@@ -40,7 +40,7 @@ const drivers: { name: string; db: Database }[] = [
 ];
 
 let serial = 0;
-function paidCalls(db: Database, count: number): number {
+async function paidCalls(db: Database, count: number): Promise<number> {
   const receipts = createReceiptStore(db);
   const keys = createIdempotencyStore(db, 86_400_000);
   const started = performance.now();
@@ -51,20 +51,20 @@ function paidCalls(db: Database, count: number): number {
     if (claim.kind !== "claimed") throw new Error(`idempotency claim ${n}: ${claim.kind}`);
     const id = `r-${n}`;
     const nonce = `0x${n.toString(16).padStart(64, "0")}`;
-    const reserved = receipts.reserve({ id, network: "eip155:8453", asset: "0xUSDC", payTo: "0xpay", payer: "0xpayer", amount: "1000", nonce, validBefore: 1_900_000_000, requestId: `q-${n}`, operationId: "web.read", now });
+    const reserved = await receipts.reserve({ id, network: "eip155:8453", asset: "0xUSDC", payTo: "0xpay", payer: "0xpayer", amount: "1000", nonce, validBefore: 1_900_000_000, requestId: `q-${n}`, operationId: "web.read", now });
     if (!reserved.ok) throw new Error(`reserve ${n} refused`);
-    if (!receipts.claimForSettlement(id, { requestId: `q-${n}`, operationId: "web.read", settleRequest: null, now })) throw new Error(`claim ${n} refused`);
-    if (!receipts.markSettled(id, `0xtx${n}`, now)) throw new Error(`settle ${n} refused`);
-    if (receipts.find(`0xtx${n}`)?.state !== "settled") throw new Error(`receipt ${n} not found`);
+    if (!(await receipts.claimForSettlement(id, { requestId: `q-${n}`, operationId: "web.read", settleRequest: null, now }))) throw new Error(`claim ${n} refused`);
+    if (!(await receipts.markSettled(id, `0xtx${n}`, now))) throw new Error(`settle ${n} refused`);
+    if ((await receipts.find(`0xtx${n}`))?.state !== "settled") throw new Error(`receipt ${n} not found`);
     keys.remember("web.read", `key-${n}`, { status: 200, headers: { "content-type": "application/json" }, body: "{}" }, null);
   }
   return (performance.now() - started) / count;
 }
 
 const perCall = new Map<string, number[]>(drivers.map((d) => [d.name, []]));
-for (const d of drivers) paidCalls(d.db, 500); // warm up
+for (const d of drivers) await paidCalls(d.db, 500); // warm up
 for (let round = 0; round < rounds; round++) {
-  for (const d of round % 2 === 0 ? drivers : [...drivers].reverse()) perCall.get(d.name)!.push(paidCalls(d.db, calls));
+  for (const d of round % 2 === 0 ? drivers : [...drivers].reverse()) perCall.get(d.name)!.push(await paidCalls(d.db, calls));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

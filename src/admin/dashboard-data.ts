@@ -5,8 +5,6 @@
  * grouping 30 days of request outcomes took ~15 ms for 3,000 rows on a loaded machine, and a
  * scraper polling every second should not pay that each time); the pause switch is always fresh.
  */
-import { listRecentReceipts } from "../store/receipt-list.ts";
-import { createOperatorFigures } from "../store/operator-figures.ts";
 import type { Store } from "../database.ts";
 import { usdOf } from "./money.ts";
 
@@ -37,42 +35,42 @@ const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
 const keepFiguresMs = 5_000;
 
 export function createDashboardData(store: Store, now: () => Date = () => new Date()) {
-  const figures = createOperatorFigures(store.db);
+  const { figures } = store;
   const kept = new Map<number, { at: number; summary: DashboardSummary }>();
-  const fresh = (summary: DashboardSummary): DashboardSummary => {
-    const manager = store.settings.manager();
+  const fresh = async (summary: DashboardSummary): Promise<DashboardSummary> => {
+    const manager = await store.settings.manager();
     return { ...summary, manager: { openForWork: manager.openForWork, pauseReason: manager.pauseReason, updatedAt: manager.updatedAt } };
   };
   return {
-    summary(days = 30): DashboardSummary {
+    async summary(days = 30): Promise<DashboardSummary> {
       const hit = kept.get(days);
       if (hit && performance.now() - hit.at < keepFiguresMs) return fresh(hit.summary);
-      const summary = this.compute(days);
+      const summary = await this.compute(days);
       kept.set(days, { at: performance.now(), summary });
       return summary;
     },
-    compute(days: number): DashboardSummary {
+    async compute(days: number): Promise<DashboardSummary> {
       const today = now();
       const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)));
       const dayList = Array.from({ length: days }, (_, i) => new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-      store.requestOutcomes.flush();
+      await store.requestOutcomes.flush();
 
       const revenueDays = new Map(dayList.map((day) => [day, { day, usd: 0, calls: 0 }]));
-      for (const r of figures.revenueByDay(first)) {
+      for (const r of await figures.revenueByDay(first)) {
         const entry = revenueDays.get(r.key);
         if (!entry) continue;
         entry.usd += usdOf(r.network, r.atomic);
         entry.calls += r.calls;
       }
       const routes = new Map<string, { operation: string; usd: number; calls: number }>();
-      for (const r of figures.revenueByOperation(first)) {
+      for (const r of await figures.revenueByOperation(first)) {
         const entry = routes.get(r.key) ?? { operation: r.key, usd: 0, calls: 0 };
         entry.usd += usdOf(r.network, r.atomic);
         entry.calls += r.calls;
         routes.set(r.key, entry);
       }
       const networks = new Map<string, { network: string; atomic: number; usd: number; calls: number }>();
-      for (const r of figures.revenueByDay(first)) {
+      for (const r of await figures.revenueByDay(first)) {
         const entry = networks.get(r.network) ?? { network: r.network, atomic: 0, usd: 0, calls: 0 };
         entry.atomic += r.atomic;
         entry.usd += usdOf(r.network, r.atomic);
@@ -82,11 +80,11 @@ export function createDashboardData(store: Store, now: () => Date = () => new Da
       const byDay = [...revenueDays.values()].map((d) => ({ ...d, usd: round(d.usd) }));
 
       const callDays = new Map(dayList.map((day) => [day, { day, calls: 0, challenges: 0, refused: 0, failed: 0 }]));
-      for (const r of figures.callsByDay(first)) {
+      for (const r of await figures.callsByDay(first)) {
         const entry = callDays.get(r.key);
         if (entry) Object.assign(entry, { calls: r.calls, challenges: r.challenges, refused: r.refused, failed: r.failed });
       }
-      const callRoutes = figures.callsByRoute(first).map((r) => ({
+      const callRoutes = (await figures.callsByRoute(first)).map((r) => ({
         route: r.key,
         calls: r.calls,
         challenges: r.challenges,
@@ -95,11 +93,12 @@ export function createDashboardData(store: Store, now: () => Date = () => new Da
         errorRate: r.calls ? round(r.failed / r.calls) : 0,
       }));
 
-      const receiptStates = figures.receiptsByState();
-      const jobStates = figures.jobsByStatus();
-      const refunds = figures.refundsByState();
+      const receiptStates = await figures.receiptsByState();
+      const jobStates = await figures.jobsByStatus();
+      const refunds = await figures.refundsByState();
       const refund = (state: string) => refunds.find((r) => r.state === state);
-      const manager = store.settings.manager();
+      const manager = await store.settings.manager();
+      const recent = await figures.recentReceipts(20);
       return {
         generatedAt: today.toISOString(),
         days,
@@ -115,7 +114,7 @@ export function createDashboardData(store: Store, now: () => Date = () => new Da
         settlements: { pending: receiptStates.pending ?? 0, failed: receiptStates.failed ?? 0, reserved: receiptStates.reserved ?? 0 },
         refunds: { due: refund("due")?.count ?? 0, dueUsd: round((refund("due")?.micros ?? 0) / 1e6), sending: refund("sending")?.count ?? 0, paid: refund("paid")?.count ?? 0 },
         jobs: { queued: jobStates.queued ?? 0, running: jobStates.running ?? 0 },
-        receipts: listRecentReceipts(store.db, 20).map((r) => ({
+        receipts: recent.map((r) => ({
           at: r.updated_at,
           state: r.state,
           network: r.network,

@@ -67,7 +67,7 @@ export function createAdminHandler(deps: AdminDeps): (request: Request) => Promi
         case "GET /api/summary": {
           const days = Number(url.searchParams.get("days") ?? 30);
           if (!Number.isInteger(days) || days < 1 || days > 366) throw new ApiError("INVALID_REQUEST", { message: "days must be a whole number from 1 to 366." });
-          return jsonResponse({ ok: true, ...data.summary(days) });
+          return jsonResponse({ ok: true, ...(await data.summary(days)) });
         }
         case "GET /api/clients":
           return jsonResponse({ ok: true, trust_proxy: deps.trustProxy ?? null, peers: deps.clients.peers() });
@@ -75,15 +75,15 @@ export function createAdminHandler(deps: AdminDeps): (request: Request) => Promi
           const body = await jsonBody(request);
           const reason = typeof body.reason === "string" ? body.reason.trim() : "";
           if (!reason || reason.length > maxReasonChars) throw new ApiError("INVALID_REQUEST", { message: `reason is required: 1 to ${maxReasonChars} characters callers will see.` });
-          deps.store.settings.pause(reason);
+          await deps.store.settings.pause(reason);
           deps.log.info("paused from the dashboard", { reason });
-          return jsonResponse({ ok: true, manager: deps.store.settings.manager() });
+          return jsonResponse({ ok: true, manager: await deps.store.settings.manager() });
         }
         case "POST /api/resume": {
           await jsonBody(request);
-          deps.store.settings.resume();
+          await deps.store.settings.resume();
           deps.log.info("resumed from the dashboard");
-          return jsonResponse({ ok: true, manager: deps.store.settings.manager() });
+          return jsonResponse({ ok: true, manager: await deps.store.settings.manager() });
         }
         default:
           throw new ApiError("NOT_FOUND", { message: `No admin route ${route}.` });

@@ -9,7 +9,6 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
-import { createOperatorFigures } from "../store/operator-figures.ts";
 import type { Store } from "../database.ts";
 import type { BrowserRenderer } from "../web/render/renderer.ts";
 import { usdOf } from "./money.ts";
@@ -62,7 +61,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   // Per-heap-space figures come from v8.getHeapSpaceStatistics(), which under Bun walks the heap:
   // ~20 ms a scrape, measured. The totals (nodejs_heap_size_*) and RSS stay.
   for (const name of ["nodejs_heap_space_size_total_bytes", "nodejs_heap_space_size_used_bytes", "nodejs_heap_space_size_available_bytes"]) registry.removeSingleMetric(name);
-  const figures = createOperatorFigures(sources.store.db);
+  const { figures } = sources.store;
   const registers = [registry];
 
   // Requests are tallied in plain numbers (a map lookup and two additions per request) and handed to
@@ -114,9 +113,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Settled payments, by network (all time, from the receipts table).",
     labelNames: ["network"],
     registers,
-    collect() {
+    async collect() {
       this.reset();
-      for (const r of figures.revenueByNetwork()) this.inc({ network: r.network }, r.calls);
+      for (const r of await figures.revenueByNetwork()) this.inc({ network: r.network }, r.calls);
     },
   });
   new Counter({
@@ -124,9 +123,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Revenue settled, in the token's atomic units (USDC: millionths), by network.",
     labelNames: ["network"],
     registers,
-    collect() {
+    async collect() {
       this.reset();
-      for (const r of figures.revenueByNetwork()) this.inc({ network: r.network }, r.atomic);
+      for (const r of await figures.revenueByNetwork()) this.inc({ network: r.network }, r.atomic);
     },
   });
   new Counter({
@@ -134,9 +133,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Revenue settled, in US dollars, by network.",
     labelNames: ["network"],
     registers,
-    collect() {
+    async collect() {
       this.reset();
-      for (const r of figures.revenueByNetwork()) this.inc({ network: r.network }, usdOf(r.network, r.atomic));
+      for (const r of await figures.revenueByNetwork()) this.inc({ network: r.network }, usdOf(r.network, r.atomic));
     },
   });
   new Gauge({
@@ -144,8 +143,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Payment receipts by state (reserved, pending = settling or unresolved, settled, failed, unused).",
     labelNames: ["state"],
     registers,
-    collect() {
-      const counts = figures.receiptsByState();
+    async collect() {
+      const counts = await figures.receiptsByState();
       for (const state of ["reserved", "pending", "settled", "failed", "unused"]) this.set({ state }, counts[state] ?? 0);
     },
   });
@@ -157,8 +156,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["network"],
     buckets: secondsBuckets,
     registers,
-    collect() {
-      for (const r of figures.settledSince(settledCursor)) {
+    async collect() {
+      for (const r of await figures.settledSince(settledCursor)) {
         settledLatency.observe({ network: r.network }, Math.max(0, r.seconds));
         settledCursor = r.settledAt;
       }
@@ -169,8 +168,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Refunds owed on jobs settled at acceptance that failed by our fault, by state (due, sending, paid).",
     labelNames: ["state"],
     registers,
-    collect() {
-      const rows = figures.refundsByState();
+    async collect() {
+      const rows = await figures.refundsByState();
       for (const state of ["due", "sending", "paid"]) this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
     },
   });
@@ -179,8 +178,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Dollars of refunds, by state.",
     labelNames: ["state"],
     registers,
-    collect() {
-      const rows = figures.refundsByState();
+    async collect() {
+      const rows = await figures.refundsByState();
       for (const state of ["due", "sending", "paid"]) this.set({ state }, (rows.find((r) => r.state === state)?.micros ?? 0) / 1e6);
     },
   });
@@ -189,8 +188,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: "Jobs by status (queued = queue depth, running).",
     labelNames: ["status"],
     registers,
-    collect() {
-      const counts = figures.jobsByStatus();
+    async collect() {
+      const counts = await figures.jobsByStatus();
       for (const status of ["queued", "running", "completed", "failed", "expired"]) this.set({ status }, counts[status] ?? 0);
     },
   });
@@ -201,10 +200,10 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["skill", "status"],
     buckets: secondsBuckets,
     registers,
-    collect() {
+    async collect() {
       // Jobs cannot run longer than 600 s, so only rows created since cursor - 1 h need looking at (created_at is indexed).
       const createdAfter = new Date(Date.parse(jobsCursor) - 3_600_000).toISOString();
-      for (const r of figures.finishedJobs(jobsCursor, createdAfter)) {
+      for (const r of await figures.finishedJobs(jobsCursor, createdAfter)) {
         jobSeconds.observe({ skill: r.skill, status: r.status }, Math.max(0, r.seconds));
         jobsCursor = r.finishedAt;
       }

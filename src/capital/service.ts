@@ -26,7 +26,7 @@ export interface CapitalService {
   /** Present when a network has a refund key. */
   readonly refunds: RefundPayer | undefined;
   /** Follows pending commitments to their receipts; returns how many moved. */
-  reconcile(): { confirmed: number; released: number };
+  reconcile(): Promise<{ confirmed: number; released: number }>;
   stop(): void;
 }
 
@@ -37,8 +37,8 @@ export interface CapitalServiceDeps {
   readonly now: () => Date;
   readonly publicUrl?: string | undefined;
   /** The payment receipts (payments on): by receipt id, and the one a request reserved. */
-  readonly lookupPayment?: (id: string) => PaymentLookup | undefined;
-  readonly paymentOfRequest?: (requestId: string) => Receipt | undefined;
+  readonly lookupPayment?: (id: string) => Promise<PaymentLookup | undefined>;
+  readonly paymentOfRequest?: (requestId: string) => Promise<Receipt | undefined>;
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
   readonly confirmationTimeoutMs?: number;
 }
@@ -58,13 +58,13 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
       ? createRefundPayer({ ledger: tickets, idField: "commitment_id", senders, log: log.child({ component: "capital-refunds" }), confirmationTimeoutMs: deps.confirmationTimeoutMs ?? 60_000, now })
       : undefined;
 
-  function reconcile() {
+  async function reconcile() {
     const tally = { confirmed: 0, released: 0 };
     const at = now();
     for (const c of tickets.listCommitments({ state: "reserved" })) {
       if (at.getTime() - Date.parse(c.createdAt) < staleHoldMs) continue;
       // Its request is gone: the payment it reserved says whether the buyer paid.
-      const receipt = deps.paymentOfRequest?.(c.requestId);
+      const receipt = await deps.paymentOfRequest?.(c.requestId);
       const settlement = { payer: receipt?.payer ?? null, network: receipt?.network ?? null, transaction: receipt?.transaction ?? null, paymentId: receipt?.id ?? null };
       if (receipt?.state === "settled") {
         if (tickets.confirm(c.id, settlement, at)) tally.confirmed++;
@@ -76,7 +76,7 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
     }
     if (!deps.lookupPayment) return tally;
     for (const c of tickets.listCommitments({ state: "pending" })) {
-      const payment = c.paymentId ? deps.lookupPayment(c.paymentId) : undefined;
+      const payment = c.paymentId ? await deps.lookupPayment(c.paymentId) : undefined;
       if (!payment) continue;
       if (payment.state === "settled") {
         if (tickets.confirm(c.id, { payer: c.payer, network: c.network, transaction: payment.transaction, paymentId: c.paymentId }, now())) tally.confirmed++;
@@ -89,11 +89,7 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
   }
 
   const pass = () => {
-    try {
-      reconcile();
-    } catch (error) {
-      log.warn("capital reconcile failed", { error: (error as Error).message });
-    }
+    reconcile().catch((error: Error) => log.warn("capital reconcile failed", { error: error.message }));
     void refunds?.pass().catch((error: Error) => log.warn("capital refund pass failed", { error: error.message }));
   };
   pass();

@@ -3,13 +3,12 @@
  * failed, unused) as a table, newest first.
  */
 import type { Config } from "../config.ts";
-import { listRecentReceipts } from "../store/receipt-list.ts";
 import { openStore } from "../database.ts";
 
-export function listReceiptsForCli(config: Config, limit: number, state?: string): number {
+export async function listReceiptsForCli(config: Config, limit: number, state?: string): Promise<number> {
   const store = openStore(config.data);
   try {
-    const rows = listRecentReceipts(store.db, Number.isFinite(limit) && limit > 0 ? limit : 20, state);
+    const rows = await store.figures.recentReceipts(Number.isFinite(limit) && limit > 0 ? limit : 20, state);
     if (rows.length === 0) {
       console.log(`no receipts${state ? ` in state ${state}` : ""} in ${store.path}`);
       return 0;
@@ -22,6 +21,6 @@ export function listReceiptsForCli(config: Config, limit: number, state?: string
     for (const row of table) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd());
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -10,6 +10,7 @@ import { checkLanguageModel } from "../llm/doctor.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";
 import type { Check, CheckResult } from "./check.ts";
+import { checkSharedSettlers } from "./instances.ts";
 import { operationChecks } from "./ops.ts";
 import { checkPayments } from "./payments.ts";
 
@@ -20,7 +21,7 @@ const dataFolder: Check = (config) => {
     accessSync(config.data, constants.W_OK);
     const store = openStore(config.data);
     const path = store.path;
-    store.close();
+    void store.close();
     return { name: "data folder", status: "ok", detail: `${path} opens and is writable` };
   } catch (error) {
     return { name: "data folder", status: "fail", detail: `${config.data}: ${(error as Error).message}` };
@@ -52,7 +53,7 @@ const publicUrl: Check = (config) => {
   return { name: "public URL", status: "ok", detail: config.publicUrl };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkBrowser(config), checkLanguageModel, ...operationChecks];
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkSharedSettlers(config), (config) => checkBrowser(config), checkLanguageModel, ...operationChecks];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

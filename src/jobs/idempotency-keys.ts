@@ -2,8 +2,7 @@
  * @module jobs/idempotency-keys — the idempotency-key table family behind one asynchronous interface
  * with two engines: SQLite (idempotency.ts's synchronous store, the default) and PostgreSQL
  * (idempotency-pg.ts, for several instances sharing one database). test/store-contract/ runs one
- * suite against both. The service still calls the synchronous store; moving its callers onto this
- * interface is the next step of issue 28.
+ * suite against both; the job routes call this interface (the store's `idempotencyKeys` facet).
  */
 import type { ClaimResult, IdempotencyStore, StoredResponse } from "./idempotency.ts";
 

@@ -13,7 +13,8 @@ import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { paymentPayloadDigest } from "../x402/payer.ts";
-import { addressScope, type ClaimResult, hashRequestBody, type IdempotencyStore, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
+import { addressScope, type ClaimResult, hashRequestBody, readIdempotencyKey, storedResponseOf } from "./idempotency.ts";
+import type { IdempotencyKeys } from "./idempotency-keys.ts";
 import { isTerminal } from "./job-status.ts";
 import type { JobRow, JobStore } from "./job-store.ts";
 import { callSkill } from "./skill-call.ts";
@@ -25,7 +26,7 @@ export interface JobRoutesDeps {
   readonly registry: Registry;
   readonly worker: JobWorker;
   readonly jobs: JobStore;
-  readonly idempotency: IdempotencyStore;
+  readonly idempotency: IdempotencyKeys;
   readonly now: () => Date;
 }
 
@@ -37,7 +38,7 @@ export interface JobRoutes {
 const jobIdPattern = /^job_[0-9a-f]{32}$/;
 
 /** Runs once the payment is verified, with the verified caller; an answer replaces the work (the payment is then released unused). */
-type AfterAdmit = (caller: string) => Response | undefined;
+type AfterAdmit = (caller: string) => Promise<Response | undefined>;
 /** Seconds a poller should wait before asking again. */
 const pollAfterSec = { queued: 3, running: 2 } as const;
 
@@ -158,18 +159,18 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
           const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(request.headers) : null;
           if (payloadDigest === null) {
             const scope = addressScope(context.clientIp);
-            const early = answerClaim(idempotency.claim(scope, key, bodyHash, now()), context);
+            const early = answerClaim(await idempotency.claim(scope, key, bodyHash, now()), context);
             if (early) return early;
             claimed = { scope, key };
           } else {
             // Paid: the very payload accepted under this key may be answered again at once; any
             // other payload is verified first and the key claimed under the payer it proves.
-            const identical = idempotency.findIdentical(key, bodyHash, payloadDigest, now());
+            const identical = await idempotency.findIdentical(key, bodyHash, payloadDigest, now());
             const early = identical && answerClaim(identical, context);
             if (early) return early;
-            afterAdmit = (caller) => {
+            afterAdmit = async (caller) => {
               try {
-                const answer = answerClaim(idempotency.claim(caller, key, bodyHash, now(), payloadDigest), context);
+                const answer = answerClaim(await idempotency.claim(caller, key, bodyHash, now(), payloadDigest), context);
                 if (!answer) claimed = { scope: caller, key };
                 return answer;
               } catch (error) {
@@ -189,14 +190,14 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
           // Only accepted work is remembered; anything else frees the key for the (paid) retry.
           if (response.status >= 200 && response.status < 300) {
             const jobId = response.status === 202 ? ((await response.clone().json()) as { job_id?: string }).job_id ?? null : null;
-            idempotency.remember(claimed.scope, claimed.key, await storedResponseOf(response), jobId);
+            await idempotency.remember(claimed.scope, claimed.key, await storedResponseOf(response), jobId);
           } else {
-            idempotency.release(claimed.scope, claimed.key);
+            await idempotency.release(claimed.scope, claimed.key);
           }
         }
         return response;
       } catch (error) {
-        if (claimed) idempotency.release(claimed.scope, claimed.key);
+        if (claimed) await idempotency.release(claimed.scope, claimed.key);
         return errorResponse(error, context, log);
       }
     },

@@ -11,7 +11,6 @@ import type { Registry, SkillEntry } from "../plugin/registry.ts";
 import { quoteRetentionMs } from "../quotes/tiers.ts";
 import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
-import { createIdempotencyStore } from "./idempotency.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import type { JobRow } from "./job-store.ts";
 import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
@@ -69,7 +68,7 @@ export function createJobService(options: {
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }): JobService {
   const { config, registry, store, payments, log, now, operation } = options;
-  const idempotency = createIdempotencyStore(store.db, config.idempotencyTtlHours * 3_600_000);
+  const idempotency = store.idempotencyKeys(config.idempotencyTtlHours * 3_600_000);
   const senders = options.refundSenders ?? new Map<string, RefundSender>();
   const refunds =
     senders.size > 0
@@ -91,16 +90,20 @@ export function createJobService(options: {
     now,
     ...(refunds ? { refunds } : {}),
   });
-  idempotency.releaseAllPending();
+  // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the
+  // pending keys may be other live instances' work, so there they stay until their time to live.
+  if (store.engine === "sqlite") void idempotency.releaseAllPending();
   worker.recover();
   const sweep = () => {
     worker.sweep();
+    idempotency
+      .purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000))
+      .catch((error: Error) => log.warn("idempotency purge failed", { error: error.message }));
     try {
-      idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
       // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
       store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
     } catch (error) {
-      log.warn("idempotency or quote purge failed", { error: (error as Error).message });
+      log.warn("quote purge failed", { error: (error as Error).message });
     }
   };
   sweep();

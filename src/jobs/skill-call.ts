@@ -32,7 +32,7 @@ export interface SkillCallTarget<T> {
   readonly fields: Record<string, unknown>;
   readonly resourceUrl: string;
   readonly mcpTool?: string;
-  readonly afterAdmit?: (caller: string) => T | undefined;
+  readonly afterAdmit?: (caller: string) => Promise<T | undefined>;
 }
 
 export type SkillOutcome<T> =
@@ -68,9 +68,9 @@ async function admitSkillCall<T>(
     ...(beforePayment ? { beforePayment } : {}),
   });
   if (admitted.kind === "answer") return admitted;
-  const instead = afterAdmit?.(admitted.caller);
+  const instead = await afterAdmit?.(admitted.caller);
   if (instead === undefined) return admitted;
-  admitted.payment.release();
+  await admitted.payment.release();
   return { kind: "instead", value: instead };
 }
 
@@ -106,7 +106,7 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
   try {
     result = await runWithTimeout(entry, value, call.signal, (signal) => operation.contextFor(entry, signal, call.requestId, { payer: payment.payer, origin: call.origin }), worker.effectiveTimeoutMs(entry));
   } catch (error) {
-    payment.release();
+    await payment.release();
     const failure = toApiError(error);
     record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
     throw error;
@@ -145,7 +145,7 @@ async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fiel
   try {
     giveBack = entry.definition.claim?.(value as never, operation.contextFor(entry, call.signal, call.requestId, { payer: payment.payer, origin: call.origin }), id);
   } catch (error) {
-    payment.release();
+    await payment.release();
     throw error;
   }
   let outcome: Awaited<ReturnType<JobWorker["accept"]>>;

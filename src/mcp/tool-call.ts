@@ -28,7 +28,7 @@ export interface ToolCallDeps {
   readonly payments: Payments;
   readonly skills: SkillCallDeps;
   readonly jobStatus: (id: string) => { readonly view: Record<string, unknown> } | undefined;
-  readonly lookupPayment?: ((id: string) => PaymentLookup | undefined) | undefined;
+  readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
 }
 
 /** The call as MCP carries it: arguments, `_meta`, and who asked from where. */
@@ -144,9 +144,9 @@ function jobStatus(deps: ToolCallDeps, call: McpCall): CallToolResult {
   return textResult({ ...found.view, request_id: call.requestId });
 }
 
-function paymentStatus(deps: ToolCallDeps, call: McpCall): CallToolResult {
+async function paymentStatus(deps: ToolCallDeps, call: McpCall): Promise<CallToolResult> {
   const id = stringArgument(call, "id");
-  const found = deps.lookupPayment?.(id);
+  const found = await deps.lookupPayment?.(id);
   if (!found) {
     return errorResult(new ApiError("PAYMENT_NOT_FOUND", { message: deps.lookupPayment ? "No payment is known under that transaction id or nonce." : "Payments are off on this server." }), call.requestId);
   }

@@ -29,14 +29,14 @@ export interface CallFacts {
 export interface PaidCallDeps {
   readonly payments: Payments;
   readonly log: Logger;
-  readonly isOpenForWork: () => { open: boolean; reason: string };
+  readonly isOpenForWork: () => Promise<{ open: boolean; reason: string }>;
   /**
    * Builds the capabilities handed to `run` for one call: `payer` is the paying address when paid (before
    * verification, the one the payment names), `origin` the base URL the caller reached (absent for queued jobs).
    */
   readonly contextFor: (entry: PluginEntry | SkillEntry, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext;
   /** Counts one paid call for a caller (`payer:0x…` when paid, `addr:<ip>` otherwise). */
-  readonly rateLimit?: (caller: string) => RateDecision;
+  readonly rateLimit?: (caller: string) => Promise<RateDecision>;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
   readonly checkInput?: (entry: PluginEntry | SkillEntry, input: unknown) => void;
   /** Signs evidence results once their payment settled (the statement names the transaction); never throws. */
@@ -120,7 +120,7 @@ export function namedPayerOf(presented: PresentedPayment): string | undefined {
 export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: PaidCallDeps, call: PaidCall, options: AdmitOptions<E>): Promise<Admission> {
   const { entry, input, route, beforePayment, replayable } = options;
   call.report.operationId = entry.id;
-  const open = deps.isOpenForWork();
+  const open = await deps.isOpenForWork();
   if (!open.open) {
     throw new ApiError("SERVICE_PAUSED", {
       message: `The service is not open for work${open.reason ? `: ${open.reason}` : ""}. Nothing was charged.`,
@@ -148,7 +148,7 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   const authorized = await deps.payments.authorize(call.payment, charge, { requestId: call.requestId, ...(call.alwaysOffer ? { alwaysOffer: true } : {}) });
   if (authorized.kind === "answer") {
     // Unpaid attempts (offers, refused payments) count against the address.
-    const decision = deps.rateLimit?.(`addr:${call.clientAddress()}`);
+    const decision = await deps.rateLimit?.(`addr:${call.clientAddress()}`);
     if (decision && !decision.allowed) throw rateLimited(decision);
     const status = statusOf(authorized.answer);
     call.report.outcome = status === 402 ? "challenge" : `http_${status}`;
@@ -156,9 +156,9 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   }
   const payment = authorized.payment;
   const caller = payment.payer ? `payer:${payment.payer.toLowerCase()}` : `addr:${call.clientAddress()}`;
-  const decision = deps.rateLimit?.(caller);
+  const decision = await deps.rateLimit?.(caller);
   if (decision && !decision.allowed) {
-    payment.release();
+    await payment.release();
     throw rateLimited(decision);
   }
   return { kind: "admitted", value, payment, caller, priceMicros: charge.priceMicros, charge, rate: decision };
@@ -194,7 +194,7 @@ export async function runPaidCall<E extends PluginEntry | SkillEntry>(deps: Paid
   try {
     result = await runWithTimeout(entry, value, call.signal, (signal) => deps.contextFor(entry, signal, call.requestId, { payer: payment.payer, origin: call.origin }));
   } catch (error) {
-    payment.release();
+    await payment.release();
     throw error;
   }
   const settled = await settlePaidCall(deps, call, entry, payment, result);

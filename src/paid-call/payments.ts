@@ -58,8 +58,11 @@ export interface AcceptedPayment {
   snapshot(): unknown;
   /** Called once the work succeeded. */
   settle(context: { requestId: string }): Promise<SettleOutcome>;
-  /** Called when the work failed: nothing is settled and the authorization is not burned. */
-  release(): void;
+  /**
+   * Called when the work failed: nothing is settled and the authorization is not burned. Never rejects:
+   * a release the store could not write leaves a reservation that reconcile frees once it lapses.
+   */
+  release(): Promise<void>;
 }
 
 export type AuthorizeOutcome =
@@ -84,7 +87,7 @@ export interface Payments {
 const free: AcceptedPayment = {
   snapshot: () => null,
   settle: async () => ({ kind: "settled" }),
-  release: () => {},
+  release: async () => {},
 };
 
 /** `--payments off`: every call is free (the server then binds to loopback unless told otherwise). */

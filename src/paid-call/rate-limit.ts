@@ -1,8 +1,9 @@
 /**
  * @module paid-call/rate-limit — paid calls per minute per caller (spec job-worker §8
- * rate_limit_per_min). A fixed 60-second window that opens at a caller's first call; kept in
- * memory (a restart forgives everyone, which is harmless). Headers follow the IETF
- * RateLimit-* fields draft: Limit, Remaining, Reset (seconds) and Policy.
+ * rate_limit_per_min). A fixed 60-second window that opens at a caller's first call. One
+ * instance keeps the windows in memory (a restart forgives everyone, which is harmless); instances
+ * sharing PostgreSQL count in one table (rate-limit-pg.ts) so the limit holds for the cluster.
+ * Headers follow the IETF RateLimit-* fields draft: Limit, Remaining, Reset (seconds) and Policy.
  */
 
 export interface RateDecision {
@@ -15,12 +16,24 @@ export interface RateDecision {
 
 export interface RateLimiter {
   /** Counts one call for `caller` and says whether it may proceed. A refused call is not counted. */
-  take(caller: string): RateDecision;
+  take(caller: string): Promise<RateDecision>;
 }
 
-const windowMs = 60_000;
+export interface RateLimiterOptions {
+  readonly perMinute: number;
+  readonly now?: () => number;
+}
 
-export function createRateLimiter(options: { perMinute: number; now?: () => number }): RateLimiter {
+export const rateWindowMs = 60_000;
+const windowMs = rateWindowMs;
+
+/** The decision for a window that opened at `startedAt` and now holds `count` calls (this one included when allowed). */
+export function decisionOf(perMinute: number, startedAt: number, count: number, allowed: boolean, at: number): RateDecision {
+  const resetSec = Math.max(1, Math.ceil((startedAt + windowMs - at) / 1000));
+  return allowed ? { allowed, limit: perMinute, remaining: Math.max(0, perMinute - count), resetSec } : { allowed, limit: perMinute, remaining: 0, resetSec };
+}
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const now = options.now ?? Date.now;
   const windows = new Map<string, { startedAt: number; count: number }>();
   let lastSweep = 0;
@@ -32,7 +45,7 @@ export function createRateLimiter(options: { perMinute: number; now?: () => numb
   };
 
   return {
-    take(caller) {
+    async take(caller) {
       const at = now();
       sweep(at);
       let w = windows.get(caller);
@@ -40,10 +53,9 @@ export function createRateLimiter(options: { perMinute: number; now?: () => numb
         w = { startedAt: at, count: 0 };
         windows.set(caller, w);
       }
-      const resetSec = Math.max(1, Math.ceil((w.startedAt + windowMs - at) / 1000));
-      if (w.count >= options.perMinute) return { allowed: false, limit: options.perMinute, remaining: 0, resetSec };
+      if (w.count >= options.perMinute) return decisionOf(options.perMinute, w.startedAt, w.count, false, at);
       w.count++;
-      return { allowed: true, limit: options.perMinute, remaining: options.perMinute - w.count, resetSec };
+      return decisionOf(options.perMinute, w.startedAt, w.count, true, at);
     },
   };
 }

@@ -66,10 +66,11 @@ export function createX402Payments(state: GateState, networks: readonly PaymentN
           facts: { payer: payment.payer, network: payment.network, transaction, paymentId: payment.receiptId },
         };
       },
-      release() {
+      async release() {
         if (done) return;
         done = true;
-        releasePayment(state, payment);
+        // Unwritten (database unreachable): the reservation stays until reconcile sees it lapse.
+        await releasePayment(state, payment).catch(() => undefined);
       },
       hold(answer) {
         holdAnswer(state, payment, answer);

@@ -26,11 +26,11 @@ export interface PluginContext {
   /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
   readonly signal: AbortSignal;
   readonly log: Logger;
-  /** Key-value storage scoped to this plugin's id. */
+  /** Key-value storage scoped to this plugin's id; every method returns a Promise (await it). */
   readonly store: PluginStore;
   /** The guarded fetcher and extractor shared by every web feature. */
   readonly web: WebEngine;
-  /** The manager's current open_for_work state (read-only). */
+  /** The manager's open_for_work state, read at most a second ago (read-only). */
   readonly manager: () => ManagerState;
   /** The skills this server sells, with prices (read-only; the capabilities skill reports them). */
   readonly skills: () => readonly SkillSummary[];

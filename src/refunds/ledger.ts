@@ -3,7 +3,8 @@
  * exactly-once steps of a refund (claim, record the signed transaction, mark it sent, release, note an error).
  * Jobs and capital commitments keep the same refund columns (refund_state, refund_claim, refund_claimed_at,
  * refund_tx, refund_raw, refund_attempts, refund_error, refund_paid_at, plus payer, network, price_micros), so
- * one set of statements serves both.
+ * one set of statements serves both. Asynchronous for either engine: SQLite here, PostgreSQL in
+ * ledger-pg.ts (the same compare-and-set statements, so one refund is claimed by one instance).
  */
 import type { Database } from "../store/db.ts";
 
@@ -33,20 +34,20 @@ export interface RefundWork {
  */
 export interface RefundLedger {
   /** Unpaid refunds of rows whose payment was settled, on the given networks. */
-  refundWork(networks: readonly string[]): RefundWork[];
+  refundWork(networks: readonly string[]): Promise<RefundWork[]>;
   /** due → sending under `claim`; false when another pass holds it or it is no longer due. */
-  claimRefund(id: string, claim: string, at: Date): boolean;
+  claimRefund(id: string, claim: string, at: Date): Promise<boolean>;
   /** Records the signed transaction before it is sent; false when the claim was lost (then it must not be sent). */
-  recordRefundTx(id: string, claim: string, signed: { transaction: string; raw: string }): boolean;
+  recordRefundTx(id: string, claim: string, signed: { transaction: string; raw: string }): Promise<boolean>;
   /** sending → paid for exactly this transaction. */
-  markRefundSent(id: string, transaction: string, at: Date): boolean;
+  markRefundSent(id: string, transaction: string, at: Date): Promise<boolean>;
   /**
    * sending → due, only for the claim and transaction (or none) the caller saw: after the chain
    * proved the transaction can never land, or when nothing was signed under a stale claim.
    */
-  releaseRefund(id: string, seen: { claim: string | null; transaction: string | null }, error: string): boolean;
+  releaseRefund(id: string, seen: { claim: string | null; transaction: string | null }, error: string): Promise<boolean>;
   /** Keeps the state, notes why it is not paid yet (shown by `tollbooth refunds`). */
-  noteRefundError(id: string, error: string): void;
+  noteRefundError(id: string, error: string): Promise<void>;
 }
 
 export interface RefundLedgerTable {
@@ -72,7 +73,7 @@ export interface RefundColumns {
   refund_paid_at: string | null;
 }
 
-interface LedgerRow {
+export interface LedgerRow {
   id: string;
   network: string | null;
   payer: string | null;
@@ -103,30 +104,32 @@ export function createRefundLedger(db: Database, { table, settled, orderBy }: Re
   );
   const noteError = db.prepare<unknown, [string, string]>(`UPDATE ${table} SET refund_error = ? WHERE id = ? AND refund_state IN ('due', 'sending')`);
   return {
-    refundWork(networks) {
-      const wanted = new Set(networks);
-      return work
-        .all()
-        .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
-        .map(
-          (r): RefundWork => ({
-            id: r.id,
-            network: r.network ?? "",
-            payer: r.payer ?? "",
-            priceMicros: r.price_micros,
-            state: r.refund_state === "sending" ? "sending" : "due",
-            claim: r.refund_claim,
-            claimedAt: r.refund_claimed_at,
-            signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
-          }),
-        );
-    },
-    claimRefund: (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
-    recordRefundTx: (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
-    markRefundSent: (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
-    releaseRefund: (id, seen, error) => release.run(error, id, seen.claim, seen.transaction).changes === 1,
-    noteRefundError(id, error) {
+    refundWork: async (networks) => refundWorkOf(work.all(), networks),
+    claimRefund: async (id, owner, at) => claim.run(owner, at.toISOString(), id).changes === 1,
+    recordRefundTx: async (id, owner, signed) => record.run(signed.transaction, signed.raw, id, owner).changes === 1,
+    markRefundSent: async (id, transaction, at) => sent.run(at.toISOString(), id, transaction).changes === 1,
+    releaseRefund: async (id, seen, error) => release.run(error, id, seen.claim, seen.transaction).changes === 1,
+    async noteRefundError(id, error) {
       noteError.run(error, id);
     },
   };
+}
+
+/** The rows on the given networks as work for the payer (shared by both engines). */
+export function refundWorkOf(rows: readonly LedgerRow[], networks: readonly string[]): RefundWork[] {
+  const wanted = new Set(networks);
+  return rows
+    .filter((r) => r.network !== null && r.payer !== null && wanted.has(r.network))
+    .map(
+      (r): RefundWork => ({
+        id: r.id,
+        network: r.network ?? "",
+        payer: r.payer ?? "",
+        priceMicros: r.price_micros,
+        state: r.refund_state === "sending" ? "sending" : "due",
+        claim: r.refund_claim,
+        claimedAt: r.refund_claimed_at,
+        signed: r.refund_tx !== null && r.refund_raw !== null ? { transaction: r.refund_tx, raw: r.refund_raw } : null,
+      }),
+    );
 }

@@ -72,19 +72,19 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
   async function settleCheck(work: RefundWork, signed: SignedRefund, check: RefundCheck, broadcastError?: string): Promise<RefundAttempt> {
     switch (check.state) {
       case "confirmed":
-        jobs.markRefundSent(work.id, signed.transaction, now());
+        await jobs.markRefundSent(work.id, signed.transaction, now());
         log.info("refund paid", { [idField]: work.id, network: work.network, payer: work.payer, transaction: signed.transaction });
         return { kind: "paid", transaction: signed.transaction };
       case "dead":
-        jobs.releaseRefund(work.id, { claim: work.claim, transaction: signed.transaction }, `${signed.transaction} did not land: ${check.reason}`);
+        await jobs.releaseRefund(work.id, { claim: work.claim, transaction: signed.transaction }, `${signed.transaction} did not land: ${check.reason}`);
         log.warn("refund transaction did not land; due again", { [idField]: work.id, transaction: signed.transaction, reason: check.reason });
         return { kind: "failed", error: check.reason };
       case "unknown":
-        jobs.noteRefundError(work.id, `check ${signed.transaction} by hand: ${check.reason}`);
+        await jobs.noteRefundError(work.id, `check ${signed.transaction} by hand: ${check.reason}`);
         log.warn("refund needs the operator", { [idField]: work.id, transaction: signed.transaction, reason: check.reason });
         return { kind: "held", transaction: signed.transaction, reason: check.reason };
       case "pending":
-        jobs.noteRefundError(work.id, broadcastError ? `awaiting confirmation (last send: ${broadcastError})` : "awaiting confirmation");
+        await jobs.noteRefundError(work.id, broadcastError ? `awaiting confirmation (last send: ${broadcastError})` : "awaiting confirmation");
         return { kind: "pending", transaction: signed.transaction };
     }
   }
@@ -98,19 +98,19 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
 
   async function payDue(work: RefundWork, sender: RefundSender): Promise<RefundAttempt> {
     const claim = randomUUID();
-    if (!jobs.claimRefund(work.id, claim, now())) return { kind: "skipped" };
+    if (!(await jobs.claimRefund(work.id, claim, now()))) return { kind: "skipped" };
     const claimed: RefundWork = { ...work, state: "sending", claim, claimedAt: now().toISOString(), signed: null };
     let signed: SignedRefund;
     try {
       signed = await sender.sign({ reference: work.id, payer: work.payer, amount: refundAmountAtomic(work.priceMicros, sender.decimals) });
     } catch (error) {
       const message = error instanceof RefundRefused ? error.message : `cannot sign the refund: ${(error as Error).message}`;
-      jobs.releaseRefund(work.id, { claim, transaction: null }, message);
+      await jobs.releaseRefund(work.id, { claim, transaction: null }, message);
       log.warn("refund not sent", { [idField]: work.id, network: work.network, error: message });
       return { kind: "failed", error: message };
     }
     // Recorded before it is sent: whatever happens next, a later pass finds this transaction.
-    if (stopped || !jobs.recordRefundTx(work.id, claim, signed)) {
+    if (stopped || !(await jobs.recordRefundTx(work.id, claim, signed))) {
       sender.discard(signed);
       return { kind: "skipped" };
     }
@@ -129,7 +129,7 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
     // Claimed, nothing signed: another pass is signing it, or one died before recording.
     const claimedAt = work.claimedAt ? Date.parse(work.claimedAt) : 0;
     if (now().getTime() - claimedAt < staleClaimMs) return { kind: "skipped" };
-    if (!jobs.releaseRefund(work.id, { claim: work.claim, transaction: null }, "an earlier attempt stopped before signing")) return { kind: "skipped" };
+    if (!(await jobs.releaseRefund(work.id, { claim: work.claim, transaction: null }, "an earlier attempt stopped before signing"))) return { kind: "skipped" };
     return payDue({ ...work, state: "due", claim: null, claimedAt: null }, sender);
   }
 
@@ -143,7 +143,7 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
       const message = (error as Error).message;
       if (!stopped) log.warn("refund attempt failed", { [idField]: work.id, network: work.network, error: message });
       try {
-        if (!stopped) jobs.noteRefundError(work.id, message.slice(0, 200));
+        if (!stopped) await jobs.noteRefundError(work.id, message.slice(0, 200));
       } catch {
         // the store may be closing
       }
@@ -157,14 +157,14 @@ export function createRefundPayer(deps: RefundPayerDeps): RefundPayer {
     covers: (network) => network !== null && senders.has(network),
     async pay(id) {
       if (stopped || networks.length === 0) return { kind: "skipped" };
-      const work = jobs.refundWork(networks).find((w) => w.id === id);
+      const work = (await jobs.refundWork(networks)).find((w) => w.id === id);
       return work ? attempt(work) : { kind: "skipped" };
     },
     async pass() {
       const counts = { paid: 0, pending: 0, failed: 0, held: 0 };
       if (stopped || networks.length === 0) return counts;
       // One at a time: refunds are rare, and a shared EVM key wants its nonces in order.
-      for (const work of jobs.refundWork(networks)) {
+      for (const work of await jobs.refundWork(networks)) {
         if (stopped) break;
         const outcome = await attempt(work);
         if (outcome.kind !== "skipped") counts[outcome.kind]++;

@@ -2,9 +2,11 @@
  * @module store/operator-figures — read-only figures for the operator (admin dashboard and
  * `/metrics`): revenue by day, route and network from settled receipts, calls and errors from
  * request outcomes, settlements, refunds, the job queue. Money stays in atomic units here;
- * the admin layer turns it into dollars with each network's decimals.
+ * the admin layer turns it into dollars with each network's decimals. Asynchronous, for either
+ * engine: SQLite here, PostgreSQL in operator-figures-pg.ts (the tables every instance shares).
  */
 import type { Database } from "./db.ts";
+import { listRecentReceipts, type ReceiptRow } from "./receipt-list.ts";
 
 export interface RevenueRow {
   readonly key: string;
@@ -27,21 +29,25 @@ export interface CallRow {
 
 export interface OperatorFigures {
   /** Settled receipts since `since`, grouped by UTC day (YYYY-MM-DD) and network. */
-  revenueByDay(since: Date): RevenueRow[];
+  revenueByDay(since: Date): Promise<RevenueRow[]>;
   /** Settled receipts since `since`, grouped by operation (plugin or skill id) and network. */
-  revenueByOperation(since: Date): RevenueRow[];
+  revenueByOperation(since: Date): Promise<RevenueRow[]>;
   /** Every settled receipt ever, by network (counters for /metrics). */
-  revenueByNetwork(): RevenueRow[];
-  callsByDay(since: Date): CallRow[];
-  callsByRoute(since: Date): CallRow[];
-  receiptsByState(): Record<string, number>;
+  revenueByNetwork(): Promise<RevenueRow[]>;
+  callsByDay(since: Date): Promise<CallRow[]>;
+  callsByRoute(since: Date): Promise<CallRow[]>;
+  receiptsByState(): Promise<Record<string, number>>;
   /** Settlement latency sample: seconds from reservation to settlement of receipts settled after `after` (ISO). */
-  settledSince(after: string): { network: string; seconds: number; settledAt: string }[];
-  jobsByStatus(): Record<string, number>;
-  refundsByState(): { state: string; count: number; micros: number }[];
+  settledSince(after: string): Promise<{ network: string; seconds: number; settledAt: string }[]>;
+  jobsByStatus(): Promise<Record<string, number>>;
+  refundsByState(): Promise<{ state: string; count: number; micros: number }[]>;
   /** Jobs (and sync skill calls) finished after `after` (ISO), created after `createdAfter`, oldest first. */
-  finishedJobs(after: string, createdAfter: string): { skill: string; status: string; seconds: number; finishedAt: string }[];
+  finishedJobs(after: string, createdAfter: string): Promise<{ skill: string; status: string; seconds: number; finishedAt: string }[]>;
+  /** The latest receipts, newest first (`tollbooth receipts`, the dashboard), optionally of one state. */
+  recentReceipts(limit: number, state?: string): Promise<ReceiptRow[]>;
 }
+
+export type { ReceiptRow } from "./receipt-list.ts";
 
 const dayOf = "substr(settled_at, 1, 10)";
 const outcomeSums = `count(*) AS calls,
@@ -77,16 +83,17 @@ export function createOperatorFigures(db: Database): OperatorFigures {
   );
   const counts = (rows: { n: number }[], key: (r: never) => string) => Object.fromEntries(rows.map((r) => [key(r as never), r.n]));
   return {
-    revenueByDay: (since) => byDay.all(since.toISOString()),
-    revenueByOperation: (since) => byOperation.all(since.toISOString()),
-    revenueByNetwork: () => byNetwork.all(),
-    callsByDay: (since) => callsDay.all(since.toISOString()),
-    callsByRoute: (since) => callsRoute.all(since.toISOString()),
-    receiptsByState: () => counts(receiptStates.all(), (r: { state: string }) => r.state),
-    settledSince: (after) => settled.all(after).map((r) => ({ network: r.network, seconds: r.seconds, settledAt: r.settled_at })),
-    jobsByStatus: () => counts(jobStates.all(), (r: { status: string }) => r.status),
-    refundsByState: () => refunds.all(),
-    finishedJobs: (after, createdAfter) =>
+    revenueByDay: async (since) => byDay.all(since.toISOString()),
+    revenueByOperation: async (since) => byOperation.all(since.toISOString()),
+    revenueByNetwork: async () => byNetwork.all(),
+    callsByDay: async (since) => callsDay.all(since.toISOString()),
+    callsByRoute: async (since) => callsRoute.all(since.toISOString()),
+    receiptsByState: async () => counts(receiptStates.all(), (r: { state: string }) => r.state),
+    settledSince: async (after) => settled.all(after).map((r) => ({ network: r.network, seconds: r.seconds, settledAt: r.settled_at })),
+    jobsByStatus: async () => counts(jobStates.all(), (r: { status: string }) => r.status),
+    refundsByState: async () => refunds.all(),
+    finishedJobs: async (after, createdAfter) =>
       finished.all(createdAfter, after).map((r) => ({ skill: r.skill, status: r.status, seconds: r.seconds, finishedAt: r.finished_at })),
+    recentReceipts: async (limit, state) => listRecentReceipts(db, limit, state),
   };
 }

@@ -1,6 +1,8 @@
 /**
  * @module store/plugin-kv — a small key-value facet each plugin or skill gets as `ctx.store`,
- * scoped to its own id so one file cannot read another's data.
+ * scoped to its own id so one file cannot read another's data. Every method answers a Promise: on
+ * SQLite the work is done at once, on PostgreSQL (plugin-kv-pg.ts) it is a round trip to the
+ * database every instance shares.
  */
 import type { Database, Migration } from "./db.ts";
 
@@ -21,10 +23,12 @@ export const pluginKvMigrations: Migration[] = [
 export type KvValue = null | boolean | number | string | KvValue[] | { [key: string]: KvValue };
 
 export interface PluginStore {
-  get(key: string): KvValue | undefined;
-  set(key: string, value: KvValue): void;
-  delete(key: string): boolean;
-  keys(): string[];
+  get(key: string): Promise<KvValue | undefined>;
+  set(key: string, value: KvValue): Promise<void>;
+  /** True when the key existed. */
+  delete(key: string): Promise<boolean>;
+  /** The plugin's keys in order. */
+  keys(): Promise<string[]>;
 }
 
 export function createPluginStore(db: Database, pluginId: string): PluginStore {
@@ -36,17 +40,17 @@ export function createPluginStore(db: Database, pluginId: string): PluginStore {
   const del = db.prepare<unknown, [string, string]>("DELETE FROM plugin_kv WHERE plugin_id = ? AND key = ?");
   const keys = db.prepare<{ key: string }, [string]>("SELECT key FROM plugin_kv WHERE plugin_id = ? ORDER BY key");
   return {
-    get(key) {
+    async get(key) {
       const row = get.get(pluginId, key);
       return row ? (JSON.parse(row.value) as KvValue) : undefined;
     },
-    set(key, value) {
+    async set(key, value) {
       set.run(pluginId, key, JSON.stringify(value), new Date().toISOString());
     },
-    delete(key) {
+    async delete(key) {
       return del.run(pluginId, key).changes > 0;
     },
-    keys() {
+    async keys() {
       return keys.all(pluginId).map((r) => r.key);
     },
   };

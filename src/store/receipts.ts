@@ -67,7 +67,7 @@ export interface Receipt {
   readonly settledAt: string | null;
 }
 
-interface Row {
+export interface ReceiptRow {
   id: string;
   payment_key: string;
   network: string;
@@ -87,7 +87,7 @@ interface Row {
   settled_at: string | null;
 }
 
-function toReceipt(r: Row): Receipt {
+export function toReceipt(r: ReceiptRow): Receipt {
   return {
     id: r.id,
     paymentKey: r.payment_key,
@@ -132,12 +132,74 @@ export type ReserveResult = { ok: true; receipt: Receipt } | { ok: false; existi
 
 const COLUMNS = "id, payment_key, network, asset, pay_to, payer, amount, nonce, transaction_id, state, reason, request_id, operation_id, valid_before, created_at, updated_at, settled_at";
 
-/** Prepared statements for the payment tables, bound to one database. */
-export function createReceiptStore(db: Database) {
-  const byKey = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE payment_key = ?`);
-  const byId = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE id = ?`);
-  const byRequest = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE request_id = ? ORDER BY updated_at DESC LIMIT 1`);
-  const byReference = db.query<Row, [string, string, string]>(
+/**
+ * The payment table family (issue 28): one asynchronous interface, two engines: SQLite here (the
+ * default, each call runs to completion at once) and PostgreSQL (receipts-pg.ts, shared by instances).
+ */
+export interface ReceiptStore {
+  /** Atomically takes the payment's replay lock. `existing` tells why not (reserved = in flight; pending/settled = used). */
+  reserve(input: ReserveInput): Promise<ReserveResult>;
+  /** reserved → pending. False when the reservation is gone or already settling: the caller must not settle. */
+  claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date }): Promise<boolean>;
+  recordSubmitted(id: string, transaction: string, now: Date): Promise<void>;
+  markSettled(id: string, transaction: string | null, now: Date): Promise<boolean>;
+  markFailed(id: string, reason: string, transaction: string | null, now: Date): Promise<boolean>;
+  /** reserved → unused (work failed) or pending → unused (reconcile found nothing moved). */
+  release(id: string, now: Date, from?: "reserved" | "pending"): Promise<boolean>;
+  getByKey(paymentKey: string): Promise<Receipt | undefined>;
+  get(id: string): Promise<Receipt | undefined>;
+  /** The payment a request reserved (work that outlived its request follows it: capital seat holds). */
+  findByRequest(requestId: string): Promise<Receipt | undefined>;
+  /** By receipt id, settlement transaction id or authorization nonce (case-insensitive hex). */
+  find(reference: string): Promise<Receipt | undefined>;
+  listPending(): Promise<{ receipt: Receipt; settleRequest: string | null }[]>;
+  listStaleReserved(olderThan: Date): Promise<Receipt[]>;
+}
+
+/** The columns a reservation writes, from its input (shared by both engines). */
+export function reservationOf(input: ReserveInput) {
+  return {
+    id: input.id,
+    key: paymentKeyOf(input),
+    network: input.network,
+    asset: input.asset,
+    payTo: input.payTo,
+    payer: input.payer,
+    amount: input.amount,
+    nonce: input.nonce.toLowerCase(),
+    requestId: input.requestId,
+    operationId: input.operationId,
+    validBefore: input.validBefore,
+    now: input.now.toISOString(),
+  };
+}
+
+export const receiptColumns = COLUMNS;
+
+/** Prepared statements for the payment tables, bound to one SQLite database. */
+export function createReceiptStore(db: Database): ReceiptStore {
+  const sync = createSqliteReceipts(db);
+  return {
+    reserve: async (input) => sync.reserve(input),
+    claimForSettlement: async (id, context) => sync.claimForSettlement(id, context),
+    recordSubmitted: async (id, transaction, now) => sync.recordSubmitted(id, transaction, now),
+    markSettled: async (id, transaction, now) => sync.markSettled(id, transaction, now),
+    markFailed: async (id, reason, transaction, now) => sync.markFailed(id, reason, transaction, now),
+    release: async (id, now, from) => sync.release(id, now, from),
+    getByKey: async (paymentKey) => sync.getByKey(paymentKey),
+    get: async (id) => sync.get(id),
+    findByRequest: async (requestId) => sync.findByRequest(requestId),
+    find: async (reference) => sync.find(reference),
+    listPending: async () => sync.listPending(),
+    listStaleReserved: async (olderThan) => sync.listStaleReserved(olderThan),
+  };
+}
+
+function createSqliteReceipts(db: Database) {
+  const byKey = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE payment_key = ?`);
+  const byId = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE id = ?`);
+  const byRequest = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE request_id = ? ORDER BY updated_at DESC LIMIT 1`);
+  const byReference = db.query<ReceiptRow, [string, string, string]>(
     `SELECT ${COLUMNS} FROM payment_receipts WHERE transaction_id = ? OR nonce = ? OR id = ? ORDER BY updated_at DESC LIMIT 1`,
   );
   const insert = db.prepare(
@@ -163,27 +225,14 @@ export function createReceiptStore(db: Database) {
      WHERE id = $id AND state IN ('pending', 'reserved')`,
   );
   const released = db.prepare(`UPDATE payment_receipts SET state = 'unused', settle_request = NULL, updated_at = $now WHERE id = $id AND state = $from`);
-  const pendingRows = db.query<Row & { settle_request: string | null }, []>(
+  const pendingRows = db.query<ReceiptRow & { settle_request: string | null }, []>(
     `SELECT ${COLUMNS}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`,
   );
-  const staleReserved = db.query<Row, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ? ORDER BY updated_at`);
+  const staleReserved = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ? ORDER BY updated_at`);
 
   const reserveTx = db.transaction((input: ReserveInput): ReserveResult => {
-    const key = paymentKeyOf(input);
-    const params = {
-      id: input.id,
-      key,
-      network: input.network,
-      asset: input.asset,
-      payTo: input.payTo,
-      payer: input.payer,
-      amount: input.amount,
-      nonce: input.nonce.toLowerCase(),
-      requestId: input.requestId,
-      operationId: input.operationId,
-      validBefore: input.validBefore,
-      now: input.now.toISOString(),
-    };
+    const params = reservationOf(input);
+    const key = params.key;
     const existing = byKey.get(key);
     if (!existing) {
       insert.run(params);
@@ -243,5 +292,3 @@ export function createReceiptStore(db: Database) {
     },
   };
 }
-
-export type ReceiptStore = ReturnType<typeof createReceiptStore>;

@@ -37,13 +37,28 @@ export interface RequestOutcome {
 export interface RequestOutcomeStore {
   /** Queues a row; rows are written together (one transaction) every second or every 256 rows. */
   record(outcome: RequestOutcome): void;
-  /** Writes what is queued now. */
-  flush(): void;
-  recent(limit: number): RequestOutcome[];
+  /** Writes what is queued now (on SQLite before it returns). */
+  flush(): Promise<void>;
+  recent(limit: number): Promise<RequestOutcome[]>;
 }
 
-const flushEveryMs = 1000;
-const flushAtRows = 256;
+export const flushEveryMs = 1000;
+export const flushAtRows = 256;
+
+export interface OutcomeRow {
+  request_id: string;
+  operation_id: string | null;
+  method: string;
+  route: string;
+  status: number;
+  outcome: string;
+  duration_ms: number;
+  at: string;
+}
+
+export function outcomeOf(r: OutcomeRow): RequestOutcome {
+  return { requestId: r.request_id, operationId: r.operation_id, method: r.method, route: r.route, status: r.status, outcome: r.outcome, durationMs: r.duration_ms, at: r.at };
+}
 
 /**
  * Outcomes are statistics, not money: writing them in batches keeps a SQLite commit off every
@@ -55,10 +70,7 @@ export function createRequestOutcomeStore(db: Database): RequestOutcomeStore {
     `INSERT OR REPLACE INTO request_outcomes (request_id, operation_id, method, route, status, outcome, duration_ms, at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const recent = db.prepare<
-    { request_id: string; operation_id: string | null; method: string; route: string; status: number; outcome: string; duration_ms: number; at: string },
-    [number]
-  >("SELECT * FROM request_outcomes ORDER BY at DESC LIMIT ?");
+  const recent = db.prepare<OutcomeRow, [number]>("SELECT * FROM request_outcomes ORDER BY at DESC LIMIT ?");
   let queue: RequestOutcome[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const writeAll = db.transaction((rows: RequestOutcome[]) => {
@@ -81,19 +93,10 @@ export function createRequestOutcomeStore(db: Database): RequestOutcomeStore {
         timer.unref?.();
       }
     },
-    flush,
-    recent(limit) {
+    flush: async () => flush(),
+    async recent(limit) {
       flush();
-      return recent.all(limit).map((r) => ({
-        requestId: r.request_id,
-        operationId: r.operation_id,
-        method: r.method,
-        route: r.route,
-        status: r.status,
-        outcome: r.outcome,
-        durationMs: r.duration_ms,
-        at: r.at,
-      }));
+      return recent.all(limit).map(outcomeOf);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * @module store/settings — the manager's settings (open_for_work, pause_reason, ...), kept in
- * SQLite so `tollbooth pause` from a shell reaches a running server.
+ * @module store/settings — the manager's settings (open_for_work, pause_reason, ...), kept in the
+ * database so `tollbooth pause` from a shell reaches a running server (on PostgreSQL, every
+ * instance: settings-pg.ts).
  */
 import type { Database, Migration } from "./db.ts";
 
@@ -18,18 +19,26 @@ export interface ManagerState {
 }
 
 export interface SettingsStore {
-  manager(): ManagerState;
+  manager(): Promise<ManagerState>;
   /**
    * The state read at most a second ago: for the free documents, which every request would
    * otherwise pay a query for. A pause or resume from this process is seen at once, one from
    * `tollbooth pause` in another process within a second; paid calls read `manager()`.
    */
   recentManager(): ManagerState;
-  pause(reason: string): void;
-  resume(): void;
+  pause(reason: string): Promise<void>;
+  resume(): Promise<void>;
 }
 
-const recentForMs = 1000;
+export const recentForMs = 1000;
+export const unpaused: ManagerState = { openForWork: true, pauseReason: "", updatedAt: null };
+
+/** The stored JSON of the manager row, as read back. */
+export function managerOf(row: { value: string; updated_at: string } | undefined | null): ManagerState {
+  if (!row) return unpaused;
+  const value = JSON.parse(row.value) as { openForWork: boolean; pauseReason: string };
+  return { ...value, updatedAt: row.updated_at };
+}
 
 export function createSettingsStore(db: Database): SettingsStore {
   const read = db.prepare<{ value: string; updated_at: string }, [string]>("SELECT value, updated_at FROM settings WHERE key = ?");
@@ -42,23 +51,18 @@ export function createSettingsStore(db: Database): SettingsStore {
     recent = undefined;
     write.run("manager", JSON.stringify(state), new Date().toISOString());
   };
-  const manager = (): ManagerState => {
-    const row = read.get("manager");
-    if (!row) return { openForWork: true, pauseReason: "", updatedAt: null };
-    const value = JSON.parse(row.value) as { openForWork: boolean; pauseReason: string };
-    return { ...value, updatedAt: row.updated_at };
-  };
+  const manager = (): ManagerState => managerOf(read.get("manager"));
   return {
-    manager,
+    manager: async () => manager(),
     recentManager() {
       const now = performance.now();
       if (!recent || now - recent.at > recentForMs) recent = { state: manager(), at: now };
       return recent.state;
     },
-    pause(reason) {
+    async pause(reason) {
       setManager({ openForWork: false, pauseReason: reason });
     },
-    resume() {
+    async resume() {
       setManager({ openForWork: true, pauseReason: "" });
     },
   };

@@ -209,7 +209,7 @@ async function authorizeSteps(state: GateState, presented: PresentedPayment, op:
     return answer(await offerRefusal(state, op, rail.expiringReason));
   }
   const keyInput = { network: requirements.network, asset: requirements.asset, payer: identity.payer, nonce: identity.nonce };
-  const known = state.store.getByKey(paymentKeyOf(keyInput));
+  const known = await state.store.getByKey(paymentKeyOf(keyInput));
   if (known && known.state !== "unused" && known.state !== "failed") return answer(await refusalFor(state, known, rail, op));
   const verdict = await rail.facilitator.verify(payload, requirements);
   if (!verdict.isValid) return answer(await offerRefusal(state, op, verdict.invalidReason ?? reasons.unexpectedVerifyError));
@@ -219,7 +219,7 @@ async function authorizeSteps(state: GateState, presented: PresentedPayment, op:
     const replay = replayAnswer(state.replays.claim(identifier.id, identifier.fingerprint, receiptId));
     if (replay) return answer(replay);
   }
-  const reserved = state.store.reserve({
+  const reserved = await state.store.reserve({
     id: receiptId,
     ...keyInput,
     payTo: requirements.payTo,

@@ -23,7 +23,9 @@ export interface GateState {
 
 export interface GateStateDeps {
   readonly config: X402Config;
-  readonly db: Database;
+  /** The receipts to keep payments in: a store of either engine, or a SQLite database to open one on. */
+  readonly receipts?: ReceiptStore;
+  readonly db?: Database;
   readonly now?: () => Date;
   /** Used for remote facilitators (tests inject a loopback-only fetch). */
   readonly fetch?: typeof fetch;
@@ -33,6 +35,12 @@ export interface GateStateDeps {
   readonly replay?: Omit<ReplayCacheOptions, "now">;
 }
 
+function receiptsOf(deps: GateStateDeps): ReceiptStore {
+  if (deps.receipts) return deps.receipts;
+  if (!deps.db) throw new Error("the payment gate needs a receipt store or a database");
+  return createReceiptStore(deps.db);
+}
+
 export function createGateState(deps: GateStateDeps): GateState {
   const { config } = deps;
   const now = deps.now ?? (() => new Date());
@@ -40,7 +48,7 @@ export function createGateState(deps: GateStateDeps): GateState {
   return {
     config,
     now,
-    store: createReceiptStore(deps.db),
+    store: receiptsOf(deps),
     networks,
     rails: createRails(networks, { config, now, fetch: deps.fetch, pollingIntervalMs: deps.pollingIntervalMs }),
     settling: new Set(),

@@ -30,8 +30,8 @@ export interface PaymentGate {
   readonly state: GateState;
   authorize(headers: Headers, op: PaidOperation, context?: { requestId?: string; operationId?: string }): Promise<AuthorizeResult>;
   settle(payment: VerifiedPayment, context: { requestId: string; operationId: string }): Promise<SettleResult>;
-  release(payment: VerifiedPayment): void;
-  lookup(id: string): PaymentLookup | undefined;
+  release(payment: VerifiedPayment): Promise<void>;
+  lookup(id: string): Promise<PaymentLookup | undefined>;
   /** Settles the fate of pending receipts and abandoned reservations; safe to call at any time. */
   reconcile(): Promise<ReconcileTally>;
   /** The offers (PaymentRequired) for an operation: the free price preview. */

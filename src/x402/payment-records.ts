@@ -23,8 +23,8 @@ export interface PaymentLookup {
 
 export type ReconcileTally = { settled: number; failed: number; released: number; stillPending: number };
 
-export function lookupPayment(state: GateState, id: string): PaymentLookup | undefined {
-  const receipt = state.store.find(id.trim());
+export async function lookupPayment(state: GateState, id: string): Promise<PaymentLookup | undefined> {
+  const receipt = await state.store.find(id.trim());
   if (!receipt) return undefined;
   return {
     id: receipt.id,
@@ -47,11 +47,11 @@ export async function reconcilePayments(state: GateState): Promise<ReconcileTall
   const nowSeconds = Math.floor(at.getTime() / 1000);
   // A reservation was never broadcast; once it cannot settle any more (or is very old) nothing can move.
   const staleBefore = new Date(at.getTime() - config.staleReservationSeconds * 1000);
-  for (const receipt of store.listStaleReserved(at)) {
+  for (const receipt of await store.listStaleReserved(at)) {
     const expired = receipt.validBefore !== null ? receipt.validBefore <= nowSeconds : receipt.updatedAt < staleBefore.toISOString();
-    if (expired && store.release(receipt.id, at)) tally.released++;
+    if (expired && (await store.release(receipt.id, at))) tally.released++;
   }
-  for (const { receipt, settleRequest } of store.listPending()) {
+  for (const { receipt, settleRequest } of await store.listPending()) {
     if (state.settling.has(receipt.id)) continue;
     const rail = state.rails.get(receipt.network);
     if (!rail) {
@@ -62,17 +62,17 @@ export async function reconcilePayments(state: GateState): Promise<ReconcileTall
       const pending = { network: receipt.network, payer: receipt.payer, nonce: receipt.nonce, transaction: receipt.transaction, validBefore: receipt.validBefore };
       if (rail.checkSettlement) {
         const check = await rail.checkSettlement(pending);
-        if (check.state === "settled" && store.markSettled(receipt.id, check.transaction || null, now())) tally.settled++;
-        else if (check.state === "failed" && store.markFailed(receipt.id, check.reason, null, now())) tally.failed++;
-        else if (check.state === "unused" && store.release(receipt.id, now(), "pending")) tally.released++;
+        if (check.state === "settled" && (await store.markSettled(receipt.id, check.transaction || null, now()))) tally.settled++;
+        else if (check.state === "failed" && (await store.markFailed(receipt.id, check.reason, null, now()))) tally.failed++;
+        else if (check.state === "unused" && (await store.release(receipt.id, now(), "pending"))) tally.released++;
         else if (check.state === "pending") tally.stillPending++;
       } else if (settleRequest) {
         // No chain access of our own: ask the facilitator again with the same payload (it settles or recognises it).
         const kept = JSON.parse(settleRequest) as { accepted: PaymentRequirements; payload: Record<string, unknown>; requirements: PaymentRequirements };
         const response = await rail.facilitator.settle({ x402Version: 2, accepted: kept.accepted, payload: kept.payload }, kept.requirements);
-        if (response.success && store.markSettled(receipt.id, response.transaction || null, now())) tally.settled++;
+        if (response.success && (await store.markSettled(receipt.id, response.transaction || null, now()))) tally.settled++;
         else if (response.errorReason === reasons.settlementPending || response.errorReason === rail.replayReason) tally.stillPending++;
-        else if (!response.success && store.markFailed(receipt.id, response.errorReason ?? reasons.unexpectedSettleError, null, now())) tally.failed++;
+        else if (!response.success && (await store.markFailed(receipt.id, response.errorReason ?? reasons.unexpectedSettleError, null, now()))) tally.failed++;
       } else {
         tally.stillPending++;
       }

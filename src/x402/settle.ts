@@ -40,18 +40,19 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
   const rail = state.rails.get(payment.network);
   const requirements = payment.requirements;
   const keep = { accepted: payment.payload.accepted, payload: payment.payload.payload, x402Version: 2, requirements };
-  if (!rail || !store.claimForSettlement(payment.receiptId, { ...context, settleRequest: JSON.stringify(keep), now: now() })) {
+  if (!rail || !(await store.claimForSettlement(payment.receiptId, { ...context, settleRequest: JSON.stringify(keep), now: now() }))) {
     // Not reserved any more (released, already settling or settled): never settle twice.
     return { kind: "answer", answer: failed({ success: false, transaction: "", network: payment.network, errorReason: reasons.invalidTransactionState }, requirements) };
   }
   state.settling.add(payment.receiptId);
   let submitted: string | null = null;
+  let recording: Promise<void> = Promise.resolve();
   let response: SettleResponse;
   try {
     response = await rail.facilitator.settle(payment.payload, requirements, {
       onSubmitted: (transaction) => {
         submitted = transaction;
-        store.recordSubmitted(payment.receiptId, transaction, now());
+        recording = store.recordSubmitted(payment.receiptId, transaction, now());
       },
     });
   } catch {
@@ -64,11 +65,13 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
   } finally {
     state.settling.delete(payment.receiptId);
   }
+  // The outcome below writes the transaction again; this write only has to be over first.
+  await recording.catch(() => undefined);
   const transaction = response.transaction || submitted || null;
   const identifier = payment.paymentIdentifier;
   if (response.success) {
-    store.markSettled(payment.receiptId, transaction, now());
-    const receipt = store.get(payment.receiptId);
+    await store.markSettled(payment.receiptId, transaction, now());
+    const receipt = await store.get(payment.receiptId);
     if (!receipt) throw new Error("settled receipt vanished");
     const settlement = publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements);
     if (identifier) state.replays.settled(identifier.id, payment.receiptId, digestJson(payment.payload), { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(settlement) });
@@ -76,7 +79,7 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
   }
   if (response.errorReason === reasons.settlementPending) {
     // Outcome unknown: the identifier stays in flight (409 with the payment id to look up) until its TTL.
-    if (transaction) store.recordSubmitted(payment.receiptId, transaction, now());
+    if (transaction) await store.recordSubmitted(payment.receiptId, transaction, now());
     return {
       kind: "answer",
       answer: refusal("SETTLEMENT_PENDING", {
@@ -85,14 +88,14 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
       }),
     };
   }
-  store.markFailed(payment.receiptId, response.errorReason ?? reasons.unexpectedSettleError, transaction, now());
+  await store.markFailed(payment.receiptId, response.errorReason ?? reasons.unexpectedSettleError, transaction, now());
   if (identifier) state.replays.abandon(identifier.id, payment.receiptId);
   return { kind: "answer", answer: failed(response, requirements) };
 }
 
 /** The work failed: nothing is settled and the authorization is not burned. */
-export function releasePayment(state: GateState, payment: VerifiedPayment): void {
-  state.store.release(payment.receiptId, state.now());
+export async function releasePayment(state: GateState, payment: VerifiedPayment): Promise<void> {
+  await state.store.release(payment.receiptId, state.now());
   if (payment.paymentIdentifier) state.replays.abandon(payment.paymentIdentifier.id, payment.receiptId);
 }
 

@@ -192,7 +192,7 @@ describe("POST /v1/capital/commit", () => {
     }
   });
 
-  it("records a refund due when a payment settles after its ticket was cancelled", () => {
+  it("records a refund due when a payment settles after its ticket was cancelled", async () => {
     const at = new Date();
     const ticket = free.store.tickets.add({ title: "late", summary: "s", terms: "t", seats: 2, seatPriceMicros: 300_000, expiresAt: new Date(at.getTime() + 60_000) }, at);
     const held = free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "r" }, at);
@@ -200,7 +200,7 @@ describe("POST /v1/capital/commit", () => {
     expect(free.store.tickets.cancel(ticket.id, at)?.refundsDue).toBe(0);
     const confirmed = free.store.tickets.confirm(held.id, { payer: "0x2222222222222222222222222222222222222222", network: "eip155:8453", transaction: "0xabc", paymentId: "p1" }, at);
     expect(confirmed).toMatchObject({ state: "confirmed", refundState: "due", refundReason: expect.stringContaining("cancelled") });
-    expect(free.store.tickets.refundWork(["eip155:8453"]).map((w) => [w.id, w.priceMicros])).toContainEqual([held.id, 600_000]);
+    expect((await free.store.tickets.refundWork(["eip155:8453"])).map((w) => [w.id, w.priceMicros])).toContainEqual([held.id, 600_000]);
   });
 
   it("gives back the seats of a hold whose request was lost (server stopped before settlement), and leaves fresh holds alone", async () => {
@@ -213,6 +213,7 @@ describe("POST /v1/capital/commit", () => {
     if (typeof stale === "string" || typeof fresh === "string") throw new Error("not reserved");
     expect(seatsLeft(ticket.id)).toBe(0);
     const capital = createCapitalService({ tickets: free.store.tickets, payments: free.paymentInfo, log: createMemoryLogger(), now: () => new Date() });
+    await capital.reconcile();
     capital.stop();
     expect(free.store.tickets.getCommitment(stale.id)).toMatchObject({ state: "released", releaseReason: expect.stringContaining("stopped") });
     expect(free.store.tickets.getCommitment(fresh.id)?.state).toBe("reserved");

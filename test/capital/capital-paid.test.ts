@@ -11,7 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCapitalService } from "../../src/capital/service.ts";
 import { createRefundPayer } from "../../src/refunds/payer.ts";
-import { createReceiptStore } from "../../src/store/receipts.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveNetworks, type ResolvedEvmNetwork } from "../../src/x402/config.ts";
 import { createExactEvmMechanism } from "../../src/x402/evm/exact.ts";
@@ -163,12 +162,12 @@ describe("paid capital commits (official buyers, anvil)", () => {
       expect(held).toMatchObject({ state: "pending", seats: 1, paymentId: pending.payment_id, transaction: pending.transaction });
       expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
       // The board's own pass follows the receipt: nothing moves while it is pending.
-      const capital = createCapitalService({ tickets: slow.store.tickets, payments: slow.paymentInfo, log: createMemoryLogger(), now: () => new Date(), lookupPayment: (id) => slow.gate?.lookup(id) });
+      const capital = createCapitalService({ tickets: slow.store.tickets, payments: slow.paymentInfo, log: createMemoryLogger(), now: () => new Date(), lookupPayment: async (id) => slow.gate?.lookup(id) });
       try {
-        expect(capital.reconcile()).toEqual({ confirmed: 0, released: 0 });
+        expect(await capital.reconcile()).toEqual({ confirmed: 0, released: 0 });
         await fx.anvil.rpc("evm_mine");
         expect(await slow.gate!.reconcile()).toMatchObject({ settled: 1 });
-        expect(capital.reconcile()).toEqual({ confirmed: 1, released: 0 });
+        expect(await capital.reconcile()).toEqual({ confirmed: 1, released: 0 });
       } finally {
         capital.stop();
       }
@@ -196,9 +195,10 @@ describe("paid capital commits (official buyers, anvil)", () => {
       payments: service.paymentInfo,
       log: createMemoryLogger(),
       now: () => new Date(),
-      lookupPayment: (id) => service.gate?.lookup(id),
-      paymentOfRequest: (id) => createReceiptStore(service.store.db).findByRequest(id),
+      lookupPayment: async (id) => service.gate?.lookup(id),
+      paymentOfRequest: (id) => service.store.receipts.findByRequest(id),
     });
+    await capital.reconcile();
     capital.stop();
     expect(service.store.tickets.getCommitment(lost.id)).toMatchObject({ state: "confirmed", transaction: commitment.transaction, paymentId: commitment.payment_id });
   }, 30_000);

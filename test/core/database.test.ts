@@ -20,7 +20,7 @@ describe("store", () => {
     again.close();
   });
 
-  it("migrates a database made by an older version, keeping its data", () => {
+  it("migrates a database made by an older version, keeping its data", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-store-old-"));
     const old = new Database(join(dir, databaseFileName), { create: true });
     const first = allMigrations.filter((m) => m.id === "0100_settings");
@@ -31,9 +31,9 @@ describe("store", () => {
     old.close();
 
     const store = openStore(dir);
-    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "maintenance" });
-    store.pluginStore("x.y").set("k", { a: 1 });
-    expect(store.pluginStore("x.y").get("k")).toEqual({ a: 1 });
+    expect(await store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "maintenance" });
+    await store.pluginStore("x.y").set("k", { a: 1 });
+    expect(await store.pluginStore("x.y").get("k")).toEqual({ a: 1 });
     store.close();
   });
 
@@ -49,34 +49,34 @@ describe("store", () => {
     expect(db.query("SELECT name FROM sqlite_master WHERE name = 'a'").all()).toEqual([]);
   });
 
-  it("keeps plugin stores apart", () => {
+  it("keeps plugin stores apart", async () => {
     const store = openStore(":memory:");
-    store.pluginStore("a.one").set("k", "1");
-    expect(store.pluginStore("b.two").get("k")).toBeUndefined();
-    expect(store.pluginStore("a.one").keys()).toEqual(["k"]);
-    expect(store.pluginStore("a.one").delete("k")).toBe(true);
+    await store.pluginStore("a.one").set("k", "1");
+    expect(await store.pluginStore("b.two").get("k")).toBeUndefined();
+    expect(await store.pluginStore("a.one").keys()).toEqual(["k"]);
+    expect(await store.pluginStore("a.one").delete("k")).toBe(true);
   });
 
-  it("persists pause and resume of the manager", () => {
+  it("persists pause and resume of the manager", async () => {
     const store = openStore(":memory:");
-    expect(store.settings.manager().openForWork).toBe(true);
-    store.settings.pause("upgrading");
-    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "upgrading" });
-    store.settings.resume();
-    expect(store.settings.manager()).toMatchObject({ openForWork: true, pauseReason: "" });
+    expect((await store.settings.manager()).openForWork).toBe(true);
+    await store.settings.pause("upgrading");
+    expect(await store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "upgrading" });
+    await store.settings.resume();
+    expect(await store.settings.manager()).toMatchObject({ openForWork: true, pauseReason: "" });
   });
 
-  it("serves the free documents' pause state from a read at most a second old, and a pause from this process at once", () => {
+  it("serves the free documents' pause state from a read at most a second old, and a pause from this process at once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-settings-"));
     const store = openStore(dir);
     const other = openStore(dir); // stands for `tollbooth pause` in another process
     expect(store.settings.recentManager().openForWork).toBe(true);
-    other.settings.pause("elsewhere");
+    await other.settings.pause("elsewhere");
     expect(store.settings.recentManager().openForWork).toBe(true);
-    expect(store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "elsewhere" });
-    store.settings.resume();
+    expect(await store.settings.manager()).toMatchObject({ openForWork: false, pauseReason: "elsewhere" });
+    await store.settings.resume();
     expect(store.settings.recentManager().openForWork).toBe(true);
-    store.settings.pause("here");
+    await store.settings.pause("here");
     expect(store.settings.recentManager()).toMatchObject({ openForWork: false, pauseReason: "here" });
     other.close();
     store.close();
@@ -84,16 +84,16 @@ describe("store", () => {
 });
 
 describe("request outcomes", () => {
-  it("keeps every queued row: read back at once, and written on close", () => {
+  it("keeps every queued row: read back at once, and written on close", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-outcomes-"));
     const store = openStore(dir);
     const row = (n: number) => ({ requestId: `req_${n}`, operationId: "x.y", method: "POST", route: "/v1/x", status: 200, outcome: "ok", durationMs: n, at: new Date(2026, 0, 1, 0, 0, n).toISOString() });
     for (let n = 0; n < 300; n++) store.requestOutcomes.record(row(n));
-    expect(store.requestOutcomes.recent(1000)).toHaveLength(300);
+    expect(await store.requestOutcomes.recent(1000)).toHaveLength(300);
     store.requestOutcomes.record(row(400));
     store.close();
     const again = openStore(dir);
-    expect(again.requestOutcomes.recent(1)[0]?.requestId).toBe("req_400");
+    expect((await again.requestOutcomes.recent(1))[0]?.requestId).toBe("req_400");
     again.close();
   });
 });

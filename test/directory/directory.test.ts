@@ -117,7 +117,7 @@ describe("directory add", () => {
 
 describe("checks", () => {
   it("records reachability, open_for_work, prices and latency from the card and capabilities, and a stopped peer as unreachable", async () => {
-    peer.store.settings.pause("maintenance window");
+    await peer.store.settings.pause("maintenance window");
     const cardHits = site.hits("/agent-card.json");
     site.set("/agent-card.json", JSON.stringify({ name: "Site Agent", url: site.url("/"), skills: [{ id: "summarize", price: "0.02", tags: ["text"] }], payments: { networks: [{ network: "eip155:8453" }] } }), "application/json");
     site.set("/v1/capabilities", JSON.stringify({ ok: true, open_for_work: true, skills: ["summarize", "translate"], catalogue: [{ id: "summarize", price: "0.015" }, { id: "translate", price: "0.04" }] }), "application/json");
@@ -144,7 +144,7 @@ describe("checks", () => {
     const checkedGone = service.store.listings.get(goneListing.id)!;
     expect(checkedGone).toMatchObject({ reachable: false, verifiedAt: null });
     expect(checkedGone.checkError).toContain("capabilities");
-    peer.store.settings.resume();
+    await peer.store.settings.resume();
   });
 });
 

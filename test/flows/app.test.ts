@@ -165,7 +165,7 @@ describe("manager", () => {
   it("refuses paid work while paused, with the reason, and keeps free endpoints working", async () => {
     // Served once before the pause: the capabilities text kept from then must not outlive the state it showed.
     expect(await (await service.request("/v1/capabilities")).json()).toMatchObject({ open_for_work: true });
-    service.store.settings.pause("upgrading the disk");
+    await service.store.settings.pause("upgrading the disk");
     try {
       const res = await service.request("/v1/text/reverse", { method: "POST", json: { text: "abc" } });
       expect(res.status).toBe(503);
@@ -174,7 +174,7 @@ describe("manager", () => {
       expect(caps.status).toBe(200);
       expect(await caps.json()).toMatchObject({ open_for_work: false, pause_reason: "upgrading the disk" });
     } finally {
-      service.store.settings.resume();
+      await service.store.settings.resume();
     }
     const reopened = (await (await service.request("/v1/capabilities")).json()) as Record<string, unknown>;
     expect(reopened.open_for_work).toBe(true);

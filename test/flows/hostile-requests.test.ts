@@ -169,8 +169,8 @@ describe("bodies", () => {
     }
     expect(line).toMatchObject({ level: "info", status: 499, outcome: "CLIENT_CLOSED" });
     expect(freeLog.lines.slice(before).filter((l) => l.level === "error")).toEqual([]);
-    free.store.requestOutcomes.flush();
-    expect(free.store.requestOutcomes.recent(1)[0]).toMatchObject({ status: 499, outcome: "CLIENT_CLOSED" });
+    await free.store.requestOutcomes.flush();
+    expect((await free.store.requestOutcomes.recent(1))[0]).toMatchObject({ status: 499, outcome: "CLIENT_CLOSED" });
   });
 
   it("answers a body sent one byte at a time with 408 JSON at the deadline and closes the connection", async () => {

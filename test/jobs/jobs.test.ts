@@ -180,7 +180,7 @@ describe("queue", () => {
 describe("manager and limits", () => {
   it("refuses paid submissions with 503 and the pause reason while free endpoints keep working", async () => {
     const service = await start();
-    service.store.settings.pause("maintenance window");
+    await service.store.settings.pause("maintenance window");
     const res = await post(service, { skill: "test.wait", tag: "p" });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: "SERVICE_PAUSED", pause_reason: "maintenance window" });
@@ -188,7 +188,7 @@ describe("manager and limits", () => {
     expect((await service.request("/v1/capabilities")).status).toBe(200);
     expect(((await (await service.request("/v1/trust")).json()) as Json).open_for_work).toBe(false);
     expect(service.store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs").get()?.n).toBe(0);
-    service.store.settings.resume();
+    await service.store.settings.resume();
   });
 
   it("refuses a prompt over max_prompt_chars with 400 before running anything", async () => {

@@ -140,9 +140,9 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     const id = await failedJob(manual, "crash");
     const before = usdc(buyer);
     const { sender } = (await payerFor(manual));
-    expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
+    expect(await manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const signed = await sender.sign({ reference: id, payer: buyer.addr.toString(), amount: PRICE });
-    expect(manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
+    expect(await manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
     await Promise.all([(await payerFor(manual)).payer.pass(), (await payerFor(manual)).payer.pass()]);
     expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
     expect(usdc(buyer)).toBe(before + PRICE);
@@ -152,9 +152,9 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     const id = await failedJob(manual, "late");
     const before = usdc(buyer);
     const { sender } = (await payerFor(manual));
-    expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
+    expect(await manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const stale = await sender.sign({ reference: id, payer: buyer.addr.toString(), amount: PRICE });
-    expect(manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
+    expect(await manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
     algod.advanceRounds(300);
     const payer = (await payerFor(manual)).payer;
     expect((await payer.pass()).failed).toBe(1);
@@ -168,9 +168,9 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
 
     const id2 = await failedJob(manual, "too-late");
     const before2 = usdc(buyer);
-    expect(manual.store.jobs.claimRefund(id2, "dead-process", new Date())).toBe(true);
+    expect(await manual.store.jobs.claimRefund(id2, "dead-process", new Date())).toBe(true);
     const lost = await sender.sign({ reference: id2, payer: buyer.addr.toString(), amount: PRICE });
-    expect(manual.store.jobs.recordRefundTx(id2, "dead-process", lost)).toBe(true);
+    expect(await manual.store.jobs.recordRefundTx(id2, "dead-process", lost)).toBe(true);
     algod.advanceRounds(2_000);
     expect((await payer.pass()).held).toBe(1);
     expect(manual.store.jobs.get(id2)).toMatchObject({ refundState: "sending", refundTx: lost.transaction });

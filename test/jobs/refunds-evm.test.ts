@@ -154,9 +154,9 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const before = await buyerBalance();
     const transfersBefore = (await refundTransfers()).length;
     const { sender } = (await payerFor(manual));
-    expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
+    expect(await manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const signed = await sender.sign({ reference: id, payer: fx.buyer.address, amount: PRICE });
-    expect(manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
+    expect(await manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
     // The process "died" here. The next one's passes (two at once) broadcast exactly these bytes.
     const next = (await payerFor(manual)).payer;
     await Promise.all([next.pass(), (await payerFor(manual)).payer.pass()]);
@@ -170,9 +170,9 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const before = await buyerBalance();
     const transfersBefore = (await refundTransfers()).length;
     const { sender } = (await payerFor(manual));
-    expect(manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
+    expect(await manual.store.jobs.claimRefund(id, "dead-process", new Date())).toBe(true);
     const stale = await sender.sign({ reference: id, payer: fx.buyer.address, amount: PRICE });
-    expect(manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
+    expect(await manual.store.jobs.recordRefundTx(id, "dead-process", stale)).toBe(true);
     // Another transaction from the refund account takes that nonce first (sent outside our nonce manager).
     const elsewhere = await fx.anvil.fundedAccount();
     await fx.token.mint(refunder.address, 1n);

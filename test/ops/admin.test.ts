@@ -22,7 +22,7 @@ let adminUrl: string;
 let publicUrl: string;
 
 beforeAll(async () => {
-  seedOperatorData(data);
+  await seedOperatorData(data);
   const config = loadConfig({ argv: ["--port", "0", "--admin-port", "0", "--data", data, "--render", "off", "--extract-workers", "0"] });
   service = await startService(config, { log: createMemoryLogger() });
   adminUrl = service.admin!.url.toString().replace(/\/$/, "");
@@ -184,7 +184,7 @@ describe("admin token", () => {
       expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const pause = await fetch(`${url}/api/pause`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "x" }) });
       expect(pause.status).toBe(200);
-      expect(guarded.store.settings.manager().openForWork).toBe(false);
+      expect((await guarded.store.settings.manager()).openForWork).toBe(false);
     } finally {
       await guarded.close();
     }

@@ -3,27 +3,26 @@
  * receipts over the last days on two networks and three routes, request outcomes, queued and
  * running jobs and refunds due. Written through the store modules the server uses.
  */
-import { createReceiptStore } from "../../src/store/receipts.ts";
 import { openStore } from "../../src/database.ts";
 
 const day = 86_400_000;
 const asset = { "eip155:8453": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", algorand: "31566704" } as const;
 
-export function seedOperatorData(dataDir: string, now = new Date()): void {
+export async function seedOperatorData(dataDir: string, now = new Date()): Promise<void> {
   const store = openStore(dataDir);
-  const receipts = createReceiptStore(store.db);
+  const receipts = store.receipts;
   let n = 0;
-  const receipt = (network: keyof typeof asset, amount: number, operation: string, daysAgo: number, end: "settled" | "pending" | "failed") => {
+  const receipt = async (network: keyof typeof asset, amount: number, operation: string, daysAgo: number, end: "settled" | "pending" | "failed") => {
     n++;
     const at = new Date(now.getTime() - daysAgo * day - n * 1000);
     const id = `rcpt_seed_${n}`;
-    receipts.reserve({ id, network, asset: asset[network], payTo: "0xpay", payer: `0xpayer${n % 3}`, amount: String(amount), nonce: `0x${n.toString(16).padStart(8, "0")}`, validBefore: null, requestId: `req_${n}`, operationId: operation, now: at });
+    await receipts.reserve({ id, network, asset: asset[network], payTo: "0xpay", payer: `0xpayer${n % 3}`, amount: String(amount), nonce: `0x${n.toString(16).padStart(8, "0")}`, validBefore: null, requestId: `req_${n}`, operationId: operation, now: at });
     if (end === "failed") {
-      receipts.markFailed(id, "invalid_exact_evm_insufficient_balance", null, at);
+      await receipts.markFailed(id, "invalid_exact_evm_insufficient_balance", null, at);
       return;
     }
-    receipts.claimForSettlement(id, { requestId: `req_${n}`, operationId: operation, settleRequest: null, now: at });
-    if (end === "settled") receipts.markSettled(id, `0xtx${n}`, new Date(at.getTime() + 1500));
+    await receipts.claimForSettlement(id, { requestId: `req_${n}`, operationId: operation, settleRequest: null, now: at });
+    if (end === "settled") await receipts.markSettled(id, `0xtx${n}`, new Date(at.getTime() + 1500));
   };
   // 25 settled payments over 12 days; today has some too.
   const plan: [keyof typeof asset, number, string][] = [
@@ -35,13 +34,13 @@ export function seedOperatorData(dataDir: string, now = new Date()): void {
   ];
   for (let i = 0; i < 25; i++) {
     const [network, amount, operation] = plan[i % plan.length]!;
-    receipt(network, amount + i, operation, i % 12, "settled");
+    await receipt(network, amount + i, operation, i % 12, "settled");
   }
   // An old one outside the 30-day window, two pending, one failed.
-  receipt("eip155:8453", 999_000, "web.read", 45, "settled");
-  receipt("eip155:8453", 5000, "web.read", 0, "pending");
-  receipt("algorand", 5000, "web.fetch", 1, "pending");
-  receipt("eip155:8453", 5000, "web.read", 2, "failed");
+  await receipt("eip155:8453", 999_000, "web.read", 45, "settled");
+  await receipt("eip155:8453", 5000, "web.read", 0, "pending");
+  await receipt("algorand", 5000, "web.fetch", 1, "pending");
+  await receipt("eip155:8453", 5000, "web.read", 2, "failed");
 
   // Request outcomes: calls with previews, refusals and failures.
   const statuses = [200, 200, 402, 200, 400, 200, 502, 402, 200, 429];
@@ -49,7 +48,7 @@ export function seedOperatorData(dataDir: string, now = new Date()): void {
     const at = new Date(now.getTime() - (i % 9) * day - i * 1000).toISOString();
     store.requestOutcomes.record({ requestId: `req_out_${i}`, operationId: "web.read", method: "POST", route: i % 4 === 0 ? "/v1/jobs" : "/v1/web/read", status: statuses[i % statuses.length]!, outcome: "seed", durationMs: 20 + i, at });
   }
-  store.requestOutcomes.flush();
+  await store.requestOutcomes.flush();
 
   // Jobs: two queued, one running, two refunds due, one paid.
   const job = (id: string, status: "queued" | "running" | "refund" | "refunded", priceMicros: number) => {

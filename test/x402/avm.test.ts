@@ -138,7 +138,7 @@ describe("Algorand challenge and payment", () => {
     expect(usdc(payTo)).toBe(payToBefore + 10_000n);
     expect(algod.algoBalance(feePayer.addr.toString())).toBeLessThan(feeBefore);
     expect(algod.algoBalance(buyer.addr.toString())).toBe(ALGO);
-    expect(gate.lookup(settlement.value.transaction)).toMatchObject({ state: "settled", transaction: settlement.value.transaction });
+    expect(await gate.lookup(settlement.value.transaction)).toMatchObject({ state: "settled", transaction: settlement.value.transaction });
   });
 
   test("a replayed group is refused without being submitted again; the same group 4× at once settles once", async () => {
@@ -321,11 +321,11 @@ describe("Algorand settlement outcomes", () => {
       expect(response.status).toBe(504);
       const body = (await response.json()) as { error: string; transaction: string };
       expect(body.error).toBe("SETTLEMENT_PENDING");
-      expect(slow.lookup(body.transaction)?.state).toBe("pending");
+      expect((await slow.lookup(body.transaction))?.state).toBe("pending");
       expect(await slow.reconcile()).toMatchObject({ settled: 0, stillPending: 1 });
       algod.confirmHeld();
       expect(await slow.reconcile()).toMatchObject({ settled: 1, stillPending: 0 });
-      expect(slow.lookup(body.transaction)?.state).toBe("settled");
+      expect((await slow.lookup(body.transaction))?.state).toBe("settled");
     } finally {
       algod.holdConfirmations(false);
     }
@@ -344,6 +344,6 @@ describe("Algorand settlement outcomes", () => {
       algod.failSubmitAfterAccepting(false);
     }
     expect(await gate.reconcile()).toMatchObject({ settled: 1 });
-    expect(gate.lookup(body.transaction)?.state).toBe("settled");
+    expect((await gate.lookup(body.transaction))?.state).toBe("settled");
   });
 });

@@ -85,7 +85,7 @@ describe("official buyer pays", () => {
     expect(await fx.token.balanceOf(fx.payTo)).toBe(payToBefore + 5000n);
     const receipt = await fx.anvil.publicClient.getTransactionReceipt({ hash: settlement.value.transaction as `0x${string}` });
     expect(receipt.status).toBe("success");
-    const byTx = gate.lookup(settlement.value.transaction);
+    const byTx = await gate.lookup(settlement.value.transaction);
     expect(byTx).toMatchObject({ id: body.payment_id, state: "settled", amount: "5000" });
   });
 });
@@ -284,10 +284,10 @@ describe("after the work", () => {
       work = async (body) => ({ echoed: body.text });
     }
     expect(await balances()).toEqual(before);
-    expect(gate.lookup(nonce)?.state).toBe("unused");
+    expect((await gate.lookup(nonce))?.state).toBe("unused");
     const retried = await send(header);
     expect(retried.status).toBe(200);
-    expect(gate.lookup(nonce)?.state).toBe("settled");
+    expect((await gate.lookup(nonce))?.state).toBe("settled");
     expect((await balances()).payTo).toBe(before.payTo + 5000n);
   });
 
@@ -313,7 +313,7 @@ describe("after the work", () => {
     const settlement = decodePaymentResponse(response.headers.get("payment-response") ?? "");
     expect(settlement.ok && settlement.value).toMatchObject({ success: false, errorReason: "invalid_exact_evm_insufficient_balance", network: NETWORK });
     const nonce = (decodeSignature(header).payload as { authorization: { nonce: string } }).authorization.nonce;
-    expect(gate.lookup(nonce)?.state).toBe("failed");
+    expect((await gate.lookup(nonce))?.state).toBe("failed");
     expect(await fx.token.balanceOf(sink)).toBe(1n * USDC);
   });
 
@@ -323,12 +323,12 @@ describe("after the work", () => {
     const response = await send(header);
     const settlement = decodePaymentResponse(response.headers.get("payment-response") ?? "");
     if (!settlement.ok) throw new Error(settlement.reason);
-    const byTx = gate.lookup(settlement.value.transaction);
-    const byNonce = gate.lookup(nonce.toUpperCase().replace("0X", "0x"));
+    const byTx = await gate.lookup(settlement.value.transaction);
+    const byNonce = await gate.lookup(nonce.toUpperCase().replace("0X", "0x"));
     expect(byTx).toMatchObject({ state: "settled", transaction: settlement.value.transaction, amount: "5000" });
     expect(byNonce).toEqual(byTx);
     const viaHttp = (await (await fetch(`${server.url}/v1/payments/${nonce}`)).json()) as Record<string, unknown>;
     expect(viaHttp).toMatchObject({ ok: true, state: "settled" });
-    expect(gate.lookup(`0x${"ab".repeat(32)}`)).toBeUndefined();
+    expect(await gate.lookup(`0x${"ab".repeat(32)}`)).toBeUndefined();
   });
 });

@@ -154,8 +154,8 @@ describe("indeterminate settlement", () => {
       expect(body.transaction).toMatch(/^0x[0-9a-f]{64}$/);
       const settlement = decodePaymentResponse(response.headers.get("payment-response") ?? "");
       expect(settlement.ok && settlement.value).toMatchObject({ success: false, errorReason: "settlement_pending", transaction: body.transaction });
-      expect(gate.lookup(body.transaction)).toMatchObject({ state: "pending", id: body.payment_id });
-      expect(gate.lookup(nonce)?.state).toBe("pending");
+      expect(await gate.lookup(body.transaction)).toMatchObject({ state: "pending", id: body.payment_id });
+      expect((await gate.lookup(nonce))?.state).toBe("pending");
 
       const replay = await post(fetch, server, { "PAYMENT-SIGNATURE": header });
       expect(replay.status).toBe(402);
@@ -164,7 +164,7 @@ describe("indeterminate settlement", () => {
 
       await fx.anvil.rpc("evm_mine");
       expect(await gate.reconcile()).toEqual({ settled: 1, failed: 0, released: 0, stillPending: 0 });
-      expect(gate.lookup(body.transaction)).toMatchObject({ state: "settled", transaction: body.transaction });
+      expect(await gate.lookup(body.transaction)).toMatchObject({ state: "settled", transaction: body.transaction });
     } finally {
       await fx.anvil.rpc("evm_setAutomine", [true]);
     }
@@ -199,7 +199,7 @@ describe("indeterminate settlement", () => {
     const stored = JSON.parse(JSON.stringify(authorized.payment)) as typeof authorized.payment;
     const again = await gate.authorize(new Headers({ "PAYMENT-SIGNATURE": header }), op);
     expect(again.kind === "answer" && again.answer.status).toBe(409);
-    expect(gate.lookup(stored.nonce)?.state).toBe("in_flight");
+    expect((await gate.lookup(stored.nonce))?.state).toBe("in_flight");
     const settled = await gate.settle(stored, { requestId: "job_1", operationId: "job.run" });
     expect(settled.kind).toBe("settled");
     if (settled.kind === "settled") expect(settled.receipt).toMatchObject({ state: "settled", requestId: "job_1", operationId: "job.run", amount: "10000" });
@@ -213,9 +213,9 @@ describe("indeterminate settlement", () => {
     const authorized = await gate.authorize(new Headers({ "PAYMENT-SIGNATURE": header }), operation({}, new URL(`${server.url}/v1/echo`)));
     if (authorized.kind !== "verified") throw new Error("not verified");
     expect(await gate.reconcile()).toMatchObject({ released: 0 });
-    expect(gate.lookup(authorized.payment.nonce)?.state).toBe("in_flight");
+    expect((await gate.lookup(authorized.payment.nonce))?.state).toBe("in_flight");
     clock += 301_000; // past validBefore (now + maxTimeoutSeconds)
     expect(await gate.reconcile()).toMatchObject({ released: 1 });
-    expect(gate.lookup(authorized.payment.nonce)?.state).toBe("unused");
+    expect((await gate.lookup(authorized.payment.nonce))?.state).toBe("unused");
   });
 });

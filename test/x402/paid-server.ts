@@ -34,7 +34,7 @@ export function startPaidServer(options: PaidServerOptions): PaidServer {
       const gate = options.gate;
       if (request.method === "GET" && url.pathname.startsWith("/v1/payments/")) {
         if (!gate) return new Response("payments off", { status: 404 });
-        const found = gate.lookup(decodeURIComponent(url.pathname.slice("/v1/payments/".length)));
+        const found = await gate.lookup(decodeURIComponent(url.pathname.slice("/v1/payments/".length)));
         return found
           ? Response.json({ ok: true, ...found })
           : Response.json({ ok: false, error: "PAYMENT_NOT_FOUND", status: 404 }, { status: 404 });
@@ -59,7 +59,7 @@ export function startPaidServer(options: PaidServerOptions): PaidServer {
         runs++;
         result = await options.work(body);
       } catch (error) {
-        gate.release(authorized.payment);
+        await gate.release(authorized.payment);
         return Response.json({ ok: false, error: "SOURCE_UNREACHABLE", status: 502, message: String(error) }, { status: 502 });
       }
       const settled = await gate.settle(authorized.payment, { requestId, operationId: url.pathname });

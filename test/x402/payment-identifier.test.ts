@@ -194,7 +194,7 @@ describe("the gate with payment-identifier (official buyer, anvil)", () => {
     const settlement = decodePaymentResponse(retry.headers["PAYMENT-RESPONSE"] ?? "");
     expect(settlement.ok && settlement.value.success).toBe(true);
     // The unused fresh authorization stays free for the buyer: it was never reserved.
-    expect(gate.lookup(nonceOf(freshSignature))).toBeUndefined();
+    expect(await gate.lookup(nonceOf(freshSignature))).toBeUndefined();
   });
 
   test("the same identifier for another body, or from another payer, is a 409 conflict and charges nothing", async () => {
@@ -254,10 +254,10 @@ describe("the gate with payment-identifier (official buyer, anvil)", () => {
     expect(second.kind === "answer" && errorOf(second.answer)).toBe("PAYMENT_IN_FLIGHT");
     expect(second.kind === "answer" && (second.answer.body as { payment_id: string }).payment_id).toBe(first.payment.receiptId);
 
-    gate.release(first.payment); // the work failed: nothing settled
+    await gate.release(first.payment); // the work failed: nothing settled
     const third = await gate.authorize(new Headers({ "PAYMENT-SIGNATURE": await officialSignature(required, id) }), operation(body), CONTEXT);
     expect(third.kind).toBe("verified");
-    if (third.kind === "verified") gate.release(third.payment);
+    if (third.kind === "verified") await gate.release(third.payment);
   });
 
   test("a malformed identifier is a 400 before anything is verified", async () => {
@@ -309,7 +309,7 @@ describe("the gate with payment-identifier (official buyer, anvil)", () => {
       offsetMs = 600_000 + 1;
       const after = await gate.authorize(new Headers({ "PAYMENT-SIGNATURE": await officialSignature(required, id) }), operation(body), CONTEXT);
       expect(after.kind).toBe("verified"); // not answered from memory any more: a new payment
-      if (after.kind === "verified") gate.release(after.payment);
+      if (after.kind === "verified") await gate.release(after.payment);
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

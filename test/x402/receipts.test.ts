@@ -13,40 +13,40 @@ const input = (id: string, overrides: Partial<ReserveInput> = {}): ReserveInput 
 });
 
 describe("receipts", () => {
-  test("one reservation per payment; released or failed payments may be reserved again, settled ones never", () => {
+  test("one reservation per payment; released or failed payments may be reserved again, settled ones never", async () => {
     const store = createReceiptStore(openDatabase({ path: ":memory:", migrations: receiptMigrations }));
-    const first = store.reserve(input("pay_1"));
+    const first = await store.reserve(input("pay_1"));
     expect(first.ok).toBe(true);
-    const second = store.reserve(input("pay_2", { payer: "0xPAYER" })); // same payer, other case
+    const second = await store.reserve(input("pay_2", { payer: "0xPAYER" })); // same payer, other case
     expect(second).toMatchObject({ ok: false, existing: { id: "pay_1", state: "reserved" } });
 
-    expect(store.release("pay_1", now)).toBe(true);
-    expect(store.find(`0x${"ab".repeat(32)}`)?.state).toBe("unused");
-    expect(store.reserve(input("pay_3")).ok).toBe(true);
+    expect(await store.release("pay_1", now)).toBe(true);
+    expect((await store.find(`0x${"ab".repeat(32)}`))?.state).toBe("unused");
+    expect((await store.reserve(input("pay_3"))).ok).toBe(true);
 
     const ctx = { requestId: "req_3", operationId: "/v1/web/read", settleRequest: null, now };
-    expect(store.claimForSettlement("pay_3", ctx)).toBe(true);
-    expect(store.claimForSettlement("pay_3", ctx)).toBe(false); // never settles twice
-    expect(store.release("pay_3", now)).toBe(false); // a settling payment cannot be released by the work path
-    store.recordSubmitted("pay_3", "0xTX", now);
-    expect(store.markFailed("pay_3", "invalid_exact_evm_insufficient_balance", null, now)).toBe(true);
-    expect(store.reserve(input("pay_4")).ok).toBe(true);
-    expect(store.claimForSettlement("pay_4", ctx)).toBe(true);
-    expect(store.markSettled("pay_4", "0xTX2", now)).toBe(true);
-    expect(store.reserve(input("pay_5"))).toMatchObject({ ok: false, existing: { state: "settled", transaction: "0xTX2" } });
-    expect(store.markFailed("pay_4", "late", null, now)).toBe(false); // settled is final
-    expect(store.find("0xTX2")).toMatchObject({ id: "pay_4", state: "settled", amount: "5000", requestId: "req_3" });
+    expect(await store.claimForSettlement("pay_3", ctx)).toBe(true);
+    expect(await store.claimForSettlement("pay_3", ctx)).toBe(false); // never settles twice
+    expect(await store.release("pay_3", now)).toBe(false); // a settling payment cannot be released by the work path
+    await store.recordSubmitted("pay_3", "0xTX", now);
+    expect(await store.markFailed("pay_3", "invalid_exact_evm_insufficient_balance", null, now)).toBe(true);
+    expect((await store.reserve(input("pay_4"))).ok).toBe(true);
+    expect(await store.claimForSettlement("pay_4", ctx)).toBe(true);
+    expect(await store.markSettled("pay_4", "0xTX2", now)).toBe(true);
+    expect(await store.reserve(input("pay_5"))).toMatchObject({ ok: false, existing: { state: "settled", transaction: "0xTX2" } });
+    expect(await store.markFailed("pay_4", "late", null, now)).toBe(false); // settled is final
+    expect(await store.find("0xTX2")).toMatchObject({ id: "pay_4", state: "settled", amount: "5000", requestId: "req_3" });
   });
 
-  test("two connections to one file racing for the same payment: exactly one wins", () => {
+  test("two connections to one file racing for the same payment: exactly one wins", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receipts-"));
     try {
       const path = join(dir, "db.sqlite");
       const a = createReceiptStore(openDatabase({ path, migrations: receiptMigrations }));
       const b = createReceiptStore(openDatabase({ path, migrations: receiptMigrations }));
-      const results = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).reserve(input(`pay_${i}`)));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).reserve(input(`pay_${i}`))));
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      expect(b.find(`0x${"ab".repeat(32)}`)?.state).toBe("reserved");
+      expect((await b.find(`0x${"ab".repeat(32)}`))?.state).toBe("reserved");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

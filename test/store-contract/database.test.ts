@@ -1,0 +1,60 @@
+/**
+ * The store's two engines as the service opens them (src/database.ts): PostgreSQL migrations share
+ * the SQLite ids, the store on PostgreSQL refuses while any table family has no engine there and
+ * names those families (so does `serve --database-url`), and the facets that are there open and
+ * migrate on a real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { loadConfig } from "../../src/config.ts";
+import { allMigrations, allPgMigrations, families, familiesNotOnPostgres, openPgFacets, openPgStore, PostgresNotReadyError } from "../../src/database.ts";
+import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+
+const pgUnavailable = postgresUnavailable();
+if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the database tests: ${pgUnavailable}`);
+
+let server: TestPostgres | undefined;
+beforeAll(async () => {
+  if (!pgUnavailable) server = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const notYet = ["jobs", "capital tickets", "directory listings", "quotes", "A2A tasks"];
+
+describe("the engines of each table family", () => {
+  it("gives every PostgreSQL migration the id of its SQLite twin (the per-caller rate limit, in memory on SQLite, is PostgreSQL's own)", () => {
+    const sqliteIds = new Set(allMigrations.map((m) => m.id));
+    expect(allPgMigrations.map((m) => m.id).filter((id) => !sqliteIds.has(id))).toEqual(["0130_rate_limit_windows"]);
+    expect(new Set(allPgMigrations.map((m) => m.id)).size).toBe(allPgMigrations.length);
+  });
+
+  it("names the families not yet on PostgreSQL, a list that empties as engines are registered", () => {
+    expect(familiesNotOnPostgres()).toEqual(notYet);
+    const registered = families.map((f) => f.pg ? f : { ...f, pg: { migrations: [], open: () => ({}) } });
+    expect(familiesNotOnPostgres(registered)).toEqual([]);
+  });
+
+  it("makes serve --database-url refuse to start, naming those families", async () => {
+    const { startService } = await import("../../src/boot.ts");
+    const config = loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--database-url", "postgres://tb@127.0.0.1:1/x"], env: {} });
+    await expect(startService(config)).rejects.toThrow(`these table families have no PostgreSQL engine yet: ${notYet.join(", ")}`);
+  });
+});
+
+describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () => {
+  it("refuses to open whole while families are missing, and opens and migrates the registered ones", async () => {
+    const url = await server!.createDatabase("database_whole");
+    const refused = await openPgStore(url).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PostgresNotReadyError);
+    expect((refused as PostgresNotReadyError).missing).toEqual(notYet);
+    const facets = await openPgFacets(url, { max: 2 });
+    try {
+      const applied = await facets.sql<{ id: string }[]>`SELECT id FROM schema_migrations ORDER BY id`;
+      expect(applied.map((r) => r.id)).toEqual(allPgMigrations.map((m) => m.id).sort());
+      for (const facet of ["settings", "pluginStore", "requestOutcomes", "receipts", "instances", "figures", "rateLimiter", "idempotencyKeys"] as const) expect(facets[facet]).toBeDefined();
+    } finally {
+      await facets.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+/**
+ * Instance heartbeats on both engines (issue 28), and `tollbooth doctor` reading them: on a real
+ * PostgreSQL two instances heartbeat with one settlement signer and the doctor fails naming it and
+ * both instances; with one instance gone (or each on its own key) it passes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { openPgFacets } from "../../src/database.ts";
+import { checkSharedSettlers } from "../../src/doctor/instances.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { startHeartbeat } from "../../src/store/heartbeat.ts";
+import { createInstanceRegistry, type InstanceRegistry, instanceMigrations } from "../../src/store/instances.ts";
+import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+
+const pgUnavailable = postgresUnavailable();
+if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the instance-heartbeat contract: ${pgUnavailable}`);
+
+let server: TestPostgres | undefined;
+let databases = 0;
+
+beforeAll(async () => {
+  if (!pgUnavailable) server = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const engines: { name: string; skip: boolean; open(): Promise<{ registry: InstanceRegistry; close(): Promise<void> }> }[] = [
+  {
+    name: "SQLite",
+    skip: false,
+    async open() {
+      const db = openDatabase({ path: join(mkdtempSync(join(tmpdir(), "tb-contract-")), "i.db"), migrations: instanceMigrations });
+      return { registry: createInstanceRegistry(db), close: async () => db.close() };
+    },
+  },
+  {
+    name: "PostgreSQL",
+    skip: pgUnavailable !== undefined,
+    async open() {
+      const pg = await openPgFacets(await server!.createDatabase(`instances_${++databases}`), { max: 2 });
+      return { registry: pg.instances!, close: () => pg.close() };
+    },
+  },
+];
+
+const beat = (instanceId: string, seenAt: string, settlers: string[]) => ({ instanceId, host: "h", pid: 1, settlers, startedAt: "2026-11-27T12:00:00.000Z", seenAt });
+
+for (const engine of engines) {
+  describe.skipIf(engine.skip)(`instance heartbeats on ${engine.name}`, () => {
+    it("keeps one row per instance, refreshed by each beat, lists those seen since a time, and forgets one that leaves", async () => {
+      const { registry, close } = await engine.open();
+      try {
+        await registry.beat(beat("a", "2026-11-27T12:00:00.000Z", ["eip155:8453|0xabc"]));
+        await registry.beat(beat("b", "2026-11-27T12:00:01.000Z", []));
+        await registry.beat(beat("a", "2026-11-27T12:00:10.000Z", ["eip155:8453|0xabc", "algorand|ADDR"]));
+        expect(await registry.live(new Date("2026-11-27T12:00:05.000Z"))).toEqual([beat("a", "2026-11-27T12:00:10.000Z", ["eip155:8453|0xabc", "algorand|ADDR"])]);
+        expect((await registry.live(new Date("2026-11-27T11:00:00.000Z"))).map((b) => b.instanceId)).toEqual(["a", "b"]);
+        await registry.leave("a");
+        expect((await registry.live(new Date("2026-11-27T11:00:00.000Z"))).map((b) => b.instanceId)).toEqual(["b"]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
+  });
+}
+
+describe.skipIf(pgUnavailable !== undefined)("doctor on a shared PostgreSQL", () => {
+  it("fails while two live instances share a settlement signer, naming it, and passes once one stops", async () => {
+    const url = await server!.createDatabase(`instances_${++databases}`);
+    const config = loadConfig({ argv: ["--data", mkdtempSync(join(tmpdir(), "tb-doctor-")), "--database-url", url], env: {} });
+    const [one, two] = await Promise.all([openPgFacets(url, { max: 2 }), openPgFacets(url, { max: 2 })]);
+    const warn = (message: string, error: Error) => {
+      throw new Error(`${message}: ${error.message}`);
+    };
+    try {
+      const shared = "eip155:84532|0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+      const first = await startHeartbeat(one.instances!, { settlers: [shared, "algorand-testnet|OWNKEY1"], warn });
+      expect(await checkSharedSettlers(config)).toMatchObject({ status: "ok", detail: expect.stringContaining("1 live instance(s)") });
+      const second = await startHeartbeat(two.instances!, { settlers: ["algorand-testnet|OWNKEY2", shared], warn });
+      const refused = await checkSharedSettlers(config);
+      expect(refused.status).toBe("fail");
+      expect(refused.detail).toContain("eip155:84532 signer 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 is used by 2 live instances");
+      expect(refused.detail).toContain(first.instanceId.slice(0, 8));
+      expect(refused.detail).toContain(second.instanceId.slice(0, 8));
+      expect(refused.detail).not.toContain("OWNKEY");
+      await second.stop();
+      expect(await checkSharedSettlers(config)).toMatchObject({ status: "ok" });
+      // A heartbeat older than the live window is a stopped instance: it no longer counts.
+      const third = await startHeartbeat(two.instances!, { settlers: [shared], warn });
+      expect(await checkSharedSettlers(config, new Date(Date.now() + 60_000))).toMatchObject({ status: "ok", detail: expect.stringContaining("no live instance") });
+      await third.stop();
+      await first.stop();
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  }, 60_000);
+});
