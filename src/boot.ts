@@ -111,7 +111,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const logOutput = options.log ? undefined : logOutputFor(config);
   const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutput!.sink });
   const registry = await loadRegistry(config);
-  const store = config.databaseUrl ? await openPgStore(config.databaseUrl) : openStore(config.data);
+  const store = config.databaseUrl
+    ? await openPgStore(config.databaseUrl, { warn: (message, error) => log.warn(message, { error: error.message }) })
+    : openStore(config.data);
   const renderer = options.web ? undefined : createRendererFor(config);
   const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : holdMemoryValve(config.memorySoftLimitMb * 1024 * 1024);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);

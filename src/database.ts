@@ -61,6 +61,8 @@ export type StoreFacets = Omit<Store, "engine" | "db" | "path" | "onClose" | "cl
 export interface PgFamilyContext {
   /** Runs `stop` before the pool ends (a family's background writes). */
   onClose(stop: () => void | Promise<void>): void;
+  /** Reports a background write that failed (the service logs it). */
+  warn(message: string, error: Error): void;
 }
 
 /**
@@ -81,7 +83,13 @@ export const families: readonly Family[] = [
   { name: "idempotency keys", pg: { migrations: idempotencyPgMigrations, open: (sql) => ({ idempotencyKeys: (ttlMs) => createPgIdempotencyKeys(sql, ttlMs) }) } },
   { name: "settings", pg: { migrations: settingsPgMigrations, open: async (sql) => ({ settings: await createPgSettingsStore(sql) }) } },
   { name: "plugin key-value storage", pg: { migrations: pluginKvPgMigrations, open: (sql) => ({ pluginStore: (pluginId) => createPgPluginStore(sql, pluginId) }) } },
-  { name: "request outcomes", pg: { migrations: requestOutcomePgMigrations, open: (sql, { onClose }) => ({ requestOutcomes: outcomesFlushedOnClose(createPgRequestOutcomeStore(sql), onClose) }) } },
+  {
+    name: "request outcomes",
+    pg: {
+      migrations: requestOutcomePgMigrations,
+      open: (sql, { onClose, warn }) => ({ requestOutcomes: outcomesFlushedOnClose(createPgRequestOutcomeStore(sql, (error) => warn("request outcomes not written", error)), onClose) }),
+    },
+  },
   { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
@@ -134,8 +142,10 @@ export function openStore(dataDir: string): Store {
 export interface OpenPgStoreOptions {
   /** Connections in this instance's pool (default 10). */
   readonly max?: number;
-  /** false behind PgBouncer in transaction mode (no prepared statements). */
+  /** false behind PgBouncer in transaction mode (no prepared statements); unset, the URL's `?prepare=false` decides. */
   readonly prepare?: boolean;
+  /** Where failed background writes are reported (default: stderr). */
+  readonly warn?: (message: string, error: Error) => void;
 }
 
 /** The facets of the families registered on PostgreSQL, over one pool; `close` ends it. */
@@ -152,9 +162,10 @@ export interface PgFacets extends Partial<StoreFacets> {
 export async function openPgFacets(url: string, options: OpenPgStoreOptions = {}): Promise<PgFacets> {
   // The driver loads only when a database URL is used: SQLite serving and the operator commands never pay for it.
   const { openPostgres } = await import("./store/postgres.ts");
-  const sql = await openPostgres({ url, migrations: allPgMigrations, ...options });
+  const { warn = (message: string, error: Error) => console.error(`${message}: ${error.message}`), ...pool } = options;
+  const sql = await openPostgres({ url, migrations: allPgMigrations, ...pool });
   const closers: (() => void | Promise<void>)[] = [];
-  const context: PgFamilyContext = { onClose: (stop) => closers.push(stop) };
+  const context: PgFamilyContext = { onClose: (stop) => closers.push(stop), warn };
   let facets: Partial<StoreFacets>;
   try {
     facets = Object.assign({}, ...(await Promise.all(families.map((f) => f.pg?.open(sql, context) ?? {})))) as Partial<StoreFacets>;

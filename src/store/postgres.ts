@@ -5,8 +5,8 @@
  * and applies forward-only migrations in one `schema_migrations` table, the same table and ids as the
  * SQLite side, under an advisory lock so instances starting together migrate once.
  *
- * Behind PgBouncer in transaction mode, open with `prepare: false` (prepared statements do not
- * survive a pooled connection).
+ * Behind PgBouncer in transaction mode, open with `prepare: false`, or put `?prepare=false` on the
+ * URL (prepared statements do not survive a pooled connection).
  */
 import postgres from "postgres";
 import type { Migration } from "./db.ts";
@@ -19,7 +19,7 @@ export interface OpenPostgresOptions {
   readonly migrations: readonly Migration[];
   /** Connections in the pool (default 10). */
   readonly max?: number;
-  /** false behind PgBouncer in transaction mode. */
+  /** false behind PgBouncer in transaction mode; unset, the URL's `?prepare=false` decides (default true). */
   readonly prepare?: boolean;
 }
 
@@ -35,10 +35,10 @@ export function parseInt8(text: string): number {
 /** Fixed key of the advisory lock migrations run under ("tollbooth" in ASCII, as an int8). */
 const MIGRATION_LOCK = 0x746f6c6c626f6fn;
 
-export async function openPostgres({ url, migrations, max = 10, prepare = true }: OpenPostgresOptions): Promise<Sql> {
+export async function openPostgres({ url, migrations, max = 10, prepare }: OpenPostgresOptions): Promise<Sql> {
   const sql = postgres(url, {
     max,
-    prepare,
+    ...(prepare === undefined ? {} : { prepare }),
     onnotice: () => {},
     types: { int8: { to: INT8_OID, from: [INT8_OID], serialize: (value: number | bigint) => String(value), parse: parseInt8 } },
   }) as unknown as Sql;

@@ -1,8 +1,8 @@
 /**
  * @module store/request-outcomes-pg — request outcomes on PostgreSQL, in the table every instance
  * writes, so the operator's figures count the whole cluster. Batched as on SQLite (every second or
- * 256 rows, one multi-row statement); a write that fails is logged by the caller's flush and its
- * rows dropped (statistics, not money: receipts are written at once elsewhere).
+ * 256 rows, one multi-row statement); a write that fails is reported to `onError` (the service
+ * logs it) and its rows dropped (statistics, not money: receipts are written at once elsewhere).
  */
 import type { Migration } from "./db.ts";
 import type { Sql } from "./postgres.ts";

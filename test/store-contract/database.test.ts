@@ -52,7 +52,20 @@ describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () 
     try {
       const applied = await facets.sql<{ id: string }[]>`SELECT id FROM schema_migrations ORDER BY id`;
       expect(applied.map((r) => r.id)).toEqual(allPgMigrations.map((m) => m.id).sort());
+      expect((facets.sql as unknown as { options: { prepare: boolean } }).options.prepare).toBe(true);
       for (const facet of ["settings", "pluginStore", "requestOutcomes", "receipts", "instances", "figures", "rateLimiter", "idempotencyKeys"] as const) expect(facets[facet]).toBeDefined();
+    } finally {
+      await facets.close();
+    }
+  }, 60_000);
+
+  it("turns prepared statements off for PgBouncer with ?prepare=false on the URL, and still works", async () => {
+    const url = `${await server!.createDatabase("database_bouncer")}?prepare=false`;
+    const facets = await openPgFacets(url, { max: 1 });
+    try {
+      expect((facets.sql as unknown as { options: { prepare: boolean } }).options.prepare).toBe(false);
+      await facets.pluginStore!("p.q").set("k", [1]);
+      expect(await facets.pluginStore!("p.q").get("k")).toEqual([1]);
     } finally {
       await facets.close();
     }

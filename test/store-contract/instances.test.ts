@@ -13,6 +13,8 @@ import { checkSharedSettlers } from "../../src/doctor/instances.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { startHeartbeat } from "../../src/store/heartbeat.ts";
 import { createInstanceRegistry, type InstanceRegistry, instanceMigrations } from "../../src/store/instances.ts";
+import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
+import { settlerAddresses } from "../../src/x402/settler-addresses.ts";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const pgUnavailable = postgresUnavailable();
@@ -98,5 +100,34 @@ describe.skipIf(pgUnavailable !== undefined)("doctor on a shared PostgreSQL", ()
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
+  }, 60_000);
+});
+
+describe("what an instance heartbeats", () => {
+  it("names each local settlement signer by network and address, and none for a remote facilitator", async () => {
+    // anvil's first well-known development key and its account.
+    const key = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+    const network = (n: string, settlement: "local" | "remote") =>
+      ({ family: "evm", network: n, name: n, payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", eip712: { name: "USDC", version: "2" }, settlement, rpcUrl: "http://127.0.0.1:1", settlerPrivateKey: key, facilitator: { url: "http://127.0.0.1:2" } }) as X402Config["networks"][number];
+    const config: X402Config = { maxTimeoutSeconds: 300, settlementMarginSeconds: 30, confirmationTimeoutMs: 1000, staleReservationSeconds: 900, networks: [network("eip155:84532", "local"), network("eip155:31337", "remote")] };
+    expect(await settlerAddresses(resolveNetworks(config))).toEqual(["eip155:84532|0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"]);
+  });
+
+  it("is written by a serving instance at start and removed when it stops", async () => {
+    const { startService } = await import("../../src/boot.ts");
+    const { openStore } = await import("../../src/database.ts");
+    const { createMemoryLogger } = await import("../../src/log.ts");
+    const data = mkdtempSync(join(tmpdir(), "tb-heartbeat-"));
+    const service = await startService(loadConfig({ argv: ["--data", data, "--port", "0", "--render", "off", "--extract-workers", "0"], env: {} }), { log: createMemoryLogger() });
+    let live;
+    try {
+      live = await service.store.instances.live(new Date(Date.now() - 60_000));
+    } finally {
+      await service.close();
+    }
+    expect(live).toEqual([expect.objectContaining({ pid: process.pid, settlers: [] })]);
+    const after = openStore(data);
+    expect(await after.instances.live(new Date(0))).toEqual([]);
+    await after.close();
   }, 60_000);
 });
