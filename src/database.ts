@@ -202,6 +202,24 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
   };
 }
 
+/** What the operator commands on the core tables use (pause, resume, receipts, doctor's heartbeat check). */
+export type OperatorStore = Pick<Store, "settings" | "figures" | "receipts" | "instances" | "path" | "close">;
+
+/**
+ * The database the server uses, for one operator command on the core tables: the PostgreSQL of
+ * `--database-url` when set (so `tollbooth pause` reaches every instance), else the SQLite file in `--data`.
+ */
+export async function openOperatorStore(config: { readonly data: string; readonly databaseUrl?: string | undefined }): Promise<OperatorStore> {
+  if (!config.databaseUrl) return openStore(config.data);
+  const pg = await openPgFacets(config.databaseUrl, { max: 2 });
+  const { settings, figures, receipts, instances } = pg;
+  if (!settings || !figures || !receipts || !instances) {
+    await pg.close();
+    throw new PostgresNotReadyError(["settings, operator figures, payment receipts or instance heartbeats"]);
+  }
+  return { settings, figures, receipts, instances, path: redactedUrl(config.databaseUrl), close: () => pg.close() };
+}
+
 /** The URL with its password replaced, for messages and logs. */
 export function redactedUrl(url: string): string {
   try {

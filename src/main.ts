@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor/doctor.ts";
-import { openStore } from "./database.ts";
+import { openOperatorStore } from "./database.ts";
 import { commandHelp, type ParsedCommand, parseCommand, UsageError } from "./cli/args.ts";
 import { commands } from "./cli/commands.ts";
 
@@ -153,14 +153,14 @@ async function main(args: string[]): Promise<number> {
         console.error("tollbooth pause: --reason TEXT is required (callers see it)");
         return 2;
       }
-      const store = openStore(config.data);
+      const store = await openOperatorStore(config);
       await store.settings.pause(reason.trim());
       await store.close();
       console.log(`paused: paid work is refused with 503 ("${reason.trim()}"); free endpoints keep working`);
       return 0;
     }
     case "resume": {
-      const store = openStore(config.data);
+      const store = await openOperatorStore(config);
       await store.settings.resume();
       await store.close();
       console.log("resumed: open for work");

@@ -3,10 +3,10 @@
  * failed, unused) as a table, newest first.
  */
 import type { Config } from "../config.ts";
-import { openStore } from "../database.ts";
+import { openOperatorStore } from "../database.ts";
 
 export async function listReceiptsForCli(config: Config, limit: number, state?: string): Promise<number> {
-  const store = openStore(config.data);
+  const store = await openOperatorStore(config);
   try {
     const rows = await store.figures.recentReceipts(Number.isFinite(limit) && limit > 0 ? limit : 20, state);
     if (rows.length === 0) {

@@ -4,24 +4,16 @@
  * heartbeats in the database the server uses (the PostgreSQL of --database-url, else --data).
  */
 import type { Config } from "../config.ts";
-import { openPgFacets, openStore, redactedUrl } from "../database.ts";
-import { type InstanceBeat, type InstanceRegistry, liveWithinMs, sharedSettlers } from "../store/instances.ts";
+import { openOperatorStore, redactedUrl } from "../database.ts";
+import { type InstanceBeat, liveWithinMs, sharedSettlers } from "../store/instances.ts";
 import type { CheckResult } from "./check.ts";
 
 const name = "settlement signers";
 
-async function withInstances<T>(config: Config, use: (instances: InstanceRegistry) => Promise<T>): Promise<T> {
-  if (config.databaseUrl) {
-    const pg = await openPgFacets(config.databaseUrl, { max: 1 });
-    try {
-      return await use(pg.instances!);
-    } finally {
-      await pg.close();
-    }
-  }
-  const store = openStore(config.data);
+async function liveSince(config: Config, since: Date): Promise<InstanceBeat[]> {
+  const store = await openOperatorStore(config);
   try {
-    return await use(store.instances);
+    return await store.instances.live(since);
   } finally {
     await store.close();
   }
@@ -33,7 +25,7 @@ export async function checkSharedSettlers(config: Config, now: Date = new Date()
   const where = config.databaseUrl ? redactedUrl(config.databaseUrl) : config.data;
   let live: InstanceBeat[];
   try {
-    live = await withInstances(config, (instances) => instances.live(new Date(now.getTime() - liveWithinMs)));
+    live = await liveSince(config, new Date(now.getTime() - liveWithinMs));
   } catch (error) {
     return { name, status: "fail", detail: `cannot read the instance heartbeats in ${where}: ${(error as Error).message}` };
   }

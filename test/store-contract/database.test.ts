@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
+import { join } from "node:path";
 import { allMigrations, allPgMigrations, families, familiesNotOnPostgres, openPgFacets, openPgStore, PostgresNotReadyError } from "../../src/database.ts";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
 
@@ -66,6 +67,25 @@ describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () 
       expect((facets.sql as unknown as { options: { prepare: boolean } }).options.prepare).toBe(false);
       await facets.pluginStore!("p.q").set("k", [1]);
       expect(await facets.pluginStore!("p.q").get("k")).toEqual([1]);
+    } finally {
+      await facets.close();
+    }
+  }, 60_000);
+
+  it("lets tollbooth pause, resume and receipts work on the shared database when --database-url is given", async () => {
+    const url = await server!.createDatabase("database_operator");
+    const root = join(import.meta.dir, "../..");
+    const run = (...args: string[]) => {
+      const done = Bun.spawnSync([process.execPath, "src/main.ts", ...args, "--data", join(root, "no-such-folder-used"), "--database-url", url], { cwd: root });
+      return { code: done.exitCode, out: done.stdout.toString(), err: done.stderr.toString() };
+    };
+    const facets = await openPgFacets(url, { max: 1 });
+    try {
+      expect(run("pause", "--reason", "moving racks")).toMatchObject({ code: 0 });
+      expect(await facets.settings!.manager()).toMatchObject({ openForWork: false, pauseReason: "moving racks" });
+      expect(run("resume")).toMatchObject({ code: 0 });
+      expect((await facets.settings!.manager()).openForWork).toBe(true);
+      expect(run("receipts").out).toContain("no receipts in postgres://tollbooth@127.0.0.1:");
     } finally {
       await facets.close();
     }
