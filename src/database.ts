@@ -7,7 +7,7 @@ import { a2aTaskMigrations } from "./a2a/task-store.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { idempotencyMigrations } from "./jobs/idempotency.ts";
-import { createJobStore, jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { createJobStore, jobMigrations, type SqliteJobStore } from "./jobs/job-store.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
 import { type CoreStore, coreMigrations, openCoreStore } from "./store/store.ts";
@@ -25,7 +25,7 @@ export const allMigrations: readonly Migration[] = [
 ];
 
 export interface Store extends CoreStore {
-  readonly jobs: JobStore;
+  readonly jobs: SqliteJobStore;
   /** Capital board: tickets and seat commitments. */
   readonly tickets: TicketStore;
   /** Directory listings (contacts included: private). */
@@ -44,6 +44,9 @@ export function openStore(dataDir: string): Store {
     quotes: createQuoteStore(core.db),
   };
 }
+
+// The job queue on PostgreSQL (issue 28): openPgStore's jobs facet is createPgJobStore(sql), its migrations jobPgMigrations.
+export { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
 
 /** Opens the database for one operator command and closes it after, whatever the command returns or throws. */
 export function withStore<T>(dataDir: string, use: (store: Store) => T): T {

@@ -3,11 +3,19 @@
  * calls alike, so the trust figures count every sale). Inputs and payment snapshots live only
  * while a job can still run; results only until `expires_at`; the bare row (skill, status,
  * timestamps, payer) stays for the 7-day statistics and is then deleted.
+ *
+ * One asynchronous interface, two engines: SQLite here (the default, one instance) and PostgreSQL
+ * (job-store-pg.ts, several instances on one database). The queue lives in the table: a worker
+ * claims the oldest claimable job under a lease (owner and attempt number, until an expiry it
+ * renews), every write for a claimed job is fenced by that lease (it changes nothing once the lease
+ * was lost), and a settlement row is written before the facilitator is called so a job run twice
+ * (delivery is at-least-once) never settles twice.
  */
 import { randomBytes } from "node:crypto";
 import type { Database, Migration } from "../store/db.ts";
 import type { JobStatus } from "./job-status.ts";
 import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundState } from "../refunds/ledger.ts";
+import { createJobSignal, type JobSignal } from "./job-signal.ts";
 
 export const jobMigrations: Migration[] = [
   {
@@ -54,6 +62,30 @@ export const jobMigrations: Migration[] = [
     ALTER TABLE jobs ADD COLUMN refund_error TEXT;
     ALTER TABLE jobs ADD COLUMN refund_paid_at TEXT;`,
   },
+  {
+    // The queue in the table: who holds a job (worker id), until when (Unix ms), and how many
+    // times it was claimed (the attempt number fences every write of the holder).
+    id: "0302_job_leases",
+    sql: `ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+    ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
+    ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX jobs_leases ON jobs (lease_expires_at) WHERE lease_owner IS NOT NULL;`,
+  },
+  {
+    // One row per job whose payment a worker began to settle, written before the facilitator is called.
+    id: "0303_job_settlements",
+    sql: `CREATE TABLE job_settlements (
+      job_id TEXT PRIMARY KEY,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'settled', 'failed')),
+      worker TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      payment_response TEXT,
+      error_code TEXT,
+      error_message TEXT
+    );`,
+  },
 ];
 
 /**
@@ -95,9 +127,50 @@ export interface JobRow {
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
   readonly expiresAt: string | null;
+  /** The worker holding the job (claimed and running, or held while it is being accepted). */
+  readonly leaseOwner: string | null;
+  /** Unix ms the lease lapses at unless renewed. */
+  readonly leaseExpiresAt: number | null;
+  /** How many times a worker claimed it. */
+  readonly attempts: number;
 }
 
-interface RawRow extends RefundColumns {
+/** A worker's hold on one job; every write it makes for the job names it. */
+export interface JobLease {
+  readonly worker: string;
+  readonly attempt: number;
+}
+
+export function leaseOf(row: JobRow): JobLease | undefined {
+  return row.leaseOwner === null ? undefined : { worker: row.leaseOwner, attempt: row.attempts };
+}
+
+/** What a job's settlement row says. `pending`: the facilitator was (or was about to be) called and no answer was recorded. */
+export interface JobSettlement {
+  readonly state: "pending" | "settled" | "failed";
+  readonly worker: string;
+  readonly attempt: number;
+  readonly paymentResponse: string | null;
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+}
+
+/** `begun`: the row is written, call the facilitator now. `exists`: an earlier run wrote it. `lease_lost`: not the holder any more. */
+export type SettlementStart = { readonly kind: "begun" } | { readonly kind: "exists"; readonly settlement: JobSettlement } | { readonly kind: "lease_lost" };
+
+export type SettlementFinish =
+  | { readonly state: "settled"; readonly paymentResponse: string | null }
+  | { readonly state: "failed"; readonly code: string; readonly message: string };
+
+export interface ClaimOptions {
+  readonly worker: string;
+  readonly leaseMs: number;
+  /** Jobs running at once in the whole cluster (max_concurrent_jobs): nothing is claimed at the cap. */
+  readonly cap: number;
+  readonly now: Date;
+}
+
+export interface RawRow extends RefundColumns {
   id: string;
   skill: string;
   sync: number;
@@ -119,6 +192,29 @@ interface RawRow extends RefundColumns {
   started_at: string | null;
   finished_at: string | null;
   expires_at: string | null;
+  lease_owner?: string | null;
+  lease_expires_at?: number | null;
+  attempts?: number;
+}
+
+export interface RawSettlement {
+  state: string;
+  worker: string;
+  attempt: number;
+  payment_response: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export function toSettlement(r: RawSettlement): JobSettlement {
+  return {
+    state: r.state as JobSettlement["state"],
+    worker: r.worker,
+    attempt: r.attempt,
+    paymentResponse: r.payment_response,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+  };
 }
 
 export interface NewJob {
@@ -134,6 +230,8 @@ export interface NewJob {
   readonly settleMode: SettleMode;
   readonly requestId: string;
   readonly createdAt: Date;
+  /** Inserted held by this worker (not claimable) until it calls `releaseHold`, or until `untilMs` when the reaper frees it. */
+  readonly hold?: { readonly worker: string; readonly untilMs: number };
 }
 
 /** A finished sync call, recorded for the statistics only (no input, no result). */
@@ -153,32 +251,61 @@ export interface StatsRow {
   readonly durationMs: number | null;
 }
 
-/** The jobs table; as a refund ledger (refunds/ledger.ts) its unpaid refunds are those of jobs whose payment was settled. */
-export interface JobStore extends RefundLedger {
-  insert(job: NewJob): void;
-  recordSyncCall(call: SyncCallRecord): void;
-  get(id: string): JobRow | undefined;
-  /** queued → running; false when the job was not queued. */
-  markRunning(id: string, at: Date): boolean;
-  markSettled(id: string, paymentResponse: string | null, at: Date): void;
+/** The jobs table and its queue, on either engine. Every write for a claimed job takes the holder's lease and changes nothing without it. */
+export interface JobStore {
+  /** True when several instances share the table (PostgreSQL): a running job may be another instance's. */
+  readonly shared: boolean;
+  insert(job: NewJob): Promise<void>;
+  recordSyncCall(call: SyncCallRecord): Promise<void>;
+  get(id: string): Promise<JobRow | undefined>;
+  /** queued → running without a lease; false when the job was not queued. */
+  markRunning(id: string, at: Date): Promise<boolean>;
+  /** The oldest claimable queued job → running under a new lease; undefined when none, or when `cap` jobs already run. */
+  claimNext(options: ClaimOptions): Promise<JobRow | undefined>;
+  /** Extends every lease `worker` holds to `untilMs`; how many. */
+  renewLeases(worker: string, untilMs: number): Promise<number>;
+  /** A job inserted held by `worker` becomes claimable. */
+  releaseHold(id: string, worker: string): Promise<boolean>;
+  /** Jobs whose lease lapsed before `nowMs` (their holder is gone or stuck). */
+  expiredLeases(nowMs: number): Promise<JobRow[]>;
+  /** A job whose lease lapsed goes back to the queue, only under that very lease. */
+  requeue(id: string, lease: JobLease): Promise<boolean>;
+  markSettled(id: string, paymentResponse: string | null, at: Date): Promise<void>;
   /** Switches a job to settle-at-acceptance (its authorization would lapse before it could finish). */
-  markSettleMode(id: string, mode: SettleMode): void;
-  complete(id: string, result: unknown, at: Date, expiresAt: Date): void;
-  fail(id: string, outcome: { status: "failed" | "expired"; code: string; message: string; refundReason: string | null }, at: Date, expiresAt: Date): void;
-  /** Deletes a job that was never accepted (settlement at acceptance failed). */
-  discard(id: string): void;
-  listByStatus(status: JobStatus): JobRow[];
-  countByStatus(status: JobStatus): number;
+  markSettleMode(id: string, mode: SettleMode): Promise<void>;
+  /** With a lease: only while that lease holds (false otherwise). */
+  complete(id: string, result: unknown, at: Date, expiresAt: Date, lease?: JobLease): Promise<boolean>;
+  fail(
+    id: string,
+    outcome: { status: "failed" | "expired"; code: string; message: string; refundReason: string | null },
+    at: Date,
+    expiresAt: Date,
+    lease?: JobLease,
+  ): Promise<boolean>;
+  /** Deletes a job that was never accepted (settlement at acceptance failed), with its settlement row. */
+  discard(id: string): Promise<void>;
+  /** Writes the settlement row (state pending) while `lease` holds the job, before the facilitator is called. */
+  beginSettlement(id: string, lease: JobLease, at: Date): Promise<SettlementStart>;
+  /** Records the facilitator's answer on the row; a settled one also marks the job settled (one step). */
+  finishSettlement(id: string, outcome: SettlementFinish, at: Date): Promise<void>;
+  settlementOf(id: string): Promise<JobSettlement | undefined>;
+  listByStatus(status: JobStatus): Promise<JobRow[]>;
+  countByStatus(status: JobStatus): Promise<number>;
   /** Jobs queued or running (one query: /v1/capabilities asks on every call). */
-  countActive(): number;
-  statsRows(since: Date): StatsRow[];
+  countActive(): Promise<number>;
+  statsRows(since: Date): Promise<StatsRow[]>;
   /** `unpaid` = due or sending. */
-  listRefunds(state?: RefundState | "unpaid"): JobRow[];
+  listRefunds(state?: RefundState | "unpaid"): Promise<JobRow[]>;
   /** The operator paid it by hand: due (or sending, after checking its transaction) → paid. */
-  markRefundPaid(id: string, note: string): boolean;
+  markRefundPaid(id: string, note: string): Promise<boolean>;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
-  purge(now: Date, rowsBefore: Date): { results: number; rows: number };
+  purge(now: Date, rowsBefore: Date): Promise<{ results: number; rows: number }>;
+  /** Calls `listener` when a job may have become claimable (submitted, released, a slot freed), from any instance sharing the table. */
+  subscribe(listener: () => void): Promise<() => Promise<void>>;
 }
+
+/** The SQLite jobs table: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
+export type SqliteJobStore = JobStore & RefundLedger;
 
 /** 128 random bits: a job id is the only key to its result. */
 export function newJobId(): string {
@@ -187,7 +314,7 @@ export function newJobId(): string {
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-function toRow(r: RawRow): JobRow {
+export function toRow(r: RawRow): JobRow {
   return {
     id: r.id,
     skill: r.skill,
@@ -218,13 +345,40 @@ function toRow(r: RawRow): JobRow {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     expiresAt: r.expires_at,
+    leaseOwner: r.lease_owner ?? null,
+    leaseExpiresAt: r.lease_expires_at ?? null,
+    attempts: r.attempts ?? 0,
   };
 }
 
-export function createJobStore(db: Database): JobStore {
+export function toStatsRow(r: {
+  status: string;
+  payer: string | null;
+  network: string | null;
+  settled_at: string | null;
+  settle_mode: string;
+  started_at: string | null;
+  finished_at: string | null;
+}): StatsRow {
+  return {
+    status: r.status as JobStatus,
+    paid: r.settle_mode !== "free" && r.payer !== null,
+    settled: r.settled_at !== null && r.settle_mode !== "free" && r.payer !== null && r.network !== null,
+    durationMs: r.started_at && r.finished_at ? Date.parse(r.finished_at) - Date.parse(r.started_at) : null,
+  };
+}
+
+export function refundsIn(rows: JobRow[], state: RefundState | "unpaid" | undefined): JobRow[] {
+  return rows.filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid"));
+}
+
+const finishedStatuses = "('completed', 'failed', 'expired')";
+
+export function createJobStore(db: Database): SqliteJobStore {
+  const signal: JobSignal = createJobSignal();
   const insert = db.prepare(
-    `INSERT INTO jobs (id, skill, sync, status, input, caller, payer, network, price_micros, payment, settle_mode, request_id, created_at)
-     VALUES ($id, $skill, $sync, 'queued', $input, $caller, $payer, $network, $price, $payment, $mode, $requestId, $createdAt)`,
+    `INSERT INTO jobs (id, skill, sync, status, input, caller, payer, network, price_micros, payment, settle_mode, request_id, created_at, lease_owner, lease_expires_at)
+     VALUES ($id, $skill, $sync, 'queued', $input, $caller, $payer, $network, $price, $payment, $mode, $requestId, $createdAt, $holder, $holdUntil)`,
   );
   const insertSync = db.prepare(
     `INSERT INTO jobs (id, skill, sync, status, caller, payer, network, price_micros, settle_mode, settled_at, error_code, request_id, created_at, started_at, finished_at, expires_at)
@@ -232,19 +386,54 @@ export function createJobStore(db: Database): JobStore {
   );
   const get = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE id = ?");
   const markRunning = db.prepare<unknown, [string, string]>("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
+  // One statement: SQLite has one writer at a time, so the cap count and the claim cannot interleave with another claim.
+  const claim = db.prepare<RawRow, Record<string, string | number>>(
+    `UPDATE jobs SET status = 'running', started_at = $at, lease_owner = $worker, lease_expires_at = $until, attempts = attempts + 1
+     WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND lease_owner IS NULL ORDER BY created_at, rowid LIMIT 1)
+       AND (SELECT COUNT(*) FROM jobs WHERE status = 'running') < $cap
+     RETURNING *`,
+  );
+  const renew = db.prepare<unknown, [number, string]>("UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status IN ('queued', 'running')");
+  const releaseHold = db.prepare<unknown, [string, string]>(
+    "UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND status = 'queued' AND attempts = 0",
+  );
+  const expired = db.prepare<RawRow, [number]>(
+    "SELECT * FROM jobs WHERE lease_owner IS NOT NULL AND lease_expires_at < ? AND status IN ('queued', 'running') ORDER BY lease_expires_at",
+  );
+  const requeue = db.prepare<unknown, [string, string, number]>(
+    `UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = ? AND lease_owner = ? AND attempts = ? AND status IN ('queued', 'running')`,
+  );
   const markSettled = db.prepare<unknown, [string, string | null, string]>("UPDATE jobs SET settled_at = ?, payment_response = ?, payment = NULL WHERE id = ?");
   const markMode = db.prepare<unknown, [string, string]>("UPDATE jobs SET settle_mode = ? WHERE id = ?");
-  const complete = db.prepare<unknown, [string, string, string, string]>(
-    "UPDATE jobs SET status = 'completed', result = ?, input = NULL, payment = NULL, finished_at = ?, expires_at = ? WHERE id = ?",
+  const complete = db.prepare(
+    `UPDATE jobs SET status = 'completed', result = $result, input = NULL, payment = NULL, finished_at = $at, expires_at = $expires, lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = $id AND ($worker IS NULL OR (status = 'running' AND lease_owner = $worker AND attempts = $attempt))`,
   );
   const fail = db.prepare(
     `UPDATE jobs SET status = $status, error_code = $code, error_message = $message, input = NULL, payment = NULL, result = NULL,
        refund_state = CASE WHEN $refund IS NULL THEN refund_state ELSE 'due' END,
        refund_reason = COALESCE($refund, refund_reason),
-       started_at = COALESCE(started_at, $at), finished_at = $at, expires_at = $expires
-     WHERE id = $id`,
+       started_at = COALESCE(started_at, $at), finished_at = $at, expires_at = $expires, lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = $id AND ($worker IS NULL OR (status IN ('queued', 'running') AND lease_owner = $worker AND attempts = $attempt))`,
   );
   const discard = db.prepare<unknown, [string]>("DELETE FROM jobs WHERE id = ?");
+  const discardSettlement = db.prepare<unknown, [string]>("DELETE FROM job_settlements WHERE job_id = ?");
+  const beginSettlement = db.prepare(
+    `INSERT INTO job_settlements (job_id, state, worker, attempt, started_at)
+     SELECT id, 'pending', $worker, $attempt, $at FROM jobs
+     WHERE id = $id AND lease_owner = $worker AND attempts = $attempt AND status IN ('queued', 'running')
+     ON CONFLICT (job_id) DO NOTHING`,
+  );
+  const settlementOf = db.prepare<RawSettlement, [string]>("SELECT * FROM job_settlements WHERE job_id = ?");
+  const finishSettlement = db.prepare(
+    `UPDATE job_settlements SET state = $state, finished_at = $at, payment_response = $response, error_code = $code, error_message = $message
+     WHERE job_id = $id AND state = 'pending'`,
+  );
+  const finishSettled = db.transaction((id: string, response: string | null, at: string) => {
+    finishSettlement.run({ id, state: "settled", at, response, code: null, message: null });
+    markSettled.run(at, response, id);
+  });
   const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
   const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
   const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
@@ -261,11 +450,14 @@ export function createJobStore(db: Database): JobStore {
   );
   // Refunds still due are kept however old: the operator owes them.
   const purgeRows = db.prepare<unknown, [string]>(
-    "DELETE FROM jobs WHERE created_at < ? AND status IN ('completed', 'failed', 'expired') AND (refund_state IS NULL OR refund_state = 'paid')",
+    `DELETE FROM jobs WHERE created_at < ? AND status IN ${finishedStatuses} AND (refund_state IS NULL OR refund_state = 'paid')`,
   );
+  const purgeSettlements = db.prepare<unknown, []>("DELETE FROM job_settlements WHERE job_id NOT IN (SELECT id FROM jobs)");
+  const fence = (lease: JobLease | undefined) => ({ worker: lease?.worker ?? null, attempt: lease?.attempt ?? null });
 
   return {
-    insert(job) {
+    shared: false,
+    async insert(job) {
       insert.run({
         id: job.id,
         skill: job.skill,
@@ -279,9 +471,12 @@ export function createJobStore(db: Database): JobStore {
         mode: job.settleMode,
         requestId: job.requestId,
         createdAt: job.createdAt.toISOString(),
+        holder: job.hold?.worker ?? null,
+        holdUntil: job.hold?.untilMs ?? null,
       });
+      if (!job.hold) signal.notify();
     },
-    recordSyncCall(call) {
+    async recordSyncCall(call) {
       insertSync.run({
         id: call.id,
         skill: call.skill,
@@ -299,55 +494,83 @@ export function createJobStore(db: Database): JobStore {
         finishedAt: call.finishedAt.toISOString(),
       });
     },
-    get(id) {
+    async get(id) {
       const row = get.get(id);
       return row ? toRow(row) : undefined;
     },
-    markRunning: (id, at) => markRunning.run(at.toISOString(), id).changes === 1,
-    markSettled(id, paymentResponse, at) {
+    markRunning: async (id, at) => markRunning.run(at.toISOString(), id).changes === 1,
+    async claimNext({ worker, leaseMs, cap, now }) {
+      const row = claim.get({ worker, at: now.toISOString(), until: now.getTime() + leaseMs, cap });
+      return row ? toRow(row) : undefined;
+    },
+    renewLeases: async (worker, untilMs) => renew.run(untilMs, worker).changes,
+    async releaseHold(id, worker) {
+      const released = releaseHold.run(id, worker).changes === 1;
+      if (released) signal.notify();
+      return released;
+    },
+    expiredLeases: async (nowMs) => expired.all(nowMs).map(toRow),
+    async requeue(id, lease) {
+      const done = requeue.run(id, lease.worker, lease.attempt).changes === 1;
+      if (done) signal.notify();
+      return done;
+    },
+    async markSettled(id, paymentResponse, at) {
       markSettled.run(at.toISOString(), paymentResponse, id);
     },
-    markSettleMode(id, mode) {
+    async markSettleMode(id, mode) {
       markMode.run(mode, id);
     },
-    complete(id, result, at, expiresAt) {
-      complete.run(JSON.stringify(result ?? null), at.toISOString(), expiresAt.toISOString(), id);
+    async complete(id, result, at, expiresAt, lease) {
+      const done = complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
+      if (done) signal.notify();
+      return done;
     },
-    fail(id, outcome, at, expiresAt) {
-      fail.run({
-        id,
-        status: outcome.status,
-        code: outcome.code,
-        message: outcome.message,
-        refund: outcome.refundReason,
-        at: at.toISOString(),
-        expires: expiresAt.toISOString(),
-      });
+    async fail(id, outcome, at, expiresAt, lease) {
+      const done =
+        fail.run({
+          id,
+          status: outcome.status,
+          code: outcome.code,
+          message: outcome.message,
+          refund: outcome.refundReason,
+          at: at.toISOString(),
+          expires: expiresAt.toISOString(),
+          ...fence(lease),
+        }).changes === 1;
+      if (done) signal.notify();
+      return done;
     },
-    discard(id) {
+    async discard(id) {
       discard.run(id);
+      discardSettlement.run(id);
     },
-    listByStatus: (status) => byStatus.all(status).map(toRow),
-    countByStatus: (status) => countStatus.get(status)?.n ?? 0,
-    countActive: () => countActive.get()?.n ?? 0,
-    statsRows: (since) =>
-      stats.all(since.toISOString()).map((r) => ({
-        status: r.status as JobStatus,
-        paid: r.settle_mode !== "free" && r.payer !== null,
-        settled: r.settled_at !== null && r.settle_mode !== "free" && r.payer !== null && r.network !== null,
-        durationMs: r.started_at && r.finished_at ? Date.parse(r.finished_at) - Date.parse(r.started_at) : null,
-      })),
-    listRefunds: (state) =>
-      refunds
-        .all()
-        .map(toRow)
-        .filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid")),
-    markRefundPaid: (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
+    async beginSettlement(id, lease, at) {
+      if (beginSettlement.run({ id, worker: lease.worker, attempt: lease.attempt, at: at.toISOString() }).changes === 1) return { kind: "begun" };
+      const existing = settlementOf.get(id);
+      return existing ? { kind: "exists", settlement: toSettlement(existing) } : { kind: "lease_lost" };
+    },
+    async finishSettlement(id, outcome, at) {
+      if (outcome.state === "settled") finishSettled(id, outcome.paymentResponse, at.toISOString());
+      else finishSettlement.run({ id, state: "failed", at: at.toISOString(), response: null, code: outcome.code, message: outcome.message });
+    },
+    async settlementOf(id) {
+      const row = settlementOf.get(id);
+      return row ? toSettlement(row) : undefined;
+    },
+    listByStatus: async (status) => byStatus.all(status).map(toRow),
+    countByStatus: async (status) => countStatus.get(status)?.n ?? 0,
+    countActive: async () => countActive.get()?.n ?? 0,
+    statsRows: async (since) => stats.all(since.toISOString()).map(toStatsRow),
+    listRefunds: async (state) => refundsIn(refunds.all().map(toRow), state),
+    markRefundPaid: async (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
     ...createRefundLedger(db, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }),
-    purge(now, rowsBefore) {
+    async purge(now, rowsBefore) {
       const results = purgeResults.run(now.toISOString()).changes;
       const rows = purgeRows.run(rowsBefore.toISOString()).changes;
+      if (rows) purgeSettlements.run();
       return { results, rows };
     },
+    subscribe: async (listener) => signal.subscribe(listener),
   };
 }

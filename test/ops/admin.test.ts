@@ -22,7 +22,7 @@ let adminUrl: string;
 let publicUrl: string;
 
 beforeAll(async () => {
-  seedOperatorData(data);
+  await seedOperatorData(data);
   const config = loadConfig({ argv: ["--port", "0", "--admin-port", "0", "--data", data, "--render", "off", "--extract-workers", "0"] });
   service = await startService(config, { log: createMemoryLogger() });
   adminUrl = service.admin!.url.toString().replace(/\/$/, "");
