@@ -15,60 +15,29 @@
  * claims. Delivery is therefore at-least-once, and every write of a run is fenced by its lease.
  * Settlement is once per job: a settlement row is written before the facilitator is called. A
  * re-run that finds it `settled` runs the skill and completes without settling again; one that
- * finds it `pending` (the earlier run called the facilitator and no answer was recorded) does not
- * call the facilitator again nor run the skill: it fails the job with SETTLEMENT_PENDING and
- * records a refund due should the transaction have landed, as a settlement left pending does.
+ * finds it `pending` (the earlier run called the facilitator and no answer was recorded) waits,
+ * holding its lease, until `settleGraceMs` after that call began for the answer to be recorded (the
+ * earlier run may only have stalled); still pending then, it neither calls the facilitator again nor
+ * runs the skill: it fails the job with SETTLEMENT_PENDING and records a refund due should the
+ * transaction have landed, as a settlement left pending is treated.
  *
- * The worker is plain functions over one explicit `WorkerState`.
+ * The worker is plain functions over one explicit `WorkerState` (worker-state.ts); how a run ends
+ * is job-outcomes.ts, lease upkeep job-upkeep.ts.
  */
 import { randomBytes } from "node:crypto";
-import { ApiError, errorCodes, toApiError } from "../errors.ts";
-import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
-import { type CallFacts, runWithTimeout } from "../paid-call/call.ts";
-import { encodePaymentResponse } from "../x402/headers.ts";
-import { type PaymentAnswer, refusal } from "../x402/payment-answer.ts";
-import type { Logger } from "../log.ts";
-import type { PluginContext } from "../plugin/context.ts";
-import type { Registry, SkillEntry } from "../plugin/registry.ts";
-import { type JobLease, type JobRow, type JobStore, leaseOf, newJobId, type SettleMode } from "./job-store.ts";
+import { ApiError, toApiError } from "../errors.ts";
+import type { AcceptedPayment } from "../paid-call/payments.ts";
+import { runWithTimeout } from "../paid-call/call.ts";
+import type { PaymentAnswer } from "../x402/payment-answer.ts";
+import type { SkillEntry } from "../plugin/registry.ts";
+import { type JobLease, type JobRow, leaseOf, newJobId, type SettleMode } from "./job-store.ts";
+import { awaitEarlierSettlement, failJob, failSettlement, settleJob, settlementOutcome, unknownSettlement } from "./job-outcomes.ts";
+import { failInterrupted, reap, renewLeases } from "./job-upkeep.ts";
 import { chooseSettleMode } from "./payment-timing.ts";
-import type { RefundPayer } from "../refunds/payer.ts";
 import { computeStats7d, type Sla, slaOf, type Stats7d, statsWindowHours } from "./stats.ts";
+import { effectiveTimeoutMs, expiry, type JobWorkerDeps, type WorkerState, write } from "./worker-state.ts";
 
-export interface JobLimits {
-  readonly maxConcurrentJobs: number;
-  readonly maxQueuedJobs: number;
-  readonly jobResultTtlHours: number;
-  readonly jobTimeoutSec: number;
-  readonly slaCapMs: number;
-}
-
-/** How the worker shares the queue; defaults suit one instance on SQLite and several on PostgreSQL. */
-export interface QueueTiming {
-  /** A claimed job's lease; renewed every third of it while the job runs (default 30 s). */
-  readonly leaseMs?: number;
-  /** How often to look for lapsed leases (default: every 10 s when the store is shared, never on SQLite). */
-  readonly reapEveryMs?: number;
-  /** Slow poll for claimable jobs besides the store's wake-ups (default: 2 s when shared, never on SQLite). */
-  readonly pollEveryMs?: number;
-  /** Claims of one job before a lapsed lease fails it instead of requeueing it (default 3). */
-  readonly maxAttempts?: number;
-}
-
-export interface JobWorkerDeps {
-  readonly jobs: JobStore;
-  readonly registry: Registry;
-  readonly payments: Payments;
-  readonly log: Logger;
-  readonly limits: JobLimits;
-  readonly contextFor: (entry: SkillEntry, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext;
-  readonly now?: () => Date;
-  /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
-  readonly refunds?: RefundPayer;
-  readonly queue?: QueueTiming;
-  /** This worker's name in leases (default: random). */
-  readonly workerId?: string;
-}
+export type { JobLimits, JobWorkerDeps, QueueTiming } from "./worker-state.ts";
 
 export interface AcceptJob {
   /** The job's id when the caller made it already (a claim was taken under it). */
@@ -114,37 +83,6 @@ export function presentResult(entry: SkillEntry, input: unknown, result: unknown
   return entry.definition.jsonOnly === true || asked ? JSON.stringify(result) : result;
 }
 
-/** Failures that are ours (a refund is due when the job was settled up front). */
-function isOurFault(error: ApiError): boolean {
-  return error.status >= 500;
-}
-
-interface WorkerState {
-  readonly deps: JobWorkerDeps;
-  readonly jobs: JobStore;
-  readonly id: string;
-  readonly now: () => Date;
-  readonly leaseMs: number;
-  readonly maxAttempts: number;
-  readonly shutdown: AbortController;
-  stopped: boolean;
-  /** Jobs this worker holds, by id. */
-  readonly running: Map<string, JobLease>;
-  pumping: boolean;
-  pumpAgain: boolean;
-  readonly idleWaiters: (() => void)[];
-  readonly timers: ReturnType<typeof setInterval>[];
-  unsubscribe: (() => Promise<void>) | undefined;
-}
-
-type SettleOutcome =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly answer: PaymentAnswer; readonly unknown: boolean }
-  /** The lease was lost before anything was asked of the facilitator: this run stops, writing nothing. */
-  | { readonly ok: false; readonly lost: true };
-
-const unknownSettlement = "SETTLEMENT_PENDING: an earlier run began settling and its outcome is unknown; refund if the transaction landed (the result was withheld)";
-
 export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   const state: WorkerState = {
     deps,
@@ -153,6 +91,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     now: deps.now ?? (() => new Date()),
     leaseMs: deps.queue?.leaseMs ?? 30_000,
     maxAttempts: deps.queue?.maxAttempts ?? 3,
+    settleGraceMs: deps.queue?.settleGraceMs ?? 60_000,
     shutdown: new AbortController(),
     stopped: false,
     running: new Map(),
@@ -178,35 +117,9 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   };
 }
 
-function effectiveTimeoutMs(state: WorkerState, entry: SkillEntry): number {
-  return Math.min(entry.definition.timeoutMs, state.deps.limits.jobTimeoutSec * 1000);
-}
-
-function expiry(state: WorkerState, at: Date): Date {
-  return new Date(at.getTime() + state.deps.limits.jobResultTtlHours * 3_600_000);
-}
-
 async function retryAfterSec(state: WorkerState): Promise<number> {
   const waves = Math.ceil(((await state.jobs.countByStatus("queued")) + 1) / state.deps.limits.maxConcurrentJobs);
   return Math.max(1, Math.min(60, waves * 5));
-}
-
-/** Guards writes: after stop() the store may be closed. */
-async function write(state: WorkerState, what: string, fn: () => Promise<unknown>): Promise<void> {
-  if (state.stopped) return;
-  try {
-    await fn();
-  } catch (error) {
-    state.deps.log.error("job store write failed", { what, error: (error as Error).message });
-  }
-}
-
-function restorePayment(state: WorkerState, row: JobRow): AcceptedPayment | undefined {
-  try {
-    return row.payment === null ? undefined : state.deps.payments.restore(row.payment);
-  } catch {
-    return undefined;
-  }
 }
 
 async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }: AcceptJob): Promise<AcceptOutcome> {
@@ -246,59 +159,6 @@ async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value,
   await jobs.releaseHold(id, state.id);
   void pump(state);
   return { kind: "accepted", job };
-}
-
-/** Settles through the job's settlement row: written before the facilitator is called, read back on a re-run. */
-async function settleJob(state: WorkerState, row: JobRow, payment: AcceptedPayment, lease: JobLease): Promise<SettleOutcome> {
-  const { jobs, now } = state;
-  const start = await jobs.beginSettlement(row.id, lease, now());
-  if (start.kind === "lease_lost") return { ok: false, lost: true };
-  if (start.kind === "exists") return settlementOutcome(start.settlement);
-  const outcome = await payment.settle({ requestId: row.requestId });
-  if (outcome.kind === "settled") {
-    await write(state, "settled", () => jobs.finishSettlement(row.id, { state: "settled", paymentResponse: outcome.settlement ? encodePaymentResponse(outcome.settlement) : null }, now()));
-    return { ok: true };
-  }
-  const answer = outcome.answer;
-  const code = answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED";
-  const message = (answer.kind === "refused" ? answer.message : undefined) ?? errorCodes[code].message;
-  // A pending settlement may still land: the row stays pending, so no later run settles again.
-  if (code !== "SETTLEMENT_PENDING") await write(state, "settlement failed", () => jobs.finishSettlement(row.id, { state: "failed", code, message }, now()));
-  return { ok: false, code, message, answer, unknown: code === "SETTLEMENT_PENDING" };
-}
-
-function settlementOutcome(settlement: { state: string; errorCode: string | null; errorMessage: string | null }): SettleOutcome {
-  if (settlement.state === "settled") return { ok: true };
-  if (settlement.state === "pending") {
-    return { ok: false, code: "SETTLEMENT_PENDING", message: errorCodes.SETTLEMENT_PENDING.message, answer: refusal("SETTLEMENT_PENDING"), unknown: true };
-  }
-  const code = (settlement.errorCode ?? "SETTLEMENT_FAILED") as keyof typeof errorCodes;
-  const known = code in errorCodes ? code : "SETTLEMENT_FAILED";
-  return { ok: false, code: known, message: settlement.errorMessage ?? errorCodes[known].message, answer: refusal(known), unknown: false };
-}
-
-async function failJob(state: WorkerState, row: JobRow, error: ApiError, settled: boolean, payment: AcceptedPayment | undefined, lease: JobLease | undefined): Promise<void> {
-  const { jobs, deps, now } = state;
-  const expired = error.code === "OPERATION_TIMEOUT" || error.code === "JOB_TIMEOUT";
-  const code = expired ? "JOB_TIMEOUT" : error.code;
-  // Default messages promise "nothing was charged"; a job settled up front says what happened instead.
-  const told = settled ? error.message.replace(/[;,]?\s*nothing was (run or )?charged\.?/i, ".").replace(/\.\.$/, ".") : error.message;
-  const refundReason = settled && (expired || isOurFault(error)) ? `${code}: ${told}` : null;
-  if (!settled) payment?.release();
-  const charged = settled ? (refundReason ? "The payment was settled at acceptance; a refund is recorded." : "The payment was settled at acceptance.") : "Nothing was charged.";
-  const message = expired ? `${row.skill} ran past its timeout and was aborted. ${charged}` : settled ? `${told} ${charged}` : error.message;
-  await write(state, "fail", () => jobs.fail(row.id, { status: expired ? "expired" : "failed", code, message, refundReason }, now(), expiry(state, now()), lease));
-  if (!refundReason) return;
-  deps.log.warn("refund due", { job_id: row.id, skill: row.skill, payer: row.payer, reason: refundReason });
-  if (!state.stopped && deps.refunds?.covers(row.network)) {
-    deps.refunds.pay(row.id).catch((error: Error) => deps.log.warn("refund payment failed", { job_id: row.id, error: error.message }));
-  }
-}
-
-/** Fails a run whose settlement is not settled; `refundReason` when it may have landed. */
-async function failSettlement(state: WorkerState, row: JobRow, lease: JobLease, outcome: { code: string; message: string }, refundReason: string | null): Promise<void> {
-  const { jobs, now } = state;
-  await write(state, "fail", () => jobs.fail(row.id, { status: "failed", code: outcome.code, message: outcome.message, refundReason }, now(), expiry(state, now()), lease));
 }
 
 /** Claims jobs while this worker has room and the cluster is under its cap; each run claims again when it ends. */
@@ -354,7 +214,8 @@ async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Pro
     // A re-run: an earlier run may have begun settling.
     const earlier = !settled && payment ? await jobs.settlementOf(row.id) : undefined;
     if (earlier) {
-      const outcome = settlementOutcome(earlier);
+      const outcome = settlementOutcome(earlier.state === "pending" ? await awaitEarlierSettlement(state, row.id, earlier) : earlier);
+      if (state.stopped) return;
       if (!outcome.ok) {
         if ("lost" in outcome) return;
         if (!outcome.unknown) payment?.release();
@@ -428,59 +289,6 @@ async function startWorker(state: WorkerState): Promise<{ requeued: number; inte
   every(jobs.shared || deps.queue?.reapEveryMs ? Math.max(1, Math.floor(state.leaseMs / 3)) : 0, () => renewLeases(state));
   await pump(state);
   return { requeued, interrupted };
-}
-
-/** One instance: a job running when the previous process stopped is failed, not lost (a refund recorded when settled). */
-async function failInterrupted(state: WorkerState): Promise<number> {
-  let interrupted = 0;
-  for (const row of await state.jobs.listByStatus("running")) {
-    const settlement = row.settledAt === null ? await state.jobs.settlementOf(row.id) : undefined;
-    const settled = row.settledAt !== null || settlement?.state === "settled";
-    if (settlement?.state === "pending") {
-      await write(state, "fail", () =>
-        state.jobs.fail(
-          row.id,
-          { status: "failed", code: "JOB_INTERRUPTED", message: `The server stopped while ${row.skill} was settling; a refund is recorded should the payment have landed.`, refundReason: unknownSettlement },
-          state.now(),
-          expiry(state, state.now()),
-        ),
-      );
-    } else {
-      const message = `The server stopped while ${row.skill} was running. ${settled ? "A refund is recorded." : "Nothing was charged."}`;
-      await failJob(state, row, new ApiError("JOB_INTERRUPTED", { message }), settled, restorePayment(state, row), undefined);
-    }
-    interrupted++;
-  }
-  return interrupted;
-}
-
-async function renewLeases(state: WorkerState): Promise<void> {
-  if (state.stopped) return;
-  await state.jobs.renewLeases(state.id, state.now().getTime() + state.leaseMs);
-}
-
-/** Lapsed leases: a held job whose acceptor died is discarded unless it began settling; a claimed one is requeued, or failed after maxAttempts. */
-async function reap(state: WorkerState): Promise<number> {
-  const { jobs } = state;
-  if (state.stopped) return 0;
-  await renewLeases(state);
-  let reaped = 0;
-  for (const row of await jobs.expiredLeases(state.now().getTime())) {
-    if (state.stopped) break;
-    const lease = leaseOf(row)!;
-    if (row.status === "queued" && (await jobs.settlementOf(row.id)) === undefined) {
-      await jobs.discard(row.id);
-    } else if (row.attempts >= state.maxAttempts) {
-      const settled = row.settledAt !== null;
-      const message = `${row.skill} was interrupted ${row.attempts} times (its worker stopped). ${settled ? "A refund is recorded." : "Nothing was charged."}`;
-      await failJob(state, row, new ApiError("JOB_INTERRUPTED", { message }), settled, restorePayment(state, row), lease);
-    } else if (!(await jobs.requeue(row.id, lease))) {
-      continue;
-    }
-    reaped++;
-  }
-  if (reaped) state.deps.log.info("lapsed job leases reaped", { reaped });
-  return reaped;
 }
 
 async function sweep(state: WorkerState): Promise<void> {

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createJobStore, jobMigrations, type JobLease, type JobStore, leaseOf, type NewJob } from "../../src/jobs/job-store.ts";
+import { jobMigrations, type JobLease, type JobStore, leaseOf, type NewJob } from "../../src/jobs/job-store.ts";
+import { createJobStore } from "../../src/jobs/job-store-sqlite.ts";
 import { createPgJobStore, jobPgMigrations } from "../../src/jobs/job-store-pg.ts";
 import { createJobWorker, type JobWorker } from "../../src/jobs/worker.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -173,7 +174,11 @@ function countingPayments(settles: string[]): Payments {
   };
 }
 
-function worker(store: JobStore, registry: Registry, options: { cap?: number; leaseMs?: number; reapEveryMs?: number; pollEveryMs?: number; payments?: Payments } = {}): JobWorker {
+function worker(
+  store: JobStore,
+  registry: Registry,
+  options: { cap?: number; leaseMs?: number; reapEveryMs?: number; pollEveryMs?: number; payments?: Payments; settleGraceMs?: number } = {},
+): JobWorker {
   return createJobWorker({
     jobs: store,
     registry,
@@ -181,7 +186,7 @@ function worker(store: JobStore, registry: Registry, options: { cap?: number; le
     log: createMemoryLogger(),
     limits: { maxConcurrentJobs: options.cap ?? 4, maxQueuedJobs: 1000, jobResultTtlHours: 1, jobTimeoutSec: 60, slaCapMs: 60_000 },
     contextFor: (_entry, signal) => ({ signal }) as unknown as PluginContext,
-    queue: { leaseMs: options.leaseMs ?? 10_000, reapEveryMs: options.reapEveryMs ?? 0, pollEveryMs: options.pollEveryMs ?? 50, maxAttempts: 5 },
+    queue: { leaseMs: options.leaseMs ?? 10_000, reapEveryMs: options.reapEveryMs ?? 0, pollEveryMs: options.pollEveryMs ?? 50, maxAttempts: 5, settleGraceMs: options.settleGraceMs ?? 5_000 },
   });
 }
 
@@ -363,7 +368,7 @@ for (const engine of engines) {
             return done;
           },
         }));
-        const workers = counted.map((s) => worker(s, registry, { cap: 4, leaseMs: 600, reapEveryMs: 100 }));
+        const workers = counted.map((s) => worker(s, registry, { cap: 4, leaseMs: 1500, reapEveryMs: 100 }));
         for (const w of workers) await w.start();
         const accepted = await Promise.all(
           Array.from({ length: 50 }, (_, n) =>
@@ -432,6 +437,30 @@ for (const engine of engines) {
           expect(await one!.get(paid(2).id)).toMatchObject({ status: "failed", errorCode: "JOB_INTERRUPTED", refundState: "due" });
         }
         expect((await one!.get(paid(2).id))?.refundReason).toContain("outcome is unknown");
+      }),
+      60_000,
+    );
+
+    it(
+      "lets a stalled earlier run record its settlement: the re-run waits for it, then completes without settling",
+      withInstances(2, async ([one, two]) => {
+        const settles: string[] = [];
+        const work = newWork(1);
+        const survivor = worker(two!, testRegistry(work), { payments: countingPayments(settles), reapEveryMs: 50, pollEveryMs: 0, settleGraceMs: 10_000 });
+        await survivor.start();
+        const job = newJob(1, { settleMode: "acceptance", payer: "0xabc", network: "algorand", payment: { job: "1" }, createdAt: new Date(), hold: { worker: "slow", untilMs: Date.now() + 200 } });
+        await one!.insert(job);
+        // The accepting instance began settling at acceptance, then stalled past its hold.
+        expect(await one!.beginSettlement(job.id, { worker: "slow", attempt: 0 }, new Date())).toEqual({ kind: "begun" });
+        await eventually(async () => (await one!.get(job.id))?.status === "running", 10_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await one!.get(job.id))?.status).toBe("running");
+        await one!.finishSettlement(job.id, { state: "settled", paymentResponse: "receipt-slow" }, new Date());
+        await eventually(async () => (await one!.get(job.id))?.status === "completed", 10_000);
+        survivor.stop();
+        expect(settles).toEqual([]);
+        expect(work.started.get(1)).toBe(1);
+        expect(await two!.get(job.id)).toMatchObject({ status: "completed", paymentResponse: "receipt-slow", attempts: 1 });
       }),
       60_000,
     );
