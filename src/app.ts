@@ -21,7 +21,7 @@ import { evidenceRoutes } from "./http/evidence-routes.ts";
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
-import { createJobService, type JobConfig } from "./jobs/setup.ts";
+import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
 import type { A2aHandler } from "./a2a/endpoint.ts";
 import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
 import { createA2aTaskStore } from "./a2a/task-store.ts";
@@ -182,7 +182,7 @@ export function createApp(deps: AppDeps) {
     return (await a2aEndpoint)(request, context);
   };
 
-  const docsContext = (request: Request, route?: FreeRoute): DocsContext => ({
+  const docsContext = (request: Request, route: FreeRoute | undefined, jobs: JobsInfo): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: baseUrl(request),
@@ -190,7 +190,7 @@ export function createApp(deps: AppDeps) {
     productVersion: deps.productVersion,
     startedAt,
     features: deps.features?.() ?? {},
-    jobs: jobService.info,
+    jobs,
     capital: capital.docs,
     directory: directory.docs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
@@ -209,17 +209,21 @@ export function createApp(deps: AppDeps) {
   });
 
   for (const route of freeRoutes) {
-    app.get(route.path, ({ request }) => {
+    const render = (request: Request, jobs: JobsInfo) => {
       const context = contextOf(request);
       context.route = route.path;
-      const { text, etag } = renderDocument(route, docsContext(request, route));
+      const { text, etag } = renderDocument(route, docsContext(request, route, jobs));
       if (etag) {
         const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
         if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
         return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
       }
       return textResponse(text, route.contentType, answerHeaders(context));
-    });
+    };
+    const needs = route.readsJobs;
+    // Documents without live job figures stay synchronous (no store round trip).
+    if (needs) app.get(route.path, async ({ request }) => render(request, await jobService.info.figures(needs)));
+    else app.get(route.path, ({ request }) => render(request, jobService.info.figures.none));
   }
 
   mountApiReference(app, { title: "Tollbooth", version: deps.productVersion });

@@ -13,9 +13,13 @@ import { createListingStore, directoryMigrations, type ListingStore } from "./di
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
 import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
-import { createJobStore, jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
+import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
+import type { RefundLedger } from "./refunds/ledger.ts";
+import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
 import type { Sql } from "./store/postgres.ts";
@@ -41,7 +45,8 @@ export const allMigrations: readonly Migration[] = [
 ];
 
 export interface Store extends CoreStore {
-  readonly jobs: JobStore;
+  /** The job queue, and the refunds owed on jobs. */
+  readonly jobs: JobStore & RefundLedger;
   /** Capital board: tickets and seat commitments. */
   readonly tickets: TicketStore;
   /** Directory listings (contacts included: private). */
@@ -93,7 +98,13 @@ export const families: readonly Family[] = [
   { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
-  { name: "jobs" },
+  {
+    name: "jobs",
+    pg: {
+      migrations: jobPgMigrations,
+      open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
+    },
+  },
   { name: "capital tickets" },
   { name: "directory listings" },
   { name: "quotes" },

@@ -61,7 +61,7 @@ for (;;) {
   if (pending === 0) break;
   await new Promise((r) => setTimeout(r, 20));
 }
-const rows = submitted.map((id) => service.store.jobs.get(id)!).sort((a, b) => Date.parse(a.startedAt!) - Date.parse(b.startedAt!));
+const rows = (await Promise.all(submitted.map(async (id) => (await service.store.jobs.get(id))!))).sort((a, b) => Date.parse(a.startedAt!) - Date.parse(b.startedAt!));
 const delays = rows.map((r) => Date.parse(r.startedAt!) - Date.parse(r.createdAt));
 const sorted = [...delays].sort((a, b) => a - b);
 const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -12,7 +12,7 @@ import type { JobRow } from "../jobs/job-store.ts";
 import { decodePaymentResponse } from "../x402/headers.ts";
 import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, RECEIPTS_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
 
-export type JobLookup = (id: string) => { readonly row: JobRow; readonly view: Record<string, unknown> } | undefined;
+export type JobLookup = (id: string) => Promise<{ readonly row: JobRow; readonly view: Record<string, unknown> } | undefined>;
 
 const jobOf = (task: Task | undefined): string | undefined => {
   const id = task?.metadata?.[JOB_KEY];
@@ -20,7 +20,7 @@ const jobOf = (task: Task | undefined): string | undefined => {
 };
 
 /** The task once its job ended, or undefined while it runs. */
-function ended(task: Task, job: ReturnType<JobLookup>): Task | undefined {
+function ended(task: Task, job: Awaited<ReturnType<JobLookup>>): Task | undefined {
   const ids = { contextId: task.contextId, taskId: task.id };
   const at = new Date().toISOString();
   if (!job) {
@@ -46,7 +46,7 @@ export function jobTasks(tasks: TaskStore, lookup: JobLookup): TaskStore {
       const task = await tasks.load(taskId, context);
       const jobId = jobOf(task);
       if (!task || !jobId) return task;
-      const now = ended(task, lookup(jobId));
+      const now = ended(task, await lookup(jobId));
       if (!now) return task;
       await tasks.save(now, context);
       return now;
@@ -55,7 +55,7 @@ export function jobTasks(tasks: TaskStore, lookup: JobLookup): TaskStore {
       if (task.status?.state === TaskState.TASK_STATE_CANCELED) {
         const stored = await tasks.load(task.id, context);
         const jobId = jobOf(stored);
-        if (jobId && !ended(stored!, lookup(jobId))) throw new TaskNotCancelableError(`Task ${task.id} follows job ${jobId}, which runs to its end (settled only on success): poll it with tasks/get.`);
+        if (jobId && !ended(stored!, await lookup(jobId))) throw new TaskNotCancelableError(`Task ${task.id} follows job ${jobId}, which runs to its end (settled only on success): poll it with tasks/get.`);
       }
       await tasks.save(task, context);
     },

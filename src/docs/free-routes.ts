@@ -5,6 +5,7 @@
 import { A2A_PATH, X402_EXTENSION_URI } from "../a2a/skills.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
+import type { JobFigureNeeds } from "../jobs/setup.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
 import type { DocsContext } from "./docs-context.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
@@ -23,6 +24,8 @@ export interface FreeRoute {
    * unchanged the last rendered text is served again. Absent: rendered on every request.
    */
   readonly reusedWhile?: (docs: DocsContext) => string;
+  /** The live job figures the document reads (loaded from the job store before rendering). */
+  readonly readsJobs?: JobFigureNeeds;
   /** Query parameters the document reads (listed in OpenAPI). */
   readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
@@ -234,6 +237,7 @@ const agentCardRoute = (path: string): FreeRoute => ({
   contentType: "application/json",
   summary: "A2A v1.0 agent card: skills, payments, limits, SLA",
   render: agentCard,
+  readsJobs: { stats: true },
   cacheSeconds: 300,
 });
 
@@ -272,9 +276,9 @@ export const freeRoutes: readonly FreeRoute[] = [
     },
     reusedWhile: () => "",
   },
-  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs },
-  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: about },
-  { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust },
+  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs, readsJobs: { active: true } },
+  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: about, readsJobs: { stats: true } },
+  { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust, readsJobs: { active: true, stats: true } },
   { path: "/ads.md", contentType: "text/markdown", summary: "Plain-text advertisement of what is sold here", render: adsMd },
   { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402, reusedWhile: byBaseUrl },
   { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt, reusedWhile: byBaseUrl },

@@ -3,11 +3,18 @@
  * calls alike, so the trust figures count every sale). Inputs and payment snapshots live only
  * while a job can still run; results only until `expires_at`; the bare row (skill, status,
  * timestamps, payer) stays for the 7-day statistics and is then deleted.
+ *
+ * One asynchronous interface, two engines: SQLite (job-store-sqlite.ts, the default, one instance)
+ * and PostgreSQL (job-store-pg.ts, several instances on one database). The queue lives in the table: a worker
+ * claims the oldest claimable job under a lease (owner and attempt number, until an expiry it
+ * renews), every write for a claimed job is fenced by that lease (it changes nothing once the lease
+ * was lost), and a settlement row is written before the facilitator is called so a job run twice
+ * (delivery is at-least-once) never settles twice.
  */
 import { randomBytes } from "node:crypto";
-import type { Database, Migration } from "../store/db.ts";
+import type { Migration } from "../store/db.ts";
 import type { JobStatus } from "./job-status.ts";
-import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundState } from "../refunds/ledger.ts";
+import type { RefundColumns, RefundLedger, RefundState } from "../refunds/ledger.ts";
 
 export const jobMigrations: Migration[] = [
   {
@@ -54,6 +61,30 @@ export const jobMigrations: Migration[] = [
     ALTER TABLE jobs ADD COLUMN refund_error TEXT;
     ALTER TABLE jobs ADD COLUMN refund_paid_at TEXT;`,
   },
+  {
+    // The queue in the table: who holds a job (worker id), until when (Unix ms), and how many
+    // times it was claimed (the attempt number fences every write of the holder).
+    id: "0302_job_leases",
+    sql: `ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+    ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
+    ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX jobs_leases ON jobs (lease_expires_at) WHERE lease_owner IS NOT NULL;`,
+  },
+  {
+    // One row per job whose payment a worker began to settle, written before the facilitator is called.
+    id: "0303_job_settlements",
+    sql: `CREATE TABLE job_settlements (
+      job_id TEXT PRIMARY KEY,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'settled', 'failed')),
+      worker TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      payment_response TEXT,
+      error_code TEXT,
+      error_message TEXT
+    );`,
+  },
 ];
 
 /**
@@ -95,9 +126,52 @@ export interface JobRow {
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
   readonly expiresAt: string | null;
+  /** The worker holding the job (claimed and running, or held while it is being accepted). */
+  readonly leaseOwner: string | null;
+  /** Unix ms the lease lapses at unless renewed. */
+  readonly leaseExpiresAt: number | null;
+  /** How many times a worker claimed it. */
+  readonly attempts: number;
 }
 
-interface RawRow extends RefundColumns {
+/** A worker's hold on one job; every write it makes for the job names it. */
+export interface JobLease {
+  readonly worker: string;
+  readonly attempt: number;
+}
+
+export function leaseOf(row: JobRow): JobLease | undefined {
+  return row.leaseOwner === null ? undefined : { worker: row.leaseOwner, attempt: row.attempts };
+}
+
+/** What a job's settlement row says. `pending`: the facilitator was (or was about to be) called and no answer was recorded. */
+export interface JobSettlement {
+  readonly state: "pending" | "settled" | "failed";
+  readonly worker: string;
+  readonly attempt: number;
+  /** When the row was written (just before the facilitator was called). */
+  readonly startedAt: string;
+  readonly paymentResponse: string | null;
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+}
+
+/** `begun`: the row is written, call the facilitator now. `exists`: an earlier run wrote it. `lease_lost`: not the holder any more. */
+export type SettlementStart = { readonly kind: "begun" } | { readonly kind: "exists"; readonly settlement: JobSettlement } | { readonly kind: "lease_lost" };
+
+export type SettlementFinish =
+  | { readonly state: "settled"; readonly paymentResponse: string | null }
+  | { readonly state: "failed"; readonly code: string; readonly message: string };
+
+export interface ClaimOptions {
+  readonly worker: string;
+  readonly leaseMs: number;
+  /** Jobs running at once in the whole cluster (max_concurrent_jobs): nothing is claimed at the cap. */
+  readonly cap: number;
+  readonly now: Date;
+}
+
+export interface RawRow extends RefundColumns {
   id: string;
   skill: string;
   sync: number;
@@ -119,6 +193,31 @@ interface RawRow extends RefundColumns {
   started_at: string | null;
   finished_at: string | null;
   expires_at: string | null;
+  lease_owner?: string | null;
+  lease_expires_at?: number | null;
+  attempts?: number;
+}
+
+export interface RawSettlement {
+  state: string;
+  worker: string;
+  attempt: number;
+  started_at: string;
+  payment_response: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export function toSettlement(r: RawSettlement): JobSettlement {
+  return {
+    state: r.state as JobSettlement["state"],
+    worker: r.worker,
+    attempt: r.attempt,
+    startedAt: r.started_at,
+    paymentResponse: r.payment_response,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+  };
 }
 
 export interface NewJob {
@@ -134,6 +233,8 @@ export interface NewJob {
   readonly settleMode: SettleMode;
   readonly requestId: string;
   readonly createdAt: Date;
+  /** Inserted held by this worker (not claimable) until it calls `releaseHold`, or until `untilMs` when the reaper frees it. */
+  readonly hold?: { readonly worker: string; readonly untilMs: number };
 }
 
 /** A finished sync call, recorded for the statistics only (no input, no result). */
@@ -153,32 +254,61 @@ export interface StatsRow {
   readonly durationMs: number | null;
 }
 
-/** The jobs table; as a refund ledger (refunds/ledger.ts) its unpaid refunds are those of jobs whose payment was settled. */
-export interface JobStore extends RefundLedger {
-  insert(job: NewJob): void;
-  recordSyncCall(call: SyncCallRecord): void;
-  get(id: string): JobRow | undefined;
-  /** queued → running; false when the job was not queued. */
-  markRunning(id: string, at: Date): boolean;
-  markSettled(id: string, paymentResponse: string | null, at: Date): void;
+/** The jobs table and its queue, on either engine. Every write for a claimed job takes the holder's lease and changes nothing without it. */
+export interface JobStore {
+  /** True when several instances share the table (PostgreSQL): a running job may be another instance's. */
+  readonly shared: boolean;
+  insert(job: NewJob): Promise<void>;
+  recordSyncCall(call: SyncCallRecord): Promise<void>;
+  get(id: string): Promise<JobRow | undefined>;
+  /** queued → running without a lease; false when the job was not queued. */
+  markRunning(id: string, at: Date): Promise<boolean>;
+  /** The oldest claimable queued job → running under a new lease; undefined when none, or when `cap` jobs already run. */
+  claimNext(options: ClaimOptions): Promise<JobRow | undefined>;
+  /** Extends every lease `worker` holds to `untilMs`; how many. */
+  renewLeases(worker: string, untilMs: number): Promise<number>;
+  /** A job inserted held by `worker` becomes claimable. */
+  releaseHold(id: string, worker: string): Promise<boolean>;
+  /** Jobs whose lease lapsed before `nowMs` (their holder is gone or stuck). */
+  expiredLeases(nowMs: number): Promise<JobRow[]>;
+  /** A job whose lease lapsed goes back to the queue, only under that very lease. */
+  requeue(id: string, lease: JobLease): Promise<boolean>;
+  markSettled(id: string, paymentResponse: string | null, at: Date): Promise<void>;
   /** Switches a job to settle-at-acceptance (its authorization would lapse before it could finish). */
-  markSettleMode(id: string, mode: SettleMode): void;
-  complete(id: string, result: unknown, at: Date, expiresAt: Date): void;
-  fail(id: string, outcome: { status: "failed" | "expired"; code: string; message: string; refundReason: string | null }, at: Date, expiresAt: Date): void;
-  /** Deletes a job that was never accepted (settlement at acceptance failed). */
-  discard(id: string): void;
-  listByStatus(status: JobStatus): JobRow[];
-  countByStatus(status: JobStatus): number;
+  markSettleMode(id: string, mode: SettleMode): Promise<void>;
+  /** With a lease: only while that lease holds (false otherwise). */
+  complete(id: string, result: unknown, at: Date, expiresAt: Date, lease?: JobLease): Promise<boolean>;
+  fail(
+    id: string,
+    outcome: { status: "failed" | "expired"; code: string; message: string; refundReason: string | null },
+    at: Date,
+    expiresAt: Date,
+    lease?: JobLease,
+  ): Promise<boolean>;
+  /** Deletes a job that was never accepted (settlement at acceptance failed), with its settlement row. */
+  discard(id: string): Promise<void>;
+  /** Writes the settlement row (state pending) while `lease` holds the job, before the facilitator is called. */
+  beginSettlement(id: string, lease: JobLease, at: Date): Promise<SettlementStart>;
+  /** Records the facilitator's answer on the row; a settled one also marks the job settled (one step). */
+  finishSettlement(id: string, outcome: SettlementFinish, at: Date): Promise<void>;
+  settlementOf(id: string): Promise<JobSettlement | undefined>;
+  listByStatus(status: JobStatus): Promise<JobRow[]>;
+  countByStatus(status: JobStatus): Promise<number>;
   /** Jobs queued or running (one query: /v1/capabilities asks on every call). */
-  countActive(): number;
-  statsRows(since: Date): StatsRow[];
+  countActive(): Promise<number>;
+  statsRows(since: Date): Promise<StatsRow[]>;
   /** `unpaid` = due or sending. */
-  listRefunds(state?: RefundState | "unpaid"): JobRow[];
+  listRefunds(state?: RefundState | "unpaid"): Promise<JobRow[]>;
   /** The operator paid it by hand: due (or sending, after checking its transaction) → paid. */
-  markRefundPaid(id: string, note: string): boolean;
+  markRefundPaid(id: string, note: string): Promise<boolean>;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
-  purge(now: Date, rowsBefore: Date): { results: number; rows: number };
+  purge(now: Date, rowsBefore: Date): Promise<{ results: number; rows: number }>;
+  /** Calls `listener` when a job may have become claimable (submitted, released, a slot freed), from any instance sharing the table. */
+  subscribe(listener: () => void): Promise<() => Promise<void>>;
 }
+
+/** The SQLite jobs table: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
+export type SqliteJobStore = JobStore & RefundLedger;
 
 /** 128 random bits: a job id is the only key to its result. */
 export function newJobId(): string {
@@ -187,7 +317,7 @@ export function newJobId(): string {
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-function toRow(r: RawRow): JobRow {
+export function toRow(r: RawRow): JobRow {
   return {
     id: r.id,
     skill: r.skill,
@@ -218,136 +348,29 @@ function toRow(r: RawRow): JobRow {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     expiresAt: r.expires_at,
+    leaseOwner: r.lease_owner ?? null,
+    leaseExpiresAt: r.lease_expires_at ?? null,
+    attempts: r.attempts ?? 0,
   };
 }
 
-export function createJobStore(db: Database): JobStore {
-  const insert = db.prepare(
-    `INSERT INTO jobs (id, skill, sync, status, input, caller, payer, network, price_micros, payment, settle_mode, request_id, created_at)
-     VALUES ($id, $skill, $sync, 'queued', $input, $caller, $payer, $network, $price, $payment, $mode, $requestId, $createdAt)`,
-  );
-  const insertSync = db.prepare(
-    `INSERT INTO jobs (id, skill, sync, status, caller, payer, network, price_micros, settle_mode, settled_at, error_code, request_id, created_at, started_at, finished_at, expires_at)
-     VALUES ($id, $skill, 1, $status, $caller, $payer, $network, $price, $mode, $settledAt, $code, $requestId, $createdAt, $startedAt, $finishedAt, $finishedAt)`,
-  );
-  const get = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE id = ?");
-  const markRunning = db.prepare<unknown, [string, string]>("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
-  const markSettled = db.prepare<unknown, [string, string | null, string]>("UPDATE jobs SET settled_at = ?, payment_response = ?, payment = NULL WHERE id = ?");
-  const markMode = db.prepare<unknown, [string, string]>("UPDATE jobs SET settle_mode = ? WHERE id = ?");
-  const complete = db.prepare<unknown, [string, string, string, string]>(
-    "UPDATE jobs SET status = 'completed', result = ?, input = NULL, payment = NULL, finished_at = ?, expires_at = ? WHERE id = ?",
-  );
-  const fail = db.prepare(
-    `UPDATE jobs SET status = $status, error_code = $code, error_message = $message, input = NULL, payment = NULL, result = NULL,
-       refund_state = CASE WHEN $refund IS NULL THEN refund_state ELSE 'due' END,
-       refund_reason = COALESCE($refund, refund_reason),
-       started_at = COALESCE(started_at, $at), finished_at = $at, expires_at = $expires
-     WHERE id = $id`,
-  );
-  const discard = db.prepare<unknown, [string]>("DELETE FROM jobs WHERE id = ?");
-  const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
-  const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
-  const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
-  const stats = db.prepare<
-    { status: string; payer: string | null; network: string | null; settled_at: string | null; settle_mode: string; started_at: string | null; finished_at: string | null },
-    [string]
-  >("SELECT status, payer, network, settled_at, settle_mode, started_at, finished_at FROM jobs WHERE created_at >= ?");
-  const refunds = db.prepare<RawRow, []>("SELECT * FROM jobs WHERE refund_state IS NOT NULL ORDER BY finished_at");
-  const refundPaid = db.prepare<unknown, [string, string, string]>(
-    "UPDATE jobs SET refund_state = 'paid', refund_note = ?, refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL WHERE id = ? AND refund_state IN ('due', 'sending')",
-  );
-  const purgeResults = db.prepare<unknown, [string]>(
-    "UPDATE jobs SET result = NULL, input = NULL, payment_response = NULL, expires_at = NULL WHERE expires_at IS NOT NULL AND expires_at <= ?",
-  );
-  // Refunds still due are kept however old: the operator owes them.
-  const purgeRows = db.prepare<unknown, [string]>(
-    "DELETE FROM jobs WHERE created_at < ? AND status IN ('completed', 'failed', 'expired') AND (refund_state IS NULL OR refund_state = 'paid')",
-  );
-
+export function toStatsRow(r: {
+  status: string;
+  payer: string | null;
+  network: string | null;
+  settled_at: string | null;
+  settle_mode: string;
+  started_at: string | null;
+  finished_at: string | null;
+}): StatsRow {
   return {
-    insert(job) {
-      insert.run({
-        id: job.id,
-        skill: job.skill,
-        sync: job.sync ? 1 : 0,
-        input: JSON.stringify(job.input ?? null),
-        caller: job.caller,
-        payer: job.payer,
-        network: job.network,
-        price: job.priceMicros,
-        payment: job.payment === null || job.payment === undefined ? null : JSON.stringify(job.payment),
-        mode: job.settleMode,
-        requestId: job.requestId,
-        createdAt: job.createdAt.toISOString(),
-      });
-    },
-    recordSyncCall(call) {
-      insertSync.run({
-        id: call.id,
-        skill: call.skill,
-        status: call.status,
-        caller: call.caller,
-        payer: call.payer,
-        network: call.network,
-        price: call.priceMicros,
-        mode: call.settleMode,
-        settledAt: call.settled ? call.finishedAt.toISOString() : null,
-        code: call.errorCode,
-        requestId: call.requestId,
-        createdAt: call.createdAt.toISOString(),
-        startedAt: call.startedAt.toISOString(),
-        finishedAt: call.finishedAt.toISOString(),
-      });
-    },
-    get(id) {
-      const row = get.get(id);
-      return row ? toRow(row) : undefined;
-    },
-    markRunning: (id, at) => markRunning.run(at.toISOString(), id).changes === 1,
-    markSettled(id, paymentResponse, at) {
-      markSettled.run(at.toISOString(), paymentResponse, id);
-    },
-    markSettleMode(id, mode) {
-      markMode.run(mode, id);
-    },
-    complete(id, result, at, expiresAt) {
-      complete.run(JSON.stringify(result ?? null), at.toISOString(), expiresAt.toISOString(), id);
-    },
-    fail(id, outcome, at, expiresAt) {
-      fail.run({
-        id,
-        status: outcome.status,
-        code: outcome.code,
-        message: outcome.message,
-        refund: outcome.refundReason,
-        at: at.toISOString(),
-        expires: expiresAt.toISOString(),
-      });
-    },
-    discard(id) {
-      discard.run(id);
-    },
-    listByStatus: (status) => byStatus.all(status).map(toRow),
-    countByStatus: (status) => countStatus.get(status)?.n ?? 0,
-    countActive: () => countActive.get()?.n ?? 0,
-    statsRows: (since) =>
-      stats.all(since.toISOString()).map((r) => ({
-        status: r.status as JobStatus,
-        paid: r.settle_mode !== "free" && r.payer !== null,
-        settled: r.settled_at !== null && r.settle_mode !== "free" && r.payer !== null && r.network !== null,
-        durationMs: r.started_at && r.finished_at ? Date.parse(r.finished_at) - Date.parse(r.started_at) : null,
-      })),
-    listRefunds: (state) =>
-      refunds
-        .all()
-        .map(toRow)
-        .filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid")),
-    markRefundPaid: (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
-    ...createRefundLedger(db, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }),
-    purge(now, rowsBefore) {
-      const results = purgeResults.run(now.toISOString()).changes;
-      const rows = purgeRows.run(rowsBefore.toISOString()).changes;
-      return { results, rows };
-    },
+    status: r.status as JobStatus,
+    paid: r.settle_mode !== "free" && r.payer !== null,
+    settled: r.settled_at !== null && r.settle_mode !== "free" && r.payer !== null && r.network !== null,
+    durationMs: r.started_at && r.finished_at ? Date.parse(r.finished_at) - Date.parse(r.started_at) : null,
   };
+}
+
+export function refundsIn(rows: JobRow[], state: RefundState | "unpaid" | undefined): JobRow[] {
+  return rows.filter((r) => state === undefined || r.refundState === state || (state === "unpaid" && r.refundState !== "paid"));
 }

@@ -32,7 +32,7 @@ export interface JobRoutesDeps {
 
 export interface JobRoutes {
   submit(request: Request, skillFromPath: string | undefined): Promise<Response>;
-  get(request: Request, id: string): Response;
+  get(request: Request, id: string): Promise<Response>;
 }
 
 const jobIdPattern = /^job_[0-9a-f]{32}$/;
@@ -43,8 +43,8 @@ type AfterAdmit = (caller: string) => Promise<Response | undefined>;
 const pollAfterSec = { queued: 3, running: 2 } as const;
 
 /** An async job a poller may see: a well-formed id, not a sync call's record, not past its result lifetime. */
-export function findVisibleJob(jobs: JobStore, id: string, now: () => Date): JobRow | undefined {
-  const row = jobIdPattern.test(id) ? jobs.get(id) : undefined;
+export async function findVisibleJob(jobs: JobStore, id: string, now: () => Date): Promise<JobRow | undefined> {
+  const row = jobIdPattern.test(id) ? await jobs.get(id) : undefined;
   const gone = !row || row.sync || (isTerminal(row.status) && (row.expiresAt === null || Date.parse(row.expiresAt) <= now().getTime()));
   return gone ? undefined : row;
 }
@@ -202,10 +202,10 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       }
     },
 
-    get(request, id) {
+    async get(request, id) {
       const context = contextOf(request);
       context.route = "/v1/jobs/:id";
-      const row = findVisibleJob(jobs, id, now);
+      const row = await findVisibleJob(jobs, id, now);
       if (!row) {
         return errorResponse(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), context, log);
       }

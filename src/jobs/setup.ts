@@ -25,7 +25,19 @@ export type JobConfig = Pick<
   // The x402 networks' refund keys, when payments are on (absent: refunds are left to the operator).
   Partial<Pick<Config, "payments" | "x402">>;
 
-/** What the free documents show about jobs (limits, live load, the 7-day figures). */
+/** Which live job figures a free document reads (loaded from the store before it is rendered). */
+export interface JobFigureNeeds {
+  readonly active?: boolean;
+  readonly stats?: boolean;
+}
+
+/** Loads the figures a document reads; `none` serves one that reads only the limits. */
+export interface JobFigures {
+  (needs: JobFigureNeeds): Promise<JobsInfo>;
+  readonly none: JobsInfo;
+}
+
+/** What the free documents show about jobs (limits, live load, the 7-day figures), loaded for one rendering. */
 export interface JobsInfo {
   readonly limits: {
     readonly max_concurrent_jobs: number;
@@ -46,11 +58,12 @@ export interface JobService {
   readonly worker: JobWorker;
   /** Present when at least one network has a refund key. */
   readonly refunds: RefundPayer | undefined;
-  readonly info: JobsInfo;
+  /** The limits, and the live figures a document declared it reads. */
+  readonly info: { readonly limits: JobsInfo["limits"]; readonly figures: JobFigures };
   /** What a skill call needs, for transports other than HTTP (MCP tools). */
   readonly skillCalls: SkillCallDeps;
   /** A job's public view as GET /v1/jobs/:id shows it; undefined when not visible (unknown, a sync call, expired). */
-  status(id: string): { readonly row: JobRow; readonly view: Record<string, unknown> } | undefined;
+  status(id: string): Promise<{ readonly row: JobRow; readonly view: Record<string, unknown> } | undefined>;
 }
 
 const sweepEveryMs = 60_000;
@@ -93,9 +106,10 @@ export function createJobService(options: {
   // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the
   // pending keys may be other live instances' work, so there they stay until their time to live.
   if (store.engine === "sqlite") void idempotency.releaseAllPending();
-  worker.recover();
+  // On SQLite every step below runs to its end before this function returns (no I/O wait).
+  void worker.start().catch((error: Error) => log.error("job worker did not start", { error: error.message }));
   const sweep = () => {
-    worker.sweep();
+    void worker.sweep();
     idempotency
       .purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000))
       .catch((error: Error) => log.warn("idempotency purge failed", { error: error.message }));
@@ -121,8 +135,7 @@ export function createJobService(options: {
     worker.stop();
   });
   const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
-  const info: JobsInfo = {
-    limits: {
+  const limits: JobsInfo["limits"] = {
       max_concurrent_jobs: config.maxConcurrentJobs,
       max_queued_jobs: config.maxQueuedJobs,
       rate_limit_per_min: config.rateLimitPerMin,
@@ -131,12 +144,21 @@ export function createJobService(options: {
       job_result_ttl_hours: config.jobResultTtlHours,
       idempotency_ttl_hours: config.idempotencyTtlHours,
       sla_cap_ms: config.slaCapMs,
-    },
-    activeJobs: () => worker.activeJobs(),
-    stats: () => worker.stats(),
   };
-  const status = (id: string) => {
-    const row = findVisibleJob(store.jobs, id, now);
+  const undeclared = (what: string) => () => {
+    throw new Error(`a free document read the ${what} without declaring it in readsJobs`);
+  };
+  const none: JobsInfo = { limits, activeJobs: undeclared("active jobs"), stats: undeclared("7-day figures") };
+  const figures = Object.assign(
+    async (needs: JobFigureNeeds): Promise<JobsInfo> => {
+      const [active, stats] = await Promise.all([needs.active ? worker.activeJobs() : undefined, needs.stats ? worker.stats() : undefined]);
+      return { limits, activeJobs: active === undefined ? none.activeJobs : () => active, stats: stats === undefined ? none.stats : () => stats };
+    },
+    { none },
+  );
+  const info = { limits, figures };
+  const status = async (id: string) => {
+    const row = await findVisibleJob(store.jobs, id, now);
     return row ? { row, view: jobView(row, registry.skill(row.skill)) } : undefined;
   };
   return { routes, worker, refunds, info, skillCalls: { operation, worker, jobs: store.jobs, now }, status };

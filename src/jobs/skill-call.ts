@@ -57,7 +57,7 @@ async function admitSkillCall<T>(
   deps: SkillCallDeps,
   call: PaidCall,
   { entry, fields, resourceUrl, mcpTool, afterAdmit }: SkillCallTarget<T>,
-  beforePayment?: () => void,
+  beforePayment?: () => void | Promise<void>,
 ): Promise<Extract<Admission, { kind: "admitted" }> | Extract<SkillOutcome<T>, { kind: "answer" | "instead" }>> {
   const admitted = await admitPaidCall(deps.operation, call, {
     entry,
@@ -80,9 +80,9 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
   if (admitted.kind !== "admitted") return admitted;
   const { value, payment } = admitted;
   const startedAt = now();
-  const record = (status: "completed" | "failed" | "expired", settled: boolean, errorCode: string | null) => {
+  const record = async (status: "completed" | "failed" | "expired", settled: boolean, errorCode: string | null) => {
     try {
-      jobs.recordSyncCall({
+      await jobs.recordSyncCall({
         id: newJobId(),
         skill: entry.id,
         status,
@@ -108,16 +108,16 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
   } catch (error) {
     await payment.release();
     const failure = toApiError(error);
-    record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
+    await record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
     throw error;
   }
   const settled = await settlePaidCall(operation, call, entry, payment, result);
   if (settled.kind === "answer") {
     call.report.outcome = `settlement_${statusOf(settled.answer)}`;
-    record("failed", false, "SETTLEMENT_FAILED");
+    await record("failed", false, "SETTLEMENT_FAILED");
     return { kind: "answer", answer: settled.answer, charge: admitted.charge };
   }
-  record("completed", payment.payer !== undefined, null);
+  await record("completed", payment.payer !== undefined, null);
   call.report.outcome = "ok";
   const presented = presentResult(entry, value, settled.result);
   // spec §2.4: some answers carry their fields beside ok and skill (capital.ticket's `ticket`).
@@ -127,9 +127,9 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
 
 async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, resourceUrl, mcpTool, afterAdmit }: SkillCallTarget<T>): Promise<SkillOutcome<T>> {
   const { operation, worker } = deps;
-  const admitted = await admitSkillCall(deps, call, { entry, fields, resourceUrl, mcpTool, afterAdmit }, () => {
-    if (worker.hasRoom()) return;
-    const retry = worker.retryAfterSec();
+  const admitted = await admitSkillCall(deps, call, { entry, fields, resourceUrl, mcpTool, afterAdmit }, async () => {
+    if (await worker.hasRoom()) return;
+    const retry = await worker.retryAfterSec();
     throw new ApiError("QUEUE_FULL", {
       message: `The job queue is full; retry in ${retry} s. Nothing was charged.`,
       headers: { "Retry-After": String(retry) },

@@ -1,47 +1,43 @@
 /**
- * @module jobs/worker — accepts async jobs, runs them through the queue with their timeout as an
- * abort signal, settles or releases their payment, and keeps the rows honest across restarts:
- * queued jobs run again, a job that was running when the process died is failed, not lost.
+ * @module jobs/worker — accepts async jobs, claims them from the store's queue (jobs/job-store.ts,
+ * on SQLite or PostgreSQL) under a lease, runs them with their timeout as an abort signal, settles
+ * or releases their payment, and keeps the rows honest across restarts and instances.
  *
- *   accept: insert queued → (acceptance mode) settle now, or discard on failure → enqueue
- *   run:    queued → running → run(skill) → settle (completion mode) → completed with result
+ *   accept: insert held → (acceptance mode) settle now, or discard on failure → release the hold
+ *   run:    claim (queued → running, leased) → run(skill) → settle (completion mode) → completed
  *           timeout → expired · error → failed · settlement failed → failed (result withheld)
  *           payment not settled → released; settled and our fault → refund due, paid at once
  *           when the network has a refund key (refunds/payer.ts), else left to the operator
+ *
+ * One instance (SQLite): a job left running by a previous process is failed at start, as before.
+ * Several instances (PostgreSQL): each renews the leases it holds; a lease that lapsed (its
+ * instance died or stalled) is requeued by any instance's reaper, or failed after `maxAttempts`
+ * claims. Delivery is therefore at-least-once, and every write of a run is fenced by its lease.
+ * Settlement is once per job: a settlement row is written before the facilitator is called. A
+ * re-run that finds it `settled` runs the skill and completes without settling again; one that
+ * finds it `pending` (the earlier run called the facilitator and no answer was recorded) waits,
+ * holding its lease, until `settleGraceMs` after that call began for the answer to be recorded (the
+ * earlier run may only have stalled); still pending then, it neither calls the facilitator again nor
+ * runs the skill: it fails the job with SETTLEMENT_PENDING and records a refund due should the
+ * transaction have landed, as a settlement left pending is treated.
+ *
+ * The worker is plain functions over one explicit `WorkerState` (worker-state.ts); how a run ends
+ * is job-outcomes.ts, lease upkeep job-upkeep.ts.
  */
-import { ApiError, errorCodes, toApiError } from "../errors.ts";
-import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
-import { type CallFacts, runWithTimeout } from "../paid-call/call.ts";
-import { encodePaymentResponse } from "../x402/headers.ts";
+import { randomBytes } from "node:crypto";
+import { ApiError, toApiError } from "../errors.ts";
+import type { AcceptedPayment } from "../paid-call/payments.ts";
+import { runWithTimeout } from "../paid-call/call.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
-import type { Logger } from "../log.ts";
-import type { PluginContext } from "../plugin/context.ts";
-import type { Registry, SkillEntry } from "../plugin/registry.ts";
-import { type JobRow, type JobStore, newJobId, type SettleMode } from "./job-store.ts";
+import type { SkillEntry } from "../plugin/registry.ts";
+import { type JobLease, type JobRow, leaseOf, newJobId, type SettleMode } from "./job-store.ts";
+import { awaitEarlierSettlement, failJob, failSettlement, settleJob, settlementOutcome, unknownSettlement } from "./job-outcomes.ts";
+import { failInterrupted, reap, renewLeases } from "./job-upkeep.ts";
 import { chooseSettleMode } from "./payment-timing.ts";
-import type { RefundPayer } from "../refunds/payer.ts";
-import { createJobQueue } from "./queue.ts";
 import { computeStats7d, type Sla, slaOf, type Stats7d, statsWindowHours } from "./stats.ts";
+import { effectiveTimeoutMs, expiry, type JobWorkerDeps, type WorkerState, write } from "./worker-state.ts";
 
-export interface JobLimits {
-  readonly maxConcurrentJobs: number;
-  readonly maxQueuedJobs: number;
-  readonly jobResultTtlHours: number;
-  readonly jobTimeoutSec: number;
-  readonly slaCapMs: number;
-}
-
-export interface JobWorkerDeps {
-  readonly jobs: JobStore;
-  readonly registry: Registry;
-  readonly payments: Payments;
-  readonly log: Logger;
-  readonly limits: JobLimits;
-  readonly contextFor: (entry: SkillEntry, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext;
-  readonly now?: () => Date;
-  /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
-  readonly refunds?: RefundPayer;
-}
+export type { JobLimits, JobWorkerDeps, QueueTiming } from "./worker-state.ts";
 
 export interface AcceptJob {
   /** The job's id when the caller made it already (a claim was taken under it). */
@@ -60,21 +56,24 @@ export type AcceptOutcome =
   | { readonly kind: "answer"; readonly answer: PaymentAnswer };
 
 export interface JobWorker {
+  readonly id: string;
   /** Whether one more job may wait in the queue. */
-  hasRoom(): boolean;
+  hasRoom(): Promise<boolean>;
   /** Seconds a caller refused for a full queue should wait. */
-  retryAfterSec(): number;
+  retryAfterSec(): Promise<number>;
   accept(job: AcceptJob): Promise<AcceptOutcome>;
-  /** Re-queues queued jobs and fails the ones a previous process left running. */
-  recover(): { requeued: number; interrupted: number };
+  /** Fails the jobs a previous process left running (one instance only), then starts claiming: wake-ups, poll, reaper. */
+  start(): Promise<{ requeued: number; interrupted: number }>;
   /** Deletes expired results and rows older than the statistics window. */
-  sweep(): void;
-  activeJobs(): number;
-  stats(): { stats_7d: Stats7d; sla: Sla };
+  sweep(): Promise<void>;
+  activeJobs(): Promise<number>;
+  stats(): Promise<{ stats_7d: Stats7d; sla: Sla }>;
   effectiveTimeoutMs(entry: SkillEntry): number;
-  /** Starts nothing more and aborts running work; nothing is written after this. */
+  /** Requeues (or fails) jobs whose lease lapsed; after renewing this worker's own leases. */
+  reap(): Promise<number>;
+  /** Starts nothing more and aborts running work; nothing is written after this (leases held lapse). */
   stop(): void;
-  /** Resolves when no job is running (tests). */
+  /** Resolves when no job is running here and none could be claimed (tests). */
   idle(): Promise<void>;
 }
 
@@ -84,213 +83,234 @@ export function presentResult(entry: SkillEntry, input: unknown, result: unknown
   return entry.definition.jsonOnly === true || asked ? JSON.stringify(result) : result;
 }
 
-/** Failures that are ours (a refund is due when the job was settled up front). */
-function isOurFault(error: ApiError): boolean {
-  return error.status >= 500;
+export function createJobWorker(deps: JobWorkerDeps): JobWorker {
+  const state: WorkerState = {
+    deps,
+    jobs: deps.jobs,
+    id: deps.workerId ?? `w_${randomBytes(6).toString("hex")}`,
+    now: deps.now ?? (() => new Date()),
+    leaseMs: deps.queue?.leaseMs ?? 30_000,
+    maxAttempts: deps.queue?.maxAttempts ?? 3,
+    settleGraceMs: deps.queue?.settleGraceMs ?? 60_000,
+    shutdown: new AbortController(),
+    stopped: false,
+    running: new Map(),
+    pumping: false,
+    pumpAgain: false,
+    idleWaiters: [],
+    timers: [],
+    unsubscribe: undefined,
+  };
+  return {
+    id: state.id,
+    hasRoom: async () => (await state.jobs.countByStatus("queued")) < deps.limits.maxQueuedJobs,
+    retryAfterSec: () => retryAfterSec(state),
+    accept: (job) => acceptJob(state, job),
+    start: () => startWorker(state),
+    sweep: () => sweep(state),
+    activeJobs: () => state.jobs.countActive(),
+    stats: () => stats(state),
+    effectiveTimeoutMs: (entry) => effectiveTimeoutMs(state, entry),
+    reap: () => reap(state),
+    stop: () => stopWorker(state),
+    idle: () => idle(state),
+  };
 }
 
-export function createJobWorker(deps: JobWorkerDeps): JobWorker {
-  const { jobs, registry, payments, log, limits } = deps;
-  const now = deps.now ?? (() => new Date());
-  const shutdown = new AbortController();
-  let stopped = false;
-  const idleWaiters: (() => void)[] = [];
-  const queue = createJobQueue({ concurrency: limits.maxConcurrentJobs, run: (id) => runJob(id) });
+async function retryAfterSec(state: WorkerState): Promise<number> {
+  const waves = Math.ceil(((await state.jobs.countByStatus("queued")) + 1) / state.deps.limits.maxConcurrentJobs);
+  return Math.max(1, Math.min(60, waves * 5));
+}
 
-  const ttlMs = limits.jobResultTtlHours * 3_600_000;
-  const expiry = (at: Date) => new Date(at.getTime() + ttlMs);
-  const effectiveTimeoutMs = (entry: SkillEntry) => Math.min(entry.definition.timeoutMs, limits.jobTimeoutSec * 1000);
-
-  /** Guards writes: after stop() the store may be closed. */
-  const write = (what: string, fn: () => void) => {
-    if (stopped) return;
-    try {
-      fn();
-    } catch (error) {
-      log.error("job store write failed", { what, error: (error as Error).message });
-    }
-  };
-
-  const notifyIdle = () => {
-    if (queue.running() === 0 && queue.waiting() === 0) for (const w of idleWaiters.splice(0)) w();
-  };
-
-  async function settleJob(row: JobRow, payment: AcceptedPayment): Promise<{ ok: true } | { ok: false; code: string; message: string; answer: PaymentAnswer }> {
-    const outcome = await payment.settle({ requestId: row.requestId });
-    if (outcome.kind === "settled") {
-      write("settled", () => jobs.markSettled(row.id, outcome.settlement ? encodePaymentResponse(outcome.settlement) : null, now()));
-      return { ok: true };
-    }
-    const answer = outcome.answer;
-    return {
-      ok: false,
-      code: answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED",
-      message: (answer.kind === "refused" ? answer.message : undefined) ?? errorCodes[answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED"].message,
-      answer,
-    };
-  }
-
-  function failJob(row: JobRow, error: ApiError, settled: boolean, payment: AcceptedPayment | undefined) {
-    const expired = error.code === "OPERATION_TIMEOUT" || error.code === "JOB_TIMEOUT";
-    const code = expired ? "JOB_TIMEOUT" : error.code;
-    // Default messages promise "nothing was charged"; a job settled up front says what happened instead.
-    const told = settled ? error.message.replace(/[;,]?\s*nothing was (run or )?charged\.?/i, ".").replace(/\.\.$/, ".") : error.message;
-    const refundReason = settled && (expired || isOurFault(error)) ? `${code}: ${told}` : null;
-    if (!settled) payment?.release();
-    const charged = settled ? (refundReason ? "The payment was settled at acceptance; a refund is recorded." : "The payment was settled at acceptance.") : "Nothing was charged.";
-    const message = expired ? `${row.skill} ran past its timeout and was aborted. ${charged}` : settled ? `${told} ${charged}` : error.message;
-    write("fail", () => jobs.fail(row.id, { status: expired ? "expired" : "failed", code, message, refundReason }, now(), expiry(now())));
-    if (!refundReason) return;
-    log.warn("refund due", { job_id: row.id, skill: row.skill, payer: row.payer, reason: refundReason });
-    if (!stopped && deps.refunds?.covers(row.network)) {
-      deps.refunds.pay(row.id).catch((error: Error) => log.warn("refund payment failed", { job_id: row.id, error: error.message }));
+async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }: AcceptJob): Promise<AcceptOutcome> {
+  const { jobs, deps } = state;
+  const at = state.now();
+  const ahead = await jobs.countActive();
+  const waves = Math.floor(ahead / deps.limits.maxConcurrentJobs) + 1;
+  const mode = chooseSettleMode(payment, at, waves * effectiveTimeoutMs(state, skill));
+  const id = givenId ?? newJobId();
+  // Held by this worker until accepted: no instance claims it before the answer is fixed.
+  await jobs.insert({
+    id,
+    skill: skill.id,
+    sync: false,
+    input: value,
+    caller,
+    payer: payment.payer ?? null,
+    network: payment.network ?? null,
+    priceMicros,
+    payment: payment.snapshot(),
+    settleMode: mode,
+    requestId,
+    createdAt: at,
+    hold: { worker: state.id, untilMs: at.getTime() + state.leaseMs },
+  });
+  if (mode === "acceptance") {
+    const row = (await jobs.get(id))!;
+    const outcome = await settleJob(state, row, payment, { worker: state.id, attempt: 0 });
+    if (!outcome.ok) {
+      await jobs.discard(id);
+      if ("lost" in outcome) throw new Error(`job ${id} was taken from this worker while it was being accepted`);
+      return { kind: "answer", answer: outcome.answer };
     }
   }
+  // The row as accepted (queued): a replay of this answer must not depend on timing.
+  const job = (await jobs.get(id))!;
+  await jobs.releaseHold(id, state.id);
+  void pump(state);
+  return { kind: "accepted", job };
+}
 
-  const entry = (row: JobRow) => registry.skill(row.skill);
+/** Claims jobs while this worker has room and the cluster is under its cap; each run claims again when it ends. */
+async function pump(state: WorkerState): Promise<void> {
+  if (state.pumping) {
+    state.pumpAgain = true;
+    return;
+  }
+  state.pumping = true;
+  try {
+    do {
+      state.pumpAgain = false;
+      while (!state.stopped && state.running.size < state.deps.limits.maxConcurrentJobs) {
+        const row = await state.jobs.claimNext({ worker: state.id, leaseMs: state.leaseMs, cap: state.deps.limits.maxConcurrentJobs, now: state.now() });
+        if (!row || state.stopped) break;
+        const lease = leaseOf(row)!;
+        state.running.set(row.id, lease);
+        void runClaimed(state, row, lease).finally(() => {
+          state.running.delete(row.id);
+          void pump(state);
+        });
+      }
+    } while (state.pumpAgain && !state.stopped);
+  } catch (error) {
+    if (!state.stopped) state.deps.log.error("job claim failed", { error: (error as Error).message });
+  } finally {
+    state.pumping = false;
+    notifyIdle(state);
+  }
+}
 
-  async function runJob(id: string): Promise<void> {
-    try {
-      if (stopped) return;
-      const row = jobs.get(id);
-      if (!row || row.status !== "queued") return;
-      const skill = entry(row);
-      // null once settled (the snapshot is dropped) or when free.
-      const payment = row.payment === null ? undefined : payments.restore(row.payment);
-      if (!skill) {
-        failJob(row, new ApiError("UNKNOWN_SKILL", { message: `Skill ${row.skill} is no longer installed on this server.` }), row.settledAt !== null, payment);
+function notifyIdle(state: WorkerState): void {
+  if (state.running.size === 0 && !state.pumping) for (const waiter of state.idleWaiters.splice(0)) waiter();
+}
+
+function idle(state: WorkerState): Promise<void> {
+  if (state.running.size === 0 && !state.pumping) return Promise.resolve();
+  return new Promise((resolve) => state.idleWaiters.push(resolve));
+}
+
+async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Promise<void> {
+  const { jobs, deps, now } = state;
+  try {
+    if (state.stopped) return;
+    const skill = deps.registry.skill(row.skill);
+    // null once settled (the snapshot is dropped) or when free.
+    const payment = row.payment === null ? undefined : deps.payments.restore(row.payment);
+    if (!skill) {
+      await failJob(state, row, new ApiError("UNKNOWN_SKILL", { message: `Skill ${row.skill} is no longer installed on this server.` }), row.settledAt !== null, payment, lease);
+      return;
+    }
+    let settled = row.settledAt !== null;
+    // A re-run: an earlier run may have begun settling.
+    const earlier = !settled && payment ? await jobs.settlementOf(row.id) : undefined;
+    if (earlier) {
+      const outcome = settlementOutcome(earlier.state === "pending" ? await awaitEarlierSettlement(state, row.id, earlier) : earlier);
+      if (state.stopped) return;
+      if (!outcome.ok) {
+        if ("lost" in outcome) return;
+        if (!outcome.unknown) payment?.release();
+        await failSettlement(state, row, lease, outcome, outcome.unknown ? unknownSettlement : null);
         return;
       }
-      const startedAt = now();
-      if (!jobs.markRunning(id, startedAt)) return;
-      let settled = row.settledAt !== null;
-      let mode: SettleMode = row.settleMode;
-      // The authorization may have aged while queued: settle before running rather than lose it.
-      if (mode === "completion" && payment && chooseSettleMode(payment, startedAt, effectiveTimeoutMs(skill)) === "acceptance") {
-        mode = "acceptance";
-        write("mode", () => jobs.markSettleMode(id, "acceptance"));
-      }
-      if (mode === "acceptance" && !settled && payment) {
-        const outcome = await settleJob(row, payment);
-        if (!outcome.ok) {
-          write("fail", () => jobs.fail(id, { status: "failed", code: outcome.code, message: outcome.message, refundReason: null }, now(), expiry(now())));
-          return;
-        }
-        settled = true;
-      }
-
-      let result: unknown;
-      try {
-        result = await runWithTimeout(skill, row.input, shutdown.signal, (signal) => deps.contextFor(skill, signal, row.requestId, { payer: row.payer ?? undefined }), effectiveTimeoutMs(skill));
-      } catch (error) {
-        if (stopped) return;
-        failJob(row, toApiError(error), settled, payment);
+      settled = true;
+    }
+    const startedAt = now();
+    let mode: SettleMode = row.settleMode;
+    // The authorization may have aged while queued: settle before running rather than lose it.
+    if (mode === "completion" && !settled && payment && chooseSettleMode(payment, startedAt, effectiveTimeoutMs(state, skill)) === "acceptance") {
+      mode = "acceptance";
+      await write(state, "mode", () => jobs.markSettleMode(row.id, "acceptance"));
+    }
+    if (mode === "acceptance" && !settled && payment) {
+      const outcome = await settleJob(state, row, payment, lease);
+      if (!outcome.ok) {
+        if ("lost" in outcome) return;
+        await failSettlement(state, row, lease, outcome, null);
         return;
       }
-      if (stopped) return;
-      if (!settled && mode === "completion" && payment) {
-        const outcome = await settleJob(row, payment);
-        if (!outcome.ok) {
-          // spec: the result is released only after settlement succeeded; it is dropped here.
-          const refundReason = outcome.code === "SETTLEMENT_PENDING" ? "SETTLEMENT_PENDING: refund if the transaction landed (the result was withheld)" : null;
-          write("fail", () => jobs.fail(id, { status: "failed", code: outcome.code, message: outcome.message, refundReason }, now(), expiry(now())));
-          return;
-        }
-      }
-      const shown = presentResult(skill, row.input, result);
-      write("complete", () => jobs.complete(id, shown, now(), expiry(now())));
-    } catch (error) {
-      log.error("job run failed unexpectedly", { job_id: id, error: (error as Error).message });
-      const row = jobs.get(id);
-      if (row && !stopped && row.status === "running") failJob(row, toApiError(error), row.settledAt !== null, undefined);
-    } finally {
-      queueMicrotask(notifyIdle);
+      settled = true;
     }
-  }
 
-  return {
-    hasRoom: () => queue.waiting() < limits.maxQueuedJobs,
-    retryAfterSec() {
-      const waves = Math.ceil((queue.waiting() + 1) / limits.maxConcurrentJobs);
-      return Math.max(1, Math.min(60, waves * 5));
-    },
-    async accept({ id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }) {
-      const at = now();
-      const ahead = queue.waiting() + queue.running();
-      const waves = Math.floor(ahead / limits.maxConcurrentJobs) + 1;
-      const mode = chooseSettleMode(payment, at, waves * effectiveTimeoutMs(skill));
-      const id = givenId ?? newJobId();
-      jobs.insert({
-        id,
-        skill: skill.id,
-        sync: false,
-        input: value,
-        caller,
-        payer: payment.payer ?? null,
-        network: payment.network ?? null,
-        priceMicros,
-        payment: payment.snapshot(),
-        settleMode: mode,
-        requestId,
-        createdAt: at,
-      });
-      if (mode === "acceptance") {
-        const row = jobs.get(id)!;
-        const outcome = await settleJob(row, payment);
-        if (!outcome.ok) {
-          jobs.discard(id);
-          return { kind: "answer", answer: outcome.answer };
-        }
+    let result: unknown;
+    try {
+      result = await runWithTimeout(skill, row.input, state.shutdown.signal, (signal) => deps.contextFor(skill, signal, row.requestId, { payer: row.payer ?? undefined }), effectiveTimeoutMs(state, skill));
+    } catch (error) {
+      if (state.stopped) return;
+      await failJob(state, row, toApiError(error), settled, payment, lease);
+      return;
+    }
+    if (state.stopped) return;
+    if (!settled && mode === "completion" && payment) {
+      const outcome = await settleJob(state, row, payment, lease);
+      if (!outcome.ok) {
+        if ("lost" in outcome) return;
+        // spec: the result is released only after settlement succeeded; it is dropped here.
+        const refundReason = outcome.code === "SETTLEMENT_PENDING" ? "SETTLEMENT_PENDING: refund if the transaction landed (the result was withheld)" : null;
+        await failSettlement(state, row, lease, outcome, refundReason);
+        return;
       }
-      // The row as accepted (queued): a replay of this answer must not depend on timing.
-      const job = jobs.get(id)!;
-      queue.enqueue(id);
-      return { kind: "accepted", job };
-    },
-    recover() {
-      let interrupted = 0;
-      for (const row of jobs.listByStatus("running")) {
-        const settled = row.settledAt !== null;
-        let payment: AcceptedPayment | undefined;
-        try {
-          payment = row.payment === null ? undefined : payments.restore(row.payment);
-        } catch {
-          payment = undefined;
-        }
-        failJob(
-          row,
-          new ApiError("JOB_INTERRUPTED", { message: `The server stopped while ${row.skill} was running. ${settled ? "A refund is recorded." : "Nothing was charged."}` }),
-          settled,
-          payment,
-        );
-        interrupted++;
-      }
-      const queued = jobs.listByStatus("queued");
-      for (const row of queued) queue.enqueue(row.id);
-      if (interrupted || queued.length) log.info("jobs recovered", { requeued: queued.length, interrupted });
-      return { requeued: queued.length, interrupted };
-    },
-    sweep() {
-      const at = now();
-      write("sweep", () => {
-        const purged = jobs.purge(at, new Date(at.getTime() - (statsWindowHours + 24) * 3_600_000));
-        if (purged.results || purged.rows) log.debug("jobs purged", purged);
-      });
-    },
-    activeJobs: () => jobs.countActive(),
-    stats() {
-      const stats = computeStats7d(jobs.statsRows(new Date(now().getTime() - statsWindowHours * 3_600_000)), limits.slaCapMs);
-      return { stats_7d: stats, sla: slaOf(stats, limits.jobTimeoutSec) };
-    },
-    effectiveTimeoutMs,
-    stop() {
-      stopped = true;
-      queue.stop();
-      shutdown.abort();
-    },
-    idle() {
-      if (queue.running() === 0 && queue.waiting() === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
+    }
+    const shown = presentResult(skill, row.input, result);
+    await write(state, "complete", () => jobs.complete(row.id, shown, now(), expiry(state, now()), lease));
+  } catch (error) {
+    deps.log.error("job run failed unexpectedly", { job_id: row.id, error: (error as Error).message });
+    if (state.stopped) return;
+    const current = await jobs.get(row.id).catch(() => undefined);
+    if (current && current.status === "running") await failJob(state, current, toApiError(error), current.settledAt !== null, undefined, lease);
+  }
+}
+
+async function startWorker(state: WorkerState): Promise<{ requeued: number; interrupted: number }> {
+  const { jobs, deps } = state;
+  const interrupted = jobs.shared ? 0 : await failInterrupted(state);
+  const requeued = await jobs.countByStatus("queued");
+  if (interrupted || requeued) deps.log.info("jobs recovered", { requeued, interrupted });
+  if (state.stopped) return { requeued, interrupted };
+  state.unsubscribe = await jobs.subscribe(() => void pump(state));
+  const every = (ms: number, fn: () => Promise<unknown>) => {
+    if (ms <= 0) return;
+    const timer = setInterval(() => void fn().catch((error: Error) => deps.log.warn("job queue upkeep failed", { error: error.message })), ms);
+    timer.unref?.();
+    state.timers.push(timer);
   };
+  every(deps.queue?.pollEveryMs ?? (jobs.shared ? 2_000 : 0), () => pump(state));
+  every(deps.queue?.reapEveryMs ?? (jobs.shared ? 10_000 : 0), () => reap(state));
+  // Leases are renewed while jobs run, whether or not this worker reaps.
+  every(jobs.shared || deps.queue?.reapEveryMs ? Math.max(1, Math.floor(state.leaseMs / 3)) : 0, () => renewLeases(state));
+  await pump(state);
+  return { requeued, interrupted };
+}
+
+async function sweep(state: WorkerState): Promise<void> {
+  const at = state.now();
+  await write(state, "sweep", async () => {
+    const purged = await state.jobs.purge(at, new Date(at.getTime() - (statsWindowHours + 24) * 3_600_000));
+    if (purged.results || purged.rows) state.deps.log.debug("jobs purged", purged);
+  });
+}
+
+async function stats(state: WorkerState): Promise<{ stats_7d: Stats7d; sla: Sla }> {
+  const { limits } = state.deps;
+  const figures = computeStats7d(await state.jobs.statsRows(new Date(state.now().getTime() - statsWindowHours * 3_600_000)), limits.slaCapMs);
+  return { stats_7d: figures, sla: slaOf(figures, limits.jobTimeoutSec) };
+}
+
+function stopWorker(state: WorkerState): void {
+  state.stopped = true;
+  for (const timer of state.timers.splice(0)) clearInterval(timer);
+  const unsubscribe = state.unsubscribe;
+  state.unsubscribe = undefined;
+  void unsubscribe?.().catch(() => {});
+  state.shutdown.abort();
+  notifyIdle(state);
 }

@@ -27,7 +27,7 @@ export interface ToolCallDeps {
   readonly operation: PaidCallDeps;
   readonly payments: Payments;
   readonly skills: SkillCallDeps;
-  readonly jobStatus: (id: string) => { readonly view: Record<string, unknown> } | undefined;
+  readonly jobStatus: (id: string) => Promise<{ readonly view: Record<string, unknown> } | undefined>;
   readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
 }
 
@@ -137,9 +137,9 @@ function stringArgument(call: McpCall, name: string, pattern?: RegExp): string {
   return value;
 }
 
-function jobStatus(deps: ToolCallDeps, call: McpCall): CallToolResult {
+async function jobStatus(deps: ToolCallDeps, call: McpCall): Promise<CallToolResult> {
   const id = stringArgument(call, "job_id", /^job_[0-9a-f]{32}$/);
-  const found = deps.jobStatus(id);
+  const found = await deps.jobStatus(id);
   if (!found) return errorResult(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), call.requestId);
   return textResult({ ...found.view, request_id: call.requestId });
 }

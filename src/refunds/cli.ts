@@ -8,7 +8,7 @@ import type { Config } from "../config.ts";
 import { formatDollars } from "../plugin/price.ts";
 import { openStore } from "../database.ts";
 
-export function runRefundsCli(config: Pick<Config, "data">, options: { all?: boolean; markPaid?: string; note?: string }): number {
+export async function runRefundsCli(config: Pick<Config, "data">, options: { all?: boolean; markPaid?: string; note?: string }): Promise<number> {
   const store = openStore(config.data);
   try {
     if (options.markPaid) {
@@ -16,8 +16,8 @@ export function runRefundsCli(config: Pick<Config, "data">, options: { all?: boo
         console.error("tollbooth refunds --mark-paid JOB_ID needs --note TEXT (e.g. the refund transaction)");
         return 2;
       }
-      const before = store.jobs.get(options.markPaid);
-      if (!store.jobs.markRefundPaid(options.markPaid, options.note.trim())) {
+      const before = await store.jobs.get(options.markPaid);
+      if (!(await store.jobs.markRefundPaid(options.markPaid, options.note.trim()))) {
         console.error(`no refund due on job ${options.markPaid}`);
         return 1;
       }
@@ -25,7 +25,7 @@ export function runRefundsCli(config: Pick<Config, "data">, options: { all?: boo
       if (before?.refundTx) console.log(`note: the server had signed ${before.refundTx} for it; it will not be sent again, but check it did not land too`);
       return 0;
     }
-    const rows = store.jobs.listRefunds(options.all ? undefined : "unpaid");
+    const rows = await store.jobs.listRefunds(options.all ? undefined : "unpaid");
     if (rows.length === 0) {
       console.log(options.all ? "no refunds recorded" : "no refunds due");
       return 0;

@@ -17,8 +17,8 @@ type Json = Record<string, unknown>;
 const getJson = async (path: string) => (await (await service.request(path)).json()) as Json;
 
 const hour = 3_600_000;
-function seed(at: Date, fields: { status: "completed" | "failed" | "expired"; paid: boolean; durationMs: number; settled?: boolean }) {
-  service.store.jobs.recordSyncCall({
+async function seed(at: Date, fields: { status: "completed" | "failed" | "expired"; paid: boolean; durationMs: number; settled?: boolean }) {
+  await service.store.jobs.recordSyncCall({
     id: `job_${crypto.randomUUID().replaceAll("-", "")}`,
     skill: "capabilities",
     status: fields.status,
@@ -47,12 +47,12 @@ describe("/v1/trust", () => {
   it("computes stats_7d and sla from seeded rows exactly as by hand", async () => {
     const now = Date.now();
     const recent = new Date(now - 2 * hour);
-    for (const d of [1000, 2000, 3000, 4000]) seed(recent, { status: "completed", paid: true, durationMs: d });
-    seed(recent, { status: "completed", paid: true, durationMs: 200_000 }); // outlier above sla_cap_ms
-    seed(recent, { status: "failed", paid: true, durationMs: 10 });
-    seed(recent, { status: "expired", paid: true, durationMs: 180_000 });
-    seed(recent, { status: "completed", paid: false, durationMs: 5000 }); // dev (payments off)
-    seed(new Date(now - 169 * hour), { status: "completed", paid: true, durationMs: 1 }); // outside the window
+    for (const d of [1000, 2000, 3000, 4000]) await seed(recent, { status: "completed", paid: true, durationMs: d });
+    await seed(recent, { status: "completed", paid: true, durationMs: 200_000 }); // outlier above sla_cap_ms
+    await seed(recent, { status: "failed", paid: true, durationMs: 10 });
+    await seed(recent, { status: "expired", paid: true, durationMs: 180_000 });
+    await seed(recent, { status: "completed", paid: false, durationMs: 5000 }); // dev (payments off)
+    await seed(new Date(now - 169 * hour), { status: "completed", paid: true, durationMs: 1 }); // outside the window
 
     const trust = await getJson("/v1/trust");
     // by hand: 8 rows in the window; paid completed 5 (one outlier), paid failed 2, dev completed 1
@@ -147,7 +147,7 @@ describe("other free documents", () => {
 
   it("capabilities count the jobs active now, though the text is reused between changes", async () => {
     expect((await getJson("/v1/capabilities")).active_jobs).toBe(0);
-    seed(new Date(), { status: "completed", paid: false, durationMs: 10 });
+    await seed(new Date(), { status: "completed", paid: false, durationMs: 10 });
     const id = service.store.db.query<{ id: string }, []>("SELECT id FROM jobs ORDER BY created_at DESC LIMIT 1").get()!.id;
     try {
       service.store.db.run("UPDATE jobs SET status = 'running' WHERE id = ?", [id]);

@@ -140,7 +140,7 @@ describe("POST /v1/jobs", () => {
     gates.open("e");
     const id = String(((await (await post(service, { skill: "test.wait", tag: "e" })).json()) as Json).job_id);
     await waitForStatus(service, id, "completed");
-    service.store.jobs.purge(new Date(Date.now() + 25 * 3_600_000), new Date(0));
+    await service.store.jobs.purge(new Date(Date.now() + 25 * 3_600_000), new Date(0));
     expect((await service.request(`/v1/jobs/${id}`)).status).toBe(404);
     const row = service.store.db.query<{ result: string | null; input: string | null }, [string]>("SELECT result, input FROM jobs WHERE id = ?").get(id);
     expect(row).toEqual({ result: null, input: null });
@@ -218,7 +218,7 @@ describe("manager and limits", () => {
     expect(refused.headers.get("ratelimit-reset")).toBe(String(retry));
     expect(refused.headers.get("ratelimit-policy")).toBe("2;w=60");
     expect(gates.started("rl")).toBe(false);
-    expect(service.store.jobs.countByStatus("queued") + service.store.jobs.countByStatus("running")).toBe(0);
+    expect((await service.store.jobs.countByStatus("queued")) + (await service.store.jobs.countByStatus("running"))).toBe(0);
     // the limit is per caller: another address still gets through
     const other = await service.handle(
       new Request("http://127.0.0.1:8402/v1/jobs", { method: "POST", headers: { "content-type": "application/json" }, body: '{"skill":"capabilities"}' }),

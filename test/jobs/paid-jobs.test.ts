@@ -112,7 +112,7 @@ describe("paid async jobs (official buyer, anvil)", () => {
     expect(failed.body.error).toMatchObject({ code: "INTERNAL_ERROR" });
     expect(JSON.stringify(failed.body.error)).not.toContain("disk full");
     expect(failed.body.payment).toMatchObject({ refund: { state: "due" } });
-    const due = prepaid.store.jobs.listRefunds("due");
+    const due = await prepaid.store.jobs.listRefunds("due");
     expect(due.map((r) => r.id)).toEqual([id]);
     expect(due[0]).toMatchObject({ payer: fx.buyer.address.toLowerCase(), priceMicros: 2000, settleMode: "acceptance" });
     expect(String((failed.body.error as Json).message)).not.toContain("nothing was charged");

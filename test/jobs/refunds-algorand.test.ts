@@ -108,8 +108,8 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     dueId = await failedJob(manual, "manual");
     expect(usdc(buyer)).toBe(before - PRICE);
     expect(algod.submissions()).toBe(submissions + 1); // the settlement only
-    expect(manual.store.jobs.listRefunds("unpaid").map((r) => r.id)).toContain(dueId);
-    expect(manual.store.jobs.get(dueId)).toMatchObject({ refundState: "due", refundTx: null });
+    expect((await manual.store.jobs.listRefunds("unpaid")).map((r) => r.id)).toContain(dueId);
+    expect(await manual.store.jobs.get(dueId)).toMatchObject({ refundState: "due", refundTx: null });
   }, 30_000);
 
   it("two passes at once pay it back exactly once", async () => {
@@ -118,7 +118,7 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     await Promise.all([(await payerFor(manual)).payer.pass(), (await payerFor(manual)).payer.pass()]);
     expect(usdc(buyer)).toBe(before + PRICE);
     expect(usdc(payTo)).toBe(payToBefore - PRICE);
-    const row = manual.store.jobs.get(dueId);
+    const row = await manual.store.jobs.get(dueId);
     expect(row?.refundState).toBe("paid");
     expect(row?.refundTx).toMatch(/^[A-Z2-7]{52}$/);
     await (await payerFor(manual)).payer.pass();
@@ -144,7 +144,7 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     const signed = await sender.sign({ reference: id, payer: buyer.addr.toString(), amount: PRICE });
     expect(await manual.store.jobs.recordRefundTx(id, "dead-process", signed)).toBe(true);
     await Promise.all([(await payerFor(manual)).payer.pass(), (await payerFor(manual)).payer.pass()]);
-    expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
+    expect(await manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
     expect(usdc(buyer)).toBe(before + PRICE);
   }, 30_000);
 
@@ -158,9 +158,9 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     algod.advanceRounds(300);
     const payer = (await payerFor(manual)).payer;
     expect((await payer.pass()).failed).toBe(1);
-    expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
+    expect(await manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
     expect((await payer.pass()).paid).toBe(1);
-    expect(manual.store.jobs.get(id)?.refundTx).not.toBe(stale.transaction);
+    expect((await manual.store.jobs.get(id))?.refundTx).not.toBe(stale.transaction);
     expect(usdc(buyer)).toBe(before + PRICE);
     // The stale one can no longer land.
     expect((await sender.broadcast(stale)).kind).toBe("error");
@@ -173,8 +173,8 @@ describe("automatic refunds on Algorand (algod stand-in, official buyer)", () =>
     expect(await manual.store.jobs.recordRefundTx(id2, "dead-process", lost)).toBe(true);
     algod.advanceRounds(2_000);
     expect((await payer.pass()).held).toBe(1);
-    expect(manual.store.jobs.get(id2)).toMatchObject({ refundState: "sending", refundTx: lost.transaction });
-    expect(manual.store.jobs.get(id2)?.refundError).toContain("check");
+    expect(await manual.store.jobs.get(id2)).toMatchObject({ refundState: "sending", refundTx: lost.transaction });
+    expect((await manual.store.jobs.get(id2))?.refundError).toContain("check");
     expect(usdc(buyer)).toBe(before2);
   }, 30_000);
 });

@@ -12,13 +12,13 @@ const cli = (data: string, ...args: string[]) => {
 };
 
 describe("tollbooth refunds", () => {
-  it("lists a refund due with job, payer and reason, and marks it paid", () => {
+  it("lists a refund due with job, payer and reason, and marks it paid", async () => {
     const data = mkdtempSync(join(tmpdir(), "tb-refunds-"));
     const store = openStore(data);
     const at = new Date();
-    store.jobs.insert({ id: "job_0123456789abcdef0123456789abcdef", skill: "host.report", sync: false, input: {}, caller: "payer:0xabc", payer: "0xabc", network: "algorand", priceMicros: 10_000, payment: null, settleMode: "acceptance", requestId: "req_1", createdAt: at });
-    store.jobs.markSettled("job_0123456789abcdef0123456789abcdef", null, at);
-    store.jobs.fail("job_0123456789abcdef0123456789abcdef", { status: "expired", code: "JOB_TIMEOUT", message: "late", refundReason: "JOB_TIMEOUT: late" }, at, at);
+    await store.jobs.insert({ id: "job_0123456789abcdef0123456789abcdef", skill: "host.report", sync: false, input: {}, caller: "payer:0xabc", payer: "0xabc", network: "algorand", priceMicros: 10_000, payment: null, settleMode: "acceptance", requestId: "req_1", createdAt: at });
+    await store.jobs.markSettled("job_0123456789abcdef0123456789abcdef", null, at);
+    await store.jobs.fail("job_0123456789abcdef0123456789abcdef", { status: "expired", code: "JOB_TIMEOUT", message: "late", refundReason: "JOB_TIMEOUT: late" }, at, at);
     store.close();
 
     const listed = cli(data);

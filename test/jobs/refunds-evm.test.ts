@@ -99,7 +99,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const transfersBefore = (await refundTransfers()).length;
     dueId = await failedJob(manual, "manual");
     expect(await buyerBalance()).toBe(before - PRICE);
-    const row = manual.store.jobs.get(dueId);
+    const row = await manual.store.jobs.get(dueId);
     expect(row).toMatchObject({ refundState: "due", refundTx: null });
     expect((await refundTransfers()).length).toBe(transfersBefore);
     const listed = cli(manualData);
@@ -119,7 +119,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     expect(await buyerBalance()).toBe(before + PRICE);
     expect(await refunderBalance()).toBe(refunderBefore - PRICE);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);
-    const row = manual.store.jobs.get(dueId);
+    const row = await manual.store.jobs.get(dueId);
     expect(row?.refundState).toBe("paid");
     expect(row?.refundTx).toMatch(/^0x[0-9a-f]{64}$/);
     const receipt = await fx.anvil.publicClient.getTransactionReceipt({ hash: row!.refundTx as `0x${string}` });
@@ -160,7 +160,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     // The process "died" here. The next one's passes (two at once) broadcast exactly these bytes.
     const next = (await payerFor(manual)).payer;
     await Promise.all([next.pass(), (await payerFor(manual)).payer.pass()]);
-    expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
+    expect(await manual.store.jobs.get(id)).toMatchObject({ refundState: "paid", refundTx: signed.transaction });
     expect(await buyerBalance()).toBe(before + PRICE);
     expect((await refundTransfers()).length).toBe(transfersBefore + 1);
   }, 30_000);
@@ -181,11 +181,11 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const payer = (await payerFor(manual)).payer;
     const first = await payer.pass();
     expect(first.failed).toBe(1);
-    expect(manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
-    expect(manual.store.jobs.get(id)?.refundError).toContain("did not land");
+    expect(await manual.store.jobs.get(id)).toMatchObject({ refundState: "due", refundTx: null });
+    expect((await manual.store.jobs.get(id))?.refundError).toContain("did not land");
     const second = await payer.pass();
     expect(second.paid).toBe(1);
-    const row = manual.store.jobs.get(id);
+    const row = await manual.store.jobs.get(id);
     expect(row?.refundState).toBe("paid");
     expect(row?.refundTx).not.toBe(stale.transaction);
     expect(await buyerBalance()).toBe(before + PRICE);
@@ -204,7 +204,7 @@ describe("automatic refunds on EVM (anvil, official buyer)", () => {
     const transfersBefore = (await refundTransfers()).length;
     const outcome = await (await payerFor(manual)).payer.pay(id);
     expect(outcome.kind).toBe("failed");
-    const row = manual.store.jobs.get(id);
+    const row = await manual.store.jobs.get(id);
     expect(row).toMatchObject({ refundState: "due", refundTx: null });
     expect(row?.refundError).toContain("holds 0");
     expect((await refundTransfers()).length).toBe(transfersBefore);

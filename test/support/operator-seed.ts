@@ -51,21 +51,21 @@ export async function seedOperatorData(dataDir: string, now = new Date()): Promi
   await store.requestOutcomes.flush();
 
   // Jobs: two queued, one running, two refunds due, one paid.
-  const job = (id: string, status: "queued" | "running" | "refund" | "refunded", priceMicros: number) => {
+  const job = async (id: string, status: "queued" | "running" | "refund" | "refunded", priceMicros: number) => {
     const createdAt = new Date(now.getTime() - 60_000);
-    store.jobs.insert({ id, skill: "host.report", sync: false, input: {}, caller: "payer:0xabc", payer: "0xabc", network: "algorand", priceMicros, payment: null, settleMode: status === "refund" || status === "refunded" ? "acceptance" : "completion", requestId: `req_${id}`, createdAt });
+    await store.jobs.insert({ id, skill: "host.report", sync: false, input: {}, caller: "payer:0xabc", payer: "0xabc", network: "algorand", priceMicros, payment: null, settleMode: status === "refund" || status === "refunded" ? "acceptance" : "completion", requestId: `req_${id}`, createdAt });
     if (status === "queued") return;
-    store.jobs.markRunning(id, createdAt);
+    await store.jobs.markRunning(id, createdAt);
     if (status === "running") return;
-    store.jobs.markSettled(id, null, createdAt);
-    store.jobs.fail(id, { status: "expired", code: "JOB_TIMEOUT", message: "late", refundReason: "JOB_TIMEOUT: late" }, now, new Date(now.getTime() + day));
-    if (status === "refunded") store.jobs.markRefundPaid(id, "0xrefund");
+    await store.jobs.markSettled(id, null, createdAt);
+    await store.jobs.fail(id, { status: "expired", code: "JOB_TIMEOUT", message: "late", refundReason: "JOB_TIMEOUT: late" }, now, new Date(now.getTime() + day));
+    if (status === "refunded") await store.jobs.markRefundPaid(id, "0xrefund");
   };
-  job("job_seed_q1", "queued", 10_000);
-  job("job_seed_q2", "queued", 10_000);
-  job("job_seed_r1", "running", 10_000);
-  job("job_seed_f1", "refund", 10_000);
-  job("job_seed_f2", "refund", 25_000);
-  job("job_seed_f3", "refunded", 10_000);
+  await job("job_seed_q1", "queued", 10_000);
+  await job("job_seed_q2", "queued", 10_000);
+  await job("job_seed_r1", "running", 10_000);
+  await job("job_seed_f1", "refund", 10_000);
+  await job("job_seed_f2", "refund", 25_000);
+  await job("job_seed_f3", "refunded", 10_000);
   store.close();
 }

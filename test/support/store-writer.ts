@@ -32,7 +32,7 @@ while (!stopping) {
     operationId: "web.read",
     now,
   });
-  store.jobs.insert({ id: `job_${id}`, skill: "word.count", sync: false, input: { text: "x".repeat(200) }, caller: "addr:127.0.0.1", payer: null, network: null, priceMicros: 1000, payment: null, settleMode: "free", requestId: `req_${id}`, createdAt: now });
+  await store.jobs.insert({ id: `job_${id}`, skill: "word.count", sync: false, input: { text: "x".repeat(200) }, caller: "addr:127.0.0.1", payer: null, network: null, priceMicros: 1000, payment: null, settleMode: "free", requestId: `req_${id}`, createdAt: now });
   // Let the event loop see SIGTERM now and then.
   if (seq % 200 === 0) await Bun.sleep(0);
 }
