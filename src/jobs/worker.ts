@@ -8,11 +8,12 @@
  *           timeout → expired · error → failed · settlement failed → failed (result withheld)
  *           payment not settled → released; settled and our fault → refund due, paid at once
  *           when the network has a refund key (refunds/payer.ts), else left to the operator
+ *           completed results are sealed (signed evidence) after settlement, as a paid call's are
  */
 import { ApiError, errorCodes, toApiError } from "../errors.ts";
-import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
+import type { AcceptedPayment, Payments, SettlementFacts } from "../paid-call/payments.ts";
 import { type CallFacts, runWithTimeout } from "../paid-call/call.ts";
-import { encodePaymentResponse } from "../x402/headers.ts";
+import { decodePaymentResponse, encodePaymentResponse } from "../x402/headers.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
@@ -41,6 +42,8 @@ export interface JobWorkerDeps {
   readonly now?: () => Date;
   /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
   readonly refunds?: RefundPayer;
+  /** Signs a completed job's evidence results once settled; `origin` is the base URL the caller reached, when still known. */
+  readonly seal?: (result: unknown, job: { readonly origin: string | undefined; readonly payment: SettlementFacts | undefined }) => Promise<unknown>;
 }
 
 export interface AcceptJob {
@@ -52,6 +55,8 @@ export interface AcceptJob {
   readonly caller: string;
   readonly priceMicros: number;
   readonly requestId: string;
+  /** The base URL the caller reached (signed evidence names it as the server). */
+  readonly origin?: string;
 }
 
 export type AcceptOutcome =
@@ -84,6 +89,14 @@ export function presentResult(entry: SkillEntry, input: unknown, result: unknown
   return entry.definition.jsonOnly === true || asked ? JSON.stringify(result) : result;
 }
 
+/** The settlement a settled job's row records (network and transaction), for its signed evidence. */
+function settlementOf(row: JobRow | undefined): SettlementFacts | undefined {
+  if (!row || row.settledAt === null) return undefined;
+  const response = row.paymentResponse === null ? undefined : decodePaymentResponse(row.paymentResponse);
+  const settled = response?.ok ? response.value : undefined;
+  return { payer: row.payer, network: settled?.network ?? row.network, transaction: settled?.transaction ?? null, paymentId: null };
+}
+
 /** Failures that are ours (a refund is due when the job was settled up front). */
 function isOurFault(error: ApiError): boolean {
   return error.status >= 500;
@@ -96,6 +109,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   let stopped = false;
   const idleWaiters: (() => void)[] = [];
   const queue = createJobQueue({ concurrency: limits.maxConcurrentJobs, run: (id) => runJob(id) });
+  // Kept in memory only: a job recovered after a restart is sealed with the configured public URL.
+  const origins = new Map<string, string>();
 
   const ttlMs = limits.jobResultTtlHours * 3_600_000;
   const expiry = (at: Date) => new Date(at.getTime() + ttlMs);
@@ -197,13 +212,15 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           return;
         }
       }
-      const shown = presentResult(skill, row.input, result);
+      const shown = presentResult(skill, row.input, deps.seal ? await deps.seal(result, { origin: origins.get(id), payment: settlementOf(jobs.get(id)) }) : result);
+      if (stopped) return;
       write("complete", () => jobs.complete(id, shown, now(), expiry(now())));
     } catch (error) {
       log.error("job run failed unexpectedly", { job_id: id, error: (error as Error).message });
       const row = jobs.get(id);
       if (row && !stopped && row.status === "running") failJob(row, toApiError(error), row.settledAt !== null, undefined);
     } finally {
+      origins.delete(id);
       queueMicrotask(notifyIdle);
     }
   }
@@ -214,7 +231,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       const waves = Math.ceil((queue.waiting() + 1) / limits.maxConcurrentJobs);
       return Math.max(1, Math.min(60, waves * 5));
     },
-    async accept({ id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }) {
+    async accept({ id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }) {
       const at = now();
       const ahead = queue.waiting() + queue.running();
       const waves = Math.floor(ahead / limits.maxConcurrentJobs) + 1;
@@ -242,6 +259,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           return { kind: "answer", answer: outcome.answer };
         }
       }
+      if (origin !== undefined) origins.set(id, origin);
       // The row as accepted (queued): a replay of this answer must not depend on timing.
       const job = jobs.get(id)!;
       queue.enqueue(id);
