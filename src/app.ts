@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
-import { createDocumentRenderer } from "./docs/rendered-documents.ts";
+import { createDocumentRenderer, documentBody } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
@@ -212,13 +212,16 @@ export function createApp(deps: AppDeps) {
     const render = (request: Request, jobs: JobsInfo) => {
       const context = contextOf(request);
       context.route = route.path;
-      const { text, etag } = renderDocument(route, docsContext(request, route, jobs));
-      if (etag) {
-        const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
-        if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
-        return new Response(text, { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
-      }
-      return textResponse(text, route.contentType, answerHeaders(context));
+      const document = renderDocument(route, docsContext(request, route, jobs));
+      const { etag } = document;
+      if (!etag) return textResponse(document.text, route.contentType, answerHeaders(context));
+      const headers = {
+        ETag: etag,
+        ...(route.cacheSeconds ? { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) } : {}),
+        ...answerHeaders(context),
+      };
+      if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+      return new Response(documentBody(document), { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
     };
     const needs = route.readsJobs;
     // Documents without live job figures stay synchronous (no store round trip).

@@ -13,17 +13,13 @@ import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
-import { type RunningService, startService } from "../src/boot.ts";
-import { loadConfig } from "../src/config.ts";
-import { createMemoryLogger } from "../src/log.ts";
+import { type x402Client, x402HTTPClient } from "@x402/core/client";
+import type { RunningService } from "../src/boot.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../src/x402/messages.ts";
 import { mcpProbeSource } from "./mcp/mcp-probe-plugin.ts";
-import { freePort } from "./support/paid-service.ts";
+import { type PaidStage, startPaidStage } from "./support/paid-stage.ts";
 import { pluginFolder } from "./support/plugin-files.ts";
-import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "./x402/evm-fixture.ts";
+import { type EvmFixture, NETWORK, USDC } from "./x402/evm-fixture.ts";
 
 /** What a paying call came back with, whatever the transport. */
 interface Outcome {
@@ -47,6 +43,7 @@ interface Transport {
   order(input: Record<string, unknown>): Promise<Order>;
 }
 
+let stage: PaidStage;
 let fx: EvmFixture;
 let service: RunningService;
 let base: string;
@@ -56,14 +53,8 @@ let buyer: x402Client;
 let http: x402HTTPClient;
 
 beforeAll(async () => {
-  fx = await startEvmFixture();
-  const port = freePort();
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", pluginFolder({ "mcp-probe.ts": mcpProbeSource }), "--memory-soft-limit-mb", "0", "--rate-limit-per-min", "10000"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
-  });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
-  base = service.server.url.toString().replace(/\/$/, "");
+  stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), args: ["--rate-limit-per-min", "10000"], loopbackTargets: false });
+  ({ fx, service, base } = stage);
   mcp = new Client({ name: "paid-transports-test", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });
@@ -73,16 +64,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mcp?.close();
-  await service?.close();
-  await fx?.stop();
+  await stage?.stop();
 });
 
-function buyerFor(key: `0x${string}`): x402Client {
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
-  client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
-  return client;
-}
+const buyerFor = (key: `0x${string}`): x402Client => stage.officialBuyer(key);
 
 /** The `error` field of an answer that is a JSON object, if any. */
 function errorIn(text: string): string | undefined {

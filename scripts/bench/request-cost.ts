@@ -1,20 +1,22 @@
 /**
- * A request's fixed cost (issue 15 §6): bare Elysia's `GET /health` beside ours (`GET /health`,
- * `GET /v1/capabilities`) in the same run, with wrk (Debian: `apt-get install -y wrk`) or, when
+ * A request's fixed cost (issues 15 §6, 27): bare Elysia beside ours on `GET /health` and
+ * `GET /v1/capabilities` in the same run, with wrk (Debian: `apt-get install -y wrk`) or, when
  * wrk is missing, an in-process load generator (slower: it shares this process's cores).
  *
- * Each server is its own process: the bare app (Elysia, one route answering a JSON object of the
- * same shape as ours), and ours started as an operator does (`src/main.ts serve`, payments off,
- * a file database, its log lines on stdout going to a file). The three targets take turns, round
- * by round, so drift of a shared machine falls on all of them alike; medians are printed with
- * each round and the ratio ours / bare.
+ * Each server is its own process: the bare app (Elysia: `/health` answering a small JSON object
+ * of the same shape as ours, and `/v1/capabilities` answering the very bytes and content type
+ * our server answers there, read from it at start and served as ready bytes, so that route is
+ * like for like), and ours started as an operator does (`src/main.ts serve`, payments off, a file
+ * database, its log lines on stdout going to a file). The targets take turns, round by round, so
+ * drift of a shared machine falls on all of them alike; medians are printed with each round and
+ * the ratio ours / bare on the same route.
  *
  *   node_modules/.bin/bun scripts/bench/request-cost.ts [--rounds 5] [--seconds 4] [--connections 50]
  *     [--ours-args "--log-requests errors"] (extra flags for our server)
  *     [--ref-root /tmp/ref] (another checkout served beside ours, same flags: an A/B in one run)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, option } from "./dev-set.ts";
@@ -22,17 +24,21 @@ import { median, option } from "./dev-set.ts";
 const root = join(import.meta.dir, "..", "..");
 
 // ── child: the bare Elysia app ─────────────────────────────────────────────────────────────────
-async function serveBare(): Promise<void> {
+/** `capabilitiesFile` holds our /v1/capabilities body; `contentType` its content type. */
+async function serveBare(capabilitiesFile: string, contentType: string): Promise<void> {
   const { Elysia } = await import("elysia");
   const startedAt = Date.now();
-  const app = new Elysia().get("/health", () => ({
-    ok: true,
-    service: "bare",
-    version: "0.0.0",
-    uptime_sec: Math.round((Date.now() - startedAt) / 1000),
-    open_for_work: true,
-    payments: "off",
-  }));
+  const capabilities = new Uint8Array(readFileSync(capabilitiesFile));
+  const app = new Elysia()
+    .get("/health", () => ({
+      ok: true,
+      service: "bare",
+      version: "0.0.0",
+      uptime_sec: Math.round((Date.now() - startedAt) / 1000),
+      open_for_work: true,
+      payments: "off",
+    }))
+    .get("/v1/capabilities", () => new Response(capabilities, { headers: { "content-type": contentType } }));
   app.listen({ hostname: "127.0.0.1", port: 0 });
   console.log(`listening ${app.server!.port}`);
 }
@@ -107,14 +113,6 @@ async function runParent(): Promise<void> {
   const logPath = join(work, "server.log");
   const logFd = openSync(logPath, "w");
 
-  const bare = spawn(process.execPath, [import.meta.path, "--serve-bare"], { stdio: ["ignore", "pipe", "inherit"] });
-  const barePort = await new Promise<number>((resolve, reject) => {
-    bare.stdout!.on("data", (chunk: Buffer) => {
-      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
-      if (port) resolve(Number(port));
-    });
-    bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
   const port = await freePort();
   const serveFrom = (tree: string, at: number, data: string) =>
     spawn(
@@ -123,12 +121,27 @@ async function runParent(): Promise<void> {
       { stdio: ["ignore", logFd, "inherit"], cwd: tree },
     );
   const ours = serveFrom(root, port, "data");
+  await waitUp(`http://127.0.0.1:${port}/health`, ours);
+  // The bare app answers /v1/capabilities with the bytes ours answers there.
+  const ourCapabilities = await fetch(`http://127.0.0.1:${port}/v1/capabilities`);
+  const capabilitiesFile = join(work, "capabilities.body");
+  writeFileSync(capabilitiesFile, new Uint8Array(await ourCapabilities.arrayBuffer()));
+  const capabilitiesType = ourCapabilities.headers.get("content-type") ?? "application/json";
+  const bare = spawn(process.execPath, [import.meta.path, "--serve-bare", capabilitiesFile, capabilitiesType], { stdio: ["ignore", "pipe", "inherit"] });
+  const barePort = await new Promise<number>((resolve, reject) => {
+    bare.stdout!.on("data", (chunk: Buffer) => {
+      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+      if (port) resolve(Number(port));
+    });
+    bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
   // --ref-root: another checkout of this project (e.g. `git worktree add /tmp/ref <rev>` + npm install), served beside ours for an A/B in one run.
   const refRoot = option("ref-root", "");
   const refPort = refRoot ? await freePort() : 0;
   const ref = refRoot ? serveFrom(refRoot, refPort, "ref-data") : undefined;
   const targets: Target[] = [
     { name: "bare Elysia GET /health", url: `http://127.0.0.1:${barePort}/health`, pid: bare.pid! },
+    { name: "bare Elysia GET /v1/capabilities", url: `http://127.0.0.1:${barePort}/v1/capabilities`, pid: bare.pid! },
     { name: "ours GET /health", url: `http://127.0.0.1:${port}/health`, pid: ours.pid! },
     { name: "ours GET /v1/capabilities", url: `http://127.0.0.1:${port}/v1/capabilities`, pid: ours.pid! },
     ...(ref
@@ -139,9 +152,9 @@ async function runParent(): Promise<void> {
       : []),
   ];
   await waitUp(targets[0]!.url, bare);
-  await waitUp(targets[1]!.url, ours);
-  if (ref) await waitUp(targets[3]!.url, ref);
+  if (ref) await waitUp(`http://127.0.0.1:${refPort}/health`, ref);
 
+  console.log(`/v1/capabilities: ${ourCapabilities.headers.get("content-length") ?? "?"} bytes of ${capabilitiesType}, the same bytes from both servers`);
   console.log(
     `load: ${hasWrk ? `wrk -t2 -c${connections}` : `in-process fetch, ${connections} clients (wrk not found)`}, ${seconds} s per turn, ${rounds} rounds taking turns; ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start`,
   );
@@ -159,27 +172,30 @@ async function runParent(): Promise<void> {
       results.get(t.name)!.push(r.rps);
       cpuPerRequest.get(t.name)!.push(((cpuSeconds(t.pid) - cpuBefore) * 1e6) / (r.rps * seconds));
       bad += r.bad;
-      line.push(`${t.name.split(" ")[0] === "ours" ? "" : `${t.name.split(" ")[0]} `}${t.name.split(" ").slice(-1)[0]} ${(r.rps / 1000).toFixed(1)}k`);
+      line.push(`${t.name.split(" ")[0]} ${t.name.split(" ").slice(-1)[0]} ${(r.rps / 1000).toFixed(1)}k`);
     }
     console.log(`  round ${round}: ${line.join("   ")}`);
   }
-  const bareMedian = median(results.get(targets[0]!.name)!);
+  // Each target beside the bare app on the same route.
+  const bareOf = (t: Target) => (t.url.endsWith("/health") ? targets[0]! : targets[1]!);
   console.log("\nmedian requests per second:");
   for (const t of targets) {
     const m = median(results.get(t.name)!);
-    console.log(`  ${t.name.padEnd(28)} ${(m / 1000).toFixed(1).padStart(6)}k req/s   ${(m / bareMedian).toFixed(2)}× bare${t === targets[1] ? "   (target ≥ 0.50×)" : ""}`);
+    const ratio = m / median(results.get(bareOf(t).name)!);
+    console.log(`  ${t.name.padEnd(34)} ${(m / 1000).toFixed(1).padStart(6)}k req/s   ${ratio.toFixed(2)}× bare${t.name.startsWith("bare") ? "" : "   (target ≥ 0.75×)"}`);
   }
-  const bareCpu = median(cpuPerRequest.get(targets[0]!.name)!);
-  if (Number.isFinite(bareCpu)) {
+  if (Number.isFinite(median(cpuPerRequest.get(targets[0]!.name)!))) {
     console.log("\nserver CPU per request (median; less sensitive to other load than the rates):");
     for (const t of targets) {
       const us = median(cpuPerRequest.get(t.name)!);
-      console.log(`  ${t.name.padEnd(28)} ${us.toFixed(1).padStart(6)} µs   bare/ours ${(bareCpu / us).toFixed(2)}`);
+      console.log(`  ${t.name.padEnd(34)} ${us.toFixed(1).padStart(6)} µs   bare/ours ${(median(cpuPerRequest.get(bareOf(t).name)!) / us).toFixed(2)}`);
     }
   }
-  const bareRuns = results.get(targets[0]!.name)!;
-  const perRound = results.get(targets[1]!.name)!.map((rps, i) => rps / bareRuns[i]!);
-  console.log(`  ours/bare on /health round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRound).toFixed(2)})`);
+  for (const t of targets.slice(2, 4)) {
+    const bareRuns = results.get(bareOf(t).name)!;
+    const perRound = results.get(t.name)!.map((rps, i) => rps / bareRuns[i]!);
+    console.log(`  ours/bare on ${t.url.replace(/^http:\/\/[^/]+/, "")} round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRound).toFixed(2)})`);
+  }
   if (bad > 0) console.log(`  non-2xx answers or socket errors: ${bad}`);
   console.log(`  our log: ${(statSync(logPath).size / 1024 / 1024).toFixed(1)} MB written in the run; load average ${loadavg()[0]!.toFixed(1)} at end (shared machine: other work skews both sides alike)`);
 
@@ -191,5 +207,5 @@ async function runParent(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
-if (process.argv[2] === "--serve-bare") await serveBare();
+if (process.argv[2] === "--serve-bare") await serveBare(process.argv[3]!, process.argv[4]!);
 else await runParent();

@@ -32,6 +32,8 @@ export interface SourceFacts {
   readonly text_sha256: string;
   /** With format markdown: SHA-256 of the returned Markdown. */
   readonly markdown_sha256?: string;
+  /** web/extract: SHA-256 of the canonical JSON of the extraction (extractionSha256). */
+  readonly extraction_sha256?: string;
   readonly format: "text" | "markdown" | "pdf-text";
   readonly selector?: string;
   /** The extraction's result version, e.g. `web-read/1`. */
@@ -60,6 +62,30 @@ export function canonicalStatement(statement: EvidenceStatement): string {
 /** SHA-256 of text as a client receives it (lone surrogates as U+FFFD), lowercase hex. */
 export function textSha256(text: string): string {
   return createHash("sha256").update((text as unknown as { toWellFormed(): string }).toWellFormed(), "utf8").digest("hex");
+}
+
+/** The parts of a web/extract result its extraction_sha256 covers. */
+export const extractionFields = ["data", "evidence", "unsupported", "partial"] as const;
+
+const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();
+
+/** The value as a client parses it from our JSON, strings (and keys) well-formed: canonicalize refuses lone surrogates. */
+function wellFormedJson(value: unknown): unknown {
+  if (typeof value === "string") return wellFormed(value);
+  if (Array.isArray(value)) return value.map(wellFormedJson);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key), wellFormedJson(item)]));
+  return value;
+}
+
+/**
+ * SHA-256 (lowercase hex) of the RFC 8785 canonical JSON of `{data, evidence, unsupported, partial}`
+ * taken from a web/extract result, strings as well-formed UTF-8 (lone surrogates as U+FFFD, as the
+ * text hash): a signed extraction cannot have a value or a quote changed after signing.
+ */
+export function extractionSha256(result: Readonly<Record<string, unknown>>): string {
+  const text = canonicalize(wellFormedJson(Object.fromEntries(extractionFields.map((field) => [field, result[field]]))));
+  if (text === undefined) throw new TypeError("the extraction cannot be serialized");
+  return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 export function bytesSha256(bytes: Uint8Array): string {

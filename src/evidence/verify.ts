@@ -1,17 +1,17 @@
 /**
  * @module evidence/verify — checks a signed evidence result (or each item of a batch) against a
  * JWK Set: the JWS header, the key id, the Ed25519 signature, the statement, the result's fields
- * against the statement's, the hash of the text (and Markdown) in the result, and of the source
- * bytes when given. `malformed` is anything that is not a signed result at all; `checked` says
+ * against the statement's, the hash of the text (and Markdown) in the result, of a web/extract
+ * result's extraction (data, evidence, unsupported, partial), and of the source bytes when given. `malformed` is anything that is not a signed result at all; `checked` says
  * which part held and the first that did not.
  */
 import canonicalize from "canonicalize";
 import type { JWK } from "jose";
 import { jose } from "./jose-lazy.ts";
-import { bytesSha256, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion, textSha256 } from "./statement.ts";
+import { bytesSha256, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion, extractionFields, extractionSha256, textSha256 } from "./statement.ts";
 
 export interface Check {
-  /** header, kid, signature, statement, a field name (url, text_sha256, …), text, markdown, source; prefixed `results[i].` in a batch. */
+  /** header, kid, signature, statement, a field name (url, text_sha256, …), text, markdown, extraction, source; prefixed `results[i].` in a batch. */
   readonly part: string;
   readonly ok: boolean;
   readonly detail: string;
@@ -110,6 +110,13 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
   if (typeof result.markdown === "string") {
     const hash = textSha256(result.markdown);
     check("markdown", hash === statement.markdown_sha256, `SHA-256 of the Markdown ${hash}, statement ${String(statement.markdown_sha256)}`);
+  }
+  // A result that shows an extraction is valid only when the statement signs that very extraction:
+  // text signed by a web/read cannot lend its signature to data added beside it.
+  if (extractionFields.some((field) => result[field] !== undefined)) {
+    const hash = extractionSha256(result);
+    const signed = statement.extraction_sha256;
+    check("extraction", hash === signed, `SHA-256 of the extraction ${hash}, statement ${signed === undefined ? "signs no extraction" : String(signed)}`);
   }
   if (source) {
     const hash = bytesSha256(source);

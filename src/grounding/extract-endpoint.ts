@@ -5,15 +5,22 @@
  * the check of every quote against the text returned.
  */
 import { ApiError } from "../errors.ts";
+import { noteEvidence } from "../evidence/notes.ts";
+import { extractionSha256 } from "../evidence/statement.ts";
 import type { ModelAccess, ModelUsage } from "../llm/model-access.ts";
 import { DATAMARK } from "../llm/untrusted.ts";
 import { compileValidator, summarizeIssues } from "../plugin/schema.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { envelope, inlineError, mapBounded } from "../web/endpoints.ts";
+import { readFacts } from "../web/evidence-facts.ts";
+import type { ReadResult } from "../web/read-result.ts";
 import { type CallerSchema, readCallerSchema } from "./caller-schema.ts";
 import type { ExtractOutput, ExtractRequest, ExtractResult } from "./extract-schemas.ts";
 import { answerSchema, type Grounded, groundAnswer } from "./ground.ts";
 import { indexText } from "./quote-match.ts";
+
+/** The signed statement's version of a web/extract result (its text is web/read's, web-read/1). */
+export const EXTRACT_RESULT_VERSION = "web-extract/1";
 
 /** Characters of page text read and shown to the model (web/read's default max_chars). */
 export const extractPageChars = 20_000;
@@ -91,13 +98,21 @@ export async function extractOne(url: string, input: ExtractRequest, caps: Extra
   }
   const checked = compileValidator<Record<string, unknown>>(schema.data)(grounded.data);
   if (!checked.ok) throw new ApiError("MODEL_OUTPUT_INVALID", { message: `The extracted data does not match the schema (${summarizeIssues(checked.issues).slice(0, 200)}); nothing was charged.` });
-  return {
+  return extractResult(url, page, grounded, usage, input.include_text !== false);
+}
+
+/**
+ * The answer for one page, noted as evidence: signed once paid (evidence/seal) with the read's
+ * facts and the hash of the extraction beside the text's.
+ */
+export function extractResult(url: string, page: ReadResult, grounded: Grounded, usage: ModelUsage, includeText: boolean): ExtractResult {
+  const result: ExtractResult = {
     ok: true,
     url,
     final_url: page.final_url,
     fetched_at: page.fetched_at,
     title: page.title,
-    ...(input.include_text === false ? {} : { text: page.text }),
+    ...(includeText ? { text: page.text } : {}),
     text_sha256: page.text_sha256,
     characters: page.characters,
     truncated: page.truncated,
@@ -109,6 +124,7 @@ export async function extractOne(url: string, input: ExtractRequest, caps: Extra
     warnings: page.warnings,
     content_is_untrusted: true,
   };
+  return noteEvidence(result, { ...readFacts(page), version: EXTRACT_RESULT_VERSION, extraction_sha256: extractionSha256(result) });
 }
 
 /** One page, or a batch with inline errors (charged when at least one page succeeded, as web/read batches are). */

@@ -4,6 +4,7 @@
  * page plus the model surcharge the plugin file declares).
  */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { AttestationSchema } from "../evidence/attestation-schema.ts";
 import type { CheckFailure } from "../plugin/define.ts";
 import { formatDollars, type NetworkPrices, parseDollars, resolvePrices } from "../plugin/price.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
@@ -57,6 +58,7 @@ export const ExtractResultSchema = t.Object(
     usage: UsageSchema,
     warnings: t.Array(t.String()),
     content_is_untrusted: t.Literal(true),
+    attestation: t.Optional(AttestationSchema),
   },
   { additionalProperties: false },
 );

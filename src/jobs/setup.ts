@@ -16,12 +16,13 @@ import type { JobRow } from "./job-store.ts";
 import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
 import type { SkillCallDeps } from "./skill-call.ts";
 import type { Sla, Stats7d } from "./stats.ts";
-import { createJobWorker, type JobWorker } from "./worker.ts";
+import { createJobWorker, type JobWorker, type JobWorkerDeps } from "./worker.ts";
 
 export type JobConfig = Pick<
   Config,
   "maxConcurrentJobs" | "maxQueuedJobs" | "rateLimitPerMin" | "jobResultTtlHours" | "idempotencyTtlHours" | "maxPromptChars" | "jobTimeoutSec" | "slaCapMs"
 > &
+  Partial<Pick<Config, "publicUrl">> &
   // The x402 networks' refund keys, when payments are on (absent: refunds are left to the operator).
   Partial<Pick<Config, "payments" | "x402">>;
 
@@ -68,6 +69,15 @@ export interface JobService {
 
 const sweepEveryMs = 60_000;
 
+/** A job's results are signed as a paid call's are, naming the server the caller reached (else the public URL). */
+function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>, publicUrl: string | undefined): NonNullable<JobWorkerDeps["seal"]> {
+  return async (result, job) => {
+    const server = job.origin ?? publicUrl;
+    // Payments off and the server restarted since the job was accepted: no server to name, left unsigned.
+    return server === undefined ? result : sealEvidence(result, { server, payment: job.payment });
+  };
+}
+
 export function createJobService(options: {
   readonly config: JobConfig;
   readonly registry: Registry;
@@ -102,6 +112,7 @@ export function createJobService(options: {
     contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
     now,
     ...(refunds ? { refunds } : {}),
+    ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence, config.publicUrl) } : {}),
   });
   // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the
   // pending keys may be other live instances' work, so there they stay until their time to live.

@@ -158,6 +158,7 @@ async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fiel
       caller: admitted.caller,
       priceMicros: chargedMicros(admitted.priceMicros, payment),
       requestId: call.requestId,
+      origin: call.origin,
     });
   } catch (error) {
     giveBack?.();

@@ -2,7 +2,7 @@
  * @module jobs/worker-state — what the job worker's steps share: its dependencies, limits and queue
  * timing, and the one explicit state they read and change (no closure holds it).
  */
-import type { AcceptedPayment, Payments } from "../paid-call/payments.ts";
+import type { AcceptedPayment, Payments, SettlementFacts } from "../paid-call/payments.ts";
 import type { CallFacts } from "../paid-call/call.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
@@ -45,6 +45,8 @@ export interface JobWorkerDeps {
   readonly now?: () => Date;
   /** Pays refunds due on networks with a refund key; without it refunds stay listed for the operator. */
   readonly refunds?: RefundPayer;
+  /** Signs a completed job's evidence results once settled; `origin` is the base URL the caller reached, when still known. */
+  readonly seal?: (result: unknown, job: { readonly origin: string | undefined; readonly payment: SettlementFacts | undefined }) => Promise<unknown>;
   readonly queue?: QueueTiming;
   /** This worker's name in leases (default: random). */
   readonly workerId?: string;
@@ -67,6 +69,8 @@ export interface WorkerState {
   readonly idleWaiters: (() => void)[];
   readonly timers: ReturnType<typeof setInterval>[];
   unsubscribe: (() => Promise<void>) | undefined;
+  /** The base URL each job's caller reached, kept in memory only: a job run elsewhere or after a restart is sealed with the public URL. */
+  readonly origins: Map<string, string>;
 }
 
 export function effectiveTimeoutMs(state: WorkerState, entry: SkillEntry): number {

@@ -8,6 +8,7 @@
  *           timeout → expired · error → failed · settlement failed → failed (result withheld)
  *           payment not settled → released; settled and our fault → refund due, paid at once
  *           when the network has a refund key (refunds/payer.ts), else left to the operator
+ *           completed results are sealed (signed evidence) after settlement, as a paid call's are
  *
  * One instance (SQLite): a job left running by a previous process is failed at start, as before.
  * Several instances (PostgreSQL): each renews the leases it holds; a lease that lapsed (its
@@ -26,7 +27,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, toApiError } from "../errors.ts";
-import type { AcceptedPayment } from "../paid-call/payments.ts";
+import type { AcceptedPayment, SettlementFacts } from "../paid-call/payments.ts";
+import { decodePaymentResponse } from "../x402/headers.ts";
 import { runWithTimeout } from "../paid-call/call.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
@@ -48,6 +50,8 @@ export interface AcceptJob {
   readonly caller: string;
   readonly priceMicros: number;
   readonly requestId: string;
+  /** The base URL the caller reached (signed evidence names it as the server). */
+  readonly origin?: string;
 }
 
 export type AcceptOutcome =
@@ -100,6 +104,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     idleWaiters: [],
     timers: [],
     unsubscribe: undefined,
+    origins: new Map(),
   };
   return {
     id: state.id,
@@ -122,7 +127,7 @@ async function retryAfterSec(state: WorkerState): Promise<number> {
   return Math.max(1, Math.min(60, waves * 5));
 }
 
-async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId }: AcceptJob): Promise<AcceptOutcome> {
+async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }: AcceptJob): Promise<AcceptOutcome> {
   const { jobs, deps } = state;
   const at = state.now();
   const ahead = await jobs.countActive();
@@ -156,6 +161,7 @@ async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value,
   }
   // The row as accepted (queued): a replay of this answer must not depend on timing.
   const job = (await jobs.get(id))!;
+  if (origin !== undefined) state.origins.set(id, origin);
   await jobs.releaseHold(id, state.id);
   void pump(state);
   return { kind: "accepted", job };
@@ -260,14 +266,26 @@ async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Pro
         return;
       }
     }
-    const shown = presentResult(skill, row.input, result);
+    const sealed = deps.seal ? await deps.seal(result, { origin: state.origins.get(row.id), payment: settlementOf(await jobs.get(row.id)) }) : result;
+    if (state.stopped) return;
+    const shown = presentResult(skill, row.input, sealed);
     await write(state, "complete", () => jobs.complete(row.id, shown, now(), expiry(state, now()), lease));
   } catch (error) {
     deps.log.error("job run failed unexpectedly", { job_id: row.id, error: (error as Error).message });
     if (state.stopped) return;
     const current = await jobs.get(row.id).catch(() => undefined);
     if (current && current.status === "running") await failJob(state, current, toApiError(error), current.settledAt !== null, undefined, lease);
+  } finally {
+    state.origins.delete(row.id);
   }
+}
+
+/** The settlement a settled job's row records (network and transaction), for its signed evidence. */
+function settlementOf(row: JobRow | undefined): SettlementFacts | undefined {
+  if (!row || row.settledAt === null) return undefined;
+  const response = row.paymentResponse === null ? undefined : decodePaymentResponse(row.paymentResponse);
+  const settled = response?.ok ? response.value : undefined;
+  return { payer: row.payer, network: settled?.network ?? row.network, transaction: settled?.transaction ?? null, paymentId: null };
 }
 
 async function startWorker(state: WorkerState): Promise<{ requeued: number; interrupted: number }> {

@@ -5,12 +5,27 @@
  * its networks in `x402.networks` with `"family": <its name>`. Nothing outside the folder changes:
  * prices, 402 offers, capabilities and the agent card all read the configured networks.
  * EVM and AVM are built in: evm/family.ts and avm/family.ts give the same descriptor (families.ts
- * builds every rail from one), while config.ts still resolves their entries (their own settings and
- * the --pay-to-* shortcuts) and refund-senders.ts loads their refund senders lazily.
+ * builds every rail from one), their entries are resolved by their own configuration part
+ * (evm/config.ts, avm/config.ts: the descriptor's `config`), and refund-senders.ts loads their
+ * refund senders lazily.
  */
 import type { IdentifyResult, SchemeMechanism } from "./facilitator.ts";
+import type { TSchema } from "@sinclair/typebox";
 import type { PaymentPayload } from "./messages.ts";
 import type { RefundSender } from "./refund.ts";
+
+/** What a family's resolution reads beside its own entry: the default remote facilitator. */
+export interface SharedNetworkSettings {
+  readonly facilitator?: PaymentNetwork["facilitator"];
+}
+
+/** A family's configuration part: its `x402.networks[]` entry schema and the resolution of one entry (throws X402ConfigError, network-config.ts). */
+export interface FamilyConfig<N extends PaymentNetwork = PaymentNetwork> {
+  /** What `x402.networks[].family` says. */
+  readonly name: string;
+  readonly entrySchema: TSchema;
+  resolve(entry: Readonly<Record<string, unknown>>, shared: SharedNetworkSettings): N;
+}
 
 /** What every configured network is, whatever its family: enough to price, offer and publish it. */
 export interface PaymentNetwork {
@@ -64,6 +79,11 @@ export interface PaymentFamily<N extends PaymentNetwork = FamilyNetwork> {
   readonly knownNetworks: readonly KnownFamilyNetwork[];
   /** The price-table columns its networks charge by when a table has no column of the network's own: its own first, then a built-in one (base or algorand) so existing tables price it. */
   readonly priceColumns: readonly string[];
+  /**
+   * Its entry in `x402.networks`: schema and resolution (evm/config.ts, avm/config.ts). A loaded
+   * family may leave it out: its entries then take the common fields and `checkSettings`.
+   */
+  readonly config?: FamilyConfig<N>;
   /** Checks the fields of its own in a network's configuration entry; a message when they are wrong. */
   checkSettings?(settings: Readonly<Record<string, unknown>>): string | undefined;
   /** The payer a payload's authorization names, before anything is verified (never grants anything); undefined when it names none or is not this family's. */

@@ -8,40 +8,32 @@
  * gets no signature, or no second one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { buyMcp, type BuyMcpOptions } from "../../src/buyer/buy-mcp.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
-import type { RunningService } from "../../src/boot.ts";
 import { repoRoot } from "../support/binary-build.ts";
-import { startPaidService } from "../support/paid-service.ts";
-import { type SiteServer, startSiteServer } from "../support/site-server.ts";
-import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
+import { type BuyerStage, withBuyerPage } from "../support/paid-stage.ts";
+import type { SiteServer } from "../support/site-server.ts";
+import { type EvmFixture, NETWORK } from "../x402/evm-fixture.ts";
 
+let stage: BuyerStage;
 let fx: EvmFixture;
 let site: SiteServer;
-let service: RunningService;
 let base: string;
-const tmp = mkdtempSync(join(tmpdir(), "tb-buy-mcp-"));
-const keyFile = join(tmp, "buyer.key");
+let tmp: string;
+let keyFile: string;
 
 beforeAll(async () => {
-  fx = await startEvmFixture();
-  site = startSiteServer();
-  site.set("/page", "<html><head><title>Bought</title></head><body><main><h1>Bought over MCP</h1><p>Evidence worth paying for, over MCP this time.</p></main></body></html>");
-  ({ service, base } = await startPaidService(fx));
-  writeFileSync(keyFile, `${fx.buyer.key}\n`, { mode: 0o600 });
+  stage = await withBuyerPage("tb-buy-mcp-", "<html><head><title>Bought</title></head><body><main><h1>Bought over MCP</h1><p>Evidence worth paying for, over MCP this time.</p></main></body></html>");
+  ({ fx, site, base, tmp, keyFile } = stage);
 }, 60_000);
 
 afterAll(async () => {
-  await service?.close();
-  await site?.stop();
-  await fx?.stop();
-  rmSync(tmp, { recursive: true, force: true });
+  await stage?.stop();
 });
 
 /** fetch that counts the MCP requests carrying an x402 payment in `_meta`. */

@@ -6,38 +6,30 @@
  * answers 402 again (a price changed between the preview and the payment).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buy, type BuyOptions } from "../../src/buyer/buy.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
-import type { RunningService } from "../../src/boot.ts";
 import { encodePaymentRequired } from "../../src/x402/headers.ts";
 import { repoRoot } from "../support/binary-build.ts";
-import { startPaidService } from "../support/paid-service.ts";
-import { type SiteServer, startSiteServer } from "../support/site-server.ts";
-import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
+import { type BuyerStage, withBuyerPage } from "../support/paid-stage.ts";
+import type { SiteServer } from "../support/site-server.ts";
+import { type EvmFixture, NETWORK } from "../x402/evm-fixture.ts";
 
+let stage: BuyerStage;
 let fx: EvmFixture;
 let site: SiteServer;
-let service: RunningService;
 let base: string;
-const tmp = mkdtempSync(join(tmpdir(), "tb-buy-"));
-const keyFile = join(tmp, "buyer.key");
+let tmp: string;
+let keyFile: string;
 
 beforeAll(async () => {
-  fx = await startEvmFixture();
-  site = startSiteServer();
-  site.set("/page", "<html><head><title>Bought</title></head><body><main><h1>Bought page</h1><p>Evidence worth paying for, twice over.</p></main></body></html>");
-  ({ service, base } = await startPaidService(fx));
-  writeFileSync(keyFile, `${fx.buyer.key}\n`, { mode: 0o600 });
+  stage = await withBuyerPage("tb-buy-", "<html><head><title>Bought</title></head><body><main><h1>Bought page</h1><p>Evidence worth paying for, twice over.</p></main></body></html>");
+  ({ fx, site, base, tmp, keyFile } = stage);
 }, 60_000);
 
 afterAll(async () => {
-  await service?.close();
-  await site?.stop();
-  await fx?.stop();
-  rmSync(tmp, { recursive: true, force: true });
+  await stage?.stop();
 });
 
 /** fetch that counts the requests carrying a payment signature. */

@@ -3,7 +3,9 @@
  * and the JWK Set still publishing it) checked three ways that must agree: `tollbooth verify`, the
  * README's WebCrypto snippet (under Bun and under Node) and the README's Python check. One changed
  * byte of text, a changed hash, a changed URL, an unknown key and a broken signature each fail at
- * their part; the rotated-out key verifies while its public key is published.
+ * their part; the rotated-out key verifies while its public key is published. The web/extract vector
+ * (extract-vector.json) is checked the same three ways: a changed value, quote, offset, unsupported
+ * claim or partial flag fails at the extraction, and a changed byte of its text at the text.
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +42,21 @@ const cases: { name: string; result: Json; jwks: { keys: Json[] }; expect: strin
   { name: "a broken signature", result: { ...result, attestation: { ...result.attestation, jws: `${h}.${p}.${s!.slice(0, 10)}${flipped}${s!.slice(11)}` } }, jwks, expect: "signature" },
   { name: "a changed Markdown byte", result: { ...result, markdown: `${String(result.markdown)} ` }, jwks, expect: "markdown" },
 ];
+
+const extractVector = JSON.parse(readFileSync(join(repoRoot, "test/fixtures/evidence/extract-vector.json"), "utf8")) as { result: Json & { data: Json; evidence: Json[]; unsupported: Json[] }; jwks: { keys: Json[] } };
+const extracted = extractVector.result;
+const [firstEvidence] = extracted.evidence as [Json & { quote: string; start: number }];
+cases.push(
+  { name: "web/extract as saved", result: extracted, jwks: extractVector.jwks, expect: "ok" },
+  { name: "web/extract with keys in another order (the same canonical JSON)", result: { ...extracted, data: Object.fromEntries(Object.entries(extracted.data).reverse()) }, jwks: extractVector.jwks, expect: "ok" },
+  { name: "web/extract with a changed value", result: { ...extracted, data: { ...extracted.data, published_on: "Tuesday" } }, jwks: extractVector.jwks, expect: "extraction" },
+  { name: "web/extract with a changed quote", result: { ...extracted, evidence: [{ ...firstEvidence, quote: `${firstEvidence.quote} ` }, ...extracted.evidence.slice(1)] }, jwks: extractVector.jwks, expect: "extraction" },
+  { name: "web/extract with a changed offset", result: { ...extracted, evidence: [{ ...firstEvidence, start: firstEvidence.start + 1 }, ...extracted.evidence.slice(1)] }, jwks: extractVector.jwks, expect: "extraction" },
+  { name: "web/extract with an unsupported claim removed", result: { ...extracted, unsupported: extracted.unsupported.slice(1) }, jwks: extractVector.jwks, expect: "extraction" },
+  { name: "web/extract with partial turned false", result: { ...extracted, partial: false }, jwks: extractVector.jwks, expect: "extraction" },
+  { name: "web/extract with a changed byte of text", result: { ...extracted, text: String(extracted.text).replace("Monday", "Monday.") }, jwks: extractVector.jwks, expect: "text" },
+  { name: "a signed web/read with an extraction added beside its text", result: { ...result, data: extracted.data, evidence: extracted.evidence, unsupported: extracted.unsupported, partial: extracted.partial }, jwks, expect: "extraction" },
+);
 
 describe("the saved vector", () => {
   it("is signed by a key that is rotated out but still published", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import type { DocsContext } from "../../src/docs/docs-context.ts";
 import type { FreeRoute } from "../../src/docs/free-routes.ts";
 import { freeRoutes } from "../../src/docs/free-routes.ts";
-import { createDocumentRenderer } from "../../src/docs/rendered-documents.ts";
+import { createDocumentRenderer, documentBody } from "../../src/docs/rendered-documents.ts";
 
 const docs = {} as DocsContext;
 
@@ -19,7 +19,7 @@ describe("free documents rendered again only when their inputs change", () => {
     expect(renders).toBe(2);
   });
 
-  it("renders on every request when a route names no key, and gives an ETag only to cacheable routes", () => {
+  it("renders on every request when a route names no key, and gives an ETag to cacheable routes and to reused texts", () => {
     let renders = 0;
     const route: FreeRoute = { path: "/y", contentType: "text/plain", summary: "", render: () => `n=${++renders}` };
     const render = createDocumentRenderer();
@@ -27,6 +27,17 @@ describe("free documents rendered again only when their inputs change", () => {
     expect(render(route, docs).text).toBe("n=2");
     const cached = render({ ...route, path: "/z", cacheSeconds: 60 }, docs);
     expect(cached.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const reused = render({ ...route, path: "/r", reusedWhile: () => "k" }, docs);
+    expect(reused.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+
+  it("answers a reused text from the same bytes, encoded once", async () => {
+    const route: FreeRoute = { path: "/b", contentType: "application/json", summary: "", render: () => ({ text: "caf\u00e9 \u{1F4C8}" }), reusedWhile: () => "k" };
+    const render = createDocumentRenderer();
+    const first = documentBody(render(route, docs));
+    expect(documentBody(render(route, docs))).toBe(first);
+    expect(await new Response(first).text()).toBe(render(route, docs).text);
+    expect(await new Response(first).text()).toBe('{"text":"café 📈"}');
   });
 
   it("keys the capabilities on the manager's state, the active jobs and the features", () => {

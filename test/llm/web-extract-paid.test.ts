@@ -1,10 +1,14 @@
 /**
  * web/extract paid with the official x402 buyer on anvil: a supported answer settles web/read's
  * price plus the model surcharge; an unreadable page, a model error and an answer with no value
- * supported settle nothing. Balances are read from the chain.
+ * supported settle nothing. Balances are read from the chain. The signed statement of a paid result
+ * (endpoint and job) names the settlement's transaction.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { LLMock } from "@copilotkit/aimock";
+import { verifyEvidence } from "../../src/evidence/verify.ts";
+import { decodePaymentResponse } from "../../src/x402/headers.ts";
+import { until } from "../jobs/job-skills.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
@@ -45,6 +49,7 @@ const buyer = () => fx.officialFetch(fx.buyer.key, undefined, ((input: RequestIn
 const extract = (path: string) =>
   buyer()("http://127.0.0.1:8402/v1/web/extract", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: site.url(path), schema }) });
 const balance = () => fx.token.balanceOf(fx.buyer.address);
+const jwks = async () => (await (await service.request("/.well-known/jwks.json")).json()) as { keys: Json[] };
 
 describe("web/extract paid (official buyer, anvil)", () => {
   it("settles web/read's 0.005 plus the 0.02 model surcharge when values are supported", async () => {
@@ -55,6 +60,27 @@ describe("web/extract paid (official buyer, anvil)", () => {
     expect(body.data).toEqual({ name: "Acme Widget", price: 12.5 });
     expect(res.headers.get("payment-response")).not.toBeNull();
     expect(await balance()).toBe(before - 25_000n);
+    const receipt = decodePaymentResponse(res.headers.get("payment-response")!);
+    if (!receipt.ok) throw new Error(receipt.reason);
+    expect(await verifyEvidence(body, await jwks())).toMatchObject({ valid: true, statements: [{ payment: { network: receipt.value.network, transaction: receipt.value.transaction } }] });
+  }, 30_000);
+
+  it("signs a paid web.extract job's result with its settlement, text and extraction", async () => {
+    const res = await buyer()("http://127.0.0.1:8402/v1/jobs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ skill: "web.extract", url: site.url("/paidgood"), schema }) });
+    expect(res.status).toBe(202);
+    const id = ((await res.json()) as Json).job_id;
+    const done = await until(async () => {
+      const polled = await service.request(`/v1/jobs/${id}`);
+      const body = (await polled.json()) as Json;
+      return body.status === "completed" ? { body, header: polled.headers.get("payment-response") } : undefined;
+    }, 15_000);
+    const receipt = decodePaymentResponse(done.header ?? "");
+    if (!receipt.ok) throw new Error(receipt.reason);
+    expect(receipt.value.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await verifyEvidence(done.body.result, await jwks())).toMatchObject({
+      valid: true,
+      statements: [{ version: "web-extract/1", server: "http://127.0.0.1:8402", payment: { network: receipt.value.network, transaction: receipt.value.transaction } }],
+    });
   }, 30_000);
 
   for (const [what, path, status, code] of [

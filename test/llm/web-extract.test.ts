@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { LLMock } from "@copilotkit/aimock";
+import { verifyEvidence } from "../../src/evidence/verify.ts";
 import { sha256Hex } from "../../src/web/text/text-output.ts";
 import { until } from "../jobs/job-skills.ts";
 import { type TestService, testService } from "../support/service.ts";
@@ -194,6 +195,63 @@ describe("web/extract against a loopback model", () => {
     }, 10_000);
     expect(job.status).toBe("completed");
     expect(job.result.data.maker).toBe("Acme Ltd.");
+    // The job's result is signed as the endpoint's is: text and extraction, naming the server the caller reached.
+    const keys = (await (await service.request("/.well-known/jwks.json")).json()) as { keys: Json[] };
+    expect(await verifyEvidence(job.result, keys)).toMatchObject({ kind: "checked", valid: true, statements: [{ version: "web-extract/1", server: "http://127.0.0.1:8402", payment: null }] });
+    const changed = { ...job.result, evidence: [{ ...job.result.evidence[0], quote: "Acme" }, ...job.result.evidence.slice(1)] };
+    expect(await verifyEvidence(changed, keys)).toMatchObject({ valid: false, failed: { part: "extraction" } });
+  });
+});
+
+describe("web/extract signed evidence: the text and the extraction", () => {
+  const jwks = async () => (await (await service.request("/.well-known/jwks.json")).json()) as { keys: Json[] };
+  const statementOf = (body: Json) => JSON.parse(Buffer.from(body.attestation.jws.split(".")[1], "base64url").toString("utf8")) as Json;
+  const failedPart = async (body: Json) => {
+    const outcome = await verifyEvidence(body, await jwks());
+    return outcome.kind === "checked" ? (outcome.failed?.part ?? "valid") : `malformed ${outcome.part}`;
+  };
+
+  it("states the hash of the canonical extraction beside the text's, and verifies", async () => {
+    const { body } = await extract({ url: site.url("/mixed") });
+    expect(statementOf(body)).toMatchObject({ url: site.url("/mixed"), text_sha256: body.text_sha256, version: "web-extract/1", extraction_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await failedPart(body)).toBe("valid");
+    const hidden = await extract({ url: site.url("/good"), include_text: false });
+    expect(await failedPart(hidden.body)).toBe("valid");
+  });
+
+  it("fails on the extraction when a value, a quote, an offset, an unsupported claim or partial is altered after signing, and on the text when the text is", async () => {
+    const { body } = await extract({ url: site.url("/mixed") });
+    const altered: [string, Json][] = [
+      ["extraction", { ...body, data: { ...body.data, name: "Acme Widget Max" } }],
+      ["extraction", { ...body, data: { ...body.data, price: 999 } }],
+      ["extraction", { ...body, evidence: [{ ...body.evidence[0], quote: "Acme Widget" }] }],
+      ["extraction", { ...body, evidence: [{ ...body.evidence[0], start: body.evidence[0].start + 1 }] }],
+      ["extraction", { ...body, unsupported: body.unsupported.slice(1) }],
+      ["extraction", { ...body, partial: false }],
+      ["text", { ...body, text: body.text.replace("2 years", "5 years") }],
+    ];
+    for (const [part, changed] of altered) expect(await failedPart(changed)).toBe(part);
+    // The same values and quotes in another key order are the same canonical JSON.
+    const reordered = { ...body, data: Object.fromEntries(Object.entries(body.data).reverse()) };
+    expect(await failedPart(reordered)).toBe("valid");
+    const posted = await service.request("/v1/evidence/verify", { method: "POST", json: altered[2]![1] });
+    expect(await posted.json()).toMatchObject({ ok: true, valid: false, failed: { part: "extraction" } });
+  });
+
+  it("does not let a signed web/read lend its signature to an extraction placed beside its text", async () => {
+    const { body: extracted } = await extract({ url: site.url("/good") });
+    const read = (await (await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/good"), max_chars: 20_000 } })).json()) as Json;
+    expect(await failedPart(read)).toBe("valid");
+    const { data, evidence, unsupported, partial } = extracted;
+    expect(await failedPart({ ...read, data, evidence, unsupported, partial })).toBe("extraction");
+  });
+
+  it("signs each successful page of a batch", async () => {
+    const { body } = await extract({ urls: [site.url("/good"), site.url("/missing")] });
+    expect(body.results.map((r: Json) => Boolean(r.attestation))).toEqual([true, false]);
+    expect(await failedPart(body)).toBe("valid");
+    const changed = { ...body, results: [{ ...body.results[0], data: { ...body.results[0].data, maker: "Globex" } }, body.results[1]] };
+    expect(await failedPart(changed)).toBe("results[0].extraction");
   });
 });
 

@@ -8,18 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { x402Client } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
-import { type RunningService, startService } from "../../src/boot.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createMemoryLogger } from "../../src/log.ts";
+import type { x402Client } from "@x402/core/client";
+import type { RunningService } from "../../src/boot.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
-import { freePort } from "../support/paid-service.ts";
+import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
-import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
+import { type EvmFixture, NETWORK, USDC } from "../x402/evm-fixture.ts";
 import { mcpProbeSource } from "./mcp-probe-plugin.ts";
 
+let stage: PaidStage;
 let fx: EvmFixture;
 let service: RunningService;
 let base: string;
@@ -27,23 +24,15 @@ let mcp: Client;
 let buyer: x402Client;
 
 beforeAll(async () => {
-  fx = await startEvmFixture();
-  const port = freePort();
-  const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource });
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
-  });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
-  base = service.server.url.toString().replace(/\/$/, "");
+  stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), loopbackTargets: false });
+  ({ fx, service, base } = stage);
   mcp = await connect();
   buyer = buyerFor(fx.buyer.key);
 }, 60_000);
 
 afterAll(async () => {
   await mcp?.close();
-  await service?.close();
-  await fx?.stop();
+  await stage?.stop();
 });
 
 async function connect(): Promise<Client> {
@@ -52,12 +41,7 @@ async function connect(): Promise<Client> {
   return client;
 }
 
-function buyerFor(key: `0x${string}`): x402Client {
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
-  client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
-  return client;
-}
+const buyerFor = (key: `0x${string}`): x402Client => stage.officialBuyer(key);
 
 const call = (args: Record<string, unknown>, payment?: unknown, name = "mcp_probe", client = mcp) =>
   client.callTool({ name, arguments: args, ...(payment !== undefined ? { _meta: { "x402/payment": payment } } : {}) }) as Promise<CallToolResult>;

@@ -22,11 +22,19 @@ export function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<Pai
   return startPaidServiceWith(fx.config(), data);
 }
 
-/** The whole service with payments on, for any x402 configuration (e.g. Algorand through the loopback algod). */
-export async function startPaidServiceWith(x402: unknown, data = ":memory:"): Promise<PaidService> {
+/**
+ * The whole service with payments on, for any x402 configuration (e.g. Algorand through the loopback
+ * algod); `args` are further flags, and loopback targets are allowed unless `loopbackTargets` is false.
+ */
+export async function startPaidServiceWith(x402: unknown, data = ":memory:", options: { readonly args?: readonly string[]; readonly loopbackTargets?: boolean } = {}): Promise<PaidService> {
   const port = freePort();
   const config = loadConfig({
-    argv: ["--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
+    argv: [
+      "--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on",
+      ...(options.loopbackTargets === false ? [] : ["--unsafe-allow-loopback-targets"]),
+      "--memory-soft-limit-mb", "0",
+      ...(options.args ?? []),
+    ],
     env: { TOLLBOOTH_X402: JSON.stringify(x402) },
   });
   const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });

@@ -19,7 +19,7 @@ import {
 } from "algosdk";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { ResolvedAvmNetwork } from "../config.ts";
+import type { ResolvedAvmNetwork } from "./config.ts";
 import type { IdentifyResult, PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../facilitator.ts";
 import { normalizeNetwork } from "../networks.ts";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../messages.ts";

@@ -2,7 +2,7 @@
  * @module x402/avm/family — the Algorand payment family (CAIP-2 `algorand`): a USDC ASA transfer in
  * an atomic group, its networks from networks.ts, its prices in the Algorand column.
  */
-import type { ResolvedAvmNetwork } from "../config.ts";
+import { avmConfig, avmPriceColumns, type ResolvedAvmNetwork } from "./config.ts";
 import type { PaymentFamily } from "../family.ts";
 import { knownNetworks } from "../networks.ts";
 import { avmReasons } from "./errors.ts";
@@ -12,7 +12,8 @@ export const avmFamily: PaymentFamily<ResolvedAvmNetwork> = {
   name: "avm",
   namespace: "algorand",
   knownNetworks: knownNetworks.filter((n) => n.family === "avm"),
-  priceColumns: ["algorand"],
+  priceColumns: avmPriceColumns,
+  config: avmConfig,
   // An Algorand group names its sender only once decoded and checked: no payer before verification.
   namedPayer: () => undefined,
   identify: identifyAvmPayment,

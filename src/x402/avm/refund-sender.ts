@@ -4,7 +4,7 @@
  * (x402/refund-senders.ts) only when an Algorand network has a refund mnemonic.
  */
 import { decodeSignedTransaction, makeAssetTransferTxnWithSuggestedParamsFromObject, mnemonicToSecretKey } from "algosdk";
-import type { ResolvedAvmNetwork } from "../config.ts";
+import type { ResolvedAvmNetwork } from "./config.ts";
 import { RefundRefused, type RefundCheck, type RefundSender, type SignedRefund, shortRefundMessage } from "../refund.ts";
 import { createAlgodClient, type AlgodClient } from "./algod.ts";
 

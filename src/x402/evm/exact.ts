@@ -27,7 +27,7 @@ import {
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ResolvedEvmNetwork } from "../config.ts";
+import type { ResolvedEvmNetwork } from "./config.ts";
 import type { PendingSettlement, SchemeMechanism, SettleHooks, SettlementCheck } from "../facilitator.ts";
 import { normalizeNetwork } from "../networks.ts";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "../messages.ts";

@@ -2,7 +2,7 @@
  * @module x402/evm/family — the EVM payment family (CAIP-2 `eip155`): USDC by EIP-3009
  * transferWithAuthorization, its networks from networks.ts, its prices in the Base column.
  */
-import type { ResolvedEvmNetwork } from "../config.ts";
+import { evmConfig, evmPriceColumns, type ResolvedEvmNetwork } from "./config.ts";
 import type { PaymentFamily } from "../family.ts";
 import { knownNetworks } from "../networks.ts";
 import { evmReasons } from "./errors.ts";
@@ -13,7 +13,8 @@ export const evmFamily: PaymentFamily<ResolvedEvmNetwork> = {
   name: "evm",
   namespace: "eip155",
   knownNetworks: knownNetworks.filter((n) => n.family === "evm"),
-  priceColumns: ["base"],
+  priceColumns: evmPriceColumns,
+  config: evmConfig,
   namedPayer: namedEvmPayer,
   identify: identifyEvmPayment,
   replayReason: evmReasons.nonceAlreadyUsed,

@@ -17,7 +17,7 @@ import {
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ResolvedEvmNetwork } from "../config.ts";
+import type { ResolvedEvmNetwork } from "./config.ts";
 import { RefundRefused, type RefundSender, shortRefundMessage } from "../refund.ts";
 
 const erc20Abi = parseAbi(["function transfer(address to, uint256 amount) returns (bool)", "function balanceOf(address owner) view returns (uint256)"]);

@@ -6,7 +6,7 @@
  * (`settlement_pending`): answering 402 there would make the buyer pay twice.
  */
 import { Value } from "@sinclair/typebox/value";
-import type { FacilitatorConfig } from "../config.ts";
+import type { FacilitatorConfig } from "../network-config.ts";
 import type { Facilitator } from "../facilitator.ts";
 import {
   SettleResponse,
