@@ -204,7 +204,9 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     }
     const info = walk.infos.get(child);
     if (!info) continue;
-    if (child.name === "form") {
+    // A form is a search box or a comment form, unless it holds most of the content (a shop's product page wraps the
+    // product, its description with it, in the form that puts it in the basket).
+    if (child.name === "form" && !isGuarded(child, info, guard)) {
       changes.remove(child);
       continue;
     }
