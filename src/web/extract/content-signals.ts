@@ -23,9 +23,14 @@ const CHROME_ROLES = new Set([
   "navigation", "search", "dialog", "alertdialog", "banner", "contentinfo", "complementary", "menu", "menubar", "toolbar",
 ]);
 
-/** Cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic). */
-const COOKIE_BANNER =
-  /cookie[-_]?(banner|notice|consent|bar|policy|popup|law|message|warning|wall)|consent[-_]?(banner|manager|popup|bar|modal)|gdpr|onetrust|cookiebot|didomi|qc-cmp|cmp[-_]?(container|banner)|cc[-_](window|banner)|truste/i;
+/**
+ * Cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic), and the placeholders consent
+ * plugins put where an embedded post or video would be until the reader agrees ("Klicken Sie auf den Button, um den
+ * Inhalt zu laden", "Wir respektieren deine Privatsphäre": Borlabs Cookie's content blocker, Complianz, Usercentrics,
+ * Embed Privacy and the like), with a copy of the embed's text that the page itself does not show.
+ */
+export const COOKIE_BANNER =
+  /cookie[-_]?(banner|notice|consent|bar|policy|popup|law|message|warning|wall)|consent[-_]?(banner|manager|popup|bar|modal|placeholder)|gdpr|onetrust|cookiebot|didomi|qc-cmp|cmp[-_]?(container|banner)|cc[-_](window|banner)|truste|content[-_]?blocker|brlbs|privacy[-_]embed|embed[-_]privacy|third[-_]party[-_]services|cmplz[-_]placeholder|uc[-_]embedding/i;
 
 /** Words of comment threads (alone, or compounded: commentbody, commentform): never the main content, whichever try reads the page. */
 const COMMENT_WORD = /(^|[-_])(comments?|comment(?:list|body|bodies|form|wrap|wrapper|text|content|area|container|block|entry|entries|thread)|commentary[-_]?list|disqus|respond|repl(y|ies)|talkback)(?=$|[-_\d])/i;
