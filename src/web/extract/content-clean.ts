@@ -95,6 +95,28 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
 
 
 /**
+ * Class or id words of a recipe's parts (split at -, _ and camelCase): the ingredients and the method, in the languages
+ * of the sets ("wprm-recipe-ingredients", "recipe-card-directions", "preparation-step-items", "recipePartSteps").
+ */
+const RECIPE_PART_NAME =
+  /(^|[\s_-])(ingredients?|ingredient[-_]?(list|group|item)s?|zutaten|składniki|ingrédients|ingredienti|ingredientes|instructions?|directions?|direction[-_]?steps?|preparation[-_]?steps?|recipe[-_]?steps?|recipe[-_]?part[-_]?steps?|zubereitung(?:sschritte)?)(?=$|[\s_-])/i;
+
+/**
+ * Whether a block holds a recipe's ingredients or method, as its names or its descendants' say: a list of short
+ * lines ("135 g Butter"), often linked, that the counting rules take for chrome is the recipe itself.
+ */
+function holdsRecipePart(element: Element): boolean {
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop() as Element;
+    const names = `${node.attribs.class ?? ""} ${node.attribs.id ?? ""}`;
+    if (names.length > 1 && RECIPE_PART_NAME.test(names.replace(/([a-z])([A-Z])/g, "$1-$2"))) return true;
+    for (const child of node.children) if (isTag(child)) stack.push(child);
+  }
+  return false;
+}
+
+/**
  * Whether a block is beyond the counting rules of cleaning: it holds more than `guard` prose (half the
  * content's), or its class or id names it as content and it holds over half of that (a quarter of the
  * content's): "post" and "entry-content" blocks whose linked headlines pushed them over a link-density
@@ -237,7 +259,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.name) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.name) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root) && !holdsRecipePart(child)) {
       changes.remove(child);
       continue;
     }
