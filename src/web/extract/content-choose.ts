@@ -5,8 +5,8 @@
  * heading, widening to the prose of the page or to a named parent, joining parts of one article). A rule
  * that decides where the content starts and ends, before anything inside it is removed, belongs here.
  */
-import { titleHeadingAmong } from "./content-title.ts";
-import { contains, elementChildrenOf, isTag, parentElementOf, selectAllIn, textOf, type Element } from "./dom.ts";
+import { holdsPageTitle, titleHeadingAmong } from "./content-title.ts";
+import { contains, elementChildrenOf, isTag, parentElementOf, selectAllIn, selectFirstIn, textOf, type Element } from "./dom.ts";
 import { CHROME_NAMED, classifyElement, contentClassTokens, isContentBlock, weighNames } from "./content-signals.ts";
 import { MIN_PART_PROSE, finalScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
@@ -338,8 +338,9 @@ function findLead(walk: Walk, top: Info, body: Element, title: string): Element[
       if (!passedHeading || walk.dropped.has(child)) continue;
       const info = walk.infos.get(child);
       if (!info) continue;
-      // Another heading opens another section (a slide's title, a box's): no lead of the title's after it.
-      if (HEADINGS.has(child.name)) return true;
+      // Another heading opens another section (a slide's title, a box's): no lead of the title's after it, unless the
+      // heading is itself a lead (a standfirst set as a subheading).
+      if (HEADINGS.has(child.name) && !isLeadHeading(child, info)) return true;
       if (child.name === "figure" || child.name === "figcaption") continue;
       if (isLeadBlock(child, info)) {
         lead.push(child);
@@ -366,6 +367,97 @@ function isLeadBlock(element: Element, info: Info): boolean {
   return SENTENCE_END.test(textOf(element).trim());
 }
 
+/** Least characters of a heading taken for a lead: a section's title is a few words, a standfirst is sentences. */
+const MIN_LEAD_HEADING_CHARS = 80;
+/** Least characters of a heading taken for a lead when it does not end as a sentence does. */
+const MIN_UNENDED_LEAD_HEADING_CHARS = 100;
+
+/**
+ * Whether a subheading (h2-h6) is a lead: sentences of prose set as a heading ("Der Streit zwischen … hat sich
+ * weiter verschlechtert."), long and ending as a sentence does (or longer still), not links.
+ */
+function isLeadHeading(element: Element, info: Info): boolean {
+  if (element.name === "h1" || info.chars < MIN_LEAD_HEADING_CHARS || info.inlineChars !== info.chars || linkDensity(info) >= 0.25) return false;
+  if (weighNames(element) < 0) return false;
+  return info.chars >= MIN_UNENDED_LEAD_HEADING_CHARS || SENTENCE_END.test(textOf(element).trim());
+}
+
+/** Most levels above the chosen block whose earlier children are searched for a lead, and most levels down into them. */
+const MAX_LEAD_ABOVE_LEVELS = 5;
+/** Link density from which a block above the chosen one is a box of links (related articles, share bar), passed over. */
+const MAX_LEAD_BOX_LINK_DENSITY = 0.3;
+/** Most prose of a block with pictures passed over as a picture and its caption. */
+const MAX_PICTURE_PROSE = 300;
+/** Class or id words of a picture's text (a caption or credit outside any <figure>). */
+const PICTURE_TEXT_NAME = /caption|credit|bildunterschrift|bildtext|copyright/i;
+
+function namesOf(element: Element): string {
+  return `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`;
+}
+
+/** Prose (characters outside links) of a block above the chosen one that is text of another kind: the search stops there. */
+const MIN_OTHER_PROSE = 100;
+
+/**
+ * The lead just above the chosen block, when no title heading leads to it (findLead): walking back in document order
+ * from the block, through the earlier children of its ancestors (MAX_LEAD_ABOVE_LEVELS up, not past an <article> or
+ * <main>, which is where the article starts), up to two lead blocks (isLeadBlock, isLeadHeading) before a heading,
+ * or before prose of another kind. Short lines between (a byline, a date, a share bar) and figures are passed over.
+ * Modern pages set the standfirst in the article's header, apart from the body that scores ("dig-vorspann",
+ * "ts-intro", "article-chapo" above the text). Not when the block holds the title heading or an h1: what is
+ * above it is above the article.
+ */
+function findLeadAbove(walk: Walk, top: Info, body: Element, title: string): Element[] {
+  const titleHeading = titleHeadingAmong(walk.headings, title);
+  if ((titleHeading && contains(top.element, titleHeading)) || selectFirstIn(top.element, "h1")) return [];
+  const lead: Element[] = [];
+  let chars = 0;
+  // The elements before `last` among `parent`'s children, latest first. "stop": the search ends.
+  const visit = (parent: Element, last: Element | null, depth: number): boolean => {
+    const children = elementChildrenOf(parent);
+    let i = last ? children.indexOf(last) - 1 : children.length - 1;
+    for (; i >= 0; i--) {
+      const child = children[i] as Element;
+      if (walk.dropped.has(child) || child.name === "figure" || child.name === "figcaption") continue;
+      const info = walk.infos.get(child);
+      if (!info || info.chars === 0) continue;
+      const heading = HEADINGS.has(child.name);
+      // A heading ends the search, unless it is the lead: what was found below the headline (an h1, the title's) is
+      // the lead; below another heading ("Newsletter"), it is that section's.
+      if (heading && !isLeadHeading(child, info)) {
+        if (child.name !== "h1" && !holdsPageTitle(textOf(child).replace(/\s+/g, " ").trim(), title)) lead.length = 0;
+        return true;
+      }
+      // A picture with its caption, a box of links, a caption or credit named so, a block named as chrome: passed over.
+      if (linkDensity(info) >= MAX_LEAD_BOX_LINK_DENSITY || PICTURE_TEXT_NAME.test(namesOf(child)) || weighNames(child) < 0) continue;
+      if (info.images > 0 && ownProse(info) < MAX_PICTURE_PROSE) continue;
+      const line = info.inlineChars === info.chars;
+      if (heading || isLeadBlock(child, info)) {
+        lead.unshift(child);
+        chars += info.chars;
+        if (lead.length > 2 || chars > MAX_LEAD_CHARS) return true;
+        continue;
+      }
+      if (line || depth >= MAX_LEAD_ABOVE_LEVELS) {
+        if (ownProse(info) >= MIN_OTHER_PROSE) return true;
+        continue;
+      }
+      if (visit(child, null, depth + 1)) return true;
+    }
+    return false;
+  };
+  let child = top.element;
+  for (let level = 0; level < MAX_LEAD_ABOVE_LEVELS; level++) {
+    const parent = parentElementOf(child);
+    if (!parent || parent === body) break;
+    // The lead found at one level is the one nearest the block: no further up.
+    if (visit(parent, child, 1) || lead.length > 0) break;
+    if (parent.name === "article" || parent.name === "main") break;
+    child = parent;
+  }
+  return lead.length <= 2 && chars <= MAX_LEAD_CHARS ? lead : [];
+}
+
 /** What was chosen: the block the siblings were collected round, the elements that make the content in document order, and the lead to put before them. */
 export interface Choice {
   top: Info;
@@ -382,6 +474,7 @@ export function chooseContent(walk: Walk, body: Element, title: string): Choice 
   const widened = widenToNamedParent(walk, widenToPageProse(walk, chosen, body), body);
   const top = widened === chosen ? joinSameNamedParts(walk, chosen, body) : widened;
   const members = collectSiblings(walk, top);
-  const lead = findLead(walk, top, body, title).filter((element) => !members.some((member) => contains(member, element)));
+  const found = findLead(walk, top, body, title);
+  const lead = (found.length > 0 ? found : findLeadAbove(walk, top, body, title)).filter((element) => !members.some((member) => contains(member, element)));
   return { top, members, lead };
 }

@@ -7,7 +7,7 @@
  * selector's scope or a fallback, is html-clean.ts.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { closestNamed, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, textOf, type ChildNode, type Element } from "./dom.ts";
+import { closestNamed, elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, selectAllIn, selectFirstIn, textOf, type ChildNode, type Element } from "./dom.ts";
 import { CONTENT_NAMED, classifyElement, headingNamesChrome, isCommentThread, isCommentThreadTitle, namesCommentThread, weighNames } from "./content-signals.ts";
 import { BLOCK_TAGS, HEADING_TAGS, MIN_PART_PROSE, baseScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
@@ -95,6 +95,28 @@ function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element
 
 
 /**
+ * Class or id words of a recipe's parts (split at -, _ and camelCase): the ingredients and the method, in the languages
+ * of the sets ("wprm-recipe-ingredients", "recipe-card-directions", "preparation-step-items", "recipePartSteps").
+ */
+const RECIPE_PART_NAME =
+  /(^|[\s_-])(ingredients?|ingredient[-_]?(list|group|item)s?|zutaten|składniki|ingrédients|ingredienti|ingredientes|instructions?|directions?|direction[-_]?steps?|preparation[-_]?steps?|recipe[-_]?steps?|recipe[-_]?part[-_]?steps?|zubereitung(?:sschritte)?)(?=$|[\s_-])/i;
+
+/**
+ * Whether a block holds a recipe's ingredients or method, as its names or its descendants' say: a list of short
+ * lines ("135 g Butter"), often linked, that the counting rules take for chrome is the recipe itself.
+ */
+function holdsRecipePart(element: Element): boolean {
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop() as Element;
+    const names = `${node.attribs.class ?? ""} ${node.attribs.id ?? ""}`;
+    if (names.length > 1 && RECIPE_PART_NAME.test(names.replace(/([a-z])([A-Z])/g, "$1-$2"))) return true;
+    for (const child of node.children) if (isTag(child)) stack.push(child);
+  }
+  return false;
+}
+
+/**
  * Whether a block is beyond the counting rules of cleaning: it holds more than `guard` prose (half the
  * content's), or its class or id names it as content and it holds over half of that (a quarter of the
  * content's): "post" and "entry-content" blocks whose linked headlines pushed them over a link-density
@@ -143,6 +165,33 @@ const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|p
 function isPhotoCredit(element: Element, text: string | undefined): boolean {
   const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
   return CREDIT_NAME.test(names) || (text !== undefined && CREDIT_TEXT.test(text));
+}
+
+/** Longest line taken for a dateline. */
+const MAX_DATELINE_CHARS = 80;
+/**
+ * Longest text beside the <time> of a dateline: a label ("Aktualisiert:", "Veröffentlicht am"), not a byline ("Posted on
+ * … by Anna Monette Roberts ·", which Dragnet's truths keep: at 40 the wide set's dragnet pages lost 0.0002) nor a
+ * time-stamped entry of a live ticker.
+ */
+const MAX_DATELINE_LABEL_CHARS = 20;
+
+/**
+ * Whether a short line is a dateline: the page marks its date as a <time>, and the rest of the line is at most a
+ * label. When the article was published or updated is the page's, not the article's text (trafilatura's set counts
+ * such lines as boilerplate); the date inside a sentence is kept, as the sentence is longer than a label.
+ */
+function isDateline(element: Element, text: string): boolean {
+  if (element.name !== "time" && !selectFirstIn(element, "time")) return false;
+  let timeChars = 0;
+  for (const found of element.name === "time" ? [element] : selectAllIn(element, "time")) {
+    // A duration marked as a time (a recipe's cookTime: "15 – 30 Min") is the content's.
+    const itemprop = found.attribs.itemprop;
+    if (itemprop === undefined || /^date/i.test(itemprop)) timeChars += textOf(found).trim().length;
+  }
+  if (timeChars === 0) return false;
+  const rest = text.replace(/\s+/g, " ").trim().length - timeChars;
+  return rest <= MAX_DATELINE_LABEL_CHARS;
 }
 
 /** Longest line taken for a pointer to other articles ("Read also: <a>…</a>"). */
@@ -204,11 +253,13 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     }
     const info = walk.infos.get(child);
     if (!info) continue;
-    if (child.name === "form") {
+    // A form is a search box or a comment form, unless it holds most of the content (a shop's product page wraps the
+    // product, its description with it, in the form that puts it in the basket).
+    if (child.name === "form" && !isGuarded(child, info, guard)) {
       changes.remove(child);
       continue;
     }
-    if (CLEANED_TAGS.has(child.name) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root)) {
+    if (CLEANED_TAGS.has(child.name) && !isParagraphDiv(child, info) && !isBulkOfNamed(child, info, named) && !isGuarded(child, info, guard) && looksLikeChrome(walk, child, info, root) && !holdsRecipePart(child)) {
       changes.remove(child);
       continue;
     }
@@ -217,6 +268,12 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
     const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
     if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(child, text) && !closestNamed(child, "figcaption")) {
+      changes.remove(child);
+      continue;
+    }
+    // A line of its own: a block, or an inline element that is (with a label) all its block's own text.
+    const ownLine = BLOCK_TAGS.has(child.name) || (elementInfo !== undefined && elementInfo.inlineChars <= info.chars + MAX_DATELINE_LABEL_CHARS);
+    if (text !== undefined && ownLine && info.chars <= MAX_DATELINE_CHARS && isDateline(child, text)) {
       changes.remove(child);
       continue;
     }

@@ -6,7 +6,7 @@
  * from the walk's counts, is content-clean.ts. Also makes the subtree's URLs absolute.
  */
 import { attributeOf, closestNamed, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Element } from "./dom.ts";
-import { classifyElement, isCommentThread } from "./content-signals.ts";
+import { COOKIE_BANNER, classifyElement, isCommentThread } from "./content-signals.ts";
 
 const NON_CONTENT = [
   "script", "style", "noscript", "template", "title", "meta", "link", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select",
@@ -18,8 +18,6 @@ const BOILERPLATE = [
   "aside", "menu", '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]', '[role="menu"]', '[role="menubar"]',
 ].join(",");
 
-/** id/class names of cookie and consent banners (CMPs: OneTrust, Cookiebot, Quantcast, Didomi, generic). */
-const COOKIE_BANNER = /cookie[-_]?(banner|notice|consent|bar|policy|popup|law|message|warning|wall)|consent[-_]?(banner|manager|popup|bar|modal)|gdpr|onetrust|cookiebot|didomi|qc-cmp|cmp[-_]?(container|banner)|cc[-_](window|banner)|truste/i;
 
 function isCookieBanner(element: Element): boolean {
   const marker = `${element.attribs.id ?? ""} ${element.attribs.class ?? ""}`;
