@@ -18,6 +18,7 @@
  * left out here.
  */
 import type { StructuredText } from "mupdf";
+import { logicalLine } from "./pdf-bidi.ts";
 import { dingbatCharacter, isDingbatsFont } from "./pdf-dingbats.ts";
 import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
 
@@ -35,17 +36,18 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
   const unspaced = UNSPACED_LETTER.test(raw);
-  if (unspaced || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
-    texts = readGlyphs(stext, texts, unspaced);
+  const bidirectional = RTL_LETTER_ANY.test(raw);
+  if (unspaced || bidirectional || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+    texts = readGlyphs(stext, texts, unspaced, bidirectional);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   if (page.outside > 0) {
-    texts ??= readGlyphs(stext, undefined);
+    texts ??= readGlyphs(stext, undefined, false, bidirectional);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   // Vertical writing (CJK) reads in columns of its own, in mupdf's order, each column one line; mostly rotated text
   // is a rotated page: mupdf's order.
-  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined), page);
+  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined, false, bidirectional), page);
   if (page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
@@ -271,9 +273,10 @@ const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
  * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceWords`) the spaces mupdf
  * leaves out after glyphs of the scripts it does not space (UNSPACED_LETTER) put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
  * character beyond the BMP is cut), so the edits are applied to the line as asText wrote it, one code point per
- * glyph, whenever the two agree on the count.
+ * glyph, whenever the two agree on the count. With `bidirectional`, a line holding a right-to-left letter is put in
+ * logical order from where its glyphs stand (pdf-bidi.ts).
  */
-function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false): string[] {
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false, bidirectional = false): string[] {
   const lines: string[] = [];
   // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
   const placed = new Map<string, [number, number, number][]>();
@@ -319,7 +322,7 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
       const mapped = dingbats ? dingbatCharacter(c) : c;
       edits.push(mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size) ? "" : mapped === c ? undefined : mapped);
-      if (spaceWords) {
+      if (spaceWords || bidirectional) {
         // Where the glyph starts (its origin) and ends (its quad's upper right corner) along the line.
         const along = (x: number, y: number): number => x * (direction[0] as number) + y * (direction[1] as number);
         const start = along(origin[0], origin[1]);
@@ -333,7 +336,8 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
       const points = own === undefined ? undefined : [...own];
       const chars = (points !== undefined && points.length === edits.length ? points : [...runes]).map((own, k) => edits[k] ?? own);
       if (spaceWords) spaceWordsApart(chars, starts, ends, sizes);
-      lines.push(chars.join(""));
+      const line = chars.join("");
+      lines.push(bidirectional && RTL_LETTER_ANY.test(line) ? logicalLine(chars, starts, ends) : line);
     },
   });
   return lines;

@@ -148,6 +148,18 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).not.toMatch(/[\uFB50-\uFDFF\uFE70-\uFEFE]/);
   });
 
+  it("puts right-to-left lines in logical order: digits, punctuation, brackets and Latin words in their places, marks on their letters", async () => {
+    const pdf = await readPdf(fixture("right-to-left-mixed.pdf"));
+    expect(pdf.pages[0]?.text.split("\n\n")).toEqual([
+      "שלום, עולם 123.",
+      "שלום 2024 עולם",
+      "סעיף (5) לחוק",
+      "גרסה PDF 1.7 כאן",
+      "عام 2024.",
+      "السّيّدة",
+    ]);
+  });
+
   it("fails PDF_NO_TEXT when every page is unreadable text", async () => {
     const error = await expectApiError(readPdf(fixture("unmapped-only.pdf")), "PDF_NO_TEXT");
     expect(error.message).toContain("page(s) 1 use fonts without a Unicode map");
