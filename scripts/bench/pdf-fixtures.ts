@@ -10,7 +10,7 @@
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
  * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; Korean words placed one by one without space glyphs;
- * and right-to-left lines mixed with digits, punctuation and Latin, drawn in visual order.
+ * right-to-left lines mixed with digits, punctuation and Latin, drawn in visual order; and ZapfDingbats in object streams.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -479,6 +479,32 @@ save(
     for (const o of [page, resources, helveticaRef, symbol, dingbats]) o.destroy();
     helvetica.destroy();
   }),
+);
+
+// The same non-embedded ZapfDingbats font with its dictionaries in compressed object streams (PDF 1.5 and later), where
+// the font's name is not in the file's bytes as written: a page with a check mark, and a page of bullets alone.
+save(
+  "dingbats-object-streams.pdf",
+  buildDocument([], (doc) => {
+    const helvetica = new mupdf.Font("Helvetica");
+    const helveticaRef = doc.addSimpleFont(helvetica, "Latin");
+    const dingbats = doc.addObject({ Type: "Font", Subtype: "Type1", BaseFont: "ZapfDingbats" });
+    const resources = doc.addObject({ Font: { F1: helveticaRef, Z: dingbats } });
+    const pages = [
+      // ZapfDingbats 4 = a20 (check mark)
+      "BT /Z 12 Tf 56 770 Td (4) Tj /F1 12 Tf ( Approved) Tj ET",
+      // l = a71 (black circle), n = a73 (black square)
+      ["BT /Z 12 Tf 56 770 Td (l) Tj /F1 12 Tf ( First point) Tj ET", "BT /Z 12 Tf 56 750 Td (n) Tj /F1 12 Tf ( Second point) Tj ET"].join("\n"),
+    ];
+    for (const contents of pages) {
+      const page = doc.addPage([0, 0, 595, 842], 0, resources, contents);
+      doc.insertPage(-1, page);
+      page.destroy();
+    }
+    for (const o of [resources, helveticaRef, dingbats]) o.destroy();
+    helvetica.destroy();
+  }),
+  "compress,objstms",
 );
 
 // Arabic drawn in visual order (as most Arabic PDFs are) in a Type 3 font whose /ToUnicode maps one glyph to the

@@ -101,3 +101,4 @@ function overlapsMostly(space: Cluster, other: Cluster | undefined): boolean {
   const overlap = Math.min(space.end, Math.max(other.start, other.end)) - Math.max(space.start, Math.min(other.start, other.end));
   return overlap > width / 2;
 }
+

@@ -32,7 +32,7 @@ async function readBoth(bytes: Uint8Array): Promise<[string, string][]> {
       const page = doc.loadPage(i);
       const list = page.toDisplayList(true);
       const stext = list.toStructuredText("");
-      out.push([stext.asText(), readPageText(stext), readPageText(stext, { dingbats: true })] as never);
+      out.push([stext.asText(), readPageText(stext), readPageText(stext, { dingbats: "page" })] as never);
       stext.destroy();
       list.destroy();
       page.destroy();
@@ -45,7 +45,7 @@ async function readBoth(bytes: Uint8Array): Promise<[string, string][]> {
 
 describe("readPageText", () => {
   it("reads the same text glyph by glyph as from mupdf's lines, on every fixture that has text", async () => {
-    const names = readdirSync(FIXTURES).filter((n) => n.endsWith(".pdf") && !["symbol-fonts.pdf"].includes(n));
+    const names = readdirSync(FIXTURES).filter((n) => n.endsWith(".pdf") && !["symbol-fonts.pdf", "dingbats-object-streams.pdf"].includes(n));
     let pages = 0;
     for (const name of names) {
       let read: string[][];

@@ -9,10 +9,10 @@
  * pages that show a sign of them are walked glyph by glyph: words drawn apart without space glyphs in the scripts
  * after which mupdf adds no space (Korean, Vietnamese, Indic; every page with a letter of those is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
- * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
- * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
- * a1–a31); one whose only dingbats read as letters (bullets, stars) is not, since the walk costs as much
- * again as the page's layout.
+ * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page whose own font
+ * resources name a ZapfDingbats font is walked (its bullets read as letters: a71 "●" as "G"); a page of a file that
+ * names one elsewhere (in a form XObject's resources) is walked when its text holds a control character (the check
+ * marks and crosses, a1–a31), since the walk costs as much again as the page's layout.
  *
  * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
  * left out here.
@@ -37,7 +37,8 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
   let texts = splitLines(raw, page.linesPerBlock);
   const unspaced = UNSPACED_LETTER.test(raw);
   const bidirectional = RTL_LETTER_ANY.test(raw);
-  if (unspaced || bidirectional || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+  const dingbats = hints.dingbats === "page" || (hints.dingbats === "file" && SUSPECT_DINGBAT.test(raw));
+  if (unspaced || bidirectional || dingbats || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
     texts = readGlyphs(stext, texts, unspaced, bidirectional);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
@@ -61,8 +62,11 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
 }
 
 export interface PageTextHints {
-  /** The file names a ZapfDingbats font. */
-  readonly dingbats?: boolean;
+  /**
+   * A ZapfDingbats font: "page" when the page's font resources name one (its glyphs are mapped wherever they are),
+   * "file" when only the file does (the page is walked when its text holds a control character, a1-a31).
+   */
+  readonly dingbats?: "page" | "file";
   /**
    * Lines wholly outside this rectangle (page space: x0, y0, x1, y1) are left out. For structured text made without
    * clipping, so that text a clip path hides (a table cell's overflow) is kept but text off the page is not.
@@ -266,6 +270,8 @@ const UNSPACED_LETTER =
   /(?=[\p{L}\p{M}\p{N}])(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303F\uFF00-\uFFEF])[^\u0000-\u06FF\u2000-\u20CF]/u;
 const WORD_GAP = 0.15;
 
+const MIN_ACTUAL_TEXT_RUN = 3;
+
 // What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
 const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
 
@@ -306,10 +312,18 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
   let starts: number[] = [];
   let ends: number[] = [];
   let sizes: number[] = [];
+  // Glyphs in a row at one origin: three or more are the characters of a marked-content ActualText, which mupdf
+  // places where the glyphs they replace begin, in the file's (logical) order (bench d05).
+  let x = Number.NaN;
+  let y = Number.NaN;
+  let atOnePlace = 0;
+  let placeless = false;
   stext.walk({
     beginLine(_bbox, _wmode, lineDirection) {
       edits = [];
       runes = "";
+      atOnePlace = 0;
+      placeless = false;
       direction = lineDirection;
       starts = [];
       ends = [];
@@ -317,6 +331,10 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
     },
     onChar(c, origin, font, size, quad) {
       runes += c;
+      atOnePlace = origin[0] === x && origin[1] === y ? atOnePlace + 1 : 1;
+      if (atOnePlace >= MIN_ACTUAL_TEXT_RUN) placeless = true;
+      x = origin[0];
+      y = origin[1];
       const name = font.getName();
       let dingbats = dingbatFonts.get(name);
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
@@ -333,6 +351,11 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
     },
     endLine() {
       const own = written?.[lines.length];
+      if (placeless) {
+        // Such a line is the file's own text: nothing is dropped, mapped, spaced or reordered in it.
+        lines.push(own ?? runes);
+        return;
+      }
       const points = own === undefined ? undefined : [...own];
       const chars = (points !== undefined && points.length === edits.length ? points : [...runes]).map((own, k) => edits[k] ?? own);
       if (spaceWords) spaceWordsApart(chars, starts, ends, sizes);

@@ -142,6 +142,13 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
   });
 
+  it("maps ZapfDingbats glyphs whose font sits in a compressed object stream, bullets on a page without check marks too", async () => {
+    const bytes = fixture("dingbats-object-streams.pdf");
+    expect(Buffer.from(bytes).includes("Dingbats")).toBe(false);
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages.map((p) => p.text)).toEqual(["\u2714 Approved", "\u25cf First point\n\n\u25a0 Second point"]);
+  });
+
   it("keeps an Arabic lam-alef ligature's letters in logical order (lam, then alef)", async () => {
     const pdf = await readPdf(fixture("arabic-lam-alef.pdf"));
     expect(pdf.pages[0]?.text).toBe("\u0639\u0627\u0644\u0645 \u0633\u0644\u0627\u0645");
