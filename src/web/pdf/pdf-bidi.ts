@@ -9,7 +9,9 @@
  * viewer would reorder logical text for display: the reordering of a line's levels undoes itself. A bracket at a
  * right-to-left level is mirrored back (the glyph drawn for "(" at the right of a right-to-left run is a ")").
  * A combining mark (Hebrew points, Arabic vowel signs) goes after the glyph it is set on, and the letters mupdf gives
- * one place (a ligature it expands) stay together in mupdf's order.
+ * one place (a ligature it expands) stay together in mupdf's order. A line whose right-to-left letters mupdf gives
+ * left to right along the page was not reversed by mupdf: those are the characters of a marked-content ActualText,
+ * which mupdf sets in the file's (logical) order over the glyphs they stand for, and the line keeps mupdf's order.
  */
 import bidiFactory from "bidi-js";
 
@@ -33,6 +35,7 @@ interface Cluster {
  * direction is the line's: right to left when most of its letters are of right-to-left scripts.
  */
 export function logicalLine(glyphs: readonly string[], starts: readonly number[], ends: readonly number[]): string {
+  if (!reversedByMupdf(glyphs, starts)) return glyphs.join("");
   const clusters: Cluster[] = [];
   const marks: { text: string; start: number }[] = [];
   let before: number | undefined;
@@ -102,3 +105,21 @@ function overlapsMostly(space: Cluster, other: Cluster | undefined): boolean {
   return overlap > width / 2;
 }
 
+
+const RTL_ONE = new RegExp(`^${RTL_LETTER.source}`, "u");
+
+/** Whether no two right-to-left letters in a row in mupdf's order stand left to right along the line. */
+function reversedByMupdf(glyphs: readonly string[], starts: readonly number[]): boolean {
+  let before: number | undefined;
+  for (let k = 0; k < glyphs.length; k++) {
+    const glyph = glyphs[k] as string;
+    if (!RTL_ONE.test(glyph)) {
+      if (glyph !== "" && !MARK.test(glyph)) before = undefined;
+      continue;
+    }
+    const start = starts[k] as number;
+    if (before !== undefined && start > before) return false;
+    before = start;
+  }
+  return true;
+}
