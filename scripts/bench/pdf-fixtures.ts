@@ -10,7 +10,8 @@
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
  * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; Korean words placed one by one without space glyphs;
- * right-to-left lines mixed with digits, punctuation and Latin, drawn in visual order; and ZapfDingbats in object streams.
+ * right-to-left lines mixed with digits, punctuation and Latin, drawn in visual order; ZapfDingbats in object streams;
+ * and a figure's ActualText, which draws no glyph.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -505,6 +506,34 @@ save(
     helvetica.destroy();
   }),
   "compress,objstms",
+);
+
+// A figure (an image) tagged with an ActualText that describes it, between two lines of text: no glyph is drawn for
+// the description, which mupdf writes as a line of no area and poppler does not read.
+save(
+  "figure-actual-text.pdf",
+  buildDocument(
+    [
+      [
+        "BT /F1 12 Tf 56 770 Td (Before the figure.) Tj ET",
+        "/Figure <</ActualText (A bar chart of sales by month)>> BDC q 200 0 0 150 56 600 cm /Im1 Do Q EMC",
+        "BT /F1 12 Tf 56 560 Td (After the figure.) Tj ET",
+      ].join("\n"),
+    ],
+    (doc) => {
+      const image = doc.addStream("\xff\x00\x00\x00\xff\x00\x00\x00\xff\xff\xff\xff", {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 2,
+        Height: 2,
+        ColorSpace: doc.newName("DeviceRGB"),
+        BitsPerComponent: 8,
+      });
+      const resources = doc.findPage(0).get("Resources");
+      resources.put("XObject", doc.newDictionary());
+      resources.get("XObject").put("Im1", image);
+    },
+  ),
 );
 
 // Arabic drawn in visual order (as most Arabic PDFs are) in a Type 3 font whose /ToUnicode maps one glyph to the

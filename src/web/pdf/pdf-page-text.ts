@@ -15,7 +15,7 @@
  * marks and crosses, a1–a31), since the walk costs as much again as the page's layout.
  *
  * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
- * left out here.
+ * left out here, and so are lines of no area (a figure's ActualText: no glyph drawn).
  */
 import type { StructuredText } from "mupdf";
 import { logicalLine } from "./pdf-bidi.ts";
@@ -88,7 +88,7 @@ interface PageLines {
   linesPerBlock: number[];
   /** Per line: it lies at least partly within the bounds given. */
   kept: boolean[];
-  /** Lines left out. */
+  /** Lines left out (outside the bounds, or of no area). */
   outside: number;
 }
 
@@ -102,7 +102,10 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
     beginLine(bbox, wmode, direction) {
       const block = page.linesPerBlock.length - 1;
       page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
-      const kept = bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]);
+      // A line of no area drew no glyph: the characters of a marked-content ActualText over an image or a path (a
+      // figure's description), which mupdf writes as text and poppler, reading glyphs, does not.
+      const drawn = bbox[2] > bbox[0] && bbox[3] > bbox[1];
+      const kept = drawn && (bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]));
       page.kept.push(kept);
       if (!kept) page.outside++;
       const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;

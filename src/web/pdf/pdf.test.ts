@@ -149,6 +149,11 @@ describe("readPdf", () => {
     expect(pdf.pages.map((p) => p.text)).toEqual(["\u2714 Approved", "\u25cf First point\n\n\u25a0 Second point"]);
   });
 
+  it("leaves out a figure's ActualText, which draws no glyph, as poppler does", async () => {
+    const pdf = await readPdf(fixture("figure-actual-text.pdf"));
+    expect(pdf.pages[0]?.text).toBe("Before the figure.\n\nAfter the figure.");
+  });
+
   it("keeps an Arabic lam-alef ligature's letters in logical order (lam, then alef)", async () => {
     const pdf = await readPdf(fixture("arabic-lam-alef.pdf"));
     expect(pdf.pages[0]?.text).toBe("\u0639\u0627\u0644\u0645 \u0633\u0644\u0627\u0645");
