@@ -92,9 +92,13 @@ interface PageLines {
   outside: number;
 }
 
-/** The text lines' boxes and directions, walked without their characters. */
+/**
+ * The text lines' boxes and directions, walked without their characters (and, on a page with a line of no area, that
+ * line's characters).
+ */
 function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): PageLines {
   const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, upright: [], linesPerBlock: [], kept: [], outside: 0 };
+  const noArea: number[] = [];
   stext.walk({
     beginTextBlock() {
       page.linesPerBlock.push(0);
@@ -102,10 +106,8 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
     beginLine(bbox, wmode, direction) {
       const block = page.linesPerBlock.length - 1;
       page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
-      // A line of no area drew no glyph: the characters of a marked-content ActualText over an image or a path (a
-      // figure's description), which mupdf writes as text and poppler, reading glyphs, does not.
-      const drawn = bbox[2] > bbox[0] && bbox[3] > bbox[1];
-      const kept = drawn && (bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]));
+      const kept = bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]);
+      if (kept && !(bbox[2] > bbox[0] && bbox[3] > bbox[1])) noArea.push(page.boxes.length);
       page.kept.push(kept);
       if (!kept) page.outside++;
       const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
@@ -116,7 +118,49 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
       page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
     },
   });
+  if (noArea.length > 0) {
+    const placeless = placelessLines(stext, new Set(noArea));
+    for (const i of placeless) {
+      page.kept[i] = false;
+      page.outside++;
+      page.isHorizontal[i] = false;
+    }
+    if (placeless.length > 0) page.horizontal = page.horizontal.filter((i) => page.isHorizontal[i]);
+  }
   return page;
+}
+
+/**
+ * Of the lines given (lines of no area), those whose characters, two or more, all stand at one origin: the
+ * characters of a marked-content ActualText over an image or a path (a figure's description), which mupdf writes
+ * as a line although no glyph was drawn; poppler, reading glyphs, leaves them out. A glyph of no size (a Type 3
+ * glyph without a box) is still read.
+ */
+function placelessLines(stext: StructuredText, candidates: ReadonlySet<number>): number[] {
+  const found: number[] = [];
+  let line = -1;
+  let count = 0;
+  let x = Number.NaN;
+  let y = Number.NaN;
+  let oneOrigin = true;
+  stext.walk({
+    beginLine() {
+      line++;
+      count = 0;
+      oneOrigin = true;
+    },
+    onChar(_c, origin) {
+      if (!candidates.has(line)) return;
+      if (count > 0 && (origin[0] !== x || origin[1] !== y)) oneOrigin = false;
+      x = origin[0];
+      y = origin[1];
+      count++;
+    },
+    endLine() {
+      if (candidates.has(line) && oneOrigin && count >= 2) found.push(line);
+    },
+  });
+  return found;
 }
 
 /**
