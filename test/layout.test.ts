@@ -24,10 +24,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 const DOORS: Record<string, readonly string[]> = {
   text: ["canonical-text.ts", "text-output.ts"],
   fetch: ["fetch-guard.ts", "target-guard.ts", "robots.ts", "decode.ts", "challenge.ts", "http-connector.ts", "resolver.ts"],
-  extract: ["extract.ts", "source-text.ts", "content-parse.ts"],
+  extract: ["extract.ts", "source-text.ts", "content-parse.ts", "caller-selectors.ts"],
   pdf: ["pdf.ts", "pdf-schema.ts"],
   compare: ["compare.ts", "compare-schema.ts"],
-  filters: ["filtered-extract.ts", "ignore-selectors.ts", "line-patterns.ts", "line-filter.ts"],
+  filters: ["ignore-selectors.ts", "line-patterns.ts", "line-filter.ts"],
   threads: ["extract-pool.ts", "pdf-thread.ts"],
   render: ["contract.ts", "renderer.ts", "render-config.ts", "browser-doctor.ts"],
 };

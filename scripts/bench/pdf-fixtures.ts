@@ -9,7 +9,9 @@
  * annotations whose appearances draw no text (and a FreeText note whose appearance does), and two- and three-column pages drawn row by row across their columns (as the IRS
  * booklet of bench d16 is), so that mupdf's blocks span the columns and interleave their lines, and a table of
  * short labels and longer values drawn the same way, whose rows must stay rows; text hidden by a clip path or
- * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; and Korean words placed one by one without space glyphs.
+ * outside the crop box, and text beyond the media box; Japanese in vertical writing mode; Korean words placed one by one without space glyphs;
+ * right-to-left lines mixed with digits, punctuation and Latin, drawn in visual order; ZapfDingbats in object streams;
+ * and a figure's ActualText, which draws no glyph.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -480,6 +482,60 @@ save(
   }),
 );
 
+// The same non-embedded ZapfDingbats font with its dictionaries in compressed object streams (PDF 1.5 and later), where
+// the font's name is not in the file's bytes as written: a page with a check mark, and a page of bullets alone.
+save(
+  "dingbats-object-streams.pdf",
+  buildDocument([], (doc) => {
+    const helvetica = new mupdf.Font("Helvetica");
+    const helveticaRef = doc.addSimpleFont(helvetica, "Latin");
+    const dingbats = doc.addObject({ Type: "Font", Subtype: "Type1", BaseFont: "ZapfDingbats" });
+    const resources = doc.addObject({ Font: { F1: helveticaRef, Z: dingbats } });
+    const pages = [
+      // ZapfDingbats 4 = a20 (check mark)
+      "BT /Z 12 Tf 56 770 Td (4) Tj /F1 12 Tf ( Approved) Tj ET",
+      // l = a71 (black circle), n = a73 (black square)
+      ["BT /Z 12 Tf 56 770 Td (l) Tj /F1 12 Tf ( First point) Tj ET", "BT /Z 12 Tf 56 750 Td (n) Tj /F1 12 Tf ( Second point) Tj ET"].join("\n"),
+    ];
+    for (const contents of pages) {
+      const page = doc.addPage([0, 0, 595, 842], 0, resources, contents);
+      doc.insertPage(-1, page);
+      page.destroy();
+    }
+    for (const o of [resources, helveticaRef, dingbats]) o.destroy();
+    helvetica.destroy();
+  }),
+  "compress,objstms",
+);
+
+// A figure (an image) tagged with an ActualText that describes it, between two lines of text: no glyph is drawn for
+// the description, which mupdf writes as a line of no area and poppler does not read.
+save(
+  "figure-actual-text.pdf",
+  buildDocument(
+    [
+      [
+        "BT /F1 12 Tf 56 770 Td (Before the figure.) Tj ET",
+        "/Figure <</ActualText (A bar chart of sales by month)>> BDC q 200 0 0 150 56 600 cm /Im1 Do Q EMC",
+        "BT /F1 12 Tf 56 560 Td (After the figure.) Tj ET",
+      ].join("\n"),
+    ],
+    (doc) => {
+      const image = doc.addStream("\xff\x00\x00\x00\xff\x00\x00\x00\xff\xff\xff\xff", {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 2,
+        Height: 2,
+        ColorSpace: doc.newName("DeviceRGB"),
+        BitsPerComponent: 8,
+      });
+      const resources = doc.findPage(0).get("Resources");
+      resources.put("XObject", doc.newDictionary());
+      resources.get("XObject").put("Im1", image);
+    },
+  ),
+);
+
 // Arabic drawn in visual order (as most Arabic PDFs are) in a Type 3 font whose /ToUnicode maps one glyph to the
 // lam-alef ligature U+FEFB: "سلام" must come out in logical order, its lam before its alef.
 save(
@@ -516,6 +572,66 @@ save(
     doc.insertPage(-1, page);
     for (const o of [page, resources, font, toUnicode]) o.destroy();
   }),
+);
+
+/**
+ * Adds a page of lines drawn left to right in the order their glyphs stand on the page (visual order), each at
+ * (x, y), in a Type 3 font of filled boxes whose /ToUnicode gives every glyph its character; a combining mark is a
+ * glyph of no width drawn before the letter it sits on, as right-to-left producers set them.
+ */
+function addVisualLinesPage(doc: PDFDocument, lines: readonly { x: number; y: number; visual: string }[]): void {
+  const chars = [...new Set(lines.flatMap((line) => [...line.visual]))];
+  if (chars.length > 0x7f - 0x21) throw new Error("too many distinct characters for one Type 3 font");
+  const codeOf = (c: string) => 0x21 + chars.indexOf(c);
+  const isMark = (c: string) => /\p{M}/u.test(c);
+  const procs: Record<string, unknown> = {};
+  const differences: unknown[] = [];
+  const entries: string[] = [];
+  for (const c of chars) {
+    const code = codeOf(c);
+    procs[`g${code}`] = doc.addStream(c === " " ? "300 0 d0" : isMark(c) ? "0 0 d0" : "600 0 0 0 500 700 d1 50 0 400 600 re f", {});
+    differences.push(code, doc.newName(`g${code}`));
+    entries.push(`<${code.toString(16)}> <${(c.codePointAt(0) as number).toString(16).padStart(4, "0")}>`);
+  }
+  const toUnicode = doc.addStream(
+    `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Visual-T3 def 1 begincodespacerange <00> <FF> endcodespacerange ${entries.length} beginbfchar ${entries.join(" ")} endbfchar endcmap CMapName currentdict /CMap defineresource pop end end`,
+    {},
+  );
+  const font = doc.addObject({
+    Type: "Font",
+    Subtype: "Type3",
+    FontBBox: [0, 0, 600, 700],
+    FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+    CharProcs: procs,
+    FirstChar: 0x21,
+    LastChar: 0x21 + chars.length - 1,
+    Widths: chars.map((c) => (c === " " ? 300 : isMark(c) ? 0 : 600)),
+    Encoding: { Type: "Encoding", Differences: differences },
+    Resources: {},
+    ToUnicode: toUnicode,
+  });
+  const resources = doc.addObject({ Font: { V: font } });
+  const contents = lines.map(({ x, y, visual }) => `BT /V 16 Tf 1 0 0 1 ${x} ${y} Tm <${[...visual].map((c) => codeOf(c).toString(16)).join("")}> Tj ET`);
+  const page = doc.addPage([0, 0, 595, 842], 0, resources, contents.join("\n"));
+  doc.insertPage(-1, page);
+  for (const o of [page, resources, font, toUnicode]) o.destroy();
+}
+
+// Right-to-left lines with digits, punctuation, brackets, a Latin word and marks, drawn in visual order (as most
+// Hebrew and Arabic PDFs are). Logical order: "שלום, עולם 123.", "שלום 2024 עולם", "סעיף (5) לחוק", "גרסה PDF 1.7 כאן",
+// "عام 2024.", "السّيّدة". The marks (shadda) are drawn before the letter they sit on.
+save(
+  "right-to-left-mixed.pdf",
+  buildDocument([], (doc) =>
+    addVisualLinesPage(doc, [
+      { x: 300, y: 770, visual: ".123 םלוע ,םולש" },
+      { x: 300, y: 740, visual: "םלוע 2024 םולש" },
+      { x: 300, y: 710, visual: "קוחל (5) ףיעס" },
+      { x: 300, y: 680, visual: "ןאכ PDF 1.7 הסרג" },
+      { x: 300, y: 650, visual: ".2024 ماع" },
+      { x: 300, y: 620, visual: "ةد\u0651ي\u0651سلا" },
+    ]),
+  ),
 );
 
 function handWrittenPdf(contents: readonly string[]): Uint8Array {

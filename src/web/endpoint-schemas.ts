@@ -16,7 +16,11 @@ import { makeWellFormed, sha256Hex } from "./text/text-output.ts";
 
 const Url = t.String({ format: "uri", maxLength: 2048, description: "Public http(s) URL, port 80 or 443." });
 const MaxChars = t.Integer({ minimum: 1000, maximum: 60000, default: 20000, description: "Characters per URL, for text and markdown separately; keep it identical between comparisons." });
-const Selector = t.String({ minLength: 1, maxLength: 300, description: "CSS selector; only the first matching element is extracted (HTML only)." });
+const Selector = t.String({
+  minLength: 1,
+  maxLength: 300,
+  description: `CSS selector; only the first matching element is extracted (HTML only). Matching is capped at ${MAX_SELECTOR_STEPS} steps a page (else 422 CONTENT_TOO_COMPLEX naming the selector).`,
+});
 
 export const ReadRequestSchema = t.Object(
   {
@@ -62,7 +66,7 @@ export const ChangesRequestSchema = t.Object(
         maxItems: MAX_IGNORE_SELECTORS,
         description:
           "CSS selectors (css-select) whose elements are removed from the page before extraction, e.g. \".ad, .timestamp, #visitor-count\" (HTML only). " +
-          `Matching is capped at ${MAX_SELECTOR_STEPS} steps a page (else 422 CONTENT_TOO_COMPLEX naming the selector). ` +
+          `Matching is capped at ${MAX_SELECTOR_STEPS} steps a page, selector and ignore_selectors together (else 422 CONTENT_TOO_COMPLEX naming the selector). ` +
           "They cannot be applied to previous_text: keep as baseline the text of an answer with the same ignore_selectors.",
       }),
     ),

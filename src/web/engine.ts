@@ -5,8 +5,7 @@
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./fetch/challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./fetch/decode.ts";
-import type { HtmlExtraction } from "./extract/extract.ts";
-import type { IgnoredElements } from "./filters/filtered-extract.ts";
+import type { HtmlExtraction, IgnoredElements } from "./extract/extract.ts";
 import { readPdf } from "./pdf/pdf.ts";
 import type { PdfReader } from "./threads/pdf-thread.ts";
 import type { HtmlExtractor } from "./threads/extract-pool.ts";
@@ -157,7 +156,7 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
  * Extraction on this thread, loaded on first use: the parser and turndown cost RSS once
  * evaluated, which a server whose extraction threads do all the parsing should not carry.
  */
-const extractInThread: HtmlExtractor = async (input) => (await import("./filters/filtered-extract.ts")).extractFiltered(input);
+const extractInThread: HtmlExtractor = async (input) => (await import("./extract/extract.ts")).extractHtmlSync(input);
 
 /**
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.

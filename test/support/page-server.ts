@@ -180,6 +180,8 @@ export function startPageServer(options: PageServerOptions = {}): PageServer {
     if (path === "/image.png") return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { headers: { "content-type": "image/png" } });
     const status = /^\/status\/(\d{3})$/.exec(path);
     if (status?.[1]) return html(`<p>status ${status[1]}</p>`, { status: Number(status[1]) });
+    // A page nested 500 deep (the parser's limit is 512): where a caller's selector with many descendant combinators explodes.
+    if (path === "/deep") return html(`<html><body><main>${"<div>".repeat(500)}text${"</div>".repeat(500)}</main></body></html>`);
     if (path === "/echo-user-agent") return new Response(request.headers.get("user-agent") ?? "", { headers: { "content-type": "text/plain" } });
     if (path === "/gzip-page") {
       return new Response(new Uint8Array(gzipSync(readFixture("article.html"))), { headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip" } });

@@ -122,6 +122,15 @@ describe("web/engine read", () => {
     expect(aside.text).not.toContain("Most read");
   });
 
+  it("answers CONTENT_TOO_COMPLEX (422) naming a selector whose matching would not end on a deep page", async () => {
+    const engine = createEngine();
+    const hostile = await errorOf(engine.read(input("/deep", { selector: "nope div div div div div div" }), never));
+    expect([hostile.code, hostile.status]).toEqual(["CONTENT_TOO_COMPLEX", 422]);
+    expect(hostile.message).toContain('selector "nope div div div div div div"');
+    const ordinary = await engine.read(input("/deep", { selector: "main div div div" }), never);
+    expect(ordinary.text).toBe("text");
+  });
+
   it("answers SELECTOR_INVALID (400) and SELECTOR_NOT_FOUND (422)", async () => {
     const engine = createEngine();
     const invalid = await errorOf(engine.read(input("/pages/article.html", { selector: "a[[" }), never));

@@ -11,6 +11,7 @@
  * Room web/extract/: HTML and text sources to read results (tree, parse, detection in score/choose/clean steps, signals, floor, markup cleaning, Markdown). It imports only web/text/; never fetch/ or render/.
  */
 import { ApiError } from "../../errors.ts";
+import { firstMatchIn, outermostMatchesIn, SelectorBudget } from "./caller-selectors.ts";
 import { renderCanonicalText, renderInlineText } from "../text/canonical-text.ts";
 import { DomChanges } from "./content-changes.ts";
 import { detectMainContent } from "./content-detect.ts";
@@ -19,7 +20,7 @@ import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.
 import { firstTryTextLength } from "./content-floor.ts";
 import { paragraphsElement, readArticleBody } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
-import { attributeOf, parentElementOf, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element } from "./dom.ts";
+import { attributeOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -44,13 +45,28 @@ export interface HtmlExtraction {
   headings: Heading[];
   links: Link[];
   warnings: string[];
+  /** With ignoreSelectors: what they removed. */
+  ignored?: IgnoredElements;
+}
+
+export interface IgnoredElements {
+  /** Elements removed (one inside another removed element is not counted again). */
+  elements: number;
+  /** Non-blank lines of canonical text those elements held, wherever they stood on the page. */
+  lines: number;
 }
 
 export interface ExtractHtmlInput {
   html: string;
   /** URL the HTML came from (base for relative links). */
   url: string;
+  /** A caller's CSS selector: only the first element it matches is read. */
   selector?: string;
+  /**
+   * A caller's CSS selectors (web/changes' ignore_selectors, checked beforehand by checkIgnoreSelectors): the elements
+   * they match are removed from the parsed page before anything is read from it, title and metadata included.
+   */
+  ignoreSelectors?: readonly string[];
   markdown: boolean;
 }
 
@@ -112,15 +128,28 @@ function collectLinks(root: Element, base: string): Link[] {
   return [...byUrl.values()];
 }
 
-function selectScope(document: Document, selector: string): Element {
-  let element: Element | null;
-  try {
-    element = selectFirstIn(document, selector);
-  } catch (cause) {
-    throw new ApiError("SELECTOR_INVALID", { message: `The CSS selector is not valid: ${selector}`, cause });
-  }
+function selectScope(document: Document, selector: string, budget: SelectorBudget): Element {
+  const element = firstMatchIn(document, { selector, name: `selector ${JSON.stringify(selector)}` }, budget);
   if (!element) throw new ApiError("SELECTOR_NOT_FOUND", { message: `The CSS selector matched no element: ${selector}` });
   return element;
+}
+
+function countLines(text: string): number {
+  let count = 0;
+  for (const line of text.split("\n")) if (line.trim() !== "") count++;
+  return count;
+}
+
+/** Removes the elements the selectors match from the page, and says how many and how many lines of text they held. */
+function removeIgnored(document: Document, selectors: readonly string[], budget: SelectorBudget): IgnoredElements {
+  const named = selectors.map((selector, index) => ({ selector, name: `ignore_selectors[${index}] ${JSON.stringify(selector)}` }));
+  const removed = outermostMatchesIn(document, named, budget);
+  let lines = 0;
+  for (const element of removed) {
+    lines += countLines(renderCanonicalText(element));
+    removeNode(element);
+  }
+  return { elements: removed.length, lines };
 }
 
 /**
@@ -198,12 +227,12 @@ function findMainContent(body: Element, useNames: boolean, changes: DomChanges, 
   return text.length >= minChars ? { element: content, text } : undefined;
 }
 
-/** Extracts an HTML page. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
+/** Extracts an HTML page. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND / CONTENT_TOO_COMPLEX. */
 export async function extractHtml(input: ExtractHtmlInput): Promise<HtmlExtraction> {
   return extractHtmlSync(input);
 }
 
-/** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND. */
+/** Extracts an HTML page synchronously. Throws ApiError SELECTOR_INVALID / SELECTOR_NOT_FOUND / CONTENT_TOO_COMPLEX. */
 export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
   try {
     return extractHtmlUnguarded(input);
@@ -220,6 +249,8 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
 function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   // A selector may name any element (a script's data, a template), so its page keeps them.
   const page = parsePage(input.selector !== undefined ? closeUnclosedTitle(input.html) : cutUnreadMarkup(input.html));
+  const budget = new SelectorBudget();
+  const ignored = input.ignoreSelectors?.length ? removeIgnored(page.document, input.ignoreSelectors, budget) : undefined;
   const { title: declaredTitle, description, language, base } = readPageInfo(page, input.url);
   const firstH1 = declaredTitle === "" ? selectFirstIn(page.body, "h1") : null;
   const title = firstH1 ? inlineTextOf(firstH1) : declaredTitle;
@@ -228,7 +259,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   let root: Element;
   let text: string | undefined;
   if (input.selector !== undefined) {
-    root = selectScope(page.document, input.selector);
+    root = selectScope(page.document, input.selector, budget);
     removeBoilerplate(root);
   } else {
     // Detection moves and removes nodes; each further try starts from the page as parsed (the changes undone).
@@ -275,5 +306,6 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     headings,
     links,
     warnings,
+    ...(ignored ? { ignored } : {}),
   };
 }

@@ -15,6 +15,10 @@ const OVERSTRUCK_FIXTURES = new Set(["fake-bold.pdf"]);
 const VERTICAL_FIXTURES = new Set(["vertical-japanese.pdf"]);
 // Korean words drawn apart without space glyphs, which mupdf runs together (readPdf's tests hold the text).
 const KOREAN_FIXTURES = new Set(["korean-words.pdf"]);
+// Right-to-left lines drawn in visual order, which mupdf reverses only in part (readPdf's tests hold the text).
+const RIGHT_TO_LEFT_FIXTURES = new Set(["right-to-left-mixed.pdf"]);
+// A figure's ActualText, which mupdf writes as a line of no area (readPdf's tests hold the text).
+const FIGURE_FIXTURES = new Set(["figure-actual-text.pdf"]);
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(FIXTURES, name)));
 const sentences = (name: string, from: number, to: number, tail: string): string[] =>
   Array.from({ length: to - from + 1 }, (_, i) => `${name} ${from + i}: ${tail}`);
@@ -30,7 +34,7 @@ async function readBoth(bytes: Uint8Array): Promise<[string, string][]> {
       const page = doc.loadPage(i);
       const list = page.toDisplayList(true);
       const stext = list.toStructuredText("");
-      out.push([stext.asText(), readPageText(stext), readPageText(stext, { dingbats: true })] as never);
+      out.push([stext.asText(), readPageText(stext), readPageText(stext, { dingbats: "page" })] as never);
       stext.destroy();
       list.destroy();
       page.destroy();
@@ -43,7 +47,7 @@ async function readBoth(bytes: Uint8Array): Promise<[string, string][]> {
 
 describe("readPageText", () => {
   it("reads the same text glyph by glyph as from mupdf's lines, on every fixture that has text", async () => {
-    const names = readdirSync(FIXTURES).filter((n) => n.endsWith(".pdf") && !["symbol-fonts.pdf"].includes(n));
+    const names = readdirSync(FIXTURES).filter((n) => n.endsWith(".pdf") && !["symbol-fonts.pdf", "dingbats-object-streams.pdf"].includes(n));
     let pages = 0;
     for (const name of names) {
       let read: string[][];
@@ -102,7 +106,7 @@ describe("readPageText", () => {
   it("leaves every page of the other fixtures exactly as mupdf writes it", async () => {
     let pages = 0;
     for (const name of readdirSync(FIXTURES).sort()) {
-      if (COLUMN_FIXTURES.has(name) || OVERSTRUCK_FIXTURES.has(name) || VERTICAL_FIXTURES.has(name) || KOREAN_FIXTURES.has(name)) continue;
+      if ([COLUMN_FIXTURES, OVERSTRUCK_FIXTURES, VERTICAL_FIXTURES, KOREAN_FIXTURES, RIGHT_TO_LEFT_FIXTURES, FIGURE_FIXTURES].some((set) => set.has(name))) continue;
       const bytes = fixture(name);
       let both: [string, string][];
       try {

@@ -9,15 +9,16 @@
  * pages that show a sign of them are walked glyph by glyph: words drawn apart without space glyphs in the scripts
  * after which mupdf adds no space (Korean, Vietnamese, Indic; every page with a letter of those is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
- * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that
- * names a ZapfDingbats font is walked when its text holds a control character (the check marks and crosses,
- * a1–a31); one whose only dingbats read as letters (bullets, stars) is not, since the walk costs as much
- * again as the page's layout.
+ * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page whose own font
+ * resources name a ZapfDingbats font is walked (its bullets read as letters: a71 "●" as "G"); a page of a file that
+ * names one elsewhere (in a form XObject's resources) is walked when its text holds a control character (the check
+ * marks and crosses, a1–a31), since the walk costs as much again as the page's layout.
  *
  * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
- * left out here.
+ * left out here, and so are lines of no area (a figure's ActualText: no glyph drawn).
  */
 import type { StructuredText } from "mupdf";
+import { logicalLine } from "./pdf-bidi.ts";
 import { dingbatCharacter, isDingbatsFont } from "./pdf-dingbats.ts";
 import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
 
@@ -35,17 +36,19 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
   let raw = stext.asText();
   let texts = splitLines(raw, page.linesPerBlock);
   const unspaced = UNSPACED_LETTER.test(raw);
-  if (unspaced || (hints.dingbats && SUSPECT_DINGBAT.test(raw)) || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
-    texts = readGlyphs(stext, texts, unspaced);
+  const bidirectional = RTL_LETTER_ANY.test(raw);
+  const dingbats = hints.dingbats === "page" || (hints.dingbats === "file" && SUSPECT_DINGBAT.test(raw));
+  if (unspaced || bidirectional || dingbats || (texts !== undefined && looksOverstruck(raw, texts, page.boxes))) {
+    texts = readGlyphs(stext, texts, unspaced, bidirectional);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   if (page.outside > 0) {
-    texts ??= readGlyphs(stext, undefined);
+    texts ??= readGlyphs(stext, undefined, false, bidirectional);
     raw = joinBlocks(texts, page.linesPerBlock, page.kept);
   }
   // Vertical writing (CJK) reads in columns of its own, in mupdf's order, each column one line; mostly rotated text
   // is a rotated page: mupdf's order.
-  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined), page);
+  if (page.vertical) return joinVerticalColumns(texts ?? readGlyphs(stext, undefined, false, bidirectional), page);
   if (page.horizontal.length * 2 < page.boxes.length - page.outside) return raw;
   const ordered = orderLinesByColumns(page.horizontal.map((i) => page.boxes[i] as LayoutLine));
   if (ordered === undefined) return raw;
@@ -59,8 +62,11 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
 }
 
 export interface PageTextHints {
-  /** The file names a ZapfDingbats font. */
-  readonly dingbats?: boolean;
+  /**
+   * A ZapfDingbats font: "page" when the page's font resources name one (its glyphs are mapped wherever they are),
+   * "file" when only the file does (the page is walked when its text holds a control character, a1-a31).
+   */
+  readonly dingbats?: "page" | "file";
   /**
    * Lines wholly outside this rectangle (page space: x0, y0, x1, y1) are left out. For structured text made without
    * clipping, so that text a clip path hides (a table cell's overflow) is kept but text off the page is not.
@@ -82,13 +88,17 @@ interface PageLines {
   linesPerBlock: number[];
   /** Per line: it lies at least partly within the bounds given. */
   kept: boolean[];
-  /** Lines left out. */
+  /** Lines left out (outside the bounds, or of no area). */
   outside: number;
 }
 
-/** The text lines' boxes and directions, walked without their characters. */
+/**
+ * The text lines' boxes and directions, walked without their characters (and, on a page with a line of no area, that
+ * line's characters).
+ */
 function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): PageLines {
   const page: PageLines = { boxes: [], horizontal: [], isHorizontal: [], vertical: false, upright: [], linesPerBlock: [], kept: [], outside: 0 };
+  const noArea: number[] = [];
   stext.walk({
     beginTextBlock() {
       page.linesPerBlock.push(0);
@@ -97,6 +107,7 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
       const block = page.linesPerBlock.length - 1;
       page.linesPerBlock[block] = (page.linesPerBlock[block] ?? 0) + 1;
       const kept = bounds === undefined || (bbox[2] > bounds[0] && bbox[0] < bounds[2] && bbox[3] > bounds[1] && bbox[1] < bounds[3]);
+      if (kept && !(bbox[2] > bbox[0] && bbox[3] > bbox[1])) noArea.push(page.boxes.length);
       page.kept.push(kept);
       if (!kept) page.outside++;
       const horizontal = kept && wmode === 0 && Math.abs(direction[1]) < 1e-3 && direction[0] > 0;
@@ -107,7 +118,49 @@ function collectLines(stext: StructuredText, bounds: PageTextHints["bounds"]): P
       page.boxes.push({ x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3], block });
     },
   });
+  if (noArea.length > 0) {
+    const placeless = placelessLines(stext, new Set(noArea));
+    for (const i of placeless) {
+      page.kept[i] = false;
+      page.outside++;
+      page.isHorizontal[i] = false;
+    }
+    if (placeless.length > 0) page.horizontal = page.horizontal.filter((i) => page.isHorizontal[i]);
+  }
   return page;
+}
+
+/**
+ * Of the lines given (lines of no area), those whose characters, two or more, all stand at one origin: the
+ * characters of a marked-content ActualText over an image or a path (a figure's description), which mupdf writes
+ * as a line although no glyph was drawn; poppler, reading glyphs, leaves them out. A glyph of no size (a Type 3
+ * glyph without a box) is still read.
+ */
+function placelessLines(stext: StructuredText, candidates: ReadonlySet<number>): number[] {
+  const found: number[] = [];
+  let line = -1;
+  let count = 0;
+  let x = Number.NaN;
+  let y = Number.NaN;
+  let oneOrigin = true;
+  stext.walk({
+    beginLine() {
+      line++;
+      count = 0;
+      oneOrigin = true;
+    },
+    onChar(_c, origin) {
+      if (!candidates.has(line)) return;
+      if (count > 0 && (origin[0] !== x || origin[1] !== y)) oneOrigin = false;
+      x = origin[0];
+      y = origin[1];
+      count++;
+    },
+    endLine() {
+      if (candidates.has(line) && oneOrigin && count >= 2) found.push(line);
+    },
+  });
+  return found;
 }
 
 /**
@@ -264,6 +317,8 @@ const UNSPACED_LETTER =
   /(?=[\p{L}\p{M}\p{N}])(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303F\uFF00-\uFFEF])[^\u0000-\u06FF\u2000-\u20CF]/u;
 const WORD_GAP = 0.15;
 
+const MIN_ACTUAL_TEXT_RUN = 3;
+
 // What mupdf makes of ZapfDingbats' a1–a31 (its check marks, crosses and hands): C0 controls.
 const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
 
@@ -271,9 +326,10 @@ const SUSPECT_DINGBAT = /[\u0001-\u0008\u000B-\u001F]/;
  * Each line's text with overstruck repeats dropped, ZapfDingbats mapped and (with `spaceWords`) the spaces mupdf
  * leaves out after glyphs of the scripts it does not space (UNSPACED_LETTER) put back. mupdf's walk hands each glyph's character over as one UTF-16 unit (a
  * character beyond the BMP is cut), so the edits are applied to the line as asText wrote it, one code point per
- * glyph, whenever the two agree on the count.
+ * glyph, whenever the two agree on the count. With `bidirectional`, a line holding a right-to-left letter is put in
+ * logical order from where its glyphs stand (pdf-bidi.ts).
  */
-function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false): string[] {
+function readGlyphs(stext: StructuredText, written: readonly string[] | undefined, spaceWords = false, bidirectional = false): string[] {
   const lines: string[] = [];
   // Placed glyphs by character and coarse cell, to find a repeat near one already kept.
   const placed = new Map<string, [number, number, number][]>();
@@ -303,10 +359,18 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
   let starts: number[] = [];
   let ends: number[] = [];
   let sizes: number[] = [];
+  // Glyphs in a row at one origin: three or more are the characters of a marked-content ActualText, which mupdf
+  // places where the glyphs they replace begin, in the file's (logical) order (bench d05).
+  let x = Number.NaN;
+  let y = Number.NaN;
+  let atOnePlace = 0;
+  let placeless = false;
   stext.walk({
     beginLine(_bbox, _wmode, lineDirection) {
       edits = [];
       runes = "";
+      atOnePlace = 0;
+      placeless = false;
       direction = lineDirection;
       starts = [];
       ends = [];
@@ -314,12 +378,16 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
     },
     onChar(c, origin, font, size, quad) {
       runes += c;
+      atOnePlace = origin[0] === x && origin[1] === y ? atOnePlace + 1 : 1;
+      if (atOnePlace >= MIN_ACTUAL_TEXT_RUN) placeless = true;
+      x = origin[0];
+      y = origin[1];
       const name = font.getName();
       let dingbats = dingbatFonts.get(name);
       if (dingbats === undefined) dingbatFonts.set(name, (dingbats = isDingbatsFont(name)));
       const mapped = dingbats ? dingbatCharacter(c) : c;
       edits.push(mapped.trim() !== "" && isRepeat(mapped, origin[0], origin[1], size) ? "" : mapped === c ? undefined : mapped);
-      if (spaceWords) {
+      if (spaceWords || bidirectional) {
         // Where the glyph starts (its origin) and ends (its quad's upper right corner) along the line.
         const along = (x: number, y: number): number => x * (direction[0] as number) + y * (direction[1] as number);
         const start = along(origin[0], origin[1]);
@@ -330,10 +398,16 @@ function readGlyphs(stext: StructuredText, written: readonly string[] | undefine
     },
     endLine() {
       const own = written?.[lines.length];
+      if (placeless) {
+        // Such a line is the file's own text: nothing is dropped, mapped, spaced or reordered in it.
+        lines.push(own ?? runes);
+        return;
+      }
       const points = own === undefined ? undefined : [...own];
       const chars = (points !== undefined && points.length === edits.length ? points : [...runes]).map((own, k) => edits[k] ?? own);
       if (spaceWords) spaceWordsApart(chars, starts, ends, sizes);
-      lines.push(chars.join(""));
+      const line = chars.join("");
+      lines.push(bidirectional && RTL_LETTER_ANY.test(line) ? logicalLine(chars, starts, ends) : line);
     },
   });
   return lines;

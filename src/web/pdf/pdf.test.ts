@@ -142,10 +142,34 @@ describe("readPdf", () => {
     expect(pdf.pages[0]?.text).toBe("Angle \u03b1 and ratio \u03c0\n\n\u2714 Approved\n\n\u25cf First point\n\n\u2605 Rated item");
   });
 
+  it("maps ZapfDingbats glyphs whose font sits in a compressed object stream, bullets on a page without check marks too", async () => {
+    const bytes = fixture("dingbats-object-streams.pdf");
+    expect(Buffer.from(bytes).includes("Dingbats")).toBe(false);
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages.map((p) => p.text)).toEqual(["\u2714 Approved", "\u25cf First point\n\n\u25a0 Second point"]);
+  });
+
+  it("leaves out a figure's ActualText, which draws no glyph, as poppler does", async () => {
+    const pdf = await readPdf(fixture("figure-actual-text.pdf"));
+    expect(pdf.pages[0]?.text).toBe("Before the figure.\n\nAfter the figure.");
+  });
+
   it("keeps an Arabic lam-alef ligature's letters in logical order (lam, then alef)", async () => {
     const pdf = await readPdf(fixture("arabic-lam-alef.pdf"));
     expect(pdf.pages[0]?.text).toBe("\u0639\u0627\u0644\u0645 \u0633\u0644\u0627\u0645");
     expect(pdf.pages[0]?.text).not.toMatch(/[\uFB50-\uFDFF\uFE70-\uFEFE]/);
+  });
+
+  it("puts right-to-left lines in logical order: digits, punctuation, brackets and Latin words in their places, marks on their letters", async () => {
+    const pdf = await readPdf(fixture("right-to-left-mixed.pdf"));
+    expect(pdf.pages[0]?.text.split("\n\n")).toEqual([
+      "שלום, עולם 123.",
+      "שלום 2024 עולם",
+      "סעיף (5) לחוק",
+      "גרסה PDF 1.7 כאן",
+      "عام 2024.",
+      "السّيّدة",
+    ]);
   });
 
   it("fails PDF_NO_TEXT when every page is unreadable text", async () => {

@@ -11,7 +11,8 @@
 import type { DisplayList, Document, DocumentPermission, PDFAnnotation, PDFDocument, PDFPage, StructuredText } from "mupdf";
 import { ApiError } from "../../errors.ts";
 import type { PdfExtraction, PdfPage } from "./pdf-schema.ts";
-import { readPageText } from "./pdf-page-text.ts";
+import { isDingbatsFont } from "./pdf-dingbats.ts";
+import { type PageTextHints, readPageText } from "./pdf-page-text.ts";
 import { canonicalizePdfText } from "./pdf-text.ts";
 import { countCodePoints, limitText, sha256Hex } from "../text/text-output.ts";
 import { loadMupdf, type MupdfModule } from "./pdf-wasm.ts";
@@ -196,7 +197,7 @@ function extractPages(
     }
     const labelled = hasPageLabels(pdf);
     const pages: RawPage[] = [];
-    const dingbats = namesDingbats(bytes);
+    const dingbats = dingbatsScope(bytes);
     for (let index = 0; index < pageCount; index++) pages.push(extractPage(pdf, index, labelled, dingbats));
     if (pages.every((p) => p.failed)) throw unreadable("none of its pages could be read");
     return { pageCount, pages, repaired: pdf.wasRepaired(), ownerRestrictions };
@@ -205,7 +206,7 @@ function extractPages(
   }
 }
 
-function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbats: boolean): RawPage {
+function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbats: DingbatsScope): RawPage {
   const number = index + 1;
   let page: PDFPage | undefined;
   let list: DisplayList | undefined;
@@ -222,7 +223,7 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
     // annotations draw no glyph (highlights, ink, shapes).
     if (needsDisplayList(page)) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
-    const hints = { dingbats, bounds: page.getBounds(TEXT_BOX) };
+    const hints: PageTextHints = { dingbats: dingbats === "none" ? undefined : pageFontsNameDingbats(page) ? "page" : dingbats === "file" ? "file" : undefined, bounds: page.getBounds(TEXT_BOX) };
     stext = read(STEXT_OPTIONS);
     let raw = readPageText(stext, hints);
     if (ARABIC_LETTER.test(raw)) {
@@ -392,13 +393,43 @@ function readableLines(text: string): string {
   return canonicalizePdfText(kept.join("\n"));
 }
 
-// A ZapfDingbats font is named in the file's bytes, unless its dictionary sits in a compressed object stream
-// (then its glyphs keep mupdf's reading). Reading each page's font resources through mupdf's object API instead
-// grew the WASM heap by ~70 MB over the bench's files, so the check is one scan of the bytes.
+// Whether a ZapfDingbats font may be in use, from one scan of the bytes: "file" when its name is in them, "maybe" when
+// the file has compressed object streams (a font dictionary inside one is not in the bytes as written), else "none".
+// Only then are each page's own font resources read through mupdf's object API; reading them on every page of every
+// file grew the WASM heap by ~70 MB over the bench's files.
+type DingbatsScope = "file" | "maybe" | "none";
 const DINGBATS_NAME = Buffer.from("Dingbats", "latin1");
+const OBJECT_STREAM = Buffer.from("/ObjStm", "latin1");
 
-function namesDingbats(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(DINGBATS_NAME);
+function dingbatsScope(bytes: Uint8Array): DingbatsScope {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.includes(DINGBATS_NAME)) return "file";
+  return buffer.includes(OBJECT_STREAM) ? "maybe" : "none";
+}
+
+/** Whether the page's own font resources (not those of its form XObjects) name a ZapfDingbats font. */
+function pageFontsNameDingbats(page: PDFPage): boolean {
+  const handles: { destroy(): void }[] = [];
+  try {
+    const object = page.getObject();
+    const resources = object.getInheritable("Resources");
+    const fonts = resources.get("Font");
+    handles.push(object, resources, fonts);
+    if (!fonts.isDictionary()) return false;
+    let found = false;
+    fonts.forEach((font) => {
+      handles.push(font);
+      if (found) return;
+      const base = font.get("BaseFont");
+      handles.push(base);
+      found = base.isName() && isDingbatsFont(base.asName());
+    });
+    return found;
+  } catch {
+    return false;
+  } finally {
+    for (const handle of handles) handle.destroy();
+  }
 }
 
 /**

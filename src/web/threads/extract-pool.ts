@@ -1,17 +1,17 @@
 /**
  * @module web/threads/extract-pool — HTML extraction on a small pool of Bun Workers, so the server's
  * thread only fetches and answers while extraction (synchronous, a few ms a page) uses every
- * core (queueing and threads: thread-pool.ts). Each thread runs `extractFiltered` (`extractHtmlSync` after any ignore_selectors); results are the
+ * core (queueing and threads: thread-pool.ts). Each thread runs `extractHtmlSync`; results are the
  * same objects the in-thread path returns. Each thread forces
  * its own garbage collections (extract-worker.ts, collection-pacing.ts) at the budget set here.
  */
 import { availableParallelism } from "node:os";
-import type { FilteredExtractInput, FilteredExtraction } from "../filters/filtered-extract.ts";
+import type { ExtractHtmlInput, HtmlExtraction } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { createThreadPool } from "./thread-pool.ts";
 
 /** What the engine calls to extract a page: the pool's `extract`, or `extractHtml` in-thread. */
-export type HtmlExtractor = (input: FilteredExtractInput) => Promise<FilteredExtraction>;
+export type HtmlExtractor = (input: ExtractHtmlInput) => Promise<HtmlExtraction>;
 
 export interface ExtractPoolOptions {
   /** Threads (at least 1). */
@@ -79,7 +79,7 @@ export function defaultExtractThreads(): number {
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
   const idleCollectAfterMs = options.idleCollectAfterMs ?? DEFAULT_IDLE_COLLECT_AFTER_MS;
-  const pool = createThreadPool<FilteredExtractInput, FilteredExtraction>({
+  const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,

@@ -1,12 +1,12 @@
 /**
  * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
- * extracts the page it is sent with `extractFiltered` (`extractHtmlSync` after any ignore_selectors), forcing full garbage collections at the
+ * extracts the page it is sent with `extractHtmlSync` (ignore_selectors removed on its parsed page), forcing full garbage collections at the
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
 import { collectGarbage } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
-import { extractFiltered } from "../filters/filtered-extract.ts";
+import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { createIdleCollector, type IdleCollector } from "./idle-collect.ts";
 import { serveThreadRequests } from "./thread-worker.ts";
@@ -33,7 +33,7 @@ serveThreadRequests(
     const { html, url, markdown, selector, ignoreSelectors } = request;
     if (paced.before(html.length)) collect();
     try {
-      return extractFiltered({
+      return extractHtmlSync({
         html,
         url,
         markdown,
