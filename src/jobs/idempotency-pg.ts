@@ -1,7 +1,7 @@
 /**
  * @module jobs/idempotency-pg — idempotency keys on PostgreSQL, shared by every instance. A key is
- * claimed by `INSERT … ON CONFLICT DO NOTHING RETURNING`: of any number of instances claiming one
- * key at once, exactly one gets the row; the others read it (in flight, replay or mismatch), as the
+ * claimed by one `INSERT … ON CONFLICT (scope, key) DO UPDATE … WHERE <older than its time to live>
+ * RETURNING`: of any number of instances claiming one key at once, exactly one gets the row; the others read it (in flight, replay or mismatch), as the
  * SQLite store answers within one process. Each call is one or two single statements: no
  * transaction is held across a network round trip.
  */
@@ -53,11 +53,14 @@ export function createPgIdempotencyKeys(sql: Sql, ttlMs: number): IdempotencyKey
   const cutoff = (now: Date) => new Date(now.getTime() - ttlMs);
   return {
     async claim(scope, key, bodyHash, now, payloadDigest = null) {
-      await sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND created_at <= ${cutoff(now)}`;
+      // One statement: a new key, or one older than its time to live taken over as new.
       const inserted = await sql`
-        INSERT INTO idempotency_keys (scope, key, body_hash, payload_digest, state, created_at)
+        INSERT INTO idempotency_keys AS k (scope, key, body_hash, payload_digest, state, created_at)
         VALUES (${scope}, ${key}, ${bodyHash}, ${payloadDigest}, 'pending', ${now})
-        ON CONFLICT DO NOTHING RETURNING 1`;
+        ON CONFLICT (scope, key) DO UPDATE SET body_hash = excluded.body_hash, payload_digest = excluded.payload_digest, state = 'pending',
+          status = NULL, headers = NULL, body = NULL, job_id = NULL, created_at = excluded.created_at
+        WHERE k.created_at <= ${cutoff(now)}
+        RETURNING 1`;
       if (inserted.length === 1) return { kind: "claimed" };
       const [existing] = await sql<KeyRow[]>`SELECT body_hash, state, status, headers, body FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`;
       // Released by its holder between the two statements: it was in flight a moment ago.

@@ -43,16 +43,14 @@ CREATE INDEX payment_receipts_request ON payment_receipts (request_id);
   },
 ];
 
-const columns = receiptColumns;
-
 export function createPgReceiptStore(sql: Sql): ReceiptStore {
   const one = async (rows: Promise<ReceiptRow[]>): Promise<Receipt | undefined> => {
     const [row] = await rows;
     return row ? toReceipt(row) : undefined;
   };
-  const byKey = (key: string) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(columns)} FROM payment_receipts WHERE payment_key = ${key}`);
+  const byKey = (key: string) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(receiptColumns)} FROM payment_receipts WHERE payment_key = ${key}`);
   const byReference = (tx: string, nonce: string, id: string) =>
-    one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(columns)} FROM payment_receipts WHERE transaction_id = ${tx} OR nonce = ${nonce} OR id = ${id} ORDER BY updated_at DESC LIMIT 1`);
+    one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(receiptColumns)} FROM payment_receipts WHERE transaction_id = ${tx} OR nonce = ${nonce} OR id = ${id} ORDER BY updated_at DESC LIMIT 1`);
   const changed = async (result: Promise<{ count: number }>) => (await result).count === 1;
 
   return {
@@ -65,7 +63,7 @@ export function createPgReceiptStore(sql: Sql): ReceiptStore {
           amount = excluded.amount, pay_to = excluded.pay_to, request_id = excluded.request_id, operation_id = excluded.operation_id,
           valid_before = excluded.valid_before, updated_at = excluded.updated_at
         WHERE r.state IN ('unused', 'failed')
-        RETURNING ${sql.unsafe(columns.split(", ").map((c) => `r.${c}`).join(", "))}`;
+        RETURNING ${sql.unsafe(receiptColumns.split(", ").map((c) => `r.${c}`).join(", "))}`;
       if (row) return { ok: true, receipt: toReceipt(row) };
       const existing = await byKey(p.key);
       // The row cannot vanish (receipts are never deleted); a missing one is a broken database.
@@ -92,19 +90,19 @@ export function createPgReceiptStore(sql: Sql): ReceiptStore {
     release: (id, now, from = "reserved") =>
       changed(sql`UPDATE payment_receipts SET state = 'unused', settle_request = NULL, updated_at = ${now.toISOString()} WHERE id = ${id} AND state = ${from}`),
     getByKey: byKey,
-    get: (id) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(columns)} FROM payment_receipts WHERE id = ${id}`),
-    findByRequest: (requestId) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(columns)} FROM payment_receipts WHERE request_id = ${requestId} ORDER BY updated_at DESC LIMIT 1`),
+    get: (id) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(receiptColumns)} FROM payment_receipts WHERE id = ${id}`),
+    findByRequest: (requestId) => one(sql<ReceiptRow[]>`SELECT ${sql.unsafe(receiptColumns)} FROM payment_receipts WHERE request_id = ${requestId} ORDER BY updated_at DESC LIMIT 1`),
     async find(reference) {
       const lower = reference.toLowerCase();
       return (await byReference(reference, lower, reference)) ?? (lower !== reference ? await byReference(lower, lower, reference) : undefined);
     },
     async listPending() {
       const rows = await sql<(ReceiptRow & { settle_request: string | null })[]>`
-        SELECT ${sql.unsafe(columns)}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`;
+        SELECT ${sql.unsafe(receiptColumns)}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`;
       return rows.map((r) => ({ receipt: toReceipt(r), settleRequest: r.settle_request }));
     },
     async listStaleReserved(olderThan) {
-      const rows = await sql<ReceiptRow[]>`SELECT ${sql.unsafe(columns)} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ${olderThan.toISOString()} ORDER BY updated_at`;
+      const rows = await sql<ReceiptRow[]>`SELECT ${sql.unsafe(receiptColumns)} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ${olderThan.toISOString()} ORDER BY updated_at`;
       return rows.map(toReceipt);
     },
   };

@@ -130,7 +130,8 @@ export interface ReserveInput {
 
 export type ReserveResult = { ok: true; receipt: Receipt } | { ok: false; existing: Receipt };
 
-const COLUMNS = "id, payment_key, network, asset, pay_to, payer, amount, nonce, transaction_id, state, reason, request_id, operation_id, valid_before, created_at, updated_at, settled_at";
+/** The receipt columns both engines read (the settle request only where it is needed). */
+export const receiptColumns = "id, payment_key, network, asset, pay_to, payer, amount, nonce, transaction_id, state, reason, request_id, operation_id, valid_before, created_at, updated_at, settled_at";
 
 /**
  * The payment table family (issue 28): one asynchronous interface, two engines: SQLite here (the
@@ -174,8 +175,6 @@ export function reservationOf(input: ReserveInput) {
   };
 }
 
-export const receiptColumns = COLUMNS;
-
 /** Prepared statements for the payment tables, bound to one SQLite database. */
 export function createReceiptStore(db: Database): ReceiptStore {
   const sync = createSqliteReceipts(db);
@@ -196,11 +195,11 @@ export function createReceiptStore(db: Database): ReceiptStore {
 }
 
 function createSqliteReceipts(db: Database) {
-  const byKey = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE payment_key = ?`);
-  const byId = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE id = ?`);
-  const byRequest = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE request_id = ? ORDER BY updated_at DESC LIMIT 1`);
+  const byKey = db.query<ReceiptRow, [string]>(`SELECT ${receiptColumns} FROM payment_receipts WHERE payment_key = ?`);
+  const byId = db.query<ReceiptRow, [string]>(`SELECT ${receiptColumns} FROM payment_receipts WHERE id = ?`);
+  const byRequest = db.query<ReceiptRow, [string]>(`SELECT ${receiptColumns} FROM payment_receipts WHERE request_id = ? ORDER BY updated_at DESC LIMIT 1`);
   const byReference = db.query<ReceiptRow, [string, string, string]>(
-    `SELECT ${COLUMNS} FROM payment_receipts WHERE transaction_id = ? OR nonce = ? OR id = ? ORDER BY updated_at DESC LIMIT 1`,
+    `SELECT ${receiptColumns} FROM payment_receipts WHERE transaction_id = ? OR nonce = ? OR id = ? ORDER BY updated_at DESC LIMIT 1`,
   );
   const insert = db.prepare(
     `INSERT INTO payment_receipts (id, payment_key, network, asset, pay_to, payer, amount, nonce, state, request_id, operation_id, valid_before, created_at, updated_at)
@@ -226,9 +225,9 @@ function createSqliteReceipts(db: Database) {
   );
   const released = db.prepare(`UPDATE payment_receipts SET state = 'unused', settle_request = NULL, updated_at = $now WHERE id = $id AND state = $from`);
   const pendingRows = db.query<ReceiptRow & { settle_request: string | null }, []>(
-    `SELECT ${COLUMNS}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`,
+    `SELECT ${receiptColumns}, settle_request FROM payment_receipts WHERE state = 'pending' ORDER BY updated_at`,
   );
-  const staleReserved = db.query<ReceiptRow, [string]>(`SELECT ${COLUMNS} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ? ORDER BY updated_at`);
+  const staleReserved = db.query<ReceiptRow, [string]>(`SELECT ${receiptColumns} FROM payment_receipts WHERE state = 'reserved' AND updated_at < ? ORDER BY updated_at`);
 
   const reserveTx = db.transaction((input: ReserveInput): ReserveResult => {
     const params = reservationOf(input);

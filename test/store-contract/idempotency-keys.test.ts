@@ -116,6 +116,9 @@ for (const engine of engines) {
         await one.claim("s", "k", "b", at(0));
         await one.remember("s", "k", answer, null);
         expect(await two.claim("s", "k", "other", new Date(at(0).getTime() + TTL + 1000))).toEqual({ kind: "claimed" });
+        // Taken over as new: the old answer is gone, the key is in flight for its new body.
+        expect(await one.claim("s", "k", "other", new Date(at(0).getTime() + TTL + 2000))).toEqual({ kind: "in_flight" });
+        expect(await one.claim("s", "k", "b", new Date(at(0).getTime() + TTL + 2000))).toEqual({ kind: "mismatch" });
       }),
       30_000,
     );
