@@ -70,6 +70,12 @@ export const configFields = {
   idempotencyTtlHours: t.Integer({ minimum: 1, maximum: 720, default: 24, description: "Hours an Idempotency-Key and its response are kept." }),
   maxPromptChars: t.Integer({ minimum: 1, maximum: 1_000_000, default: 4000, description: "Longest `prompt` a skill accepts (spec max_prompt_chars)." }),
   jobTimeoutSec: t.Integer({ minimum: 1, maximum: 600, default: 180, description: "Upper bound on any skill's timeout (spec job_timeout_sec)." }),
+  jobLeaseSec: t.Integer({
+    minimum: 2,
+    maximum: 600,
+    default: 30,
+    description: "With a shared database: how long a running job stays claimed by its instance without a renewal (renewed every third of it); a job whose instance died is run again by another after it lapses.",
+  }),
   // ── requests (issue 15) ───────────────────────────────────────────────────
   requestTimeoutMs: t.Integer({
     minimum: 100,

@@ -22,7 +22,7 @@ export type JobConfig = Pick<
   Config,
   "maxConcurrentJobs" | "maxQueuedJobs" | "rateLimitPerMin" | "jobResultTtlHours" | "idempotencyTtlHours" | "maxPromptChars" | "jobTimeoutSec" | "slaCapMs"
 > &
-  Partial<Pick<Config, "publicUrl">> &
+  Partial<Pick<Config, "publicUrl" | "jobLeaseSec">> &
   // The x402 networks' refund keys, when payments are on (absent: refunds are left to the operator).
   Partial<Pick<Config, "payments" | "x402">>;
 
@@ -113,6 +113,7 @@ export function createJobService(options: {
     now,
     ...(refunds ? { refunds } : {}),
     ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence, config.publicUrl) } : {}),
+    ...(config.jobLeaseSec ? { queue: { leaseMs: config.jobLeaseSec * 1000, reapEveryMs: store.jobs.shared ? Math.min(10_000, config.jobLeaseSec * 500) : 0 } } : {}),
   });
   // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the
   // pending keys may be other live instances' work, so there they stay until their time to live.
