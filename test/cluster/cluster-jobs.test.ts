@@ -1,0 +1,175 @@
+/**
+ * Four `tollbooth serve` processes on one real PostgreSQL behind a round-robin loopback proxy (issue
+ * 28): 50 jobs submitted across the instances all complete exactly once with their own result, also
+ * after one instance is killed (SIGKILL) with jobs running; the cluster never runs more jobs at once
+ * than `max_concurrent_jobs`; an Idempotency-Key holds across instances (same job, or 422 for another
+ * body); and every instance answers a job's status alike.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pluginFolder } from "../support/plugin-files.ts";
+import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { type RoundRobinProxy, startRoundRobinProxy } from "../support/round-robin-proxy.ts";
+import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
+
+const unavailable = postgresUnavailable();
+if (unavailable) console.warn(`SKIPPED: the four-instance cluster test: ${unavailable}`);
+
+const root = join(import.meta.dir, "../..");
+const runLog = join(mkdtempSync(join(tmpdir(), "tb-cluster-log-")), "runs.log");
+writeFileSync(runLog, "");
+const cap = 4;
+
+// Each run writes a start and an end line (with its process id) to one file: O_APPEND lines from
+// several processes do not interleave.
+const skill = `import { appendFileSync } from "node:fs";
+import { defineSkill, t } from "tollbooth";
+export default defineSkill({
+  skill: "cluster.work",
+  summary: "Waits a moment and echoes its number.",
+  input: t.Object({ n: t.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }),
+  price: "0.001",
+  async: true,
+  timeoutMs: 20000,
+  examples: [{ input: { n: 1 }, output: { n: 1 } }],
+  async run({ n }) {
+    appendFileSync(${JSON.stringify(runLog)}, "start " + n + " " + process.pid + " " + Date.now() + "\\n");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    appendFileSync(${JSON.stringify(runLog)}, "end " + n + " " + process.pid + " " + Date.now() + "\\n");
+    return { n };
+  },
+});
+`;
+
+let pg: TestPostgres | undefined;
+let instances: StartedProcess[] = [];
+let proxy: RoundRobinProxy | undefined;
+
+beforeAll(async () => {
+  if (unavailable) return;
+  pg = await startPostgres();
+  const url = await pg.createDatabase("cluster");
+  const plugins = pluginFolder({ "cluster-work.ts": skill });
+  const serve = (i: number) =>
+    startProcess(
+      [
+        join(root, "node_modules/.bin/bun"),
+        "src/main.ts",
+        "serve",
+        "--database-url",
+        url,
+        "--data",
+        mkdtempSync(join(tmpdir(), `tb-cluster-${i}-`)),
+        "--port",
+        "0",
+        "--plugins",
+        plugins,
+        "--max-concurrent-jobs",
+        String(cap),
+        "--job-lease-sec",
+        "3",
+        "--rate-limit-per-min",
+        "100000",
+        "--memory-soft-limit-mb",
+        "0",
+      ],
+      { cwd: root, timeoutMs: 90_000 },
+    );
+  // Started together: the migrations run once, under the advisory lock.
+  instances = await Promise.all([0, 1, 2, 3].map(serve));
+  proxy = startRoundRobinProxy(instances.map((p) => p.baseUrl));
+}, 180_000);
+
+afterAll(async () => {
+  proxy?.stop();
+  await Promise.all(instances.map((p) => p.stop().catch(() => {})));
+  await pg?.stop();
+});
+
+const submit = (base: string, body: unknown, key?: string) =>
+  fetch(`${base}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) }, body: JSON.stringify(body) });
+
+interface JobView {
+  id: string;
+  status: string;
+  result?: { n: number };
+}
+
+async function waitFinished(id: string, deadline: number): Promise<JobView> {
+  for (;;) {
+    const view = (await (await fetch(`${proxy!.url}/v1/jobs/${id}`)).json()) as JobView;
+    if (!["queued", "running"].includes(view.status) || Date.now() > deadline) return view;
+    await Bun.sleep(100);
+  }
+}
+
+test.skipIf(unavailable !== undefined)(
+  "50 jobs across four instances complete exactly once, also after one instance is killed with jobs running; the cluster cap holds",
+  async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => submit(proxy!.url, { skill: "cluster.work", n })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
+    const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
+    expect(new Set(ids).size).toBe(50);
+    // Every instance took submissions.
+    expect(proxy!.served.every((count) => count > 0)).toBe(true);
+
+    // Kill one instance while it runs jobs (its pid wrote a start line without an end).
+    const victim = instances[0]!;
+    const victimPid = String(victim.proc.pid);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const lines = readFileSync(runLog, "utf8").split("\n");
+      const started = lines.filter((l) => l.startsWith("start ") && l.split(" ")[2] === victimPid).length;
+      const ended = lines.filter((l) => l.startsWith("end ") && l.split(" ")[2] === victimPid).length;
+      if (started > ended) break;
+      await Bun.sleep(20);
+    }
+    victim.proc.kill(9);
+    await victim.proc.exited;
+    const killedAt = Date.now();
+
+    const views = await Promise.all(ids.map((id) => waitFinished(id, Date.now() + 60_000)));
+    expect(views.map((v) => v.status)).toEqual(Array(50).fill("completed"));
+    expect(views.map((v) => v.result?.n)).toEqual(Array.from({ length: 50 }, (_, n) => n));
+
+    // Runs: each number ran to its end at least once; only the killed instance's runs were cut short.
+    const lines = readFileSync(runLog, "utf8").trim().split("\n").map((l) => l.split(" "));
+    const ends = lines.filter(([kind]) => kind === "end");
+    expect(new Set(ends.map(([, n]) => n)).size).toBe(50);
+    const cut = lines.filter(([kind, n, pid]) => kind === "start" && !ends.some(([, m, p]) => m === n && p === pid));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every(([, , pid]) => pid === victimPid)).toBe(true);
+
+    // The cluster never ran more than `cap` jobs at once (a cut run counts until the kill).
+    const spans = lines
+      .filter(([kind]) => kind === "start")
+      .map(([, n, pid, at]) => {
+        const end = ends.find(([, m, p]) => m === n && p === pid);
+        return { from: Number(at), to: end ? Number(end[3]) : killedAt };
+      });
+    const peak = Math.max(...spans.map((s) => spans.filter((o) => o.from <= s.from && s.from < o.to).length));
+    expect(peak).toBeLessThanOrEqual(cap);
+  },
+  120_000,
+);
+
+test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instances: the same job from another instance, 422 for another body", async () => {
+  const [a, b, c] = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
+  const first = await submit(a!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
+  expect(first.status).toBe(202);
+  const job = (await first.json()) as { id: string };
+  const again = await submit(b!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
+  expect(again.status).toBe(202);
+  expect(((await again.json()) as { id: string }).id).toBe(job.id);
+  const other = await submit(c!.baseUrl, { skill: "cluster.work", n: 501 }, "cluster-key-1");
+  expect(other.status).toBe(422);
+  const views = await Promise.all(
+    [a, b, c].map(async (p) => {
+      await waitFinished(job.id, Date.now() + 20_000);
+      return (await (await fetch(`${p!.baseUrl}/v1/jobs/${job.id}`)).json()) as JobView;
+    }),
+  );
+  expect(views.map((v) => [v.status, v.result?.n])).toEqual(Array(3).fill(["completed", 500]));
+});
