@@ -1,18 +1,20 @@
 /**
  * @module a2a/endpoint — `POST /a2a`: A2A JSON-RPC (v0.3 method names: `message/send`,
- * `tasks/get`, `tasks/cancel`) with the official SDK's server pieces (the v0.3 JSON-RPC handler
- * over its DefaultRequestHandler, our executor and our SQLite task store). Each call's owner is
+ * `tasks/get`, `tasks/cancel`) with the official SDK's server pieces: its v0.3 JSON-RPC transport
+ * handler over our implementation of its request handler interface (request-handler.ts: one turn of
+ * our executor per message), tasks in our store. Each call's owner is
  * the caller's address: a task id of another caller is not found. A body that is not JSON is
  * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500. A client that
  * activates the x402 extension (X-A2A-Extensions) gets it echoed as activated.
  */
 import type { AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { DefaultRequestHandler, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { nestsDeeperThan } from "../json-depth.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
 import { type JobLookup, jobTasks } from "./job-tasks.ts";
+import { createA2aRequestHandler } from "./request-handler.ts";
 import { A2A_PATH, X402_EXTENSION_URI } from "./skills.ts";
 
 export interface A2aEndpointDeps extends A2aExecutorDeps {
@@ -38,7 +40,7 @@ function activatedExtensions(request: Request): string[] {
   return asked.includes(X402_EXTENSION_URI) ? [X402_EXTENSION_URI] : [];
 }
 
-/** The card the SDK's request handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
+/** The card the SDK's transport handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
 function handlerCard(version: string): AgentCard {
   return {
     name: "Tollbooth",
@@ -53,10 +55,7 @@ function handlerCard(version: string): AgentCard {
 }
 
 export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
-  const handler = new LegacyJsonRpcTransportHandler(new DefaultRequestHandler(handlerCard(deps.productVersion), jobTasks(deps.tasks, deps.jobStatus), createA2aExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
-      // Nothing streams: each execution ends its event bus, so no bus is held in memory for a task waiting for input or payment.
-      keepBusAliveStates: [],
-    }));
+  const handler = new LegacyJsonRpcTransportHandler(createA2aRequestHandler({ card: handlerCard(deps.productVersion), tasks: jobTasks(deps.tasks, deps.jobStatus), agent: createA2aExecutor(deps) }));
   return async (request, context) => {
     context.route = A2A_PATH;
     const text = await request.text();
