@@ -4,7 +4,8 @@
  * (which the core's exact-price match accepts: the same skill, the same input, today's price) is
  * refused on the old task, and nothing is run or charged. The same payload pays the task it was
  * offered on. Tasks outlive the restart that brings the new price (they are rows of the database).
- * And a task is paid once: two payments sent at once on one task do not both run it.
+ * And a task is paid once: two payments sent at once on one task do not both run it. The same
+ * flow over `message/stream`: the offer and the receipt ride on the streamed final status.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -121,6 +122,29 @@ describe("the A2A offer is the task's own", () => {
     const refused = answers.filter((a) => a instanceof Error);
     expect(completed).toHaveLength(1);
     expect(String(refused[0])).toContain("terminal state");
+    const price = BigInt(offer.accepts[0]!.amount);
+    expect(await balances()).toEqual({ buyer: before.buyer - price, payTo: before.payTo + price });
+  }, 30_000);
+
+  it("pays over message/stream: the offer and then the receipt ride on the final status update, the result on an artifact update", async () => {
+    const streamed = async (content: { $case: "data"; value: Record<string, unknown> } | { $case: "text"; value: string }, taskId = "", metadata?: Record<string, unknown>) => {
+      const events = [];
+      const parts = [{ content, metadata: undefined, filename: "", mediaType: "" }];
+      for await (const event of a2a.sendMessageStream({ tenant: "", message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts, metadata, extensions: [], referenceTaskIds: [] }, configuration: undefined, metadata: undefined })) events.push(event.payload!);
+      const last = events.at(-1)!;
+      if (last.$case !== "statusUpdate") throw new Error(`the stream ended on ${last.$case}`);
+      return { events, status: last.value.status!, taskId: last.value.taskId };
+    };
+    const offered = await streamed({ $case: "data", value: { skill: "a2a.priced", text: "streamed" } });
+    expect(offered.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(offered.status.message?.metadata?.["x402.payment.status"]).toBe("payment-required");
+    const offer = offered.status.message?.metadata?.["x402.payment.required"] as PaymentRequired;
+    const before = await balances();
+    const paid = await streamed({ $case: "text", value: "payment" }, offered.taskId, { "x402.payment.status": "payment-submitted", "x402.payment.payload": await buyer().createPaymentPayload(offer as never) });
+    expect(paid.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(paid.status.message?.metadata?.["x402.payment.status"]).toBe("payment-completed");
+    expect((paid.status.message?.metadata?.["x402.payment.receipts"] as { success: boolean }[])[0]!.success).toBe(true);
+    expect(paid.events.find((e) => e.$case === "artifactUpdate")).toMatchObject({ value: { artifact: { parts: [{ content: { $case: "data", value: { reversed: "demaerts" } } }] } } });
     const price = BigInt(offer.accepts[0]!.amount);
     expect(await balances()).toEqual({ buyer: before.buyer - price, payTo: before.payTo + price });
   }, 30_000);

@@ -175,7 +175,7 @@ describe("A2A with payments off", () => {
       [JSON.stringify({ jsonrpc: "2.0", id: 1, method: "no/such", params: {} }), -32601],
       [JSON.stringify({ jsonrpc: "2.0", id: 2, method: "message/send", params: "x" }), -32602],
       [JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/get", params: { id: "nope" } }), -32001],
-      [JSON.stringify({ jsonrpc: "2.0", id: 4, method: "message/stream", params: { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } } }), -32004],
+      [JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/resubscribe", params: { id: "00000000-0000-4000-8000-000000000000" } }), -32004],
     ];
     for (const [body, code] of cases) {
       const res = await rpc(body);
