@@ -20,6 +20,7 @@ import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
 import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, type Message, ORDER_KEY, PAYLOAD_KEY, RECEIPTS_KEY, REQUIRED_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
+import { routeText, textSkills } from "./free-text.ts";
 import { A2A_PATH, type A2aSkill } from "./skills.ts";
 
 /** The transport facts of one call, put in the SDK's call context state by the endpoint. */
@@ -57,20 +58,42 @@ export interface A2aAgent {
 interface Order {
   readonly skill: string;
   readonly input: Record<string, unknown>;
+  /** Made from a text-only message (free-text.ts) rather than a data part. */
+  readonly fromText?: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The order a new message places: the skill it names (`skill` in the data part or the message metadata) and the rest of the data part as input. */
+/** What to send instead, naming the card's skills and those that take plain text. */
+function dataHint(byId: ReadonlyMap<string, A2aSkill>): string {
+  const takers = textSkills(byId);
+  return `Send a data part naming a skill and carrying its input, e.g. {"skill": "web.read", "url": "https://example.com"}. Skills (the agent card's ids): ${[...byId.keys()].join(", ")}.${takers.length > 0 ? ` Plain text goes to a skill that takes it: ${takers.join(", ")}.` : ""}`;
+}
+
+/**
+ * The order a new message places: the skill it names (`skill` in the data part or the message
+ * metadata) and the rest of the data part as input; without a data part, the skill its text goes to
+ * (free-text.ts) and the input that skill makes of it.
+ */
 function orderOf(message: Message, byId: ReadonlyMap<string, A2aSkill>): Order | { readonly problem: string } {
   const data = message.parts.map((p) => (p.content?.$case === "data" ? p.content.value : undefined)).find(isObject);
   const named = (data?.skill ?? message.metadata?.skill) as unknown;
-  const skills = [...byId.keys()].join(", ");
   if (!data) {
-    return { problem: `Send a data part naming a skill and carrying its input, e.g. {"skill": "web.read", "url": "https://example.com"}. Skills (the agent card's ids): ${skills}.` };
+    const text = message.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("\n").trim();
+    const route = text ? routeText(text, typeof named === "string" ? named : undefined, byId) : ({ kind: "none" } as const);
+    switch (route.kind) {
+      case "routed":
+        return { skill: route.skill, input: route.input, fromText: true };
+      case "ambiguous":
+        return { problem: `This text could go to ${route.skills.join(" or ")}: name one in the message metadata ("skill"). ${dataHint(byId)}` };
+      case "refused":
+        return { problem: `${byId.has(route.skill) ? `${route.skill} does not take this text` : `No skill "${route.skill.slice(0, 100)}"`}. ${dataHint(byId)}` };
+      case "none":
+        return { problem: dataHint(byId) };
+    }
   }
   if (typeof named !== "string" || !byId.has(named)) {
-    return { problem: `${typeof named === "string" ? `No skill "${named.slice(0, 100)}"` : 'The data part names no skill (a "skill" field)'}. Skills (the agent card's ids): ${skills}.` };
+    return { problem: `${typeof named === "string" ? `No skill "${named.slice(0, 100)}"` : 'The data part names no skill (a "skill" field)'}. Skills (the agent card's ids): ${[...byId.keys()].join(", ")}.` };
   }
   const { skill: _skill, ...input } = data;
   return { skill: named, input };
@@ -169,6 +192,8 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       if (failure.code === "INTERNAL_ERROR") deps.operation.log.error("internal error", { request_id: facts.requestId, error: error instanceof Error ? error.message : String(error) });
       // Input the skill refuses can be sent again on the same task; anything else ends it.
       if (failure.status === 400 && !paid) return inputRequired(turn, `${failure.message} Send a corrected data part on this task.`);
+      // A skill the text went to that cannot run here (no model): the caller may still choose another.
+      if (order.fromText && failure.code === "SKILL_UNAVAILABLE" && !paid) return inputRequired(turn, `Your text went to ${order.skill}, which cannot run here: ${failure.message} ${dataHint(deps.byId)}`);
       return failed(turn, failure, facts, paid);
     }
   }

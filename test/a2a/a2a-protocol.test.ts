@@ -97,7 +97,7 @@ describe("A2A with payments off", () => {
 
   it("answers plain text and an unknown skill with input-required naming the data part it expects and the skills", async () => {
     const client = clientFrom("127.0.0.1");
-    const text = taskOf(await send(client, [part({ $case: "text", value: "read https://example.com please" })]));
+    const text = taskOf(await send(client, [part({ $case: "text", value: "hello there" })]));
     expect(text.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(textOf(text)).toContain('{"skill": "web.read"');
     expect(textOf(text)).toContain("mcp.probe");
