@@ -5,7 +5,7 @@
  * our executor per message), tasks in our store. Each call's owner is
  * the caller's address: a task id of another caller is not found. A body that is not JSON is
  * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500. A client that
- * activates the x402 extension (X-A2A-Extensions) gets it echoed as activated.
+ * activates the x402 extension (X-A2A-Extensions, or A2A 1.0's A2A-Extensions) gets it echoed as activated.
  */
 import { type AgentCard, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
@@ -26,9 +26,11 @@ export interface A2aEndpointDeps extends A2aExecutorDeps {
 
 export type A2aHandler = (request: Request, context: RequestContext) => Promise<Response>;
 
-const EXTENSIONS_HEADER = "X-A2A-Extensions";
+// v0.3 names the extension header X-A2A-Extensions, A2A 1.0 A2A-Extensions: both are read, and the activation is echoed under both.
+const EXTENSIONS_HEADERS = ["X-A2A-Extensions", "A2A-Extensions"] as const;
 
-const extensionHeaders = (activated: readonly string[]): Record<string, string> => (activated.length > 0 ? { [EXTENSIONS_HEADER]: activated.join(", ") } : {});
+const extensionHeaders = (activated: readonly string[]): Record<string, string> =>
+  activated.length > 0 ? Object.fromEntries(EXTENSIONS_HEADERS.map((name) => [name, activated.join(", ")])) : {};
 
 const json = (body: unknown, activated: readonly string[] = []) =>
   new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=utf-8", ...extensionHeaders(activated) } });
@@ -71,9 +73,9 @@ async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, 
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...extensionHeaders(activated) } });
 }
 
-/** The extensions a client asked to activate (X-A2A-Extensions, comma-separated URIs) that this agent serves: only x402. */
+/** The extensions a client asked to activate (comma-separated URIs, in either header) that this agent serves: only x402. */
 function activatedExtensions(request: Request): string[] {
-  const asked = (request.headers.get(EXTENSIONS_HEADER) ?? "").split(",").map((uri) => uri.trim());
+  const asked = EXTENSIONS_HEADERS.flatMap((name) => (request.headers.get(name) ?? "").split(",")).map((uri) => uri.trim());
   return asked.includes(X402_EXTENSION_URI) ? [X402_EXTENSION_URI] : [];
 }
 
