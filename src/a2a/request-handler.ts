@@ -40,24 +40,25 @@ function trimHistory(task: Task, historyLength: number | undefined): Task {
 
 export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequestHandler {
   const { tasks, agent } = deps;
-  // The tail of the turns queued on each task id; an entry lives while a turn on that task does.
+  // The tail of the turns queued on each caller's task id (another caller's messages never wait behind them); an entry lives while a turn does.
   const turnsOn = new Map<string, Promise<void>>();
   /** Waits for the turns before on this task; the answer ends this one. */
-  async function turnSlot(taskId: string): Promise<() => void> {
-    const before = turnsOn.get(taskId);
+  async function turnSlot(id: string, context: ServerCallContext): Promise<() => void> {
+    const key = `${context.user?.userName ?? ""} ${id}`;
+    const before = turnsOn.get(key);
     let end!: () => void;
     const mine = new Promise<void>((resolve) => (end = resolve));
     const tail = before ? before.then(() => mine) : mine;
-    turnsOn.set(taskId, tail);
+    turnsOn.set(key, tail);
     await before;
     return () => {
       end();
-      if (turnsOn.get(taskId) === tail) turnsOn.delete(taskId);
+      if (turnsOn.get(key) === tail) turnsOn.delete(key);
     };
   }
-  async function oneAtATime<T>(taskId: string | undefined, work: () => Promise<T>): Promise<T> {
+  async function oneAtATime<T>(taskId: string | undefined, context: ServerCallContext, work: () => Promise<T>): Promise<T> {
     if (!taskId) return work();
-    const done = await turnSlot(taskId);
+    const done = await turnSlot(taskId, context);
     try {
       return await work();
     } finally {
@@ -105,13 +106,13 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     },
 
     async sendMessage(params, context) {
-      return trimHistory(await oneAtATime(params.message?.taskId, () => take(params, context)), params.configuration?.historyLength);
+      return trimHistory(await oneAtATime(params.message?.taskId, context, () => take(params, context)), params.configuration?.historyLength);
     },
 
     async *sendMessageStream(params, context) {
       const taskId = params.message?.taskId;
       const historyLength = params.configuration?.historyLength;
-      const done = taskId ? await turnSlot(taskId) : () => {};
+      const done = taskId ? await turnSlot(taskId, context) : () => {};
       try {
         // A refused message throws before the first event: the endpoint answers it as a JSON-RPC error.
         const turn = await turnOf(params, context);
@@ -149,7 +150,7 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     cancelTask(params, context) {
       const taskId = requireTaskId(params.id);
       // After any turn in flight on it: work that has started is paid and settled as one step, never cut.
-      return oneAtATime(taskId, async () => {
+      return oneAtATime(taskId, context, async () => {
         const task = await loadOwn(taskId, context);
         if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
         if (isTerminal(task)) throw new TaskNotCancelableError(`Task not cancelable: ${taskId}`);
