@@ -48,6 +48,8 @@ export default defineSkill({
   ),
   price: String(priceUsd),
   async: true,
+  // A text-only A2A message is a prompt (unless a skill that takes only some texts takes it first).
+  freeText: { input: (text) => ({ prompt: text }), anyText: true, takes: "any text, as the prompt" },
   timeoutMs,
   errors: ["POLICY_REFUSED", "SKILL_UNAVAILABLE", "PROMPT_TOO_LONG", "MODEL_ERROR", "MODEL_REFUSED", "MODEL_OUTPUT_INVALID"],
   examples: [

@@ -14,6 +14,12 @@ const Usage = t.Object(
   { additionalProperties: false },
 );
 
+/** The one http(s) URL a text names (trailing punctuation left out), or undefined when it names none or several. */
+function onlyUrl(text: string): string | undefined {
+  const urls = new Set([...text.matchAll(/https?:\/\/[^\s<>"'`]+/gi)].map((m) => m[0].replace(/[.,;:!?)\]}]+$/, "")));
+  return urls.size === 1 ? [...urls][0] : undefined;
+}
+
 const noModelCaveat = "No language model summarised this page: each bullet is a sentence quoted from it, chosen by an extractive ranking (engine: extractive).";
 
 export default defineSkill({
@@ -47,6 +53,8 @@ export default defineSkill({
   ),
   price: String(priceUsd),
   async: true,
+  // A text-only A2A message naming one page is a request to brief it.
+  freeText: { input: (text) => { const url = onlyUrl(text); return url ? { url } : undefined; }, takes: "a text with one URL in it: that page is briefed" },
   timeoutMs: 180_000,
   errors: ["POLICY_REFUSED", "URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "ROBOTS_DISALLOWED", "SOURCE_ERROR_STATUS", "UNSUPPORTED_CONTENT_TYPE", "PDF_NOT_SUPPORTED_HERE", "BOT_CHALLENGE", "SOURCE_UNREACHABLE", "SOURCE_TIMEOUT", "MODEL_REFUSED"],
   examples: [

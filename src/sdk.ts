@@ -8,7 +8,7 @@ export type { Static, TObject, TSchema } from "@sinclair/typebox";
 export { ApiError, errorCodes } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
 export { definePlugin, defineSkill } from "./plugin/define.ts";
-export type { Admitted, Example, PluginDefinition, PriceSpec, SettlementHooks, SettlementReceipt, SkillDefinition } from "./plugin/define.ts";
+export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, SettlementHooks, SettlementReceipt, SkillDefinition } from "./plugin/define.ts";
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";

@@ -11,8 +11,11 @@
  *     printed apart. Payments are signed beforehand by the official buyer (@x402/core +
  *     @x402/evm): signing is the buyer's cost.
  * Both servers run in this process, as the load does: figures are for comparing the two columns.
+ * Calls per CPU second of the process are printed beside the wall-clock rates: on a machine shared
+ * with other work they compare the transports' cost far more steadily.
  *
  *   node_modules/.bin/bun scripts/bench/mcp-overhead.ts [--seconds 3] [--rounds 3] [--concurrency 16] [--paid 60]
+ * (`--paid 0` measures the free calls only.)
  */
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -81,8 +84,12 @@ const a2aCall = async () => {
   if (task.status.state !== "completed") throw new Error(`A2A task ended ${task.status.state}`);
 };
 
-async function perSecond(call: () => Promise<void>): Promise<number> {
+// Calls per second of this process's CPU time (client and server alike): what the wall-clock rate is
+// when the process has the CPU to itself, and far less moved by other work on a shared machine.
+const perCpuSecond = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
+async function perSecond(call: () => Promise<void>, cpu: number[]): Promise<number> {
   const until = performance.now() + SECONDS * 1000;
+  const cpuBefore = process.cpuUsage();
   let done = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -92,21 +99,40 @@ async function perSecond(call: () => Promise<void>): Promise<number> {
       }
     }),
   );
+  const used = process.cpuUsage(cpuBefore);
+  cpu.push(done / ((used.user + used.system) / 1e6));
   return done / SECONDS;
 }
 
 for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall(), a2aCall()]); // warm-up
 const rates = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
 for (let round = 0; round < ROUNDS; round++) {
-  rates.http.push(await perSecond(httpCall));
-  rates.mcp.push(await perSecond(mcpCall));
-  rates.a2a.push(await perSecond(a2aCall));
+  rates.http.push(await perSecond(httpCall, perCpuSecond.http));
+  rates.mcp.push(await perSecond(mcpCall, perCpuSecond.mcp));
+  rates.a2a.push(await perSecond(a2aCall, perCpuSecond.a2a));
 }
 await free.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const httpRate = median(rates.http);
 const mcpRate = median(rates.mcp);
 const a2aRate = median(rates.a2a);
+
+const p50 = (xs: number[]) => median(xs);
+const printFree = () => {
+  console.log(`MCP and A2A vs HTTP, same run (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores: other work on this machine moves both columns)`);
+  // Each MCP round beside the HTTP round just before it: the machine's speed drifts less within a pair.
+  const pairRatio = median(rates.mcp.map((m, i) => m / rates.http[i]!));
+  const a2aPairRatio = median(rates.a2a.map((m, i) => m / rates.http[i]!));
+  console.log(`  free calls/s (capabilities skill, ${CONCURRENCY} at a time, median of ${ROUNDS} × ${SECONDS} s): HTTP ${httpRate.toFixed(0)}  MCP ${mcpRate.toFixed(0)}  → MCP at ${((mcpRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(pairRatio * 100).toFixed(0)} % (target ≥ 50 %)`);
+  console.log(`    A2A ${a2aRate.toFixed(0)}  → A2A at ${((a2aRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aPairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
+  console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")} · A2A ${rates.a2a.map((r) => r.toFixed(0)).join(", ")}`);
+  const cpu = { http: median(perCpuSecond.http), mcp: median(perCpuSecond.mcp), a2a: median(perCpuSecond.a2a) };
+  console.log(`  calls per CPU second of this process (client + server; little moved by other load): HTTP ${cpu.http.toFixed(0)}  MCP ${cpu.mcp.toFixed(0)} (${((cpu.mcp / cpu.http) * 100).toFixed(0)} %)  A2A ${cpu.a2a.toFixed(0)} (${((cpu.a2a / cpu.http) * 100).toFixed(0)} %)`);
+};
+if (PAID <= 0) {
+  printFree();
+  process.exit(0);
+}
 
 // ── 2. added latency of a paid call ─────────────────────────────────────────
 const fx = await startEvmFixture();
@@ -183,14 +209,7 @@ for (let i = 0; i < PAID; i++) {
 await paid.close();
 await fx.stop();
 
-const p50 = (xs: number[]) => median(xs);
-console.log(`MCP and A2A vs HTTP, same run (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores: other work on this machine moves both columns)`);
-// Each MCP round beside the HTTP round just before it: the machine's speed drifts less within a pair.
-const pairRatio = median(rates.mcp.map((m, i) => m / rates.http[i]!));
-const a2aPairRatio = median(rates.a2a.map((m, i) => m / rates.http[i]!));
-console.log(`  free calls/s (capabilities skill, ${CONCURRENCY} at a time, median of ${ROUNDS} × ${SECONDS} s): HTTP ${httpRate.toFixed(0)}  MCP ${mcpRate.toFixed(0)}  → MCP at ${((mcpRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(pairRatio * 100).toFixed(0)} % (target ≥ 50 %)`);
-console.log(`    A2A ${a2aRate.toFixed(0)}  → A2A at ${((a2aRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aPairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
-console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")} · A2A ${rates.a2a.map((r) => r.toFixed(0)).join(", ")}`);
+printFree();
 console.log(`  paid call p50 (verify + run + settle on anvil, ${PAID} each, interleaved): HTTP ${p50(latencies.http).toFixed(2)} ms  MCP ${p50(latencies.mcp).toFixed(2)} ms  → added ${(p50(latencies.mcp) - p50(latencies.http)).toFixed(2)} ms (target ≤ +1 ms)`);
 console.log(`    A2A ${p50(latencies.a2a).toFixed(2)} ms  → added ${(p50(latencies.a2a) - p50(latencies.http)).toFixed(2)} ms (target ≤ +1 ms); A2A's offer round trip (message/send → input-required, once per task) p50 ${p50(a2aOffers.map((o) => o.offerMs)).toFixed(2)} ms`);
 process.exit(0);

@@ -1,18 +1,20 @@
 /**
  * @module a2a/endpoint — `POST /a2a`: A2A JSON-RPC (v0.3 method names: `message/send`,
- * `tasks/get`, `tasks/cancel`) with the official SDK's server pieces (the v0.3 JSON-RPC handler
- * over its DefaultRequestHandler, our executor and our SQLite task store). Each call's owner is
+ * `tasks/get`, `tasks/cancel`, and `message/stream` as server-sent events) with the official SDK's server pieces: its v0.3 JSON-RPC transport
+ * handler over our implementation of its request handler interface (request-handler.ts: one turn of
+ * our executor per message), tasks in our store. Each call's owner is
  * the caller's address: a task id of another caller is not found. A body that is not JSON is
  * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500. A client that
- * activates the x402 extension (X-A2A-Extensions) gets it echoed as activated.
+ * activates the x402 extension (X-A2A-Extensions, or A2A 1.0's A2A-Extensions) gets it echoed as activated.
  */
-import type { AgentCard } from "@a2a-js/sdk";
+import { type AgentCard, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { DefaultRequestHandler, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { nestsDeeperThan } from "../json-depth.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
 import { type JobLookup, jobTasks } from "./job-tasks.ts";
+import { createA2aRequestHandler } from "./request-handler.ts";
 import { A2A_PATH, X402_EXTENSION_URI } from "./skills.ts";
 
 export interface A2aEndpointDeps extends A2aExecutorDeps {
@@ -24,28 +26,67 @@ export interface A2aEndpointDeps extends A2aExecutorDeps {
 
 export type A2aHandler = (request: Request, context: RequestContext) => Promise<Response>;
 
-const EXTENSIONS_HEADER = "X-A2A-Extensions";
+// v0.3 names the extension header X-A2A-Extensions, A2A 1.0 A2A-Extensions: both are read, and the activation is echoed under both.
+const EXTENSIONS_HEADERS = ["X-A2A-Extensions", "A2A-Extensions"] as const;
+
+const extensionHeaders = (activated: readonly string[]): Record<string, string> =>
+  activated.length > 0 ? Object.fromEntries(EXTENSIONS_HEADERS.map((name) => [name, activated.join(", ")])) : {};
 
 const json = (body: unknown, activated: readonly string[] = []) =>
-  new Response(JSON.stringify(body), {
-    status: 200,
-    headers: { "content-type": "application/json; charset=utf-8", ...(activated.length > 0 ? { [EXTENSIONS_HEADER]: activated.join(", ") } : {}) },
-  });
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=utf-8", ...extensionHeaders(activated) } });
 
-/** The extensions a client asked to activate (X-A2A-Extensions, comma-separated URIs) that this agent serves: only x402. */
+type RpcId = string | number | null;
+const rpcError = (id: RpcId, error: unknown) => ({ jsonrpc: "2.0", id, error: LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) });
+
+/**
+ * A stream's events as server-sent events. The first event is awaited before answering, so a
+ * refused message (unknown task, terminal task) is a plain JSON-RPC error; a later failure is the
+ * stream's last event. A client that leaves ends the iteration (the turn itself runs to its end).
+ */
+async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, activated: readonly string[]): Promise<Response> {
+  let first: IteratorResult<unknown, void>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    return json(rpcError(id, error), activated);
+  }
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) return controller.close();
+      controller.enqueue(encoder.encode(formatSSEEvent(first.value)));
+    },
+    async pull(controller) {
+      try {
+        const next = await events.next();
+        if (next.done) return controller.close();
+        controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
+      } catch (error) {
+        controller.enqueue(encoder.encode(formatSSEEvent(rpcError(id, error))));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...extensionHeaders(activated) } });
+}
+
+/** The extensions a client asked to activate (comma-separated URIs, in either header) that this agent serves: only x402. */
 function activatedExtensions(request: Request): string[] {
-  const asked = (request.headers.get(EXTENSIONS_HEADER) ?? "").split(",").map((uri) => uri.trim());
+  const asked = EXTENSIONS_HEADERS.flatMap((name) => (request.headers.get(name) ?? "").split(",")).map((uri) => uri.trim());
   return asked.includes(X402_EXTENSION_URI) ? [X402_EXTENSION_URI] : [];
 }
 
-/** The card the SDK's request handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
+/** The card the SDK's transport handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
 function handlerCard(version: string): AgentCard {
   return {
     name: "Tollbooth",
     description: "Pay-per-call web evidence and job skills.",
     version,
     supportedInterfaces: [],
-    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [{ uri: X402_EXTENSION_URI, description: "x402 payments", required: false, params: undefined }] },
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [{ uri: X402_EXTENSION_URI, description: "x402 payments", required: false, params: undefined }] },
     defaultInputModes: ["application/json", "text/plain"],
     defaultOutputModes: ["application/json", "text/plain"],
     skills: [],
@@ -53,10 +94,7 @@ function handlerCard(version: string): AgentCard {
 }
 
 export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
-  const handler = new LegacyJsonRpcTransportHandler(new DefaultRequestHandler(handlerCard(deps.productVersion), jobTasks(deps.tasks, deps.jobStatus), createA2aExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
-      // Nothing streams: each execution ends its event bus, so no bus is held in memory for a task waiting for input or payment.
-      keepBusAliveStates: [],
-    }));
+  const handler = new LegacyJsonRpcTransportHandler(createA2aRequestHandler({ card: handlerCard(deps.productVersion), tasks: jobTasks(deps.tasks, deps.jobStatus), agent: createA2aExecutor(deps) }));
   return async (request, context) => {
     context.route = A2A_PATH;
     const text = await request.text();
@@ -79,11 +117,7 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
     });
     const activated = activatedExtensions(request);
     const answer = await handler.handle(body as Record<string, unknown>, callContext);
-    if (Symbol.asyncIterator in answer) {
-      // Not reached while the card says streaming: false (the SDK refuses first); never leave a stream open.
-      await answer.return(undefined);
-      return json({ jsonrpc: "2.0", id: (body as { id?: unknown }).id ?? null, error: { code: -32004, message: "Streaming is not supported: use message/send." } });
-    }
+    if (Symbol.asyncIterator in answer) return sse(answer, ((body as { id?: RpcId }).id ?? null) as RpcId, activated);
     if (answer.error) context.outcome ??= "rpc_error";
     // The payment flow works without activation (the card marks the extension not required); an activation asked for is confirmed.
     return json(answer, activated);

@@ -7,11 +7,10 @@
  * `x402.payment.payload`, which must pay one of the terms offered for that task; the core then
  * verifies, runs, settles. Completed: `payment-completed` with `x402.payment.receipts`. Any
  * failure: `failed` with `payment-failed` and no artifact (a failed settlement releases nothing).
- * `payment-rejected` cancels the task. Each execution publishes the whole task once.
+ * `payment-rejected` cancels the task. Each turn (one message on a task) returns the whole task
+ * as it stands after the turn; the request handler (request-handler.ts) saves and answers it.
  */
 import { TaskState } from "@a2a-js/sdk";
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
-import { AgentEvent } from "@a2a-js/sdk/server";
 import { ApiError, toApiError } from "../errors.ts";
 import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import type { Charge, Payments } from "../paid-call/payments.ts";
@@ -21,6 +20,7 @@ import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
 import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, type Message, ORDER_KEY, PAYLOAD_KEY, RECEIPTS_KEY, REQUIRED_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
+import { routeText, textSkills } from "./free-text.ts";
 import { A2A_PATH, type A2aSkill } from "./skills.ts";
 
 /** The transport facts of one call, put in the SDK's call context state by the endpoint. */
@@ -40,23 +40,60 @@ export interface A2aExecutorDeps {
   readonly byId: ReadonlyMap<string, A2aSkill>;
 }
 
+/** One message on a task: the task as stored before it (none for a new task) and the history with this message last. */
+export interface TaskTurn {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly task: Task | undefined;
+  readonly message: Message;
+  readonly history: readonly Message[];
+  readonly facts: A2aCallFacts;
+}
+
+/** The agent: one turn in, the whole task after it out (never throws: a fault ends the task failed). */
+export interface A2aAgent {
+  execute(turn: TaskTurn): Promise<Task>;
+}
+
 interface Order {
   readonly skill: string;
   readonly input: Record<string, unknown>;
+  /** Made from a text-only message (free-text.ts) rather than a data part. */
+  readonly fromText?: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The order a new message places: the skill it names (`skill` in the data part or the message metadata) and the rest of the data part as input. */
+/** What to send instead, naming the card's skills and those that take plain text. */
+function dataHint(byId: ReadonlyMap<string, A2aSkill>): string {
+  const takers = textSkills(byId);
+  return `Send a data part naming a skill and carrying its input, e.g. {"skill": "web.read", "url": "https://example.com"}. Skills (the agent card's ids): ${[...byId.keys()].join(", ")}.${takers.length > 0 ? ` Plain text goes to a skill that takes it: ${takers.join(", ")}.` : ""}`;
+}
+
+/**
+ * The order a new message places: the skill it names (`skill` in the data part or the message
+ * metadata) and the rest of the data part as input; without a data part, the skill its text goes to
+ * (free-text.ts) and the input that skill makes of it.
+ */
 function orderOf(message: Message, byId: ReadonlyMap<string, A2aSkill>): Order | { readonly problem: string } {
   const data = message.parts.map((p) => (p.content?.$case === "data" ? p.content.value : undefined)).find(isObject);
   const named = (data?.skill ?? message.metadata?.skill) as unknown;
-  const skills = [...byId.keys()].join(", ");
   if (!data) {
-    return { problem: `Send a data part naming a skill and carrying its input, e.g. {"skill": "web.read", "url": "https://example.com"}. Skills (the agent card's ids): ${skills}.` };
+    const text = message.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("\n").trim();
+    const route = text ? routeText(text, typeof named === "string" ? named : undefined, byId) : ({ kind: "none" } as const);
+    switch (route.kind) {
+      case "routed":
+        return { skill: route.skill, input: route.input, fromText: true };
+      case "ambiguous":
+        return { problem: `This text could go to ${route.skills.join(" or ")}: name one in the message metadata ("skill"). ${dataHint(byId)}` };
+      case "refused":
+        return { problem: `${byId.has(route.skill) ? `${route.skill} does not take this text` : `No skill "${route.skill.slice(0, 100)}"`}. ${dataHint(byId)}` };
+      case "none":
+        return { problem: dataHint(byId) };
+    }
   }
   if (typeof named !== "string" || !byId.has(named)) {
-    return { problem: `${typeof named === "string" ? `No skill "${named.slice(0, 100)}"` : 'The data part names no skill (a "skill" field)'}. Skills (the agent card's ids): ${skills}.` };
+    return { problem: `${typeof named === "string" ? `No skill "${named.slice(0, 100)}"` : 'The data part names no skill (a "skill" field)'}. Skills (the agent card's ids): ${[...byId.keys()].join(", ")}.` };
   }
   const { skill: _skill, ...input } = data;
   return { skill: named, input };
@@ -69,34 +106,31 @@ function paysOffered(payload: unknown, offered: unknown): boolean {
   return offered.accepts.some((term) => isObject(term) && ["scheme", "network", "amount", "asset", "payTo"].every((k) => term[k] === accepted[k]));
 }
 
-export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
-  const publish = (bus: ExecutionEventBus, ctx: RequestContext, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order; jobId?: string } = {}) => {
-    const previous = ctx.task;
-    const task: Task = {
-      id: ctx.taskId,
-      contextId: ctx.contextId,
+export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
+  const publish = (turn: TaskTurn, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order; jobId?: string } = {}): Task => {
+    const previous = turn.task;
+    return {
+      id: turn.taskId,
+      contextId: turn.contextId,
       status: { state, message, timestamp: new Date().toISOString() },
       artifacts: extra.artifacts ?? [],
-      history: [...(previous?.history ?? [])],
+      history: [...turn.history],
       metadata: { ...(previous?.metadata ?? {}), ...(extra.order ? { [ORDER_KEY]: extra.order } : {}), ...(extra.jobId ? { [JOB_KEY]: extra.jobId } : {}) },
     };
-    bus.publish(AgentEvent.task(task));
-    bus.finished();
   };
 
-  const inputRequired = (bus: ExecutionEventBus, ctx: RequestContext, text: string) => publish(bus, ctx, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(ctx, [textPart(text)]));
+  const inputRequired = (turn: TaskTurn, text: string) => publish(turn, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(turn, [textPart(text)]));
 
-  const failed = (bus: ExecutionEventBus, ctx: RequestContext, error: ApiError, facts: A2aCallFacts, paid: boolean, settlement?: SettleResponse) =>
+  const failed = (turn: TaskTurn, error: ApiError, facts: A2aCallFacts, paid: boolean, settlement?: SettleResponse) =>
     publish(
-      bus,
-      ctx,
+      turn,
       TaskState.TASK_STATE_FAILED,
-      agentMessage(ctx, [textPart(error.message), dataPart(error.toBody(facts.requestId))], paid ? { [STATUS_KEY]: "payment-failed", [ERROR_KEY]: error.code, ...(settlement ? { [RECEIPTS_KEY]: [settlement] } : {}) } : undefined),
+      agentMessage(turn, [textPart(error.message), dataPart(error.toBody(facts.requestId))], paid ? { [STATUS_KEY]: "payment-failed", [ERROR_KEY]: error.code, ...(settlement ? { [RECEIPTS_KEY]: [settlement] } : {}) } : undefined),
     );
 
   /** Runs the order through the core with the payment (if any) as the message carried it. */
-  async function run(ctx: RequestContext, bus: ExecutionEventBus, order: Order, payload: unknown): Promise<void> {
-    const facts = ctx.context.state.get(CALL_FACTS) as A2aCallFacts;
+  async function run(turn: TaskTurn, order: Order, payload: unknown): Promise<Task> {
+    const facts = turn.facts;
     const skill = deps.byId.get(order.skill)!;
     facts.report.operationId = skill.entry.id;
     const paid = payload !== undefined;
@@ -111,21 +145,20 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
     };
     const resourceUrl = `${new URL(A2A_PATH, facts.origin).toString()}?skill=${encodeURIComponent(order.skill)}`;
     const completed = (result: unknown, settlement: SettleResponse | undefined) =>
-      publish(bus, ctx, TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, [textPart(`${order.skill} completed.`)], settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settlement] } : undefined), {
+      publish(turn, TaskState.TASK_STATE_COMPLETED, agentMessage(turn, [textPart(`${order.skill} completed.`)], settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settlement] } : undefined), {
         artifacts: [resultArtifact(order.skill, result)],
       });
-    const answered = async (answer: PaymentAnswer, charge: Charge) => {
+    const answered = async (answer: PaymentAnswer, charge: Charge): Promise<Task> => {
       if (answer.kind === "replayed") return completed(answer.held.body, undefined);
       if (paid) {
         const error = new ApiError(answer.code, { message: `${answer.message ?? new ApiError(answer.code).message} (${reasonOf(answer)}). Nothing was released.` });
-        return failed(bus, ctx, error, facts, true, answer.settlement);
+        return failed(turn, error, facts, true, answer.settlement);
       }
       const required: PaymentRequired = answer.required ?? (await deps.payments.offer(charge, reasonOf(answer)));
-      publish(
-        bus,
-        ctx,
+      return publish(
+        turn,
         TaskState.TASK_STATE_INPUT_REQUIRED,
-        agentMessage(ctx, [textPart(`Payment required for ${order.skill}: sign one of x402.payment.required's accepts and send it on this task as x402.payment.payload with x402.payment.status "payment-submitted".`)], {
+        agentMessage(turn, [textPart(`Payment required for ${order.skill}: sign one of x402.payment.required's accepts and send it on this task as x402.payment.payload with x402.payment.status "payment-submitted".`)], {
           [STATUS_KEY]: "payment-required",
           [REQUIRED_KEY]: required,
         }),
@@ -150,7 +183,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
           const job = outcome.job;
           const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
           const metadata = settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
-          return publish(bus, ctx, TaskState.TASK_STATE_WORKING, agentMessage(ctx, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
+          return publish(turn, TaskState.TASK_STATE_WORKING, agentMessage(turn, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
         }
       }
     } catch (error) {
@@ -158,44 +191,52 @@ export function createA2aExecutor(deps: A2aExecutorDeps): AgentExecutor {
       facts.report.outcome = failure.code;
       if (failure.code === "INTERNAL_ERROR") deps.operation.log.error("internal error", { request_id: facts.requestId, error: error instanceof Error ? error.message : String(error) });
       // Input the skill refuses can be sent again on the same task; anything else ends it.
-      if (failure.status === 400 && !paid) return inputRequired(bus, ctx, `${failure.message} Send a corrected data part on this task.`);
-      return failed(bus, ctx, failure, facts, paid);
+      if (failure.status === 400 && !paid) return inputRequired(turn, `${failure.message} Send a corrected data part on this task.`);
+      // A skill the text went to that cannot run here (no model): the caller may still choose another.
+      if (order.fromText && failure.code === "SKILL_UNAVAILABLE" && !paid) return inputRequired(turn, `Your text went to ${order.skill}, which cannot run here: ${failure.message} ${dataHint(deps.byId)}`);
+      return failed(turn, failure, facts, paid);
     }
   }
 
+  /** A turn on a task that offered a payment: the client pays, rejects, or says something else (the offer stays open). */
+  function paymentTurn(turn: TaskTurn, offered: unknown, order: Order): Promise<Task> | Task {
+    const { message, facts } = turn;
+    const said = message.metadata?.[STATUS_KEY];
+    if (said === "payment-rejected") {
+      facts.report.outcome = "payment_rejected";
+      return publish(turn, TaskState.TASK_STATE_CANCELED, agentMessage(turn, [textPart("Payment rejected by the client: the task is canceled and nothing was charged.")], { [STATUS_KEY]: "payment-rejected" }));
+    }
+    if (said !== "payment-submitted") return publish(turn, TaskState.TASK_STATE_INPUT_REQUIRED, turn.task!.status!.message!);
+    facts.report.paymentInBody = true;
+    const payload = message.metadata?.[PAYLOAD_KEY];
+    if (!paysOffered(payload, offered)) {
+      facts.report.outcome = "payment_mismatch";
+      const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not pay one of the terms offered for this task (x402.payment.required). Nothing was charged." });
+      return failed(turn, error, facts, true);
+    }
+    return run(turn, order, payload);
+  }
+
+  async function execute(turn: TaskTurn): Promise<Task> {
+    const status = turn.task?.status;
+    const offered = status?.message?.metadata?.[STATUS_KEY] === "payment-required" ? status.message.metadata[REQUIRED_KEY] : undefined;
+    const order = turn.task?.metadata?.[ORDER_KEY] as Order | undefined;
+    if (offered !== undefined && order && status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) return paymentTurn(turn, offered, order);
+    const placed = orderOf(turn.message, deps.byId);
+    if ("problem" in placed) return inputRequired(turn, placed.problem);
+    return run(turn, placed, undefined);
+  }
+
   return {
-    async execute(ctx, bus) {
-      const message = ctx.userMessage;
-      const status = ctx.task?.status;
-      const offered = status?.message?.metadata?.[STATUS_KEY] === "payment-required" ? status.message.metadata[REQUIRED_KEY] : undefined;
-      const order = ctx.task?.metadata?.[ORDER_KEY] as Order | undefined;
-      if (offered !== undefined && order && status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-        const facts = ctx.context.state.get(CALL_FACTS) as A2aCallFacts;
-        const said = message.metadata?.[STATUS_KEY];
-        if (said === "payment-rejected") {
-          facts.report.outcome = "payment_rejected";
-          return publish(bus, ctx, TaskState.TASK_STATE_CANCELED, agentMessage(ctx, [textPart("Payment rejected by the client: the task is canceled and nothing was charged.")], { [STATUS_KEY]: "payment-rejected" }));
-        }
-        if (said !== "payment-submitted") {
-          return publish(bus, ctx, TaskState.TASK_STATE_INPUT_REQUIRED, status.message!, {});
-        }
-        facts.report.paymentInBody = true;
-        const payload = message.metadata?.[PAYLOAD_KEY];
-        if (!paysOffered(payload, offered)) {
-          facts.report.outcome = "payment_mismatch";
-          const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not pay one of the terms offered for this task (x402.payment.required). Nothing was charged." });
-          return failed(bus, ctx, error, facts, true);
-        }
-        return run(ctx, bus, order, payload);
+    async execute(turn) {
+      try {
+        return await execute(turn);
+      } catch (error) {
+        // run() answers every failure of the work itself; this is a fault around it (e.g. a task whose skill is gone after a restart).
+        turn.facts.report.outcome = "INTERNAL_ERROR";
+        deps.operation.log.error("internal error", { request_id: turn.facts.requestId, error: error instanceof Error ? error.message : String(error) });
+        return failed(turn, new ApiError("INTERNAL_ERROR"), turn.facts, turn.message.metadata?.[STATUS_KEY] === "payment-submitted");
       }
-      const placed = orderOf(message, deps.byId);
-      if ("problem" in placed) return inputRequired(bus, ctx, placed.problem);
-      return run(ctx, bus, placed, undefined);
-    },
-    async cancelTask(taskId, bus) {
-      // Work in flight is not interrupted (a call is paid and settled as one step); a task waiting for input or payment is canceled by the SDK's store update.
-      void taskId;
-      bus.finished();
     },
   };
 }

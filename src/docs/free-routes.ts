@@ -103,7 +103,7 @@ function agentCard(docs: DocsContext) {
       "Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on Base or Algorand). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.",
     version: agentCardServiceVersion,
     supportedInterfaces: [
-      // A2A messaging: JSON-RPC with the v0.3 method names (message/send, tasks/get, tasks/cancel), paid with the A2A x402 extension.
+      // A2A messaging: JSON-RPC with the v0.3 method names (message/send, message/stream, tasks/get, tasks/cancel), paid with the A2A x402 extension.
       { url: new URL(A2A_PATH, docs.baseUrl).toString(), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       { url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ],
@@ -115,7 +115,7 @@ function agentCard(docs: DocsContext) {
     provider: { organization: serviceName, url: docs.baseUrl },
     documentationUrl: new URL("/openapi.json", docs.baseUrl).toString(),
     capabilities: {
-      streaming: false,
+      streaming: true,
       pushNotifications: false,
       stateTransitionHistory: false,
       extensions: [{ uri: X402_EXTENSION_URI, description: "Paid skills answer input-required with x402.payment.required; pay on the same task with x402.payment.payload (x402 v2, standalone flow).", required: false }],

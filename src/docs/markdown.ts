@@ -42,7 +42,7 @@ export function renderLlmsTxt({ catalogue, payments, baseUrl }: MarkdownInput): 
     `- [${url(baseUrl, "/mcp")}](${url(baseUrl, "/mcp")}): the same operations and skills as MCP tools (stateless Streamable HTTP; \`web.read\` is the tool \`web_read\`), paid per call with x402's MCP transport: an unpaid call answers a tool error carrying the PaymentRequired offer; pay in \`_meta["x402/payment"]\`. Free tools: job_status, payment_status.`,
     "",
     "## A2A",
-    `- [${url(baseUrl, A2A_PATH)}](${url(baseUrl, A2A_PATH)}): the same operations and skills as an A2A agent (JSON-RPC, v0.3 methods message/send, tasks/get, tasks/cancel; the agent card's skill ids). Send a data part \`{"skill": id, ...input}\`; a paid skill answers the task \`input-required\` with the offer in \`x402.payment.required\`; pay on the same task with \`x402.payment.payload\` (A2A x402 extension ${X402_EXTENSION_URI}).`,
+    `- [${url(baseUrl, A2A_PATH)}](${url(baseUrl, A2A_PATH)}): the same operations and skills as an A2A agent (JSON-RPC, v0.3 methods message/send, message/stream, tasks/get, tasks/cancel; the agent card's skill ids). Send a data part \`{"skill": id, ...input}\` (plain text goes to a skill that takes it: web.brief for a text with one URL, grok.prompt for any other); a paid skill answers the task \`input-required\` with the offer in \`x402.payment.required\`; pay on the same task with \`x402.payment.payload\` (A2A x402 extension ${X402_EXTENSION_URI}).`,
     "",
     "## Free documents",
     `- [OpenAPI](${url(baseUrl, "/openapi.json")}): request schemas, error codes, x-payment-info per operation`,

@@ -5,16 +5,20 @@
  * PaymentRequired offer and whose text is its JSON; a paid success carries
  * `_meta["x402/payment-response"]`; a settlement that fails returns no tool content, only the
  * payment error. Arguments that fail the tool's schema are -32602 before anything is priced.
+ * A paid tool's offer declares x402's payment-identifier extension, as HTTP's does: a retry of the
+ * same call under the same identifier (a lost answer) gets the held result and payment response
+ * again, never a second run or charge.
  */
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError, toApiError } from "../errors.ts";
 import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
-import type { Charge, Payments } from "../paid-call/payments.ts";
+import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
 import type { SkillCallDeps } from "../jobs/skill-call.ts";
 import { callSkill } from "../jobs/skill-call.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
+import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "../x402/headers.ts";
+import { paymentResponseHeaders } from "../x402/http-answer.ts";
 import { type PaymentAnswer, reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentLookup } from "../x402/payment-records.ts";
 import type { SettleResponse } from "../x402/messages.ts";
@@ -59,7 +63,11 @@ function errorResult(error: ApiError, requestId: string): CallToolResult {
 
 /** A payment answer as the MCP transport says it: the offer as a tool error; a settlement outcome in `_meta`; a pending one with no offer (paying again could pay twice). */
 async function paymentAnswerResult(answer: PaymentAnswer, charge: Charge, deps: ToolCallDeps, requestId: string): Promise<CallToolResult> {
-  if (answer.kind === "replayed") return textResult(answer.held.body);
+  if (answer.kind === "replayed") {
+    const held = answer.held.headers[PAYMENT_RESPONSE_HEADER];
+    const settled = held !== undefined ? decodePaymentResponse(held) : undefined;
+    return textResult(answer.held.body, settlementMeta(settled?.ok ? settled.value : undefined));
+  }
   const meta = settlementMeta(answer.settlement);
   if (answer.code === "SETTLEMENT_PENDING") {
     return textResult({ ok: false, error: answer.code, message: answer.message ?? new ApiError(answer.code).message, ...(answer.details ?? {}), request_id: requestId }, { isError: true, ...meta });
@@ -100,8 +108,9 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   try {
     if (binding.kind === "plugin") {
       const target: CallTarget<PluginEntry> = { entry: binding.entry, input: call.arguments, route: `MCP ${binding.tool.name}`, resourceUrl, mcpTool: binding.tool.name };
-      const outcome = await runPaidCall(deps.operation, paidCall, target);
+      const outcome = await runPaidCall(deps.operation, paidCall, { ...target, replayable: true });
       if (outcome.kind === "answer") return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
+      if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentResponseHeaders(outcome.settlement), body: outcome.result });
       return textResult(outcome.result, settlementMeta(outcome.settlement));
     }
     const outcome = await callSkill<never>(deps.skills, paidCall, { entry: binding.entry, fields: call.arguments, resourceUrl, mcpTool: binding.tool.name });

@@ -47,6 +47,19 @@ export interface Example<I, O> {
   readonly output?: O;
 }
 
+/**
+ * Plain text a caller may send instead of fields (an A2A message with a text part and no data
+ * part): `input` gives the input the text means for this entry, or undefined when the text is not
+ * for it. Entries that take only some texts (one with a URL in it) are chosen before those that
+ * take any text (`anyText: true`, a prompt); when two of a kind take it, the caller is asked.
+ */
+export interface FreeText<I> {
+  readonly input: (text: string) => I | undefined;
+  readonly anyText?: boolean;
+  /** What text it takes, for the hint a caller gets, e.g. "a text with one URL in it". */
+  readonly takes?: string;
+}
+
 interface CommonDefinition<I extends TObject, O extends TSchema> {
   /** One sentence: what the caller buys. */
   readonly summary: string;
@@ -83,6 +96,8 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
    * preview, doctor). Absent: the file's own code, always available.
    */
   readonly engine?: (llm: ModelAccess) => SkillEngine;
+  /** Takes plain text as input (see FreeText): A2A routes a text-only message to it. */
+  readonly freeText?: FreeText<Static<I>>;
 }
 
 export interface PluginDefinition<I extends TObject = TObject, O extends TSchema = TSchema>

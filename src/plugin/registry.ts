@@ -181,6 +181,10 @@ function checkDefinition(
     if (typeof hooks?.settled !== "function" || typeof hooks?.unsettled !== "function") fail("settlement", "must give both settled(result, receipt, ctx) and unsettled(result, outcome, ctx)");
     else if (definition.kind === "skill" && definition.async) fail("settlement", "applies to sync calls only (async jobs settle on their own schedule)");
   }
+  const freeText = definition.freeText as { input?: unknown; anyText?: unknown; takes?: unknown } | undefined;
+  if (freeText !== undefined && (typeof freeText?.input !== "function" || !["undefined", "boolean"].includes(typeof freeText.anyText) || !["undefined", "string"].includes(typeof freeText.takes))) {
+    fail("freeText", "must be { input(text) => input | undefined, anyText?: boolean, takes?: string }");
+  }
   for (const code of definition.errors ?? []) {
     if (!(code in errorCodes)) fail("errors", `unknown error code ${JSON.stringify(code)}`);
   }

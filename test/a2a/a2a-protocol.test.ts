@@ -85,6 +85,15 @@ describe("A2A with payments off", () => {
     expect((await ask()).headers.get("X-A2A-Extensions")).toBeNull();
   });
 
+  it("reads the activation under A2A 1.0's header name too, and echoes it under both names", async () => {
+    const uri = "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2";
+    const res = await service.handle(
+      new Request(`${ORIGIN}/a2a`, { method: "POST", headers: { "content-type": "application/json", "A2A-Extensions": uri }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "00000000-0000-4000-8000-000000000000" } }) }),
+      "127.0.0.1",
+    );
+    expect([res.headers.get("A2A-Extensions"), res.headers.get("X-A2A-Extensions")]).toEqual([uri, uri]);
+  });
+
   it("names the endpoint in the agent card, /llms.txt and /.well-known/x402", async () => {
     const card = (await (await service.request("/.well-known/agent-card.json")).json()) as { url: string };
     expect(card.url).toBe(`${ORIGIN}/a2a`);
@@ -97,7 +106,7 @@ describe("A2A with payments off", () => {
 
   it("answers plain text and an unknown skill with input-required naming the data part it expects and the skills", async () => {
     const client = clientFrom("127.0.0.1");
-    const text = taskOf(await send(client, [part({ $case: "text", value: "read https://example.com please" })]));
+    const text = taskOf(await send(client, [part({ $case: "text", value: "hello there" })]));
     expect(text.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(textOf(text)).toContain('{"skill": "web.read"');
     expect(textOf(text)).toContain("mcp.probe");
@@ -175,7 +184,7 @@ describe("A2A with payments off", () => {
       [JSON.stringify({ jsonrpc: "2.0", id: 1, method: "no/such", params: {} }), -32601],
       [JSON.stringify({ jsonrpc: "2.0", id: 2, method: "message/send", params: "x" }), -32602],
       [JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/get", params: { id: "nope" } }), -32001],
-      [JSON.stringify({ jsonrpc: "2.0", id: 4, method: "message/stream", params: { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } } }), -32004],
+      [JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/resubscribe", params: { id: "00000000-0000-4000-8000-000000000000" } }), -32004],
     ];
     for (const [body, code] of cases) {
       const res = await rpc(body);

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { x402Client } from "@x402/core/client";
 import type { RunningService } from "../../src/boot.ts";
+import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
@@ -176,5 +177,31 @@ describe("MCP tools with payments on", () => {
     expect(await balances()).toEqual(before);
     // The untouched payment still pays: nothing above reserved or burned it.
     expect((await call({ text: "w" }, payment)).isError).toBeFalsy();
+  });
+
+  it("answers a retry under the same payment identifier (x402 payment-identifier) with the held result and payment response, run and charged once; the identifier on other arguments is refused", async () => {
+    const id = `pay_mcp_${crypto.randomUUID().replaceAll("-", "")}`;
+    const identified = buyerFor(fx.buyer.key);
+    identified.onBeforePaymentCreation(async ({ paymentRequired }) => void appendPaymentIdentifierToExtensions(paymentRequired.extensions ?? {}, id));
+    const offer = offerOf(await call({ text: "lost", copies: 2 }));
+    expect(offer.extensions).toHaveProperty("payment-identifier");
+    const payment = await identified.createPaymentPayload(offer as never);
+    expect(payment.extensions).toHaveProperty("payment-identifier");
+    const before = await balances();
+    const first = await call({ text: "lost", copies: 2 }, payment);
+    expect(first.isError).toBeFalsy();
+    // The answer was lost on the way back: the buyer sends the same payment again.
+    const again = await call({ text: "lost", copies: 2 }, payment);
+    expect(again.isError).toBeFalsy();
+    expect(JSON.parse((again.content[0] as { text: string }).text)).toEqual(JSON.parse((first.content[0] as { text: string }).text));
+    expect(paymentResponseOf(again)).toEqual(paymentResponseOf(first)!);
+    expect(paymentResponseOf(again)).toMatchObject({ success: true, amount: "2000" });
+    const after = await balances();
+    expect(after).toEqual({ buyer: before.buyer - 2000n, payTo: before.payTo + 2000n });
+    // The same identifier and price on other arguments is another call: refused, nothing run.
+    const other = await call({ text: "lots", copies: 2 }, payment);
+    expect(other.isError).toBe(true);
+    expect(JSON.stringify(other)).not.toContain("lotslots");
+    expect(await balances()).toEqual(after);
   });
 });

@@ -31,6 +31,15 @@ describe("plugin registry", () => {
     expect(registry.plugin("text.reverse")?.priceOf({ text: "x" })).toEqual({ base: 4000, algorand: 4000 });
   });
 
+  it("checks a free-text declaration: an input function, anyText a boolean", async () => {
+    const problems = await problemsFor({
+      "m-one.ts": skillSource("m.one", { freeText: `"any text"` }),
+      "m-two.ts": skillSource("m.two", { freeText: `{ input: (text) => ({ word: text }), anyText: "yes" }` }),
+      "m-three.ts": skillSource("m.three", { freeText: `{ input: (text) => ({ word: text }), anyText: true }` }),
+    });
+    expect(problems.filter((p) => p.field === "freeText").map((p) => p.file)).toEqual(["m-one.ts", "m-two.ts"]);
+  });
+
   it("reports every bad declaration together, naming file and field", async () => {
     const problems = await problemsFor({
       "a-one.ts": skillSource("a.one", { price: `"ten cents"` }),

@@ -10,7 +10,7 @@ export function pluginFolder(files: Record<string, string>): string {
 }
 
 /** A valid skill file for id `name` (file name must be the id with dots as dashes). */
-export function skillSource(name: string, overrides: Partial<Record<"price" | "timeoutMs" | "examples" | "input" | "async", string>> = {}): string {
+export function skillSource(name: string, overrides: Partial<Record<"price" | "timeoutMs" | "examples" | "input" | "async" | "freeText", string>> = {}): string {
   return `import { defineSkill, t } from "tollbooth";
 export default defineSkill({
   skill: ${JSON.stringify(name)},
@@ -18,7 +18,7 @@ export default defineSkill({
   input: ${overrides.input ?? `t.Object({ word: t.String({ maxLength: 50 }) }, { additionalProperties: false })`},
   price: ${overrides.price ?? `"0.002"`},
   async: ${overrides.async ?? "false"},
-  timeoutMs: ${overrides.timeoutMs ?? "1000"},
+  timeoutMs: ${overrides.timeoutMs ?? "1000"},${overrides.freeText ? `\n  freeText: ${overrides.freeText},` : ""}
   examples: ${overrides.examples ?? `[{ input: { word: "hi" }, output: { upper: "HI" } }]`},
   async run({ word }) { return { upper: word.toUpperCase() }; },
 });
