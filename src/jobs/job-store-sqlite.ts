@@ -158,12 +158,10 @@ export function createJobStore(db: Database): SqliteJobStore {
       markMode.run(mode, id);
     },
     async complete(id, result, at, expiresAt, lease) {
-      const done = complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
-      if (done) signal.notify();
-      return done;
+      return complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
     },
     async fail(id, outcome, at, expiresAt, lease) {
-      const done =
+      return (
         fail.run({
           id,
           status: outcome.status,
@@ -173,9 +171,8 @@ export function createJobStore(db: Database): SqliteJobStore {
           at: at.toISOString(),
           expires: expiresAt.toISOString(),
           ...fence(lease),
-        }).changes === 1;
-      if (done) signal.notify();
-      return done;
+        }).changes === 1
+      );
     },
     async discard(id) {
       discard.run(id);

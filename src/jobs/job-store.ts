@@ -303,7 +303,7 @@ export interface JobStore {
   markRefundPaid(id: string, note: string): Promise<boolean>;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
   purge(now: Date, rowsBefore: Date): Promise<{ results: number; rows: number }>;
-  /** Calls `listener` when a job may have become claimable (submitted, released, a slot freed), from any instance sharing the table. */
+  /** Calls `listener` when a job may have become claimable (submitted, released after acceptance, requeued), from any instance sharing the table. */
   subscribe(listener: () => void): Promise<() => Promise<void>>;
 }
 
