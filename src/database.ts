@@ -7,7 +7,7 @@ import { a2aTaskMigrations } from "./a2a/task-store.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { idempotencyMigrations } from "./jobs/idempotency.ts";
-import { jobMigrations, type SqliteJobStore } from "./jobs/job-store.ts";
+import { jobMigrations, type JobStoreWithRefunds } from "./jobs/job-store.ts";
 import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
@@ -26,7 +26,7 @@ export const allMigrations: readonly Migration[] = [
 ];
 
 export interface Store extends CoreStore {
-  readonly jobs: SqliteJobStore;
+  readonly jobs: JobStoreWithRefunds;
   /** Capital board: tickets and seat commitments. */
   readonly tickets: TicketStore;
   /** Directory listings (contacts included: private). */
@@ -46,7 +46,8 @@ export function openStore(dataDir: string): Store {
   };
 }
 
-// The job queue on PostgreSQL (issue 28): openPgStore's jobs facet is createPgJobStore(sql), its migrations jobPgMigrations.
+// The job queue on PostgreSQL (issue 28): openPgStore's jobs facet is createPgJobStore(sql) joined with the refund ledger's
+// PostgreSQL engine over the jobs table (table "jobs", settled "settled_at IS NOT NULL", order "finished_at"); migrations jobPgMigrations.
 export { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
 
 /** Opens the database for one operator command and closes it after, whatever the command returns or throws. */

@@ -307,8 +307,8 @@ export interface JobStore {
   subscribe(listener: () => void): Promise<() => Promise<void>>;
 }
 
-/** The SQLite jobs table: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
-export type SqliteJobStore = JobStore & RefundLedger;
+/** The store's jobs facet on either engine: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
+export type JobStoreWithRefunds = JobStore & RefundLedger;
 
 /** 128 random bits: a job id is the only key to its result. */
 export function newJobId(): string {
