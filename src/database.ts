@@ -13,12 +13,11 @@ import { createListingStore, directoryMigrations, type ListingStore } from "./di
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
 import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
-import { jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { jobMigrations, type JobStoreWithRefunds } from "./jobs/job-store.ts";
 import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
 import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
-import type { RefundLedger } from "./refunds/ledger.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
@@ -46,7 +45,7 @@ export const allMigrations: readonly Migration[] = [
 
 export interface Store extends CoreStore {
   /** The job queue, and the refunds owed on jobs. */
-  readonly jobs: JobStore & RefundLedger;
+  readonly jobs: JobStoreWithRefunds;
   /** Capital board: tickets and seat commitments. */
   readonly tickets: TicketStore;
   /** Directory listings (contacts included: private). */

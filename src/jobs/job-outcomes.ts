@@ -9,7 +9,7 @@ import type { AcceptedPayment } from "../paid-call/payments.ts";
 import { encodePaymentResponse } from "../x402/headers.ts";
 import { type PaymentAnswer, refusal } from "../x402/payment-answer.ts";
 import type { JobLease, JobRow, JobSettlement } from "./job-store.ts";
-import { expiry, type WorkerState, write } from "./worker-state.ts";
+import { expiry, record, type WorkerState, write } from "./worker-state.ts";
 
 /** Failures that are ours (a refund is due when the job was settled up front). */
 function isOurFault(error: ApiError): boolean {
@@ -33,14 +33,14 @@ export async function settleJob(state: WorkerState, row: JobRow, payment: Accept
   if (start.kind === "exists") return settlementOutcome(start.settlement);
   const outcome = await payment.settle({ requestId: row.requestId });
   if (outcome.kind === "settled") {
-    await write(state, "settled", () => jobs.finishSettlement(row.id, { state: "settled", paymentResponse: outcome.settlement ? encodePaymentResponse(outcome.settlement) : null }, now()));
+    await record(state, "settled", () => jobs.finishSettlement(row.id, { state: "settled", paymentResponse: outcome.settlement ? encodePaymentResponse(outcome.settlement) : null }, now()));
     return { ok: true };
   }
   const answer = outcome.answer;
   const code = answer.kind === "refused" ? answer.code : "SETTLEMENT_FAILED";
   const message = (answer.kind === "refused" ? answer.message : undefined) ?? errorCodes[code].message;
   // A pending settlement may still land: the row stays pending, so no later run settles again.
-  if (code !== "SETTLEMENT_PENDING") await write(state, "settlement failed", () => jobs.finishSettlement(row.id, { state: "failed", code, message }, now()));
+  if (code !== "SETTLEMENT_PENDING") await record(state, "settlement failed", () => jobs.finishSettlement(row.id, { state: "failed", code, message }, now()));
   return { ok: false, code, message, answer, unknown: code === "SETTLEMENT_PENDING" };
 }
 

@@ -3,7 +3,9 @@
  * A claim takes the oldest claimable job with `FOR UPDATE SKIP LOCKED` under a transaction-scoped
  * advisory lock, so that the count of running jobs it checks against `max_concurrent_jobs` is the
  * cluster's and no two claims interleave; everything else is one conditional statement. Instances
- * are woken by `NOTIFY` on the `tollbooth_jobs` channel when a job becomes claimable or a slot frees.
+ * are woken by `NOTIFY` on the `tollbooth_jobs` channel when a job becomes claimable (submitted,
+ * released after acceptance, requeued); a freed slot is taken by the instance that freed it, and by
+ * the others at their next poll.
  * No transaction is held across a network call: the facilitator is called between
  * `beginSettlement` and `finishSettlement`, each its own statement.
  */
@@ -158,24 +160,20 @@ export function createPgJobStore(sql: Sql): JobStore {
     },
     async complete(id, result, at, expiresAt, lease) {
       const fenced = lease ? sql`AND status = 'running' AND lease_owner = ${lease.worker} AND attempts = ${lease.attempt}` : sql``;
-      const done = await ok(sql`
+      return ok(sql`
         UPDATE jobs SET status = 'completed', result = ${JSON.stringify(result ?? null)}, input = NULL, payment = NULL, finished_at = ${iso(at)}, expires_at = ${iso(expiresAt)},
           lease_owner = NULL, lease_expires_at = NULL
         WHERE id = ${id} ${fenced}`);
-      if (done) await notify();
-      return done;
     },
     async fail(id, outcome, at, expiresAt, lease) {
       const fenced = lease ? sql`AND status IN ('queued', 'running') AND lease_owner = ${lease.worker} AND attempts = ${lease.attempt}` : sql``;
       const refund = outcome.refundReason;
-      const done = await ok(sql`
+      return ok(sql`
         UPDATE jobs SET status = ${outcome.status}, error_code = ${outcome.code}, error_message = ${outcome.message}, input = NULL, payment = NULL, result = NULL,
           refund_state = CASE WHEN ${refund}::text IS NULL THEN refund_state ELSE 'due' END,
           refund_reason = COALESCE(${refund}::text, refund_reason),
           started_at = COALESCE(started_at, ${iso(at)}), finished_at = ${iso(at)}, expires_at = ${iso(expiresAt)}, lease_owner = NULL, lease_expires_at = NULL
         WHERE id = ${id} ${fenced}`);
-      if (done) await notify();
-      return done;
     },
     async discard(id) {
       await sql`DELETE FROM job_settlements WHERE job_id = ${id}`;

@@ -6,11 +6,11 @@
 import type { Database } from "../store/db.ts";
 import { createRefundLedger } from "../refunds/ledger.ts";
 import { createJobSignal, type JobSignal } from "./job-signal.ts";
-import { type JobLease, type RawRow, type RawSettlement, refundsIn, type SqliteJobStore, toRow, toSettlement, toStatsRow } from "./job-store.ts";
+import { type JobLease, type JobStoreWithRefunds, type RawRow, type RawSettlement, refundsIn, toRow, toSettlement, toStatsRow } from "./job-store.ts";
 
 const finishedStatuses = "('completed', 'failed', 'expired')";
 
-export function createJobStore(db: Database): SqliteJobStore {
+export function createJobStore(db: Database): JobStoreWithRefunds {
   const signal: JobSignal = createJobSignal();
   const insert = db.prepare(
     `INSERT INTO jobs (id, skill, sync, status, input, caller, payer, network, price_micros, payment, settle_mode, request_id, created_at, lease_owner, lease_expires_at)
@@ -158,12 +158,10 @@ export function createJobStore(db: Database): SqliteJobStore {
       markMode.run(mode, id);
     },
     async complete(id, result, at, expiresAt, lease) {
-      const done = complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
-      if (done) signal.notify();
-      return done;
+      return complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
     },
     async fail(id, outcome, at, expiresAt, lease) {
-      const done =
+      return (
         fail.run({
           id,
           status: outcome.status,
@@ -173,9 +171,8 @@ export function createJobStore(db: Database): SqliteJobStore {
           at: at.toISOString(),
           expires: expiresAt.toISOString(),
           ...fence(lease),
-        }).changes === 1;
-      if (done) signal.notify();
-      return done;
+        }).changes === 1
+      );
     },
     async discard(id) {
       discard.run(id);

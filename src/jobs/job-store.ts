@@ -303,12 +303,12 @@ export interface JobStore {
   markRefundPaid(id: string, note: string): Promise<boolean>;
   /** Drops results and inputs past `expires_at`, and whole rows older than `rowsBefore`. */
   purge(now: Date, rowsBefore: Date): Promise<{ results: number; rows: number }>;
-  /** Calls `listener` when a job may have become claimable (submitted, released, a slot freed), from any instance sharing the table. */
+  /** Calls `listener` when a job may have become claimable (submitted, released after acceptance, requeued), from any instance sharing the table. */
   subscribe(listener: () => void): Promise<() => Promise<void>>;
 }
 
-/** The SQLite jobs table: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
-export type SqliteJobStore = JobStore & RefundLedger;
+/** The store's jobs facet on either engine: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
+export type JobStoreWithRefunds = JobStore & RefundLedger;
 
 /** 128 random bits: a job id is the only key to its result. */
 export function newJobId(): string {

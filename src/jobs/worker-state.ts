@@ -84,6 +84,11 @@ export function expiry(state: WorkerState, at: Date): Date {
 /** Guards writes: after stop() the store may be closed. */
 export async function write(state: WorkerState, what: string, fn: () => Promise<unknown>): Promise<void> {
   if (state.stopped) return;
+  await record(state, what, fn);
+}
+
+/** A write of a fact learnt from outside (the facilitator's answer): made even after stop(), logged if the store is closed by then. */
+export async function record(state: WorkerState, what: string, fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
   } catch (error) {

@@ -101,10 +101,10 @@ function newJob(n: number, fields: Partial<NewJob> = {}): NewJob {
 
 const claimOptions = (worker: string, now = at(1000), cap = 100, leaseMs = 10_000) => ({ worker, leaseMs, cap, now });
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000, explain?: () => Promise<string>): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not reached in time");
+    if (Date.now() > end) throw new Error(`condition not reached in time${explain ? `: ${await explain()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -356,7 +356,7 @@ for (const engine of engines) {
     it(
       "completes 50 jobs submitted across three workers exactly once, also when one worker is killed mid-run",
       withInstances(3, async (stores) => {
-        const work = newWork(60);
+        const work = newWork(200);
         const registry = testRegistry(work);
         const completions = new Map<string, number>();
         const counted = stores.map((store): JobStore => ({
@@ -369,27 +369,36 @@ for (const engine of engines) {
           },
         }));
         const workers = counted.map((s) => worker(s, registry, { cap: 4, leaseMs: 1500, reapEveryMs: 100 }));
-        for (const w of workers) await w.start();
-        const accepted = await Promise.all(
-          Array.from({ length: 50 }, (_, n) =>
-            workers[n % 3]!.accept({
-              entry: registry.skill("test.work")!,
-              value: { n },
-              payment: countingPayments([]).restore({ job: String(n) }),
-              caller: "addr:127.0.0.1",
-              priceMicros: 1000,
-              requestId: `req_${n}`,
-            }),
-          ),
-        );
-        expect(accepted.every((a) => a.kind === "accepted")).toBe(true);
-        // Kill the first worker while it holds running jobs: it stops without completing them.
-        await eventually(async () => (await stores[0]!.listByStatus("running")).some((r) => r.leaseOwner === workers[0]!.id), 10_000);
-        const orphaned = (await stores[0]!.listByStatus("running")).filter((r) => r.leaseOwner === workers[0]!.id).map((r) => r.id);
-        workers[0]!.stop();
-        expect(orphaned.length).toBeGreaterThan(0);
-        await eventually(async () => (await stores[1]!.countByStatus("completed")) === 50, 30_000);
-        for (const w of workers) w.stop();
+        const orphaned: string[] = [];
+        try {
+          for (const w of workers) await w.start();
+          const accepted = await Promise.all(
+            Array.from({ length: 50 }, (_, n) =>
+              workers[n % 3]!.accept({
+                entry: registry.skill("test.work")!,
+                value: { n },
+                payment: countingPayments([]).restore({ job: String(n) }),
+                caller: "addr:127.0.0.1",
+                priceMicros: 1000,
+                requestId: `req_${n}`,
+              }),
+            ),
+          );
+          expect(accepted.every((a) => a.kind === "accepted")).toBe(true);
+          // Kill the first worker while it holds running jobs: it stops without completing them.
+          await eventually(async () => (await stores[0]!.listByStatus("running")).some((r) => r.leaseOwner === workers[0]!.id), 10_000);
+          workers[0]!.stop();
+          // A statement sent just before the stop may still land; after that the killed worker writes nothing.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          orphaned.push(...(await stores[0]!.listByStatus("running")).filter((r) => r.leaseOwner === workers[0]!.id).map((r) => r.id));
+          expect(orphaned.length).toBeGreaterThan(0);
+          await eventually(async () => (await stores[1]!.countByStatus("completed")) === 50, 30_000, async () => {
+            const rows = await Promise.all(["queued", "running", "failed", "expired"].map((status) => stores[1]!.listByStatus(status as "queued")));
+            return JSON.stringify(rows.flat().map((r) => ({ id: r.id, status: r.status, code: r.errorCode, owner: r.leaseOwner, attempts: r.attempts })));
+          });
+        } finally {
+          for (const w of workers) w.stop();
+        }
         const rows = await stores[2]!.listByStatus("completed");
         expect(rows).toHaveLength(50);
         expect([...completions.values()].every((c) => c === 1)).toBe(true);
