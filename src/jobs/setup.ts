@@ -98,7 +98,7 @@ export function createJobService(options: {
     try {
       idempotency.purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000));
       // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
-      store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
+      void store.quotes.purge(new Date(now().getTime() - quoteRetentionMs)).catch((error: Error) => log.warn("quote purge failed", { error: error.message }));
     } catch (error) {
       log.warn("idempotency or quote purge failed", { error: (error as Error).message });
     }
