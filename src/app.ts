@@ -211,10 +211,10 @@ export function createApp(deps: AppDeps) {
   });
 
   for (const route of freeRoutes) {
-    app.get(route.path, ({ request }) => {
+    app.get(route.path, async ({ request }) => {
       const context = contextOf(request);
       context.route = route.path;
-      const { text, etag } = renderDocument(route, docsContext(request, route));
+      const { text, etag } = await renderDocument(route, docsContext(request, route));
       if (etag) {
         const headers = { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ETag: etag, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) };
         if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });

@@ -45,11 +45,11 @@ export function openStore(dataDir: string): Store {
   };
 }
 
-/** Opens the database for one operator command and closes it after, whatever the command returns or throws. */
-export function withStore<T>(dataDir: string, use: (store: Store) => T): T {
+/** Opens the database for one operator command and closes it after the command's answer (or throw) is in. */
+export async function withStore<T>(dataDir: string, use: (store: Store) => T | Promise<T>): Promise<T> {
   const store = openStore(dataDir);
   try {
-    return use(store);
+    return await use(store);
   } finally {
     store.close();
   }

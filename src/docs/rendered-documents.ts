@@ -13,13 +13,13 @@ export interface RenderedDocument {
   readonly etag: string | undefined;
 }
 
-export function createDocumentRenderer(): (route: FreeRoute, docs: DocsContext) => RenderedDocument {
+export function createDocumentRenderer(): (route: FreeRoute, docs: DocsContext) => Promise<RenderedDocument> {
   const kept = new Map<string, RenderedDocument & { key: string }>();
-  return (route, docs) => {
+  return async (route, docs) => {
     const key = route.reusedWhile?.(docs);
     const last = kept.get(route.path);
     if (key !== undefined && last?.key === key) return last;
-    const body = route.render(docs);
+    const body = await route.render(docs);
     const text = route.contentType === "application/json" ? JSON.stringify(body) : String(body);
     const etag = route.cacheSeconds ? `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"` : undefined;
     if (key !== undefined) kept.set(route.path, { key, text, etag });

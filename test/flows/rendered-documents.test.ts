@@ -7,25 +7,25 @@ import { createDocumentRenderer } from "../../src/docs/rendered-documents.ts";
 const docs = {} as DocsContext;
 
 describe("free documents rendered again only when their inputs change", () => {
-  it("reuses the text while the key holds and renders anew when it changes", () => {
+  it("reuses the text while the key holds and renders anew when it changes", async () => {
     let live = "a";
     let renders = 0;
     const route: FreeRoute = { path: "/x", contentType: "application/json", summary: "", render: () => ({ n: ++renders, live }), reusedWhile: () => live };
     const render = createDocumentRenderer();
-    expect(render(route, docs).text).toBe('{"n":1,"live":"a"}');
-    expect(render(route, docs).text).toBe('{"n":1,"live":"a"}');
+    expect((await render(route, docs)).text).toBe('{"n":1,"live":"a"}');
+    expect((await render(route, docs)).text).toBe('{"n":1,"live":"a"}');
     live = "b";
-    expect(render(route, docs).text).toBe('{"n":2,"live":"b"}');
+    expect((await render(route, docs)).text).toBe('{"n":2,"live":"b"}');
     expect(renders).toBe(2);
   });
 
-  it("renders on every request when a route names no key, and gives an ETag only to cacheable routes", () => {
+  it("renders on every request when a route names no key, and gives an ETag only to cacheable routes", async () => {
     let renders = 0;
     const route: FreeRoute = { path: "/y", contentType: "text/plain", summary: "", render: () => `n=${++renders}` };
     const render = createDocumentRenderer();
-    expect(render(route, docs)).toEqual({ text: "n=1", etag: undefined });
-    expect(render(route, docs).text).toBe("n=2");
-    const cached = render({ ...route, path: "/z", cacheSeconds: 60 }, docs);
+    expect(await render(route, docs)).toEqual({ text: "n=1", etag: undefined });
+    expect((await render(route, docs)).text).toBe("n=2");
+    const cached = await render({ ...route, path: "/z", cacheSeconds: 60 }, docs);
     expect(cached.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
   });
 
