@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps) {
   };
   // A2A the same way: the skill map now, the SDK with the first /a2a request; tasks live in the database.
   const a2aSkills = a2aSkillsOf(registry);
-  const a2aTasks = createA2aTaskStore(store.db, now);
+  const a2aTasks = createA2aTaskStore(store.a2aTasks, now);
   let a2aEndpoint: Promise<A2aHandler> | undefined;
   const a2a = async (request: Request, context: RequestContext) => {
     a2aEndpoint ??= import("./a2a/endpoint.ts").then(({ createA2aEndpoint }) =>

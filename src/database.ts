@@ -3,13 +3,20 @@
  * family (jobs and idempotency keys, the capital board, the directory, quotes). A new family adds its
  * migrations to `allMigrations` and its facet to `Store` here; store/ stays free of feature modules.
  */
-import { a2aTaskMigrations } from "./a2a/task-store.ts";
+import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
+import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
+import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { idempotencyMigrations } from "./jobs/idempotency.ts";
+import { idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
 import { createJobStore, jobMigrations, type JobStore } from "./jobs/job-store.ts";
+import { createPgQuoteStore, quotePgMigrations } from "./quotes/quote-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
+import type { RefundLedger } from "./refunds/ledger.ts";
 import type { Migration } from "./store/db.ts";
+import type { Sql } from "./store/postgres.ts";
 import { type CoreStore, coreMigrations, openCoreStore } from "./store/store.ts";
 
 export { databaseFileName } from "./store/store.ts";
@@ -31,6 +38,8 @@ export interface Store extends CoreStore {
   /** Directory listings (contacts included: private). */
   readonly listings: ListingStore;
   readonly quotes: QuoteStore;
+  /** A2A tasks (the SDK's TaskStore reads them through a2a/task-store.ts). */
+  readonly a2aTasks: A2aTaskRows;
 }
 
 /** `dataDir` of ":memory:" gives a throwaway database (tests). */
@@ -42,6 +51,23 @@ export function openStore(dataDir: string): Store {
     tickets: createTicketStore(core.db),
     listings: createListingStore(core.db),
     quotes: createQuoteStore(core.db),
+    a2aTasks: createSqliteA2aTaskRows(core.db),
+  };
+}
+
+/** The feature families' PostgreSQL migrations (issue 28): the same ids as their SQLite ones. */
+export const featurePgMigrations: readonly Migration[] = [...quotePgMigrations, ...capitalPgMigrations, ...directoryPgMigrations, ...a2aTaskPgMigrations];
+
+/** Every PostgreSQL migration known so far: the schema `tollbooth migrate-store` copies a data folder into. */
+export const allPgMigrations: readonly Migration[] = [...idempotencyPgMigrations, ...featurePgMigrations];
+
+/** The feature facets on PostgreSQL; the capital board's refund ledger comes from the ledger's own engine. */
+export function pgFeatureFacets(sql: Sql, capitalRefunds: RefundLedger): Pick<Store, "tickets" | "listings" | "quotes" | "a2aTasks"> {
+  return {
+    tickets: { ...createPgTicketBoard(sql), ...capitalRefunds },
+    listings: createPgListingStore(sql),
+    quotes: createPgQuoteStore(sql),
+    a2aTasks: createPgA2aTaskRows(sql),
   };
 }
 
