@@ -37,15 +37,15 @@ export default definePlugin({
       },
     },
   ],
-  admit({ ticket_id, seats }, ctx) {
-    const ticket = ctx.capital.ticketForSale(ticket_id);
+  async admit({ ticket_id, seats }, ctx) {
+    const ticket = await ctx.capital.ticketForSale(ticket_id);
     return { price: ctx.capital.priceOfSeats(ticket, seats) };
   },
   async run(input, ctx) {
-    return { ok: true as const, commitment: ctx.capital.reserve(input, ctx.requestId) };
+    return { ok: true as const, commitment: await ctx.capital.reserve(input, ctx.requestId) };
   },
   settlement: {
-    settled: (result, receipt, ctx) => ({ ok: true as const, commitment: ctx.capital.confirm(result.commitment.id, receipt) }),
+    settled: async (result, receipt, ctx) => ({ ok: true as const, commitment: await ctx.capital.confirm(result.commitment.id, receipt) }),
     unsettled: (result, outcome, ctx) => ctx.capital.unsettled(result.commitment.id, outcome.state, outcome.receipt),
   },
 });

@@ -52,11 +52,11 @@ export default defineSkill({
       },
     },
   ],
-  admit({ ticket_id }, ctx) {
-    ctx.capital.ticketForSale(ticket_id);
+  async admit({ ticket_id }, ctx) {
+    await ctx.capital.ticketForSale(ticket_id);
   },
   async run({ ticket_id }, ctx) {
-    const ticket = ctx.capital.ticketForSale(ticket_id);
+    const ticket = await ctx.capital.ticketForSale(ticket_id);
     const how = ctx.capital.howToCommit(ticket);
     return {
       ticket: { id: ticket.id, title: ticket.title, terms: ticket.terms, seats_left: ticket.seatsLeft, seat_price_usd: how.seat_price_usd, expires_at: ticket.expiresAt, how_to_commit: { ...how } },

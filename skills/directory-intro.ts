@@ -28,8 +28,8 @@ export default defineSkill({
       },
     },
   ],
-  admit({ listing_id }, ctx) {
-    ctx.directory.intro(listing_id);
+  async admit({ listing_id }, ctx) {
+    await ctx.directory.intro(listing_id);
   },
   async run({ listing_id }, ctx) {
     return ctx.directory.intro(listing_id);

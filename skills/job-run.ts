@@ -15,9 +15,9 @@ export default tiers.map((tier) =>
     examples: [{ input: { quote_id: "quote_3f1c9a7be2d04c5e8a6b1d2e3f405162" } }],
     engine: modelEngine(tier.runSkill),
     admit: (input, ctx) => admitRun(tier, input, ctx),
-    claim: (input, ctx, jobId) => {
-      ctx.quotes.claim(input.quote_id, tier.runSkill, jobId);
-      return () => void ctx.quotes.release(input.quote_id);
+    claim: async (input, ctx, jobId) => {
+      await ctx.quotes.claim(input.quote_id, tier.runSkill, jobId);
+      return () => ctx.quotes.release(input.quote_id);
     },
     run: (input, ctx) => runQuote(tier, input, ctx),
   }),

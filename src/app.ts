@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
-import { createDocumentRenderer, documentBody } from "./docs/rendered-documents.ts";
+import { createDocumentRenderer, documentBody, type RenderedDocument } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps) {
   };
   // A2A the same way: the skill map now, the SDK with the first /a2a request; tasks live in the database.
   const a2aSkills = a2aSkillsOf(registry);
-  const a2aTasks = createA2aTaskStore(store.db, now);
+  const a2aTasks = createA2aTaskStore(store.a2aTasks, now);
   let a2aEndpoint: Promise<A2aHandler> | undefined;
   const a2a = async (request: Request, context: RequestContext) => {
     a2aEndpoint ??= import("./a2a/endpoint.ts").then(({ createA2aEndpoint }) =>
@@ -209,10 +209,9 @@ export function createApp(deps: AppDeps) {
   });
 
   for (const route of freeRoutes) {
-    const render = (request: Request, jobs: JobsInfo) => {
+    const respond = (request: Request, document: RenderedDocument) => {
       const context = contextOf(request);
       context.route = route.path;
-      const document = renderDocument(route, docsContext(request, route, jobs));
       const { etag } = document;
       if (!etag) return textResponse(document.text, route.contentType, answerHeaders(context));
       const headers = {
@@ -223,8 +222,12 @@ export function createApp(deps: AppDeps) {
       if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
       return new Response(documentBody(document), { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
     };
+    const render = (request: Request, jobs: JobsInfo) => {
+      const document = renderDocument(route, docsContext(request, route, jobs));
+      return document instanceof Promise ? document.then((d) => respond(request, d)) : respond(request, document);
+    };
     const needs = route.readsJobs;
-    // Documents without live job figures stay synchronous (no store round trip).
+    // Documents without live job figures stay synchronous (no store round trip) unless they read the store themselves.
     if (needs) app.get(route.path, async ({ request }) => render(request, await jobService.info.figures(needs)));
     else app.get(route.path, ({ request }) => render(request, jobService.info.figures.none));
   }

@@ -7,8 +7,11 @@
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { a2aTaskMigrations } from "./a2a/task-store.ts";
-import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
+import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
+import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
+import { capitalMigrations, capitalRefundTable, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
@@ -19,6 +22,7 @@ import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
+import { createPgQuoteStore, quotePgMigrations } from "./quotes/quote-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { Migration } from "./store/db.ts";
 import type { Sql } from "./store/postgres.ts";
@@ -57,6 +61,8 @@ export interface Store extends CoreStore {
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
+  /** A2A tasks (the SDK's TaskStore reads them through a2a/task-store.ts). */
+  readonly a2aTasks: A2aTaskRows;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -104,10 +110,13 @@ export const families: readonly Family[] = [
       open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
     },
   },
-  { name: "capital tickets" },
-  { name: "directory listings" },
-  { name: "quotes" },
-  { name: "A2A tasks" },
+  {
+    name: "capital tickets",
+    pg: { migrations: capitalPgMigrations, open: (sql) => ({ tickets: { ...createPgTicketBoard(sql), ...createPgRefundLedger(sql, capitalRefundTable) } }) },
+  },
+  { name: "directory listings", pg: { migrations: directoryPgMigrations, open: (sql) => ({ listings: createPgListingStore(sql) }) } },
+  { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
+  { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
 ];
 
 function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
@@ -146,6 +155,7 @@ export function openStore(dataDir: string): Store {
     idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
+    a2aTasks: createSqliteA2aTaskRows(core.db),
   };
 }
 
@@ -241,11 +251,11 @@ export function redactedUrl(url: string): string {
   }
 }
 
-/** Opens the database for one operator command and closes it after, whatever the command returns or throws. */
-export function withStore<T>(dataDir: string, use: (store: Store) => T): T {
+/** Opens the database for one operator command and closes it after the command's answer (or throw) is in. */
+export async function withStore<T>(dataDir: string, use: (store: Store) => T | Promise<T>): Promise<T> {
   const store = openStore(dataDir);
   try {
-    return use(store);
+    return await use(store);
   } finally {
     void store.close();
   }

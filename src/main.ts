@@ -2,7 +2,7 @@
 /**
  * @module main — the `tollbooth` command: serve, and the operator commands beside it (skills, read,
  * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
- * install, types, new, keys, verify, buy); the usage text below lists them.
+ * migrate-store, install, types, new, keys, verify, buy); the usage text below lists them.
  */
 import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
@@ -45,6 +45,8 @@ Commands:
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
+  migrate-store --from sqlite:DIR --to postgres://… [--append]
+                         copy a data folder into PostgreSQL in one transaction, counts checked
   keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
@@ -210,6 +212,10 @@ async function main(args: string[]): Promise<number> {
     case "restore": {
       const { backupForCli, restoreForCli } = await import("./cli/backup.ts");
       return command === "backup" ? backupForCli(config, word) : restoreForCli(config, word);
+    }
+    case "migrate-store": {
+      const { migrateStoreForCli } = await import("./cli/migrate-store.ts");
+      return migrateStoreForCli({ from: flag("from"), to: flag("to"), append: on("append") });
     }
     case "install": {
       const { installForCli } = await import("./cli/install.ts");

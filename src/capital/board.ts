@@ -76,15 +76,15 @@ export interface HowToCommit {
 /** What `ctx.capital` offers a skill or plugin file. */
 export interface CapitalFacet {
   /** The ticket, when it can still be bought: 404 unknown, 410 expired, cancelled or full. */
-  ticketForSale(id: string): Ticket;
+  ticketForSale(id: string): Promise<Ticket>;
   /** 409 when fewer than `seats` are left; else the exact price of the seats. */
   priceOfSeats(ticket: Ticket, seats: number): string;
   howToCommit(ticket: Ticket): HowToCommit;
   /** Takes the seats atomically (the hold is undone if the payment does not settle). */
-  reserve(input: { ticket_id: string; seats: number; contact?: string | undefined }, requestId: string): CommitmentView;
-  confirm(commitmentId: string, receipt: SettlementReceipt): CommitmentView;
+  reserve(input: { ticket_id: string; seats: number; contact?: string | undefined }, requestId: string): Promise<CommitmentView>;
+  confirm(commitmentId: string, receipt: SettlementReceipt): Promise<CommitmentView>;
   /** Settlement failed: the seats go back. Pending: they stay held until the receipt resolves. */
-  unsettled(commitmentId: string, state: "failed" | "pending", receipt: SettlementReceipt): void;
+  unsettled(commitmentId: string, state: "failed" | "pending", receipt: SettlementReceipt): Promise<void>;
 }
 
 export function ticketRefusal(ticket: Ticket | undefined, id: string): ApiError | undefined {
@@ -180,10 +180,10 @@ export interface CapitalBoardDeps {
 export function createCapitalFacet(deps: CapitalBoardDeps, origin: string | undefined): CapitalFacet {
   const { tickets, now } = deps;
   const base = deps.publicUrl ?? origin;
-  const view = (c: Commitment) => commitmentView(c, tickets.get(c.ticketId, now()));
+  const view = async (c: Commitment) => commitmentView(c, await tickets.get(c.ticketId, now()));
   return {
-    ticketForSale(id) {
-      const ticket = tickets.get(id, now());
+    async ticketForSale(id) {
+      const ticket = await tickets.get(id, now());
       const refusal = ticketRefusal(ticket, id);
       if (refusal) throw refusal;
       return ticket as Ticket;
@@ -193,22 +193,22 @@ export function createCapitalFacet(deps: CapitalBoardDeps, origin: string | unde
       return formatDollars(seats * ticket.seatPriceMicros);
     },
     howToCommit: (ticket) => howToCommit(ticket, base, deps.payments),
-    reserve(input, requestId) {
-      const taken = tickets.reserve({ ticketId: input.ticket_id, seats: input.seats, contact: input.contact ?? null, requestId }, now());
+    async reserve(input, requestId) {
+      const taken = await tickets.reserve({ ticketId: input.ticket_id, seats: input.seats, contact: input.contact ?? null, requestId }, now());
       if (typeof taken !== "string") return view(taken);
-      const ticket = tickets.get(input.ticket_id, now());
+      const ticket = await tickets.get(input.ticket_id, now());
       if (taken === "too_many" && ticket) throw seatsUnavailable(ticket, input.seats);
       throw ticketRefusal(ticket, input.ticket_id) ?? new ApiError("CAPITAL_TICKET_CLOSED");
     },
-    confirm(commitmentId, receipt) {
-      const confirmed = tickets.confirm(commitmentId, receipt, now());
-      const current = confirmed ?? tickets.getCommitment(commitmentId);
+    async confirm(commitmentId, receipt) {
+      const confirmed = await tickets.confirm(commitmentId, receipt, now());
+      const current = confirmed ?? (await tickets.getCommitment(commitmentId));
       if (!current) throw new ApiError("INTERNAL_ERROR", { message: "The commitment vanished after settlement; the operator has the payment receipt." });
       return view(current);
     },
-    unsettled(commitmentId, state, receipt) {
-      if (state === "pending") tickets.markPending(commitmentId, receipt);
-      else tickets.release(commitmentId, "settlement failed", now());
+    async unsettled(commitmentId, state, receipt) {
+      if (state === "pending") await tickets.markPending(commitmentId, receipt);
+      else await tickets.release(commitmentId, "settlement failed", now());
     },
   };
 }

@@ -29,8 +29,8 @@ export function parseDuration(text: string): number | undefined {
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
 /** The operator's view of a ticket: the summary, the terms, and its commitments by state. */
-function operatorTicket(ticket: Ticket, tickets: TicketStore) {
-  const commitments = tickets.listCommitments({ ticketId: ticket.id });
+async function operatorTicket(ticket: Ticket, tickets: TicketStore) {
+  const commitments = await tickets.listCommitments({ ticketId: ticket.id });
   const count = (state: Commitment["state"]) => commitments.filter((c) => c.state === state).reduce((n, c) => n + c.seats, 0);
   const { terms: _sold, ...summary } = ticketSummary(ticket);
   return {
@@ -59,7 +59,7 @@ function fail(message: string): number {
   return 2;
 }
 
-export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): number {
+export async function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
   const [sub, id] = args.words;
   const f = args.flags;
   if (sub === "add") {
@@ -74,33 +74,33 @@ export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs
     for (const [name, max] of [["title", 120], ["summary", 1000], ["terms", 20_000]] as const) {
       if ((f[name] ?? "").length > max) return fail(`tollbooth tickets add: --${name} is longer than ${max} characters`);
     }
-    return withStore(config.data, (store) => {
+    return withStore(config.data, async (store) => {
       const at = now();
-      const ticket = store.tickets.add(
+      const ticket = await store.tickets.add(
         { title: f.title!.trim(), summary: f.summary!.trim(), terms: f.terms!.trim(), seats, seatPriceMicros: seatPrice, expiresAt: new Date(at.getTime() + expiresMs) },
         at,
       );
-      print(operatorTicket(ticket, store.tickets));
+      print(await operatorTicket(ticket, store.tickets));
       return 0;
     });
   }
   if (sub === "list") {
-    return withStore(config.data, (store) => {
-      print(store.tickets.list(now(), { openOnly: !args.all }).map((t) => operatorTicket(t, store.tickets)));
+    return withStore(config.data, async (store) => {
+      print(await Promise.all((await store.tickets.list(now(), { openOnly: !args.all })).map((t) => operatorTicket(t, store.tickets))));
       return 0;
     });
   }
   if (sub === "cancel") {
     if (!id) return fail("tollbooth tickets cancel ID");
-    return withStore(config.data, (store) => {
-      const cancelled = store.tickets.cancel(id, now());
+    return withStore(config.data, async (store) => {
+      const cancelled = await store.tickets.cancel(id, now());
       if (!cancelled) {
         console.error(`no ticket ${id}`);
         return 1;
       }
-      const refunds = store.tickets.listCommitments({ ticketId: id }).filter((c) => c.refundState !== null);
+      const refunds = (await store.tickets.listCommitments({ ticketId: id })).filter((c) => c.refundState !== null);
       print({
-        ticket: operatorTicket(cancelled.ticket, store.tickets),
+        ticket: await operatorTicket(cancelled.ticket, store.tickets),
         refunds_recorded: cancelled.refundsDue,
         refunds_due: refunds.filter((c) => c.refundState !== "paid").map((c) => ({ commitment_id: c.id, payer: c.payer, network: c.network, amount_usd: formatDollars(c.priceMicros), state: c.refundState })),
         note: refunds.length
@@ -113,12 +113,12 @@ export function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs
   return fail("usage: tollbooth tickets add --title T --summary S --terms T --seats N [--seat-price 1.00] [--expires-in 48h] | tickets list [--all] | tickets cancel ID");
 }
 
-export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): number {
-  return withStore(config.data, (store) => {
+export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
+  return withStore(config.data, async (store) => {
     const markId = args.flags["mark-refund-paid"];
     if (markId) {
       if (!args.flags.note?.trim()) return fail("tollbooth commitments --mark-refund-paid ID needs --note TEXT (e.g. the refund transaction)");
-      if (!store.tickets.markRefundPaid(markId, args.flags.note.trim(), now())) {
+      if (!(await store.tickets.markRefundPaid(markId, args.flags.note.trim(), now()))) {
         console.error(`no refund due on commitment ${markId}`);
         return 1;
       }
@@ -126,8 +126,8 @@ export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCli
       return 0;
     }
     const ticketId = args.flags.ticket;
-    const rows = store.tickets.listCommitments(ticketId ? { ticketId } : {}).filter((c) => args.all || c.state !== "released");
-    print(rows.map((c) => operatorCommitment(c, store.tickets.get(c.ticketId, now()))));
+    const rows = (await store.tickets.listCommitments(ticketId ? { ticketId } : {})).filter((c) => args.all || c.state !== "released");
+    print(await Promise.all(rows.map(async (c) => operatorCommitment(c, await store.tickets.get(c.ticketId, now())))));
     return 0;
   });
 }

@@ -16,8 +16,8 @@ import type { TicketStore } from "./ticket-store.ts";
 
 /** What the free documents read. */
 export interface CapitalDocs {
-  board(baseUrl: string): unknown;
-  tickets(baseUrl: string): unknown;
+  board(baseUrl: string): Promise<unknown>;
+  tickets(baseUrl: string): Promise<unknown>;
 }
 
 export interface CapitalService {
@@ -27,6 +27,8 @@ export interface CapitalService {
   readonly refunds: RefundPayer | undefined;
   /** Follows pending commitments to their receipts; returns how many moved. */
   reconcile(): Promise<{ confirmed: number; released: number }>;
+  /** The reconcile pass run at creation, settled (never rejects). */
+  readonly started: Promise<void>;
   stop(): void;
 }
 
@@ -61,27 +63,27 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
   async function reconcile() {
     const tally = { confirmed: 0, released: 0 };
     const at = now();
-    for (const c of tickets.listCommitments({ state: "reserved" })) {
+    for (const c of await tickets.listCommitments({ state: "reserved" })) {
       if (at.getTime() - Date.parse(c.createdAt) < staleHoldMs) continue;
       // Its request is gone: the payment it reserved says whether the buyer paid.
       const receipt = await deps.paymentOfRequest?.(c.requestId);
       const settlement = { payer: receipt?.payer ?? null, network: receipt?.network ?? null, transaction: receipt?.transaction ?? null, paymentId: receipt?.id ?? null };
       if (receipt?.state === "settled") {
-        if (tickets.confirm(c.id, settlement, at)) tally.confirmed++;
+        if (await tickets.confirm(c.id, settlement, at)) tally.confirmed++;
       } else if (receipt?.state === "pending") {
-        tickets.markPending(c.id, settlement);
-      } else if (tickets.release(c.id, "the server stopped before the payment settled", at)) {
+        await tickets.markPending(c.id, settlement);
+      } else if (await tickets.release(c.id, "the server stopped before the payment settled", at)) {
         tally.released++;
       }
     }
     if (!deps.lookupPayment) return tally;
-    for (const c of tickets.listCommitments({ state: "pending" })) {
+    for (const c of await tickets.listCommitments({ state: "pending" })) {
       const payment = c.paymentId ? await deps.lookupPayment(c.paymentId) : undefined;
       if (!payment) continue;
       if (payment.state === "settled") {
-        if (tickets.confirm(c.id, { payer: c.payer, network: c.network, transaction: payment.transaction, paymentId: c.paymentId }, now())) tally.confirmed++;
+        if (await tickets.confirm(c.id, { payer: c.payer, network: c.network, transaction: payment.transaction, paymentId: c.paymentId }, now())) tally.confirmed++;
       } else if (payment.state === "failed" || payment.state === "unused") {
-        if (tickets.release(c.id, `settlement ${payment.state}`, now())) tally.released++;
+        if (await tickets.release(c.id, `settlement ${payment.state}`, now())) tally.released++;
       }
     }
     if (tally.confirmed || tally.released) log.info("capital commitments reconciled", tally);
@@ -89,18 +91,22 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
   }
 
   const pass = () => {
-    reconcile().catch((error: Error) => log.warn("capital reconcile failed", { error: error.message }));
+    const reconciled = reconcile().then(
+      () => {},
+      (error: Error) => log.warn("capital reconcile failed", { error: error.message }),
+    );
     void refunds?.pass().catch((error: Error) => log.warn("capital refund pass failed", { error: error.message }));
+    return reconciled;
   };
-  pass();
+  const started = pass();
   const timer = setInterval(pass, passEveryMs);
   timer.unref?.();
 
   const docs: CapitalDocs = {
-    board(baseUrl) {
+    async board(baseUrl) {
       const at = now();
-      const open = tickets.list(at, { openOnly: true });
-      const totals = tickets.totals(at);
+      const open = await tickets.list(at, { openOnly: true });
+      const totals = await tickets.totals(at);
       return {
         ok: true,
         board: "capital",
@@ -122,8 +128,8 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
         refunds: "If the operator cancels a ticket after seats were paid, a refund to the paying wallet is recorded for each commitment (paid automatically where a refund account is configured).",
       };
     },
-    tickets() {
-      const open = tickets.list(now(), { openOnly: true });
+    async tickets() {
+      const open = await tickets.list(now(), { openOnly: true });
       return { ok: true, count: open.length, tickets: open.map(ticketSummary) };
     },
   };
@@ -133,6 +139,7 @@ export function createCapitalService(deps: CapitalServiceDeps): CapitalService {
     docs,
     refunds,
     reconcile,
+    started,
     stop() {
       clearInterval(timer);
       refunds?.stop();

@@ -11,7 +11,7 @@
  * payer (refunds/payer.ts) pays both.
  */
 import { randomBytes } from "node:crypto";
-import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundState } from "../refunds/ledger.ts";
+import { createRefundLedger, type RefundColumns, type RefundLedger, type RefundLedgerTable, type RefundState } from "../refunds/ledger.ts";
 import type { Database, Migration } from "../store/db.ts";
 
 export const capitalMigrations: Migration[] = [
@@ -119,27 +119,51 @@ export interface NewTicket {
 /** Why a reservation took nothing. */
 export type ReserveRefusal = "unknown" | "cancelled" | "expired" | "full" | "too_many";
 
-export interface TicketStore extends RefundLedger {
-  add(ticket: NewTicket, now: Date): Ticket;
-  get(id: string, now: Date): Ticket | undefined;
-  list(now: Date, options?: { openOnly?: boolean }): Ticket[];
+/**
+ * The capital board's table family (issue 28): one asynchronous interface, two engines — SQLite
+ * here (the default) and PostgreSQL (ticket-pg.ts). The refund ledger on the commitments
+ * (refunds/ledger.ts, `capitalRefundTable`) is joined to it by the store that opens the engine.
+ */
+export interface TicketBoard {
+  add(ticket: NewTicket, now: Date): Promise<Ticket>;
+  get(id: string, now: Date): Promise<Ticket | undefined>;
+  list(now: Date, options?: { openOnly?: boolean }): Promise<Ticket[]>;
   /** open → cancelled; every confirmed commitment with a payer gets a refund due. */
-  cancel(id: string, now: Date): { ticket: Ticket; refundsDue: number } | undefined;
+  cancel(id: string, now: Date): Promise<{ ticket: Ticket; refundsDue: number } | undefined>;
   /** Takes `seats` atomically, or says why it cannot. */
-  reserve(input: { ticketId: string; seats: number; contact: string | null; requestId: string }, now: Date): Commitment | ReserveRefusal;
+  reserve(input: ReserveInput, now: Date): Promise<Commitment | ReserveRefusal>;
   /** reserved | pending → confirmed with the settlement; a refund is due at once if the ticket was cancelled meanwhile. */
-  confirm(id: string, settlement: { payer: string | null; network: string | null; transaction: string | null; paymentId: string | null }, now: Date): Commitment | undefined;
+  confirm(id: string, settlement: SeatSettlement, now: Date): Promise<Commitment | undefined>;
   /** reserved | pending → released, seats given back. */
-  release(id: string, reason: string, now: Date): boolean;
+  release(id: string, reason: string, now: Date): Promise<boolean>;
   /** reserved → pending: settlement sent, not confirmed. */
-  markPending(id: string, settlement: { payer: string | null; network: string | null; transaction: string | null; paymentId: string | null }): boolean;
-  getCommitment(id: string): Commitment | undefined;
-  listCommitments(options?: { ticketId?: string; state?: CommitmentState }): Commitment[];
+  markPending(id: string, settlement: SeatSettlement): Promise<boolean>;
+  getCommitment(id: string): Promise<Commitment | undefined>;
+  listCommitments(options?: { ticketId?: string; state?: CommitmentState }): Promise<Commitment[]>;
   /** The operator paid a refund by hand. */
-  markRefundPaid(id: string, note: string, now: Date): boolean;
+  markRefundPaid(id: string, note: string, now: Date): Promise<boolean>;
   /** Counts for the free board. */
-  totals(now: Date): { openTickets: number; seatsLeft: number };
+  totals(now: Date): Promise<{ openTickets: number; seatsLeft: number }>;
 }
+
+export interface TicketStore extends TicketBoard, RefundLedger {}
+
+export interface ReserveInput {
+  readonly ticketId: string;
+  readonly seats: number;
+  readonly contact: string | null;
+  readonly requestId: string;
+}
+
+export interface SeatSettlement {
+  readonly payer: string | null;
+  readonly network: string | null;
+  readonly transaction: string | null;
+  readonly paymentId: string | null;
+}
+
+/** The refund ledger's view of the commitments table (the same for either engine). */
+export const capitalRefundTable: RefundLedgerTable = { table: "capital_commitments", settled: "state = 'confirmed'", orderBy: "confirmed_at" };
 
 const idOf = (prefix: string, bytes: number) => `${prefix}_${randomBytes(bytes).toString("hex")}`;
 /** 64 random bits: ticket ids are public (the free list shows them). */
@@ -147,7 +171,7 @@ export const newTicketId = () => idOf("tkt", 8);
 /** 128 random bits: a commitment id is its buyer's handle. */
 export const newCommitmentId = () => idOf("cmt", 16);
 
-interface TicketRow {
+export interface TicketRow {
   id: string;
   title: string;
   summary: string;
@@ -162,7 +186,7 @@ interface TicketRow {
   cancelled_at: string | null;
 }
 
-interface CommitmentRow extends RefundColumns {
+export interface CommitmentRow extends RefundColumns {
   id: string;
   ticket_id: string;
   seats: number;
@@ -181,14 +205,14 @@ interface CommitmentRow extends RefundColumns {
   refund_paid_at: string | null;
 }
 
-function ticketState(row: TicketRow, now: Date): TicketState {
+export function ticketState(row: TicketRow, now: Date): TicketState {
   if (row.state === "cancelled") return "cancelled";
   if (Date.parse(row.expires_at) <= now.getTime()) return "expired";
   if (row.seats_left === 0) return "full";
   return "open";
 }
 
-function toTicket(row: TicketRow, now: Date): Ticket {
+export function toTicket(row: TicketRow, now: Date): Ticket {
   return {
     id: row.id,
     title: row.title,
@@ -205,7 +229,7 @@ function toTicket(row: TicketRow, now: Date): Ticket {
   };
 }
 
-function toCommitment(r: CommitmentRow): Commitment {
+export function toCommitment(r: CommitmentRow): Commitment {
   return {
     id: r.id,
     ticketId: r.ticket_id,
@@ -231,7 +255,13 @@ function toCommitment(r: CommitmentRow): Commitment {
   };
 }
 
-const cancelledRefund = "the ticket was cancelled after the seats were paid";
+export const cancelledRefund = "the ticket was cancelled after the seats were paid";
+
+/** Why a reservation on this ticket took nothing. */
+export function reserveRefusal(row: TicketRow, now: Date): ReserveRefusal {
+  const state = ticketState(row, now);
+  return state === "open" ? "too_many" : state;
+}
 
 export function createTicketStore(db: Database): TicketStore {
   const insert = db.prepare(
@@ -278,14 +308,10 @@ export function createTicketStore(db: Database): TicketStore {
     "UPDATE capital_commitments SET refund_state = 'paid', refund_note = ?, refund_paid_at = ?, refund_raw = NULL, refund_claim = NULL WHERE id = ? AND refund_state IN ('due', 'sending')",
   );
 
-  const reserveTx = db.transaction((input: { ticketId: string; seats: number; contact: string | null; requestId: string }, now: Date): Commitment | ReserveRefusal => {
+  const reserveTx = db.transaction((input: ReserveInput, now: Date): Commitment | ReserveRefusal => {
     const row = get.get(input.ticketId);
     if (!row) return "unknown";
-    if (take.run(input.seats, input.ticketId, now.toISOString(), input.seats).changes !== 1) {
-      const state = ticketState(row, now);
-      if (state === "open") return "too_many";
-      return state;
-    }
+    if (take.run(input.seats, input.ticketId, now.toISOString(), input.seats).changes !== 1) return reserveRefusal(row, now);
     const id = newCommitmentId();
     insertCommitment.run({
       id,
@@ -306,7 +332,7 @@ export function createTicketStore(db: Database): TicketStore {
     return true;
   });
 
-  const confirmTx = db.transaction((id: string, s: { payer: string | null; network: string | null; transaction: string | null; paymentId: string | null }, now: Date) => {
+  const confirmTx = db.transaction((id: string, s: SeatSettlement, now: Date) => {
     if (confirm.run({ id, payer: s.payer, network: s.network, tx: s.transaction, paymentId: s.paymentId, at: now.toISOString() }).changes !== 1) return undefined;
     const row = getCommitment.get(id)!;
     const ticket = get.get(row.ticket_id);
@@ -323,7 +349,7 @@ export function createTicketStore(db: Database): TicketStore {
   });
 
   return {
-    add(ticket, now) {
+    async add(ticket, now) {
       const id = newTicketId();
       insert.run({
         id,
@@ -337,35 +363,35 @@ export function createTicketStore(db: Database): TicketStore {
       });
       return toTicket(get.get(id)!, now);
     },
-    get(id, now) {
+    async get(id, now) {
       const row = get.get(id);
       return row ? toTicket(row, now) : undefined;
     },
-    list(now, options = {}) {
+    async list(now, options = {}) {
       const rows = options.openOnly ? openRows.all(now.toISOString()) : all.all();
       return rows.map((r) => toTicket(r, now));
     },
-    cancel: (id, now) => cancelTx.immediate(id, now),
-    reserve: (input, now) => reserveTx.immediate(input, now),
-    confirm: (id, settlement, now) => confirmTx.immediate(id, settlement, now),
-    release: (id, reason, now) => releaseTx.immediate(id, reason, now),
-    markPending: (id, s) => pending.run({ id, payer: s.payer, network: s.network, tx: s.transaction, paymentId: s.paymentId }).changes === 1,
-    getCommitment(id) {
+    cancel: async (id, now) => cancelTx.immediate(id, now),
+    reserve: async (input, now) => reserveTx.immediate(input, now),
+    confirm: async (id, settlement, now) => confirmTx.immediate(id, settlement, now),
+    release: async (id, reason, now) => releaseTx.immediate(id, reason, now),
+    markPending: async (id, s) => pending.run({ id, payer: s.payer, network: s.network, tx: s.transaction, paymentId: s.paymentId }).changes === 1,
+    async getCommitment(id) {
       const row = getCommitment.get(id);
       return row ? toCommitment(row) : undefined;
     },
-    listCommitments(options = {}) {
+    async listCommitments(options = {}) {
       return allCommitments
         .all()
         .map(toCommitment)
         .filter((c) => (options.ticketId === undefined || c.ticketId === options.ticketId) && (options.state === undefined || c.state === options.state));
     },
-    markRefundPaid: (id, note, now) => refundPaid.run(note, now.toISOString(), id).changes === 1,
-    totals(now) {
+    markRefundPaid: async (id, note, now) => refundPaid.run(note, now.toISOString(), id).changes === 1,
+    async totals(now) {
       const row = totals.get(now.toISOString());
       return { openTickets: row?.n ?? 0, seatsLeft: row?.seats ?? 0 };
     },
     // The refund ledger: the jobs' statements on this table (refunds/ledger.ts).
-    ...createRefundLedger(db, { table: "capital_commitments", settled: "state = 'confirmed'", orderBy: "confirmed_at" }),
+    ...createRefundLedger(db, capitalRefundTable),
   };
 }

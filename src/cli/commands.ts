@@ -94,6 +94,17 @@ const specs: readonly CommandSpec[] = [
   { name: "doctor", maxWords: 0, summary: "Check config, data folder, plugins, wallets, browser, facilitator, disk space, backup folder, admin listener and trusted proxy; says what is missing.", flags: {} },
   { name: "backup", words: "[FILE]", maxWords: 1, summary: "A consistent copy of the database while the server runs: FILE, or a time-stamped file in --backup-dir.", flags: {} },
   { name: "restore", words: "FILE", maxWords: 1, summary: "Put a backup back; refused while a server holds --data.", flags: {} },
+  {
+    name: "migrate-store",
+    maxWords: 0,
+    summary:
+      "Copy every table of a SQLite data folder into a PostgreSQL database (migrated first), in one transaction, printing the rows per table and checking the counts after. Refused when the target already holds rows (unless --append) or when a table with rows has no PostgreSQL counterpart yet. Stop the server first.",
+    flags: {
+      from: { type: "string", value: "sqlite:DIR", help: "the data folder holding tollbooth.db" },
+      to: { type: "string", value: "postgres://…", help: "the PostgreSQL database to copy into" },
+      append: { type: "boolean", help: "copy even though the target tables already hold rows" },
+    },
+  },
   { name: "keys", words: "[list|rotate]", maxWords: 1, summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published.", flags: {} },
   {
     name: "verify",

@@ -52,8 +52,8 @@ export async function runDirectoryCli(
       } catch (error) {
         return fail(`tollbooth directory add: could not read the agent card at ${f.card}: ${refusal(error)}`, 1);
       }
-      return withStore(config.data, (store) => {
-        const listing = store.listings.add(
+      return withStore(config.data, async (store) => {
+        const listing = await store.listings.add(
           {
             name: f.name?.trim() || card.name,
             description: f.description?.trim() || card.description,
@@ -80,8 +80,8 @@ export async function runDirectoryCli(
     } catch (error) {
       return fail(`tollbooth directory add: --endpoint is not a public http(s) URL: ${refusal(error)}`);
     }
-    return withStore(config.data, (store) => {
-      const listing = store.listings.add(
+    return withStore(config.data, async (store) => {
+      const listing = await store.listings.add(
         {
           name: f.name!.trim().slice(0, 120),
           description: f.description!.trim().slice(0, 1000),
@@ -100,16 +100,16 @@ export async function runDirectoryCli(
     });
   }
   if (sub === "list") {
-    return withStore(config.data, (store) => {
-      print(store.listings.listAll({ includeRemoved: true }).map(operatorListing));
+    return withStore(config.data, async (store) => {
+      print((await store.listings.listAll({ includeRemoved: true })).map(operatorListing));
       return 0;
     });
   }
   if (sub === "remove") {
     if (!id) return fail("tollbooth directory remove ID");
-    return withStore(config.data, (store) => {
-      if (!store.listings.remove(id, now())) return fail(`no listed entry ${id}`, 1);
-      print(operatorListing(store.listings.get(id)!));
+    return withStore(config.data, async (store) => {
+      if (!(await store.listings.remove(id, now()))) return fail(`no listed entry ${id}`, 1);
+      print(operatorListing((await store.listings.get(id))!));
       return 0;
     });
   }
@@ -117,10 +117,10 @@ export async function runDirectoryCli(
     if (!id) return fail("tollbooth directory check ID");
     const store = openStore(config.data);
     try {
-      const listing = store.listings.get(id);
+      const listing = await store.listings.get(id);
       if (!listing) return fail(`no listing ${id}`, 1);
-      store.listings.recordCheck(id, await checkListing(web(), listing, AbortSignal.timeout(20_000), now));
-      print(operatorListing(store.listings.get(id)!));
+      await store.listings.recordCheck(id, await checkListing(web(), listing, AbortSignal.timeout(20_000), now));
+      print(operatorListing((await store.listings.get(id))!));
       return 0;
     } finally {
       store.close();

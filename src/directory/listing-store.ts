@@ -85,23 +85,27 @@ export interface ListingPage {
   readonly total: number;
 }
 
+/**
+ * The directory's table family (issue 28): one asynchronous interface, two engines — SQLite here
+ * (the default) and PostgreSQL (listing-pg.ts).
+ */
 export interface ListingStore {
-  add(listing: NewListing, now: Date): Listing;
-  get(id: string): Listing | undefined;
+  add(listing: NewListing, now: Date): Promise<Listing>;
+  get(id: string): Promise<Listing | undefined>;
   /** Listed entries, newest first, filtered by tag or skill (exact, case-insensitive). */
-  page(options: { tag?: string; skill?: string; offset: number; limit: number }): ListingPage;
-  listAll(options?: { includeRemoved?: boolean }): Listing[];
-  remove(id: string, now: Date): boolean;
+  page(options: { tag?: string | undefined; skill?: string | undefined; offset: number; limit: number }): Promise<ListingPage>;
+  listAll(options?: { includeRemoved?: boolean }): Promise<Listing[]>;
+  remove(id: string, now: Date): Promise<boolean>;
   /** The listed entries checked longest ago (never-checked first). */
-  dueForCheck(limit: number): Listing[];
-  recordCheck(id: string, outcome: CheckOutcome): void;
-  counts(): { listed: number; reachable: number; openForWork: number };
+  dueForCheck(limit: number): Promise<Listing[]>;
+  recordCheck(id: string, outcome: CheckOutcome): Promise<void>;
+  counts(): Promise<{ listed: number; reachable: number; openForWork: number }>;
 }
 
 /** 64 random bits: listing ids are public. */
 export const newListingId = () => `lst_${randomBytes(8).toString("hex")}`;
 
-interface Row {
+export interface ListingRow {
   id: string;
   name: string;
   description: string;
@@ -124,7 +128,7 @@ interface Row {
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
 
-function toListing(r: Row): Listing {
+export function toListing(r: ListingRow): Listing {
   return {
     id: r.id,
     name: r.name,
@@ -149,16 +153,59 @@ function toListing(r: Row): Listing {
 
 const lower = (values: readonly string[]) => values.map((v) => v.toLowerCase());
 
+/** One page of listed entries (newest first) matching a tag or skill: filtered here, the directory is operator-sized. */
+export function pageOf(listed: Listing[], { tag, skill, offset, limit }: { tag?: string | undefined; skill?: string | undefined; offset: number; limit: number }): ListingPage {
+  const wantTag = tag?.toLowerCase();
+  const wantSkill = skill?.toLowerCase();
+  const matching = listed.filter((l) => (!wantTag || lower(l.tags).includes(wantTag)) && (!wantSkill || lower(l.skills).includes(wantSkill)));
+  return { listings: matching.slice(offset, offset + limit), total: matching.length };
+}
+
+/** The columns of a new listing, the same for either engine (`reachable` 1 when its card was read). */
+export function newListingColumns(listing: NewListing, now: Date) {
+  return {
+    id: newListingId(),
+    name: listing.name,
+    description: listing.description,
+    tags: JSON.stringify(listing.tags),
+    skills: JSON.stringify(listing.skills),
+    endpoint: listing.endpoint,
+    card_url: listing.cardUrl,
+    price_summary: JSON.stringify(listing.priceSummary),
+    networks: JSON.stringify(listing.networks),
+    contact: listing.contact,
+    state: "listed",
+    listed_at: now.toISOString(),
+    verified_at: listing.verifiedAt ? listing.verifiedAt.toISOString() : null,
+    latency_ms: listing.latencyMs ?? null,
+    reachable: listing.verifiedAt ? 1 : null,
+  };
+}
+
+/** The columns one check sets (null: keep what was there; `open_for_work` and `verified_at` only change when reached). */
+export function checkColumns(o: CheckOutcome) {
+  return {
+    at: o.at.toISOString(),
+    reachable: o.reachable ? 1 : 0,
+    latency: o.latencyMs,
+    error: o.error ?? null,
+    open: o.openForWork === undefined || o.openForWork === null ? null : o.openForWork ? 1 : 0,
+    skills: o.skills ? JSON.stringify(o.skills) : null,
+    prices: o.priceSummary ? JSON.stringify(o.priceSummary) : null,
+    networks: o.networks ? JSON.stringify(o.networks) : null,
+  };
+}
+
 export function createListingStore(db: Database): ListingStore {
   const insert = db.prepare(
     `INSERT INTO directory_listings (id, name, description, tags, skills, endpoint, card_url, price_summary, networks, contact, state, listed_at, verified_at, latency_ms, reachable)
      VALUES ($id, $name, $description, $tags, $skills, $endpoint, $card, $prices, $networks, $contact, 'listed', $at, $verified, $latency, $reachable)`,
   );
-  const get = db.prepare<Row, [string]>("SELECT * FROM directory_listings WHERE id = ?");
-  const listed = db.prepare<Row, []>("SELECT * FROM directory_listings WHERE state = 'listed' ORDER BY listed_at DESC, rowid DESC");
-  const everything = db.prepare<Row, []>("SELECT * FROM directory_listings ORDER BY listed_at DESC, rowid DESC");
+  const get = db.prepare<ListingRow, [string]>("SELECT * FROM directory_listings WHERE id = ?");
+  const listed = db.prepare<ListingRow, []>("SELECT * FROM directory_listings WHERE state = 'listed' ORDER BY listed_at DESC, rowid DESC");
+  const everything = db.prepare<ListingRow, []>("SELECT * FROM directory_listings ORDER BY listed_at DESC, rowid DESC");
   const remove = db.prepare<unknown, [string, string]>("UPDATE directory_listings SET state = 'removed', removed_at = ? WHERE id = ? AND state = 'listed'");
-  const due = db.prepare<Row, [number]>(
+  const due = db.prepare<ListingRow, [number]>(
     "SELECT * FROM directory_listings WHERE state = 'listed' ORDER BY checked_at IS NOT NULL, checked_at, rowid LIMIT ?",
   );
   const check = db.prepare(
@@ -169,58 +216,26 @@ export function createListingStore(db: Database): ListingStore {
      WHERE id = $id`,
   );
 
+  const byId = (id: string) => {
+    const row = get.get(id);
+    return row ? toListing(row) : undefined;
+  };
+
   return {
-    add(listing, now) {
-      const id = newListingId();
-      insert.run({
-        id,
-        name: listing.name,
-        description: listing.description,
-        tags: JSON.stringify(listing.tags),
-        skills: JSON.stringify(listing.skills),
-        endpoint: listing.endpoint,
-        card: listing.cardUrl,
-        prices: JSON.stringify(listing.priceSummary),
-        networks: JSON.stringify(listing.networks),
-        contact: listing.contact,
-        at: now.toISOString(),
-        verified: listing.verifiedAt ? listing.verifiedAt.toISOString() : null,
-        latency: listing.latencyMs ?? null,
-        reachable: listing.verifiedAt ? 1 : null,
-      });
-      return toListing(get.get(id)!);
+    async add(listing, now) {
+      const row = newListingColumns(listing, now);
+      insert.run({ ...row, card: row.card_url, prices: row.price_summary, at: row.listed_at, verified: row.verified_at, latency: row.latency_ms });
+      return byId(row.id)!;
     },
-    get(id) {
-      const row = get.get(id);
-      return row ? toListing(row) : undefined;
+    get: async (id) => byId(id),
+    page: async (options) => pageOf(listed.all().map(toListing), options),
+    listAll: async (options = {}) => (options.includeRemoved ? everything : listed).all().map(toListing),
+    remove: async (id, now) => remove.run(now.toISOString(), id).changes === 1,
+    dueForCheck: async (limit) => due.all(limit).map(toListing),
+    async recordCheck(id, o) {
+      check.run({ id, ...checkColumns(o) });
     },
-    page({ tag, skill, offset, limit }) {
-      // Tags and skills are JSON arrays: filtered here, the directory is operator-sized.
-      const wantTag = tag?.toLowerCase();
-      const wantSkill = skill?.toLowerCase();
-      const matching = listed
-        .all()
-        .map(toListing)
-        .filter((l) => (!wantTag || lower(l.tags).includes(wantTag)) && (!wantSkill || lower(l.skills).includes(wantSkill)));
-      return { listings: matching.slice(offset, offset + limit), total: matching.length };
-    },
-    listAll: (options = {}) => (options.includeRemoved ? everything : listed).all().map(toListing),
-    remove: (id, now) => remove.run(now.toISOString(), id).changes === 1,
-    dueForCheck: (limit) => due.all(limit).map(toListing),
-    recordCheck(id, o) {
-      check.run({
-        id,
-        at: o.at.toISOString(),
-        reachable: o.reachable ? 1 : 0,
-        latency: o.latencyMs,
-        error: o.error ?? null,
-        open: o.openForWork === undefined || o.openForWork === null ? null : o.openForWork ? 1 : 0,
-        skills: o.skills ? JSON.stringify(o.skills) : null,
-        prices: o.priceSummary ? JSON.stringify(o.priceSummary) : null,
-        networks: o.networks ? JSON.stringify(o.networks) : null,
-      });
-    },
-    counts() {
+    async counts() {
       const rows = listed.all();
       return {
         listed: rows.length,

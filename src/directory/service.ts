@@ -116,16 +116,16 @@ function surveyPeer(l: Listing): Static<typeof PeerSurveySchema>["peers"][number
 /** What `ctx.directory` offers a skill file. */
 export interface DirectoryFacet {
   /** The listing's contact pack: 404 unknown, 410 removed. */
-  intro(listingId: string): Static<typeof IntroPackSchema>;
+  intro(listingId: string): Promise<Static<typeof IntroPackSchema>>;
   /** Peer intelligence from the stored rows and checks; no network access. */
-  survey(): Static<typeof PeerSurveySchema>;
+  survey(): Promise<Static<typeof PeerSurveySchema>>;
 }
 
 export interface DirectoryDocs {
-  overview(baseUrl: string): unknown;
-  listings(query: URLSearchParams): unknown;
+  overview(baseUrl: string): Promise<unknown>;
+  listings(query: URLSearchParams): Promise<unknown>;
   /** Listed sellers: the circle of peers (for /v1/circle). */
-  peers(): ReturnType<typeof publicListing>[];
+  peers(): Promise<ReturnType<typeof publicListing>[]>;
 }
 
 export interface DirectoryService {
@@ -145,8 +145,8 @@ export interface DirectoryServiceDeps {
   readonly checksPerMin: number;
 }
 
-function listingOrRefusal(listings: ListingStore, id: string): Listing {
-  const listing = listings.get(id);
+async function listingOrRefusal(listings: ListingStore, id: string): Promise<Listing> {
+  const listing = await listings.get(id);
   if (!listing) throw new ApiError("DIRECTORY_LISTING_NOT_FOUND", { message: `No directory listing ${id}; see GET /v1/directory/listings. Nothing was charged.` });
   if (listing.state === "removed") throw new ApiError("DIRECTORY_LISTING_REMOVED");
   return listing;
@@ -170,9 +170,9 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
   const { listings, web, log, now } = deps;
 
   const facet: DirectoryFacet = {
-    intro: (id) => introPack(listingOrRefusal(listings, id)),
-    survey() {
-      const all = listings.listAll();
+    intro: async (id) => introPack(await listingOrRefusal(listings, id)),
+    async survey() {
+      const all = await listings.listAll();
       const bySkill = new Map<string, string[]>();
       const peersBySkill = new Map<string, number>();
       for (const l of all) {
@@ -197,10 +197,10 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
   };
 
   const docs: DirectoryDocs = {
-    overview(baseUrl) {
-      const counts = listings.counts();
+    async overview(baseUrl) {
+      const counts = await listings.counts();
       const tags = new Map<string, number>();
-      for (const l of listings.listAll()) for (const tag of l.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+      for (const l of await listings.listAll()) for (const tag of l.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
       return {
         ok: true,
         directory: "agents and sellers listed by this server's operator",
@@ -219,12 +219,12 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         checks: `A background check re-reads listed cards and capabilities through a guarded fetch (robots.txt honoured), ${deps.checksPerMin} per minute.`,
       };
     },
-    listings(query) {
+    async listings(query) {
       const limit = pageParam(query, "limit", defaultPageSize, maxPageSize) || defaultPageSize;
       const offset = pageParam(query, "offset", 0, 1_000_000);
       const tag = query.get("tag")?.trim().slice(0, 40) || undefined;
       const skill = query.get("skill")?.trim().slice(0, 80) || undefined;
-      const page = listings.page({ tag, skill, offset, limit });
+      const page = await listings.page({ tag, skill, offset, limit });
       return {
         ok: true,
         total: page.total,
@@ -236,7 +236,7 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         listings: page.listings.map(publicListing),
       };
     },
-    peers: () => listings.listAll().map(publicListing),
+    peers: async () => (await listings.listAll()).map(publicListing),
   };
 
   let checking = false;
@@ -245,9 +245,9 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
     checking = true;
     let done = 0;
     try {
-      for (const listing of listings.dueForCheck(limit)) {
+      for (const listing of await listings.dueForCheck(limit)) {
         const outcome = await checkListing(web, listing, AbortSignal.timeout(checkTimeoutMs), now);
-        listings.recordCheck(listing.id, outcome);
+        await listings.recordCheck(listing.id, outcome);
         done++;
       }
     } finally {

@@ -16,7 +16,7 @@ export interface FreeRoute {
   readonly path: string;
   readonly contentType: "application/json" | "text/plain" | "text/markdown";
   readonly summary: string;
-  readonly render: (docs: DocsContext) => unknown;
+  readonly render: (docs: DocsContext) => unknown | Promise<unknown>;
   /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
   readonly cacheSeconds?: number;
   /**

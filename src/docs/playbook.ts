@@ -70,9 +70,9 @@ export function renderPlaybook(docs: DocsContext) {
   };
 }
 
-export function renderCircle(docs: DocsContext) {
+export async function renderCircle(docs: DocsContext) {
   const url = (path: string) => new URL(path, docs.baseUrl).toString();
-  const peers = (docs.directory?.peers() ?? []).filter((p) => p.skills.length > 0 || Object.keys(p.price_summary).length > 0);
+  const peers = ((await docs.directory?.peers()) ?? []).filter((p) => p.skills.length > 0 || Object.keys(p.price_summary).length > 0);
   return {
     ok: true,
     circle: "peer sellers: agents that sell skills per call, listed in this server's directory",

@@ -27,17 +27,21 @@ export function documentBody(document: RenderedDocument): Blob {
   return body;
 }
 
-export function createDocumentRenderer(): (route: FreeRoute, docs: DocsContext) => RenderedDocument {
+/** Renders a route's document; synchronous unless the route reads the store (then a Promise). */
+export function createDocumentRenderer(): (route: FreeRoute, docs: DocsContext) => RenderedDocument | Promise<RenderedDocument> {
   const kept = new Map<string, { readonly key: string; readonly document: RenderedDocument }>();
-  return (route, docs) => {
-    const key = route.reusedWhile?.(docs);
-    const last = kept.get(route.path);
-    if (key !== undefined && last?.key === key) return last.document;
-    const body = route.render(docs);
+  const finish = (route: FreeRoute, key: string | undefined, body: unknown): RenderedDocument => {
     const text = route.contentType === "application/json" ? JSON.stringify(body) : String(body);
     const etag = route.cacheSeconds || key !== undefined ? `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"` : undefined;
     const document = { text, etag };
     if (key !== undefined) kept.set(route.path, { key, document });
     return document;
+  };
+  return (route, docs) => {
+    const key = route.reusedWhile?.(docs);
+    const last = kept.get(route.path);
+    if (key !== undefined && last?.key === key) return last.document;
+    const body = route.render(docs);
+    return body instanceof Promise ? body.then((b) => finish(route, key, b)) : finish(route, key, body);
   };
 }

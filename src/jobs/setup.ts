@@ -8,6 +8,7 @@ import type { OperationDeps } from "../http/operation.ts";
 import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
+import { a2aTaskRetentionMs } from "../a2a/task-store.ts";
 import { quoteRetentionMs } from "../quotes/tiers.ts";
 import type { Store } from "../database.ts";
 import type { RefundSender } from "../x402/refund.ts";
@@ -127,7 +128,9 @@ export function createJobService(options: {
       .catch((error: Error) => log.warn("idempotency purge failed", { error: error.message }));
     try {
       // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
-      store.quotes.purge(new Date(now().getTime() - quoteRetentionMs));
+      void store.quotes.purge(new Date(now().getTime() - quoteRetentionMs)).catch((error: Error) => log.warn("quote purge failed", { error: error.message }));
+      // Finished A2A tasks a week after their last change.
+      void store.a2aTasks.purgeFinished(new Date(now().getTime() - a2aTaskRetentionMs)).catch((error: Error) => log.warn("a2a task purge failed", { error: error.message }));
     } catch (error) {
       log.warn("quote purge failed", { error: (error as Error).message });
     }

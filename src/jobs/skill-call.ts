@@ -14,6 +14,7 @@ import { type Admission, admitPaidCall, type PaidCall, type PaidCallDeps, runWit
 import type { AcceptedPayment, Charge } from "../paid-call/payments.ts";
 import type { RateDecision } from "../paid-call/rate-limit.ts";
 import { priceIn, type PriceTable } from "../plugin/price.ts";
+import type { GiveBack } from "../plugin/define.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
 import type { SettleResponse } from "../x402/messages.ts";
@@ -141,9 +142,9 @@ async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fiel
   const id = newJobId();
   // The skill's one-use resource (a quote) is taken with the verified payer before acceptance:
   // of two paid runs racing for it, the loser is refused here and its payment released.
-  let giveBack: (() => void) | void = undefined;
+  let giveBack: GiveBack = undefined;
   try {
-    giveBack = entry.definition.claim?.(value as never, operation.contextFor(entry, call.signal, call.requestId, { payer: payment.payer, origin: call.origin }), id);
+    giveBack = await entry.definition.claim?.(value as never, operation.contextFor(entry, call.signal, call.requestId, { payer: payment.payer, origin: call.origin }), id);
   } catch (error) {
     await payment.release();
     throw error;
@@ -161,11 +162,11 @@ async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fiel
       origin: call.origin,
     });
   } catch (error) {
-    giveBack?.();
+    await giveBack?.();
     throw error;
   }
   if (outcome.kind === "answer") {
-    giveBack?.();
+    await giveBack?.();
     call.report.outcome = `settlement_${statusOf(outcome.answer)}`;
     return { kind: "answer", answer: outcome.answer, charge: admitted.charge };
   }

@@ -126,8 +126,11 @@ export interface SkillDefinition<I extends TObject = TObject, O extends TSchema 
    * the payment is released and nothing is charged. The function returned gives the resource
    * back when the job is not accepted after all (settlement at acceptance failed).
    */
-  readonly claim?: (input: Static<I>, ctx: PluginContext, jobId: string) => void | (() => void);
+  readonly claim?: (input: Static<I>, ctx: PluginContext, jobId: string) => GiveBack | Promise<GiveBack>;
 }
+
+/** What a skill's `claim` returns: nothing, or how to give the resource back. */
+export type GiveBack = void | (() => unknown);
 
 export interface SkillEngine {
   /** false: the skill refuses with 503 SKILL_UNAVAILABLE before any price. */

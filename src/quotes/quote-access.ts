@@ -11,13 +11,13 @@ import { type ClaimOutcome, payerKey, type QuoteRow, type QuoteStore } from "./q
 export interface QuoteAccess {
   /** The answer to a goal and budget: the same quote when asked again within 24 h, else `decide()`'s, stored. */
   ask(goal: string, goalHash: string, budgetMicros: number, decide: () => Promise<QuoteDecision>): Promise<QuoteRow>;
-  get(id: string): QuoteRow | undefined;
+  get(id: string): Promise<QuoteRow | undefined>;
   /** Throws the ApiError that refuses running quote `id` with `runSkill` (404, 400, 410, 409, 403). */
-  checkRunnable(id: string, runSkill: string): void;
+  checkRunnable(id: string, runSkill: string): Promise<void>;
   /** Takes the quote for `jobId`; throws like `checkRunnable` when another run got it first. */
-  claim(id: string, runSkill: string, jobId: string): void;
+  claim(id: string, runSkill: string, jobId: string): Promise<void>;
   /** Gives back a quote this call claimed (its run failed and charged nothing). */
-  release(id: string): boolean;
+  release(id: string): Promise<boolean>;
 }
 
 function refusalError(outcome: Extract<ClaimOutcome, { kind: "refused" }>, runSkill: string): ApiError {
@@ -42,7 +42,7 @@ export function createQuoteAccess(store: QuoteStore, call: { readonly payer: str
   return {
     async ask(goal, goalHash, budgetMicros, decide) {
       const now = call.now();
-      const earlier = store.findRepeat(goalHash, budgetMicros, payer, now);
+      const earlier = await store.findRepeat(goalHash, budgetMicros, payer, now);
       if (earlier) {
         const stale = earlier.decision === "accept" && (earlier.usedAt !== null || Date.parse(earlier.expiresAt) <= now.getTime());
         // Re-asking is not haggling: the same terms, under a fresh id once the old one was run or expired.
@@ -52,12 +52,12 @@ export function createQuoteAccess(store: QuoteStore, call: { readonly payer: str
       return store.insert(decision, { goal, goalHash, budgetMicros, payer }, call.now());
     },
     get: (id) => store.get(id),
-    checkRunnable(id, runSkill) {
-      const refused = store.refusal(id, runSkill, payer, call.now());
+    async checkRunnable(id, runSkill) {
+      const refused = await store.refusal(id, runSkill, payer, call.now());
       if (refused && refused.kind === "refused") throw refusalError(refused, runSkill);
     },
-    claim(id, runSkill, jobId) {
-      const outcome = store.claim(id, runSkill, payer, jobId, call.requestId, call.now());
+    async claim(id, runSkill, jobId) {
+      const outcome = await store.claim(id, runSkill, payer, jobId, call.requestId, call.now());
       if (outcome.kind === "refused") throw refusalError(outcome, runSkill);
     },
     release: (id) => store.release(id, call.requestId),

@@ -53,7 +53,7 @@ export interface QuoteRow extends QuoteDecision {
   readonly jobId: string | null;
 }
 
-interface RawQuote {
+export interface RawQuote {
   id: string;
   goal_hash: string;
   goal: string;
@@ -80,19 +80,30 @@ export type ClaimOutcome =
   | { readonly kind: "claimed" }
   | { readonly kind: "refused"; readonly why: "missing" | "not_accepted" | "wrong_tier" | "expired" | "used" | "wrong_payer"; readonly quote?: QuoteRow };
 
+/**
+ * The quotes table family (issue 28): one asynchronous interface, two engines — SQLite here (the
+ * default) and PostgreSQL (quote-pg.ts) for instances sharing one database.
+ */
 export interface QuoteStore {
-  get(id: string): QuoteRow | undefined;
+  get(id: string): Promise<QuoteRow | undefined>;
   /** The latest answer to the same goal and budget by the same payer within 24 h (no_model answers are asked again). */
-  findRepeat(goalHash: string, budgetMicros: number, payer: string | null, now: Date): QuoteRow | undefined;
-  insert(decision: QuoteDecision, ask: { goal: string; goalHash: string; budgetMicros: number; payer: string | null }, now: Date): QuoteRow;
+  findRepeat(goalHash: string, budgetMicros: number, payer: string | null, now: Date): Promise<QuoteRow | undefined>;
+  insert(decision: QuoteDecision, ask: QuoteAsk, now: Date): Promise<QuoteRow>;
   /** Why `payer` may not run quote `id` at `runSkill` now, or undefined when it may (checked before the 402). */
-  refusal(id: string, runSkill: string, payer: string | null, now: Date): ClaimOutcome | undefined;
+  refusal(id: string, runSkill: string, payer: string | null, now: Date): Promise<ClaimOutcome | undefined>;
   /** Marks the quote used by `jobId`, only if it is still runnable by this payer: one caller wins a race. */
-  claim(id: string, runSkill: string, payer: string | null, jobId: string, requestId: string, now: Date): ClaimOutcome;
+  claim(id: string, runSkill: string, payer: string | null, jobId: string, requestId: string, now: Date): Promise<ClaimOutcome>;
   /** Gives the quote back after a run that was not accepted or failed without charge (only the claiming request's). */
-  release(id: string, requestId: string): boolean;
-  recent(limit: number): QuoteRow[];
-  purge(before: Date): number;
+  release(id: string, requestId: string): Promise<boolean>;
+  recent(limit: number): Promise<QuoteRow[]>;
+  purge(before: Date): Promise<number>;
+}
+
+export interface QuoteAsk {
+  readonly goal: string;
+  readonly goalHash: string;
+  readonly budgetMicros: number;
+  readonly payer: string | null;
 }
 
 export function newQuoteId(): string {
@@ -121,7 +132,8 @@ export function payerKey(payer: string | undefined | null): string | null {
   return /^0x[0-9a-fA-F]{40}$/.test(payer) ? payer.toLowerCase() : payer;
 }
 
-function rowOf(r: RawQuote): QuoteRow {
+/** A stored row as either engine reads it back (timestamps as ISO strings). */
+export function quoteOfRow(r: RawQuote): QuoteRow {
   return {
     id: r.id,
     goalHash: r.goal_hash,
@@ -145,6 +157,45 @@ function rowOf(r: RawQuote): QuoteRow {
   };
 }
 
+/** Why `payer` may not run `quote` at `runSkill` now (undefined: it may). */
+export function refusalOf(quote: QuoteRow | undefined, runSkill: string, payer: string | null, now: Date): ClaimOutcome | undefined {
+  if (!quote) return { kind: "refused", why: "missing" };
+  if (quote.decision !== "accept") return { kind: "refused", why: "not_accepted", quote };
+  if (quote.runSkill !== runSkill) return { kind: "refused", why: "wrong_tier", quote };
+  if (Date.parse(quote.expiresAt) <= now.getTime()) return { kind: "refused", why: "expired", quote };
+  if (quote.usedAt !== null) return { kind: "refused", why: "used", quote };
+  if (quote.payer !== null && payer !== null && quote.payer !== payer) return { kind: "refused", why: "wrong_payer", quote };
+  return undefined;
+}
+
+/** After a claim that changed nothing: why (an unpaid run cannot take a bound quote). */
+export function lostClaim(quote: QuoteRow | undefined, runSkill: string, payer: string | null, now: Date): ClaimOutcome {
+  return refusalOf(quote, runSkill, payer, now) ?? { kind: "refused", why: payer === null ? "wrong_payer" : "used" };
+}
+
+/** The columns of a new quote row, the same for either engine. */
+export function newQuoteColumns(decision: QuoteDecision, ask: QuoteAsk, now: Date) {
+  return {
+    id: newQuoteId(),
+    goal_hash: ask.goalHash,
+    goal: ask.goal,
+    budget_micros: ask.budgetMicros,
+    decision: decision.decision,
+    reason: decision.reason,
+    note: decision.note,
+    tier: decision.tier,
+    run_skill: decision.runSkill,
+    price_micros: decision.priceMicros,
+    scope: decision.scope,
+    allowed_hosts: JSON.stringify(decision.allowedHosts),
+    counter: decision.counter ? JSON.stringify(decision.counter) : null,
+    next_request: decision.nextRequest ? JSON.stringify(decision.nextRequest) : null,
+    payer: ask.payer,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
+  };
+}
+
 export function createQuoteStore(db: Database): QuoteStore {
   const get = db.prepare<RawQuote, [string]>("SELECT * FROM quotes WHERE id = ?");
   const repeat = db.prepare<RawQuote, [string, number, string, string | null]>(
@@ -162,59 +213,31 @@ export function createQuoteStore(db: Database): QuoteStore {
   const recent = db.prepare<RawQuote, [number]>("SELECT * FROM quotes ORDER BY created_at DESC, rowid DESC LIMIT ?");
   const purge = db.prepare<unknown, [string]>("DELETE FROM quotes WHERE created_at < ?");
 
-  function refusal(id: string, runSkill: string, payer: string | null, now: Date): ClaimOutcome | undefined {
+  const byId = (id: string) => {
     const raw = get.get(id);
-    if (!raw) return { kind: "refused", why: "missing" };
-    const quote = rowOf(raw);
-    if (quote.decision !== "accept") return { kind: "refused", why: "not_accepted", quote };
-    if (quote.runSkill !== runSkill) return { kind: "refused", why: "wrong_tier", quote };
-    if (Date.parse(quote.expiresAt) <= now.getTime()) return { kind: "refused", why: "expired", quote };
-    if (quote.usedAt !== null) return { kind: "refused", why: "used", quote };
-    if (quote.payer !== null && payer !== null && quote.payer !== payer) return { kind: "refused", why: "wrong_payer", quote };
-    return undefined;
-  }
+    return raw ? quoteOfRow(raw) : undefined;
+  };
 
   return {
-    get: (id) => {
-      const raw = get.get(id);
-      return raw ? rowOf(raw) : undefined;
-    },
-    findRepeat(goalHash, budgetMicros, payer, now) {
+    get: async (id) => byId(id),
+    async findRepeat(goalHash, budgetMicros, payer, now) {
       const raw = repeat.get(goalHash, budgetMicros, new Date(now.getTime() - repeatWindowMs).toISOString(), payer);
-      return raw ? rowOf(raw) : undefined;
+      return raw ? quoteOfRow(raw) : undefined;
     },
-    insert(decision, ask, now) {
-      const id = newQuoteId();
-      insert.run({
-        id,
-        goal_hash: ask.goalHash,
-        goal: ask.goal,
-        budget_micros: ask.budgetMicros,
-        decision: decision.decision,
-        reason: decision.reason,
-        note: decision.note,
-        tier: decision.tier,
-        run_skill: decision.runSkill,
-        price_micros: decision.priceMicros,
-        scope: decision.scope,
-        allowed_hosts: JSON.stringify(decision.allowedHosts),
-        counter: decision.counter ? JSON.stringify(decision.counter) : null,
-        next_request: decision.nextRequest ? JSON.stringify(decision.nextRequest) : null,
-        payer: ask.payer,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
-      });
-      return rowOf(get.get(id)!);
+    async insert(decision, ask, now) {
+      const row = newQuoteColumns(decision, ask, now);
+      insert.run(row);
+      return byId(row.id)!;
     },
-    refusal,
-    claim(id, runSkill, payer, jobId, requestId, now) {
+    refusal: async (id, runSkill, payer, now) => refusalOf(byId(id), runSkill, payer, now),
+    async claim(id, runSkill, payer, jobId, requestId, now) {
       // A bound quote needs the same payer; an unpaid run (payments off) cannot take a bound quote.
       const changed = claim.run(now.toISOString(), jobId, requestId, id, runSkill, now.toISOString(), payer).changes;
       if (changed === 1) return { kind: "claimed" };
-      return refusal(id, runSkill, payer, now) ?? { kind: "refused", why: payer === null ? "wrong_payer" : "used" };
+      return lostClaim(byId(id), runSkill, payer, now);
     },
-    release: (id, requestId) => release.run(id, requestId).changes === 1,
-    recent: (limit) => recent.all(limit).map(rowOf),
-    purge: (before) => purge.run(before.toISOString()).changes,
+    release: async (id, requestId) => release.run(id, requestId).changes === 1,
+    recent: async (limit) => recent.all(limit).map(quoteOfRow),
+    purge: async (before) => purge.run(before.toISOString()).changes,
   };
 }

@@ -13,10 +13,10 @@ function stateOf(q: QuoteRow, now: Date): string {
   return Date.parse(q.expiresAt) <= now.getTime() ? "expired" : "open";
 }
 
-export function listQuotesForCli(config: Config, limit: number, now = new Date()): number {
+export async function listQuotesForCli(config: Config, limit: number, now = new Date()): Promise<number> {
   const store = openStore(config.data);
   try {
-    const rows = store.quotes.recent(Number.isFinite(limit) && limit > 0 ? limit : 20);
+    const rows = await store.quotes.recent(Number.isFinite(limit) && limit > 0 ? limit : 20);
     if (rows.length === 0) {
       console.log(`no quotes in ${store.path}`);
       return 0;

@@ -31,8 +31,8 @@ export const RunOutputSchema = t.Object({
 export type RunOutput = typeof RunOutputSchema.static;
 
 /** Before the 402: a model to run it, and a quote this caller may run at this tier. */
-export function admitRun(tier: Tier, input: { quote_id: string }, ctx: PluginContext): void {
-  ctx.quotes.checkRunnable(input.quote_id, tier.runSkill);
+export async function admitRun(tier: Tier, input: { quote_id: string }, ctx: PluginContext): Promise<void> {
+  await ctx.quotes.checkRunnable(input.quote_id, tier.runSkill);
   requireModel(ctx.llm);
 }
 
@@ -52,7 +52,7 @@ function systemFor(quote: QuoteRow, tier: Tier): string {
 }
 
 export async function runQuote(tier: Tier, input: { quote_id: string }, ctx: PluginContext): Promise<RunOutput> {
-  const quote = ctx.quotes.get(input.quote_id);
+  const quote = await ctx.quotes.get(input.quote_id);
   if (!quote || quote.runSkill !== tier.runSkill) throw new ApiError("QUOTE_NOT_FOUND");
   try {
     const result = await ctx.llm.runAgent({
@@ -78,7 +78,7 @@ export async function runQuote(tier: Tier, input: { quote_id: string }, ctx: Plu
     };
   } catch (error) {
     // Failed work is never charged, so the quote may be run again while it lasts.
-    ctx.quotes.release(quote.id);
+    await ctx.quotes.release(quote.id);
     throw error;
   }
 }

@@ -42,11 +42,11 @@ const addTicket = (...extra: string[]) => {
 };
 const job = (target: TestService, body: Json) => target.request("/v1/jobs", { method: "POST", json: body });
 const commit = (target: TestService, body: Json) => target.request("/v1/capital/commit", { method: "POST", json: body });
-const seatsLeft = (id: string) => free.store.tickets.get(id, new Date())?.seatsLeft;
+const seatsLeft = async (id: string) => (await free.store.tickets.get(id, new Date()))?.seatsLeft;
 
 describe("tickets CLI and the free board", () => {
   it("adds a ticket from a second process while the server runs, and the server lists it at once without its terms", async () => {
-    const ticket = addTicket("--seats", "3", "--seat-price", "0.5", "--expires-in", "2h");
+    const ticket = await addTicket("--seats", "3", "--seat-price", "0.5", "--expires-in", "2h");
     expect(ticket.id).toMatch(/^tkt_[0-9a-f]{16}$/);
     expect(ticket).toMatchObject({ state: "open", seats_total: 3, seats_left: 3, seat_price_usd: "0.5", terms: "SAFE at 5M cap; pro rata" });
     expect(Date.parse(ticket.expires_at) - Date.parse(ticket.opens_at)).toBe(2 * 3_600_000);
@@ -77,7 +77,7 @@ describe("tickets CLI and the free board", () => {
 
 describe("capital.ticket", () => {
   it("sells the terms with a complete description of the commit call", async () => {
-    const ticket = addTicket("--seats", "4", "--seat-price", "0.25");
+    const ticket = await addTicket("--seats", "4", "--seat-price", "0.25");
     const res = await job(free, { skill: "capital.ticket", ticket_id: ticket.id });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
@@ -88,11 +88,11 @@ describe("capital.ticket", () => {
     // The described call works as described.
     const committed = await commit(free, how.body);
     expect(committed.status).toBe(200);
-    expect(seatsLeft(ticket.id)).toBe(3);
+    expect(await seatsLeft(ticket.id)).toBe(3);
   });
 
   it("answers an open ticket with a 402 when payments are on, and refuses unknown and closed tickets before any 402", async () => {
-    const ticket = addTicket("--seats", "1");
+    const ticket = await addTicket("--seats", "1");
     const preview = await job(paid, { skill: "capital.ticket", ticket_id: ticket.id });
     expect(preview.status).toBe(402);
 
@@ -114,49 +114,49 @@ describe("capital.ticket", () => {
 
 describe("POST /v1/capital/commit", () => {
   it("takes seats and answers the commitment record; the 402 states seats × the ticket's seat price", async () => {
-    const ticket = addTicket("--seats", "5", "--seat-price", "0.4");
+    const ticket = await addTicket("--seats", "5", "--seat-price", "0.4");
     const preview = await commit(paid, { ticket_id: ticket.id, seats: 3 });
     expect(preview.status).toBe(402);
     const offers = (await preview.json()) as Json;
     expect(offers.accepts[0].amount).toBe("1200000");
-    expect(seatsLeft(ticket.id)).toBe(5);
+    expect(await seatsLeft(ticket.id)).toBe(5);
 
     const res = await commit(free, { ticket_id: ticket.id, seats: 3, contact: "ops@buyer.example" });
     expect(res.status).toBe(200);
     const record = ((await res.json()) as Json).commitment;
     expect(record).toMatchObject({ ticket_id: ticket.id, ticket_title: "Crawler co-op", seats: 3, seat_price_usd: "0.4", total_usd: "1.2", state: "confirmed", payer: null, transaction: null });
     expect(record.id).toMatch(/^cmt_[0-9a-f]{32}$/);
-    expect(seatsLeft(ticket.id)).toBe(2);
+    expect(await seatsLeft(ticket.id)).toBe(2);
     const listed = cli("commitments", "--ticket", ticket.id).out as unknown as Json[];
     expect(listed).toEqual([expect.objectContaining({ id: record.id, seats: 3, contact: "ops@buyer.example", state: "confirmed", refund: null })]);
   });
 
   it("refuses too many seats (409), a full ticket (410), an expired one (410), a cancelled one (410) and an unknown one (404), before any 402 and without moving a seat", async () => {
-    const ticket = addTicket("--seats", "2");
+    const ticket = await addTicket("--seats", "2");
     const tooMany = await commit(paid, { ticket_id: ticket.id, seats: 3 });
     expect(tooMany.status).toBe(409);
     expect(tooMany.headers.get("payment-required")).toBeNull();
     expect(await tooMany.json()).toMatchObject({ error: "CAPITAL_SEATS_UNAVAILABLE", seats_left: 2 });
-    expect(seatsLeft(ticket.id)).toBe(2);
+    expect(await seatsLeft(ticket.id)).toBe(2);
 
     expect((await commit(free, { ticket_id: ticket.id, seats: 2 })).status).toBe(200);
     const full = await commit(paid, { ticket_id: ticket.id, seats: 1 });
     expect(full.status).toBe(410);
     expect(await full.json()).toMatchObject({ error: "CAPITAL_TICKET_FULL" });
     expect((await commit(free, { ticket_id: ticket.id, seats: 1 })).status).toBe(410);
-    expect(seatsLeft(ticket.id)).toBe(0);
+    expect(await seatsLeft(ticket.id)).toBe(0);
     const fullTerms = await job(paid, { skill: "capital.ticket", ticket_id: ticket.id });
     expect(fullTerms.status).toBe(410);
 
     const past = new Date(Date.now() - 3_600_000);
-    const expired = free.store.tickets.add({ title: "old", summary: "s", terms: "t", seats: 2, seatPriceMicros: 1_000_000, expiresAt: new Date(Date.now() - 1000) }, past);
+    const expired = await free.store.tickets.add({ title: "old", summary: "s", terms: "t", seats: 2, seatPriceMicros: 1_000_000, expiresAt: new Date(Date.now() - 1000) }, past);
     const late = await commit(paid, { ticket_id: expired.id, seats: 1 });
     expect(late.status).toBe(410);
     expect(await late.json()).toMatchObject({ error: "CAPITAL_TICKET_CLOSED", state: "expired" });
     expect((await commit(free, { ticket_id: expired.id, seats: 1 })).status).toBe(410);
-    expect(seatsLeft(expired.id)).toBe(2);
+    expect(await seatsLeft(expired.id)).toBe(2);
 
-    const cancelled = addTicket("--seats", "2");
+    const cancelled = await addTicket("--seats", "2");
     cli("tickets", "cancel", cancelled.id);
     const gone = await commit(paid, { ticket_id: cancelled.id, seats: 1 });
     expect(gone.status).toBe(410);
@@ -169,24 +169,24 @@ describe("POST /v1/capital/commit", () => {
   });
 
   it("never sells the last seat twice: concurrent commits, and two database connections reserving directly", async () => {
-    const ticket = addTicket("--seats", "1");
+    const ticket = await addTicket("--seats", "1");
     const answers = await Promise.all(Array.from({ length: 6 }, () => commit(free, { ticket_id: ticket.id, seats: 1 })));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 410, 410, 410, 410, 410]);
-    expect(seatsLeft(ticket.id)).toBe(0);
-    expect(free.store.tickets.listCommitments({ ticketId: ticket.id })).toHaveLength(1);
+    expect(await seatsLeft(ticket.id)).toBe(0);
+    expect(await free.store.tickets.listCommitments({ ticketId: ticket.id })).toHaveLength(1);
 
-    const other = addTicket("--seats", "1");
+    const other = await addTicket("--seats", "1");
     const { openStore } = await import("../../src/database.ts");
     const second = openStore(data);
     try {
       const at = new Date();
-      const first = free.store.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "a" }, at);
-      const again = second.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "b" }, at);
+      const first = await free.store.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "a" }, at);
+      const again = await second.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "b" }, at);
       expect(typeof first).toBe("object");
       expect(again).toBe("full");
       // A released hold gives the seat back to the other connection.
-      expect(free.store.tickets.release((first as { id: string }).id, "settlement failed", at)).toBe(true);
-      expect(typeof second.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "c" }, at)).toBe("object");
+      expect(await free.store.tickets.release((first as { id: string }).id, "settlement failed", at)).toBe(true);
+      expect(typeof await second.tickets.reserve({ ticketId: other.id, seats: 1, contact: null, requestId: "c" }, at)).toBe("object");
     } finally {
       second.close();
     }
@@ -194,11 +194,11 @@ describe("POST /v1/capital/commit", () => {
 
   it("records a refund due when a payment settles after its ticket was cancelled", async () => {
     const at = new Date();
-    const ticket = free.store.tickets.add({ title: "late", summary: "s", terms: "t", seats: 2, seatPriceMicros: 300_000, expiresAt: new Date(at.getTime() + 60_000) }, at);
-    const held = free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "r" }, at);
+    const ticket = await free.store.tickets.add({ title: "late", summary: "s", terms: "t", seats: 2, seatPriceMicros: 300_000, expiresAt: new Date(at.getTime() + 60_000) }, at);
+    const held = await free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "r" }, at);
     if (typeof held === "string") throw new Error(held);
-    expect(free.store.tickets.cancel(ticket.id, at)?.refundsDue).toBe(0);
-    const confirmed = free.store.tickets.confirm(held.id, { payer: "0x2222222222222222222222222222222222222222", network: "eip155:8453", transaction: "0xabc", paymentId: "p1" }, at);
+    expect((await free.store.tickets.cancel(ticket.id, at))?.refundsDue).toBe(0);
+    const confirmed = await free.store.tickets.confirm(held.id, { payer: "0x2222222222222222222222222222222222222222", network: "eip155:8453", transaction: "0xabc", paymentId: "p1" }, at);
     expect(confirmed).toMatchObject({ state: "confirmed", refundState: "due", refundReason: expect.stringContaining("cancelled") });
     expect((await free.store.tickets.refundWork(["eip155:8453"])).map((w) => [w.id, w.priceMicros])).toContainEqual([held.id, 600_000]);
   });
@@ -207,17 +207,17 @@ describe("POST /v1/capital/commit", () => {
     const { createCapitalService, staleHoldMs } = await import("../../src/capital/service.ts");
     const { createMemoryLogger } = await import("../../src/log.ts");
     const at = new Date();
-    const ticket = free.store.tickets.add({ title: "crash", summary: "s", terms: "t", seats: 3, seatPriceMicros: 1_000_000, expiresAt: new Date(at.getTime() + 3_600_000) }, at);
-    const stale = free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "req_lost" }, new Date(at.getTime() - staleHoldMs - 1000));
-    const fresh = free.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId: "req_live" }, at);
+    const ticket = await free.store.tickets.add({ title: "crash", summary: "s", terms: "t", seats: 3, seatPriceMicros: 1_000_000, expiresAt: new Date(at.getTime() + 3_600_000) }, at);
+    const stale = await free.store.tickets.reserve({ ticketId: ticket.id, seats: 2, contact: null, requestId: "req_lost" }, new Date(at.getTime() - staleHoldMs - 1000));
+    const fresh = await free.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId: "req_live" }, at);
     if (typeof stale === "string" || typeof fresh === "string") throw new Error("not reserved");
-    expect(seatsLeft(ticket.id)).toBe(0);
+    expect(await seatsLeft(ticket.id)).toBe(0);
     const capital = createCapitalService({ tickets: free.store.tickets, payments: free.paymentInfo, log: createMemoryLogger(), now: () => new Date() });
-    await capital.reconcile();
+    await capital.started;
     capital.stop();
-    expect(free.store.tickets.getCommitment(stale.id)).toMatchObject({ state: "released", releaseReason: expect.stringContaining("stopped") });
-    expect(free.store.tickets.getCommitment(fresh.id)?.state).toBe("reserved");
-    expect(seatsLeft(ticket.id)).toBe(2);
+    expect(await free.store.tickets.getCommitment(stale.id)).toMatchObject({ state: "released", releaseReason: expect.stringContaining("stopped") });
+    expect((await free.store.tickets.getCommitment(fresh.id))?.state).toBe("reserved");
+    expect(await seatsLeft(ticket.id)).toBe(2);
   });
 
   it("keeps expired, full and cancelled tickets off the free list", async () => {

@@ -85,7 +85,7 @@ const addTicket = (target: TestService, seats: number, seatPriceMicros: number) 
 
 describe("paid capital commits (official buyers, anvil)", () => {
   it("sells capital.ticket's terms with the paying networks in how_to_commit", async () => {
-    const ticket = addTicket(service, 2, 300_000);
+    const ticket = await addTicket(service, 2, 300_000);
     const before = await balance(fx.buyer.address);
     const res = await post(service, fx.buyer.key, "/v1/jobs", { skill: "capital.ticket", ticket_id: ticket.id });
     expect(res.status).toBe(200);
@@ -96,7 +96,7 @@ describe("paid capital commits (official buyers, anvil)", () => {
   }, 30_000);
 
   it("two buyers racing for the last seat: one seat sold, one buyer charged, the loser refused without a charge", async () => {
-    const ticket = addTicket(service, 1, 250_000);
+    const ticket = await addTicket(service, 1, 250_000);
     const before = { buyer: await balance(fx.buyer.address), rival: await balance(rival.address), payTo: await balance(refunder.address) };
     const [a, b] = await Promise.all([
       post(service, fx.buyer.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 1, contact: "a@buyer.example" }),
@@ -125,8 +125,8 @@ describe("paid capital commits (official buyers, anvil)", () => {
     expect(spent(winner)).toBe(250_000n);
     expect(spent(loser)).toBe(0n);
     expect(after.payTo - before.payTo).toBe(250_000n);
-    expect(service.store.tickets.get(ticket.id, new Date())).toMatchObject({ seatsLeft: 0, state: "full" });
-    expect(service.store.tickets.listCommitments({ ticketId: ticket.id }).map((c) => c.state)).toEqual(["confirmed"]);
+    expect(await service.store.tickets.get(ticket.id, new Date())).toMatchObject({ seatsLeft: 0, state: "full" });
+    expect((await service.store.tickets.listCommitments({ ticketId: ticket.id })).map((c) => c.state)).toEqual(["confirmed"]);
     // The loser's payment, if it got as far as verification, was released unused.
     const states = service.store.db.query<{ state: string }, []>("SELECT state FROM payment_receipts WHERE operation_id = 'capital.commit'").all().map((r) => r.state);
     expect(states.filter((s) => s === "settled")).toHaveLength(1);
@@ -134,22 +134,22 @@ describe("paid capital commits (official buyers, anvil)", () => {
   }, 60_000);
 
   it("releases the reserved seats when settlement fails, and nothing moves", async () => {
-    const ticket = addTicket(viaFacilitator, 2, 500_000);
+    const ticket = await addTicket(viaFacilitator, 2, 500_000);
     const payToBefore = await balance(fx.payTo);
     const res = await post(viaFacilitator, drained.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 2 });
     expect(res.status).toBe(402);
     const body = (await res.json()) as Json;
     expect(body).toMatchObject({ error: "SETTLEMENT_FAILED", reason: "invalid_exact_evm_insufficient_balance" });
     expect(JSON.stringify(body)).not.toContain("cmt_");
-    expect(viaFacilitator.store.tickets.get(ticket.id, new Date())).toMatchObject({ seatsLeft: 2, state: "open" });
-    const [held] = viaFacilitator.store.tickets.listCommitments({ ticketId: ticket.id });
+    expect(await viaFacilitator.store.tickets.get(ticket.id, new Date())).toMatchObject({ seatsLeft: 2, state: "open" });
+    const [held] = await viaFacilitator.store.tickets.listCommitments({ ticketId: ticket.id });
     expect(held).toMatchObject({ state: "released", releaseReason: "settlement failed", seats: 2 });
     expect(await balance(fx.payTo)).toBe(payToBefore);
     expect(facilitator.calls).toContain("POST /settle");
   }, 60_000);
 
   it("keeps the seats held while settlement is pending, and confirms the commitment once its receipt settles", async () => {
-    const ticket = addTicket(slow, 2, 200_000);
+    const ticket = await addTicket(slow, 2, 200_000);
     const before = await balance(fx.buyer.address);
     await fx.anvil.rpc("evm_setAutomine", [false]);
     let pending: Json;
@@ -158,9 +158,9 @@ describe("paid capital commits (official buyers, anvil)", () => {
       expect(res.status).toBe(504);
       pending = (await res.json()) as Json;
       expect(pending).toMatchObject({ error: "SETTLEMENT_PENDING" });
-      const [held] = slow.store.tickets.listCommitments({ ticketId: ticket.id });
+      const [held] = await slow.store.tickets.listCommitments({ ticketId: ticket.id });
       expect(held).toMatchObject({ state: "pending", seats: 1, paymentId: pending.payment_id, transaction: pending.transaction });
-      expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
+      expect((await slow.store.tickets.get(ticket.id, new Date()))?.seatsLeft).toBe(1);
       // The board's own pass follows the receipt: nothing moves while it is pending.
       const capital = createCapitalService({ tickets: slow.store.tickets, payments: slow.paymentInfo, log: createMemoryLogger(), now: () => new Date(), lookupPayment: async (id) => slow.gate?.lookup(id) });
       try {
@@ -174,21 +174,21 @@ describe("paid capital commits (official buyers, anvil)", () => {
     } finally {
       await fx.anvil.rpc("evm_setAutomine", [true]);
     }
-    const [confirmed] = slow.store.tickets.listCommitments({ ticketId: ticket.id });
+    const [confirmed] = await slow.store.tickets.listCommitments({ ticketId: ticket.id });
     expect(confirmed).toMatchObject({ state: "confirmed", transaction: pending.transaction });
     expect(String(confirmed!.payer).toLowerCase()).toBe(fx.buyer.address.toLowerCase());
-    expect(slow.store.tickets.get(ticket.id, new Date())?.seatsLeft).toBe(1);
+    expect((await slow.store.tickets.get(ticket.id, new Date()))?.seatsLeft).toBe(1);
     expect(await balance(fx.buyer.address)).toBe(before - 200_000n);
   }, 60_000);
 
   it("confirms a hold left reserved by a lost request when the payment that request reserved settled", async () => {
     const { staleHoldMs } = await import("../../src/capital/service.ts");
-    const ticket = addTicket(service, 3, 100_000);
+    const ticket = await addTicket(service, 3, 100_000);
     const paid = await post(service, fx.buyer.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 1 });
     expect(paid.status).toBe(200);
     const { request_id: requestId, commitment } = (await paid.json()) as Json;
     // As if the server had stopped after that request's reservation and settlement, before recording it.
-    const lost = service.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId }, new Date(Date.now() - staleHoldMs - 1000));
+    const lost = await service.store.tickets.reserve({ ticketId: ticket.id, seats: 1, contact: null, requestId }, new Date(Date.now() - staleHoldMs - 1000));
     if (typeof lost === "string") throw new Error(lost);
     const capital = createCapitalService({
       tickets: service.store.tickets,
@@ -198,13 +198,13 @@ describe("paid capital commits (official buyers, anvil)", () => {
       lookupPayment: async (id) => service.gate?.lookup(id),
       paymentOfRequest: (id) => service.store.receipts.findByRequest(id),
     });
-    await capital.reconcile();
+    await capital.started;
     capital.stop();
-    expect(service.store.tickets.getCommitment(lost.id)).toMatchObject({ state: "confirmed", transaction: commitment.transaction, paymentId: commitment.payment_id });
+    expect(await service.store.tickets.getCommitment(lost.id)).toMatchObject({ state: "confirmed", transaction: commitment.transaction, paymentId: commitment.payment_id });
   }, 30_000);
 
   it("cancelling a ticket with paid seats records refunds due, and the refund payer sends them back once", async () => {
-    const ticket = addTicket(service, 3, 100_000);
+    const ticket = await addTicket(service, 3, 100_000);
     const paid = await post(service, fx.buyer.key, "/v1/capital/commit", { ticket_id: ticket.id, seats: 2 });
     expect(paid.status).toBe(200);
     const commitmentId = ((await paid.json()) as Json).commitment.id as string;
@@ -216,14 +216,14 @@ describe("paid capital commits (official buyers, anvil)", () => {
     expect(cancelled.ticket.state).toBe("cancelled");
     expect(cancelled.refunds_recorded).toBe(1);
     expect(cancelled.refunds_due).toEqual([{ commitment_id: commitmentId, payer: expect.stringMatching(/^0x/i), network: NETWORK, amount_usd: "0.2", state: "due" }]);
-    expect(service.store.tickets.getCommitment(commitmentId)).toMatchObject({ refundState: "due", refundReason: expect.stringContaining("cancelled") });
+    expect(await service.store.tickets.getCommitment(commitmentId)).toMatchObject({ refundState: "due", refundReason: expect.stringContaining("cancelled") });
 
     const senders = await loadRefundSenders(resolveNetworks(fx.config({}, { payTo: refunder.address, refundPrivateKey: refunder.key })), { pollingIntervalMs: 20 });
     const payer = createRefundPayer({ ledger: service.store.tickets, idField: "commitment_id", senders, log: createMemoryLogger(), confirmationTimeoutMs: 10_000 });
     expect(await payer.pass()).toMatchObject({ paid: 1 });
     expect(await payer.pass()).toMatchObject({ paid: 0, pending: 0 });
     expect(await balance(fx.buyer.address)).toBe(beforeRefund + 200_000n);
-    const refunded = service.store.tickets.getCommitment(commitmentId);
+    const refunded = await service.store.tickets.getCommitment(commitmentId);
     expect(refunded).toMatchObject({ refundState: "paid" });
     expect((await fx.anvil.publicClient.getTransactionReceipt({ hash: refunded!.refundTx as `0x${string}` })).status).toBe("success");
 

@@ -74,7 +74,7 @@ describe("directory add", () => {
   });
 
   it("refuses loopback without the test switch and private addresses always, writing nothing", async () => {
-    const count = service.store.listings.listAll({ includeRemoved: true }).length;
+    const count = (await service.store.listings.listAll({ includeRemoved: true })).length;
     const noSwitch = await cli("add", "--card", `${peerUrl}/.well-known/agent-card.json`);
     expect(noSwitch.code).toBe(1);
     expect(noSwitch.err).toContain("URL_NOT_ALLOWED");
@@ -89,7 +89,7 @@ describe("directory add", () => {
     const byHand = await cli("add", "--name", "Inside", "--description", "d", "--endpoint", "http://192.168.1.5/", "--contact", "c");
     expect(byHand.code).toBe(2);
     expect(byHand.err).toContain("TARGET_NOT_PUBLIC");
-    expect(service.store.listings.listAll({ includeRemoved: true }).length).toBe(count);
+    expect((await service.store.listings.listAll({ includeRemoved: true })).length).toBe(count);
   }, 30_000);
 
   it("honours robots.txt when reading a card", async () => {
@@ -121,27 +121,27 @@ describe("checks", () => {
     const cardHits = site.hits("/agent-card.json");
     site.set("/agent-card.json", JSON.stringify({ name: "Site Agent", url: site.url("/"), skills: [{ id: "summarize", price: "0.02", tags: ["text"] }], payments: { networks: [{ network: "eip155:8453" }] } }), "application/json");
     site.set("/v1/capabilities", JSON.stringify({ ok: true, open_for_work: true, skills: ["summarize", "translate"], catalogue: [{ id: "summarize", price: "0.015" }, { id: "translate", price: "0.04" }] }), "application/json");
-    const siteListing = service.store.listings.add(
+    const siteListing = await service.store.listings.add(
       { name: "Site Agent", description: "Summaries", tags: ["text"], skills: ["summarize"], endpoint: site.url("/"), cardUrl: site.url("/agent-card.json"), priceSummary: { summarize: "0.02" }, networks: [], contact: "s@site.example" },
       new Date(),
     );
     const gone = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--host", "127.0.0.1"] }), { log: createMemoryLogger() });
     const goneUrl = gone.server.url.toString().replace(/\/$/, "");
-    const goneListing = service.store.listings.add(
+    const goneListing = await service.store.listings.add(
       { name: "Gone", description: "Stopped", tags: [], skills: [], endpoint: `${goneUrl}/`, cardUrl: null, priceSummary: {}, networks: [], contact: null },
       new Date(),
     );
     await gone.close();
 
     expect(await checker().checkDue(10)).toBeGreaterThanOrEqual(3);
-    const checkedPeer = service.store.listings.get(peerListing.id)!;
+    const checkedPeer = (await service.store.listings.get(peerListing.id))!;
     expect(checkedPeer).toMatchObject({ reachable: true, openForWork: false, checkError: null });
     expect(checkedPeer.latencyMs).toBeGreaterThanOrEqual(0);
     expect(checkedPeer.checkedAt).not.toBeNull();
-    const checkedSite = service.store.listings.get(siteListing.id)!;
+    const checkedSite = (await service.store.listings.get(siteListing.id))!;
     expect(checkedSite).toMatchObject({ reachable: true, openForWork: true, skills: ["summarize", "translate"], priceSummary: { summarize: "0.015", translate: "0.04" }, networks: ["eip155:8453"] });
     expect(site.hits("/agent-card.json")).toBe(cardHits + 1);
-    const checkedGone = service.store.listings.get(goneListing.id)!;
+    const checkedGone = (await service.store.listings.get(goneListing.id))!;
     expect(checkedGone).toMatchObject({ reachable: false, verifiedAt: null });
     expect(checkedGone.checkError).toContain("capabilities");
     await peer.store.settings.resume();
@@ -153,13 +153,13 @@ describe("background checker", () => {
     const timed = await testService(["--data", ":memory:", "--unsafe-allow-loopback-targets", "--directory-checks-per-min", "60"]);
     try {
       site.set("/v1/capabilities", JSON.stringify({ ok: true, open_for_work: true, skills: ["summarize"] }), "application/json");
-      const listing = timed.store.listings.add(
+      const listing = await timed.store.listings.add(
         { name: "Timed", description: "d", tags: [], skills: [], endpoint: site.url("/"), cardUrl: null, priceSummary: {}, networks: [], contact: null },
         new Date(),
       );
       const deadline = Date.now() + 5_000;
-      while (timed.store.listings.get(listing.id)?.checkedAt === null && Date.now() < deadline) await Bun.sleep(100);
-      expect(timed.store.listings.get(listing.id)).toMatchObject({ reachable: true, openForWork: true, skills: ["summarize"] });
+      while ((await timed.store.listings.get(listing.id))?.checkedAt === null && Date.now() < deadline) await Bun.sleep(100);
+      expect(await timed.store.listings.get(listing.id)).toMatchObject({ reachable: true, openForWork: true, skills: ["summarize"] });
     } finally {
       timed.close();
     }
@@ -169,7 +169,7 @@ describe("background checker", () => {
 describe("free listings", () => {
   it("pages and filters by tag or skill, never showing a contact", async () => {
     for (let i = 0; i < 5; i++) {
-      service.store.listings.add(
+      await service.store.listings.add(
         { name: `Pager ${i}`, description: "paging", tags: ["paging", i % 2 ? "odd" : "even"], skills: [i % 2 ? "odd.skill" : "even.skill"], endpoint: `https://pager${i}.example/`, cardUrl: null, priceSummary: {}, networks: [], contact: `secret-${i}@pager.example` },
         new Date(Date.now() + i),
       );
@@ -210,7 +210,7 @@ describe("directory.intro and network.peer_survey", () => {
     const res = await job(service, { skill: "directory.intro", listing_id: peerListing.id });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
-    const checked = service.store.listings.get(peerListing.id)!;
+    const checked = (await service.store.listings.get(peerListing.id))!;
     expect(body).toMatchObject({
       ok: true,
       skill: "directory.intro",

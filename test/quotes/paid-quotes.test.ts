@@ -78,7 +78,7 @@ describe("custom work paid with the official buyer (anvil)", () => {
     expect(res.headers.get("payment-response")).not.toBeNull();
     expect(((await res.json()) as Json).result).toMatchObject({ decision: "map_to_existing", run_skill: "host.report" });
     expect(await fx.token.balanceOf(fx.buyer.address)).toBe(before - 50_000n);
-    const stored = service.store.quotes.recent(10).find((q) => q.goal === goal);
+    const stored = (await service.store.quotes.recent(10)).find((q) => q.goal === goal);
     expect(stored?.payer).toBe(fx.buyer.address.toLowerCase());
   }, 30_000);
 
@@ -104,7 +104,7 @@ describe("custom work paid with the official buyer (anvil)", () => {
     expect(res.status).toBe(403);
     expect(((await res.json()) as Json).error).toBe("QUOTE_PAYER_MISMATCH");
     expect(await balance(other.address)).toBe(before);
-    expect(service.store.quotes.get(String(q.quote_id))?.usedAt).toBeNull();
+    expect((await service.store.quotes.get(String(q.quote_id)))?.usedAt).toBeNull();
     const seen = service.store.db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM payment_receipts WHERE lower(payer) = ?").get(other.address.toLowerCase());
     expect(seen?.n ?? 0).toBe(0);
   }, 30_000);
@@ -133,7 +133,7 @@ describe("custom work paid with the official buyer (anvil)", () => {
       const job = await finished(String(((await res.json()) as Json).job_id));
       expect(job).toMatchObject({ status: "failed", payment: { settled: false } });
       expect(await balance(fx.buyer.address)).toBe(before);
-      expect(service.store.quotes.get(String(q.quote_id))?.usedAt).toBeNull();
+      expect((await service.store.quotes.get(String(q.quote_id)))?.usedAt).toBeNull();
     } finally {
       script.answer = "Open Monday to Friday, 9:00-17:00.";
     }

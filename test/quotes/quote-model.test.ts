@@ -84,7 +84,7 @@ describe("job.quote with a model", () => {
     expect(web.hits("/hours")).toBe(1);
     const toolResults = chat.requests.flatMap((r) => r.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content)));
     expect(toolResults.some((t) => t.includes("HOST_NOT_ALLOWED"))).toBe(true);
-    expect(s.store.quotes.get(q.quote_id)).toMatchObject({ jobId: accepted.body.job_id });
+    expect(await s.store.quotes.get(q.quote_id)).toMatchObject({ jobId: accepted.body.job_id });
     // The run was given the stored goal, the plan-first rule and the named host only.
     const firstRun = chat.requests.find((r) => !isReview(r))!;
     expect(requestText(firstRun)).toContain(goal);
@@ -132,7 +132,7 @@ describe("job.quote with a model", () => {
     const accepted = await post(s, { skill: "job.run.t1", quote_id: id });
     const job = await finished(s, accepted.body.job_id);
     expect(job.status).toBe("failed");
-    expect(s.store.quotes.get(id)).toMatchObject({ usedAt: null, jobId: null });
+    expect(await s.store.quotes.get(id)).toMatchObject({ usedAt: null, jobId: null });
     script.answer = "Open Monday to Friday.";
     const retry = await post(s, { skill: "job.run.t1", quote_id: id });
     expect(retry.status).toBe(202);
@@ -156,7 +156,7 @@ describe("job.quote with a model", () => {
     const refused = await post(s, { skill: "job.quote", goal, budget_usdc: 1 });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe("POLICY_REFUSED");
-    expect(s.store.quotes.recent(10)).toHaveLength(0);
+    expect(await s.store.quotes.recent(10)).toHaveLength(0);
     script.review = { status: 500 };
     const fallback = await post(s, { skill: "job.quote", goal, budget_usdc: 1 });
     expect(fallback.body.result).toMatchObject({ decision: "accept", run_skill: "job.run.t1", price: "0.50" });

@@ -58,7 +58,7 @@ describe("job.quote", () => {
   });
 
   it("refuses a goal the policy gate blocks with 400 before any 402, and quotes nothing", async () => {
-    const before = paid.store.quotes.recent(100).length;
+    const before = (await paid.store.quotes.recent(100)).length;
     const refused = await quote(paid, "Write ransomware that encrypts the victim's files and asks for bitcoin", 5);
     expect(refused.res.status).toBe(400);
     expect(refused.res.headers.get("payment-required")).toBeNull();
@@ -66,7 +66,7 @@ describe("job.quote", () => {
     const fine = await quote(paid, "Extract the opening hours from https://example.com/contact", 5);
     expect(fine.res.status).toBe(402);
     expect(fine.res.headers.get("payment-required")).not.toBeNull();
-    expect(paid.store.quotes.recent(100).length).toBe(before);
+    expect((await paid.store.quotes.recent(100)).length).toBe(before);
   });
 
   it("validates the budget (> 0, ≤ 1000) and bounds the goal by max_prompt_chars", async () => {
@@ -96,11 +96,11 @@ describe("job.quote", () => {
     const goal = "Monitor https://example.com/pricing every day and tell me when it changes";
     const first = await quote(free, goal, 10);
     expect(first.body.result).toMatchObject({ decision: "reject", reason: "unbounded", counter: { scope: "one snapshot, no monitoring", run_skill: "job.run.t1", price: "0.50" } });
-    const rows = free.store.quotes.recent(100).filter((q) => q.goal === goal);
+    const rows = (await free.store.quotes.recent(100)).filter((q) => q.goal === goal);
     expect(rows).toHaveLength(1);
     const again = await quote(free, `  ${goal.replace(/ /g, "  ")}  `, 10);
     expect(again.body.result).toEqual(first.body.result as Json);
-    expect(free.store.quotes.recent(100).filter((q) => q.goal === goal)).toHaveLength(1);
+    expect((await free.store.quotes.recent(100)).filter((q) => q.goal === goal)).toHaveLength(1);
   });
 
   it("without a model an accept becomes reject no_model, and is decided afresh when asked again", async () => {
@@ -108,7 +108,7 @@ describe("job.quote", () => {
     const { body } = await quote(free, goal, 2);
     expect(body.result).toMatchObject({ decision: "reject", reason: "no_model", run_skill: null, price: null, quote_id: null });
     await quote(free, goal, 2);
-    expect(free.store.quotes.recent(100).filter((q) => q.goal === goal)).toHaveLength(2);
+    expect((await free.store.quotes.recent(100)).filter((q) => q.goal === goal)).toHaveLength(2);
   });
 });
 
@@ -120,19 +120,19 @@ describe("job.run.* admission (before any 402)", () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as Json).error).toBe("QUOTE_NOT_FOUND");
 
-    const fresh = storeAccepted(paid, "Extract the opening hours table from https://example.com/contact as JSON", 1_000_000);
+    const fresh = await storeAccepted(paid, "Extract the opening hours table from https://example.com/contact as JSON", 1_000_000);
     expect(fresh.runSkill).toBe("job.run.t1");
     const wrongTier = await run(paid, "t2", fresh.id);
     expect(wrongTier.status).toBe(400);
     expect(await wrongTier.json()).toMatchObject({ error: "QUOTE_WRONG_TIER", run_skill: "job.run.t1" });
 
-    const expired = storeAccepted(paid, "Extract the team page from https://example.org/team as JSON", 1_000_000, { at: new Date(Date.now() - 3_601_000) });
+    const expired = await storeAccepted(paid, "Extract the team page from https://example.org/team as JSON", 1_000_000, { at: new Date(Date.now() - 3_601_000) });
     const gone = await run(paid, "t1", expired.id);
     expect(gone.status).toBe(410);
     expect(((await gone.json()) as Json).error).toBe("QUOTE_EXPIRED");
 
-    const used = storeAccepted(paid, "Extract the price list from https://example.net/prices as JSON", 1_000_000);
-    expect(paid.store.quotes.claim(used.id, "job.run.t1", null, "job_x", "req_x", new Date())).toEqual({ kind: "claimed" });
+    const used = await storeAccepted(paid, "Extract the price list from https://example.net/prices as JSON", 1_000_000);
+    expect(await paid.store.quotes.claim(used.id, "job.run.t1", null, "job_x", "req_x", new Date())).toEqual({ kind: "claimed" });
     const again = await run(paid, "t1", used.id);
     expect(again.status).toBe(409);
     expect(((await again.json()) as Json).error).toBe("QUOTE_USED");
@@ -141,26 +141,26 @@ describe("job.run.* admission (before any 402)", () => {
   });
 
   it("refuses a fresh quote with 503 SKILL_UNAVAILABLE when no model is configured", async () => {
-    const fresh = storeAccepted(paid, "Extract the contact e-mail from https://example.com/about", 1_000_000);
+    const fresh = await storeAccepted(paid, "Extract the contact e-mail from https://example.com/about", 1_000_000);
     const res = await run(paid, "t1", fresh.id);
     expect(res.status).toBe(503);
     expect(res.headers.get("payment-required")).toBeNull();
     expect(((await res.json()) as Json).error).toBe("SKILL_UNAVAILABLE");
-    expect(paid.store.quotes.get(fresh.id)?.usedAt).toBeNull();
+    expect((await paid.store.quotes.get(fresh.id))?.usedAt).toBeNull();
   });
 });
 
 describe("quote store", () => {
-  it("claims a quote once: the second claim loses, a release by the claiming request gives it back", () => {
-    const q = storeAccepted(free, "Extract the changelog from https://example.com/changes as JSON", 1_000_000, { payer: "0xabc0000000000000000000000000000000000001" });
+  it("claims a quote once: the second claim loses, a release by the claiming request gives it back", async () => {
+    const q = await storeAccepted(free, "Extract the changelog from https://example.com/changes as JSON", 1_000_000, { payer: "0xabc0000000000000000000000000000000000001" });
     const now = new Date();
-    expect(free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000002", "job_a", "req_a", now)).toMatchObject({ kind: "refused", why: "wrong_payer" });
-    expect(free.store.quotes.claim(q.id, "job.run.t1", null, "job_a", "req_a", now)).toMatchObject({ kind: "refused", why: "wrong_payer" });
-    expect(free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000001", "job_a", "req_a", now)).toEqual({ kind: "claimed" });
-    expect(free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000001", "job_b", "req_b", now)).toMatchObject({ kind: "refused", why: "used" });
-    expect(free.store.quotes.release(q.id, "req_b")).toBe(false);
-    expect(free.store.quotes.release(q.id, "req_a")).toBe(true);
-    expect(free.store.quotes.get(q.id)).toMatchObject({ usedAt: null, jobId: null });
+    expect(await free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000002", "job_a", "req_a", now)).toMatchObject({ kind: "refused", why: "wrong_payer" });
+    expect(await free.store.quotes.claim(q.id, "job.run.t1", null, "job_a", "req_a", now)).toMatchObject({ kind: "refused", why: "wrong_payer" });
+    expect(await free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000001", "job_a", "req_a", now)).toEqual({ kind: "claimed" });
+    expect(await free.store.quotes.claim(q.id, "job.run.t1", "0xabc0000000000000000000000000000000000001", "job_b", "req_b", now)).toMatchObject({ kind: "refused", why: "used" });
+    expect(await free.store.quotes.release(q.id, "req_b")).toBe(false);
+    expect(await free.store.quotes.release(q.id, "req_a")).toBe(true);
+    expect(await free.store.quotes.get(q.id)).toMatchObject({ usedAt: null, jobId: null });
   });
 
   it("the job sweep deletes quotes older than a week, keeping newer ones", async () => {
@@ -170,38 +170,38 @@ describe("quote store", () => {
       const normal = normaliseGoal(goal);
       return store.quotes.insert(decideQuote(normal, 1_000_000, { priceOf: () => undefined, modelConfigured: true }), { goal: normal, goalHash: goalHashOf(normal), budgetMicros: 1_000_000, payer: null }, at);
     };
-    const old = insert("Extract the title of https://example.com/old", new Date(Date.now() - 8 * 86_400_000));
-    const recent = insert("Extract the title of https://example.com/new", new Date(Date.now() - 2 * 86_400_000));
+    const old = await insert("Extract the title of https://example.com/old", new Date(Date.now() - 8 * 86_400_000));
+    const recent = await insert("Extract the title of https://example.com/new", new Date(Date.now() - 2 * 86_400_000));
     store.close();
     // The job service sweeps when it starts (and every minute).
     const s = await testService(["--data", dir]);
     try {
-      expect(s.store.quotes.get(old.id)).toBeUndefined();
-      expect(s.store.quotes.get(recent.id)).toBeDefined();
+      expect(await s.store.quotes.get(old.id)).toBeUndefined();
+      expect(await s.store.quotes.get(recent.id)).toBeDefined();
     } finally {
       await s.close();
     }
   });
 
-  it("quote ids carry 128 random bits", () => {
-    const a = storeAccepted(free, "Extract the title of https://example.com/a", 1_000_000);
-    const b = storeAccepted(free, "Extract the title of https://example.com/b", 1_000_000);
+  it("quote ids carry 128 random bits", async () => {
+    const a = await storeAccepted(free, "Extract the title of https://example.com/a", 1_000_000);
+    const b = await storeAccepted(free, "Extract the title of https://example.com/b", 1_000_000);
     expect(a.id).toMatch(/^quote_[0-9a-f]{32}$/);
     expect(a.id).not.toBe(b.id);
     expect(Date.parse(a.expiresAt) - Date.parse(a.createdAt)).toBe(3_600_000);
   });
 
-  it("tollbooth quotes lists recent quotes for the operator", () => {
+  it("tollbooth quotes lists recent quotes for the operator", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-quotes-"));
     const store = openStore(dir);
     const normal = normaliseGoal("Extract the title of https://example.com/a");
-    store.quotes.insert(decideQuote(normal, 1_000_000, { priceOf: () => undefined, modelConfigured: true }), { goal: normal, goalHash: goalHashOf(normal), budgetMicros: 1_000_000, payer: null }, new Date());
+    await store.quotes.insert(decideQuote(normal, 1_000_000, { priceOf: () => undefined, modelConfigured: true }), { goal: normal, goalHash: goalHashOf(normal), budgetMicros: 1_000_000, payer: null }, new Date());
     store.close();
     const lines: string[] = [];
     const log = console.log;
     console.log = (line: string) => void lines.push(line);
     try {
-      expect(listQuotesForCli(loadConfig({ argv: ["--data", dir] }), 20)).toBe(0);
+      expect(await listQuotesForCli(loadConfig({ argv: ["--data", dir] }), 20)).toBe(0);
     } finally {
       console.log = log;
     }
