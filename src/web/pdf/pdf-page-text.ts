@@ -9,10 +9,11 @@
  * pages that show a sign of them are walked glyph by glyph: words drawn apart without space glyphs in the scripts
  * after which mupdf adds no space (Korean, Vietnamese, Indic; every page with a letter of those is walked); text drawn twice at (nearly) the same place (fake
  * bold: "BBoolldd", or a line repeated over itself), kept once as poppler does; and ZapfDingbats glyphs, which
- * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page whose own font
- * resources name a ZapfDingbats font is walked (its bullets read as letters: a71 "●" as "G"); a page of a file that
- * names one elsewhere (in a form XObject's resources) is walked when its text holds a control character (the check
- * marks and crosses, a1–a31), since the walk costs as much again as the page's layout.
+ * mupdf reads as control characters and stray letters, mapped to their Unicode symbols. A page of a file that names
+ * a ZapfDingbats font in its bytes is walked when its text holds a control character (the check marks and crosses,
+ * a1–a31), since the walk costs as much again as the page's layout; a page whose own font resources name one in a file
+ * whose font dictionaries sit in compressed object streams is walked whatever its text (its bullets read as letters,
+ * a71 "●" as "G", are mapped too).
  *
  * Structured text is made without clipping; lines wholly outside the bounds given (text drawn off the page) are
  * left out here, and so are lines of no area (a figure's ActualText: no glyph drawn).
@@ -63,8 +64,8 @@ export function readPageText(stext: StructuredText, hints: PageTextHints = {}): 
 
 export interface PageTextHints {
   /**
-   * A ZapfDingbats font: "page" when the page's font resources name one (its glyphs are mapped wherever they are),
-   * "file" when only the file does (the page is walked when its text holds a control character, a1-a31).
+   * A ZapfDingbats font: "page" when the page's font resources name one (the page is walked, its glyphs mapped
+   * wherever they are), "file" when the file does (the page is walked when its text holds a control character, a1-a31).
    */
   readonly dingbats?: "page" | "file";
   /**

@@ -223,7 +223,7 @@ function extractPage(pdf: PDFDocument, index: number, labelled: boolean, dingbat
     // annotations draw no glyph (highlights, ink, shapes).
     if (needsDisplayList(page)) list = page.toDisplayList(true);
     const read = (options: string): StructuredText => (list ? list.toStructuredText(options) : (page as PDFPage).toStructuredText(options));
-    const hints: PageTextHints = { dingbats: dingbats === "none" ? undefined : pageFontsNameDingbats(page) ? "page" : dingbats === "file" ? "file" : undefined, bounds: page.getBounds(TEXT_BOX) };
+    const hints: PageTextHints = { dingbats: dingbats === "file" ? "file" : dingbats === "maybe" && pageFontsNameDingbats(page) ? "page" : undefined, bounds: page.getBounds(TEXT_BOX) };
     stext = read(STEXT_OPTIONS);
     let raw = readPageText(stext, hints);
     if (ARABIC_LETTER.test(raw)) {
@@ -393,10 +393,13 @@ function readableLines(text: string): string {
   return canonicalizePdfText(kept.join("\n"));
 }
 
-// Whether a ZapfDingbats font may be in use, from one scan of the bytes: "file" when its name is in them, "maybe" when
-// the file has compressed object streams (a font dictionary inside one is not in the bytes as written), else "none".
-// Only then are each page's own font resources read through mupdf's object API; reading them on every page of every
-// file grew the WASM heap by ~70 MB over the bench's files.
+// Whether a ZapfDingbats font may be in use, from one scan of the bytes: "file" when its name is in them (a page is
+// walked when its text holds a control character), "maybe" when the file has compressed object streams (a font
+// dictionary inside one is not in the bytes as written), else "none". Only with "maybe" are each page's own font
+// resources read through mupdf's object API (reading them on every page of every file grew the WASM heap by ~70 MB
+// over the bench's files), and a page they name ZapfDingbats in is walked whatever its text: its bullets too. With
+// "file" that rule would walk every page of bench d16 (its pages name ZapfDingbats): 28 % more CPU a pass over the
+// bench's files (pdf-throughput.ts --ref 1ed7633), so there bullets read as letters stay as mupdf reads them.
 type DingbatsScope = "file" | "maybe" | "none";
 const DINGBATS_NAME = Buffer.from("Dingbats", "latin1");
 const OBJECT_STREAM = Buffer.from("/ObjStm", "latin1");
