@@ -110,7 +110,7 @@ test.skipIf(unavailable !== undefined)(
   async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => submit(proxy!.url, { skill: "cluster.work", n })));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
-    const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id));
+    const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { job_id: string }).job_id));
     expect(new Set(ids).size).toBe(50);
     // Every instance took submissions.
     expect(proxy!.served.every((count) => count > 0)).toBe(true);
@@ -159,10 +159,10 @@ test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instance
   const [a, b, c] = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
   const first = await submit(a!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
   expect(first.status).toBe(202);
-  const job = (await first.json()) as { id: string };
+  const job = { id: ((await first.json()) as { job_id: string }).job_id };
   const again = await submit(b!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
   expect(again.status).toBe(202);
-  expect(((await again.json()) as { id: string }).id).toBe(job.id);
+  expect(((await again.json()) as { job_id: string }).job_id).toBe(job.id);
   const other = await submit(c!.baseUrl, { skill: "cluster.work", n: 501 }, "cluster-key-1");
   expect(other.status).toBe(422);
   const views = await Promise.all(
