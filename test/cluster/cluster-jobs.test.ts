@@ -115,17 +115,19 @@ test.skipIf(unavailable !== undefined)(
     // Every instance took submissions.
     expect(proxy!.served.every((count) => count > 0)).toBe(true);
 
-    // Kill one instance while it runs jobs (its pid wrote a start line without an end).
-    const victim = instances[0]!;
-    const victimPid = String(victim.proc.pid);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const lines = readFileSync(runLog, "utf8").split("\n");
-      const started = lines.filter((l) => l.startsWith("start ") && l.split(" ")[2] === victimPid).length;
-      const ended = lines.filter((l) => l.startsWith("end ") && l.split(" ")[2] === victimPid).length;
-      if (started > ended) break;
-      await Bun.sleep(20);
+    // Kill an instance while it runs a job (its pid wrote a start line without an end).
+    const running = (): string | undefined => {
+      const lines = readFileSync(runLog, "utf8").split("\n").map((l) => l.split(" "));
+      const open = lines.filter(([kind, n, pid]) => kind === "start" && !lines.some(([k, m, p]) => k === "end" && m === n && p === pid));
+      return open[0]?.[2];
+    };
+    let victimPid: string | undefined;
+    for (const deadline = Date.now() + 30_000; !victimPid && Date.now() < deadline; ) {
+      victimPid = running();
+      if (!victimPid) await Bun.sleep(10);
     }
+    expect(victimPid).toBeDefined();
+    const victim = instances.find((p) => String(p.proc.pid) === victimPid)!;
     victim.proc.kill(9);
     await victim.proc.exited;
     const killedAt = Date.now();
