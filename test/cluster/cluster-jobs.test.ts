@@ -3,7 +3,8 @@
  * 28): 50 jobs submitted across the instances all complete exactly once with their own result, also
  * after one instance is killed (SIGKILL) with jobs running; the cluster never runs more jobs at once
  * than `max_concurrent_jobs`; an Idempotency-Key holds across instances (same job, or 422 for another
- * body); and every instance answers a job's status alike.
+ * body); every instance answers a job's status alike; and a caller's rate limit counts its calls on
+ * every instance together. Callers are named by X-Forwarded-For (the instances trust loopback).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ const root = join(import.meta.dir, "../..");
 const runLog = join(mkdtempSync(join(tmpdir(), "tb-cluster-log-")), "runs.log");
 writeFileSync(runLog, "");
 const cap = 4;
+const limit = 5;
 
 // Each run writes a start and an end line (with its process id) to one file: O_APPEND lines from
 // several processes do not interleave.
@@ -71,7 +73,9 @@ beforeAll(async () => {
         "--job-lease-sec",
         "3",
         "--rate-limit-per-min",
-        "100000",
+        String(limit),
+        "--trust-proxy",
+        "127.0.0.1",
         "--memory-soft-limit-mb",
         "0",
       ],
@@ -88,8 +92,12 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const submit = (base: string, body: unknown, key?: string) =>
-  fetch(`${base}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) }, body: JSON.stringify(body) });
+const submit = (base: string, body: unknown, caller: string, key?: string) =>
+  fetch(`${base}/v1/jobs`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": caller, ...(key ? { "idempotency-key": key } : {}) },
+    body: JSON.stringify(body),
+  });
 
 interface JobView {
   id: string;
@@ -108,7 +116,7 @@ async function waitFinished(id: string, deadline: number): Promise<JobView> {
 test.skipIf(unavailable !== undefined)(
   "50 jobs across four instances complete exactly once, also after one instance is killed with jobs running; the cluster cap holds",
   async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => submit(proxy!.url, { skill: "cluster.work", n })));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => submit(proxy!.url, { skill: "cluster.work", n }, `10.0.${Math.floor(n / 4)}.${n % 4 + 1}`)));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
     const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { job_id: string }).job_id));
     expect(new Set(ids).size).toBe(50);
@@ -159,13 +167,13 @@ test.skipIf(unavailable !== undefined)(
 
 test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instances: the same job from another instance, 422 for another body", async () => {
   const [a, b, c] = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
-  const first = await submit(a!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
+  const first = await submit(a!.baseUrl, { skill: "cluster.work", n: 500 }, "10.8.8.8", "cluster-key-1");
   expect(first.status).toBe(202);
   const job = { id: ((await first.json()) as { job_id: string }).job_id };
-  const again = await submit(b!.baseUrl, { skill: "cluster.work", n: 500 }, "cluster-key-1");
+  const again = await submit(b!.baseUrl, { skill: "cluster.work", n: 500 }, "10.8.8.8", "cluster-key-1");
   expect(again.status).toBe(202);
   expect(((await again.json()) as { job_id: string }).job_id).toBe(job.id);
-  const other = await submit(c!.baseUrl, { skill: "cluster.work", n: 501 }, "cluster-key-1");
+  const other = await submit(c!.baseUrl, { skill: "cluster.work", n: 501 }, "10.8.8.8", "cluster-key-1");
   expect(other.status).toBe(422);
   const views = await Promise.all(
     [a, b, c].map(async (p) => {
@@ -174,4 +182,19 @@ test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instance
     }),
   );
   expect(views.map((v) => [v.status, v.result?.n])).toEqual(Array(3).fill(["completed", 500]));
+});
+
+test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the cluster: its calls on every instance count together", async () => {
+  const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
+  const statuses: number[] = [];
+  // One caller, spread over the live instances in turn: the limit is reached whichever instance answers.
+  for (let n = 0; n < limit + 2; n++) {
+    const answer = await submit(live[n % live.length]!.baseUrl, { skill: "cluster.work", n: 600 + n }, "10.9.9.9");
+    statuses.push(answer.status);
+    await answer.body?.cancel();
+  }
+  expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(202));
+  expect(statuses.slice(limit)).toEqual([429, 429]);
+  // Another caller is not limited by it.
+  expect((await submit(live[0]!.baseUrl, { skill: "cluster.work", n: 700 }, "10.9.9.10")).status).toBe(202);
 });
