@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createPgA2aTaskRows } from "../../src/a2a/task-pg.ts";
 import { createPgTicketBoard } from "../../src/capital/ticket-pg.ts";
 import { migrateStoreForCli } from "../../src/cli/migrate-store.ts";
-import { allPgMigrations, openStore, type Store } from "../../src/database.ts";
+import { allPgMigrations, openPgStore, openStore, type Store } from "../../src/database.ts";
 import { createPgListingStore } from "../../src/directory/listing-pg.ts";
 import { createIdempotencyStore } from "../../src/jobs/idempotency.ts";
 import { createPgIdempotencyKeys } from "../../src/jobs/idempotency-pg.ts";
@@ -148,6 +148,41 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
       const [row] = await sql<{ n: number }[]>`SELECT count(*) AS n FROM quotes`;
       expect(row?.n).toBe(3);
     });
+  }, 120_000);
+
+  it("moves a served folder's core and job tables too, and the whole store on PostgreSQL serves them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-migrate-"));
+    const store = openStore(dir);
+    await store.settings.pause("moving to PostgreSQL");
+    await store.pluginStore("acme.notes").set("greeting", { text: "hi", n: 2 });
+    const reserved = await store.receipts.reserve({ id: "pay_m1", network: "eip155:8453", asset: "0xusdc", payTo: "0xpayto", payer: "0xpayer", amount: "4000", nonce: "0xnonce1", validBefore: null, requestId: "req_m1", operationId: "web.read", now: at(0) });
+    if (!reserved.ok) throw new Error("not reserved");
+    await store.receipts.claimForSettlement("pay_m1", { requestId: "req_m1", operationId: "web.read", settleRequest: null, now: at(1) });
+    await store.receipts.markSettled("pay_m1", "0xsettled", at(2));
+    await store.jobs.insert({ id: "job_m1", skill: "web.brief", sync: false, input: { url: "https://example.com" }, caller: "10.0.0.1", payer: "0xpayer", network: "eip155:8453", priceMicros: 20_000, payment: null, settleMode: "completion", requestId: "req_j1", createdAt: at(3) });
+    await store.jobs.complete("job_m1", { brief: "done" }, at(4), new Date(at(4).getTime() + TTL));
+    const before = { receipt: await store.receipts.get("pay_m1"), job: await store.jobs.get("job_m1"), manager: await store.settings.manager(), kv: await store.pluginStore("acme.notes").get("greeting") };
+    store.close();
+    const url = await server!.createDatabase(`migrate_${++databases}`);
+    const cli = capture();
+    expect(await cli.run({ from: `sqlite:${dir}`, to: url, append: false })).toBe(0);
+    expect(cli.errors).toEqual([]);
+    expect(cli.lines).toContain("copied payment_receipts: 1 rows");
+    expect(cli.lines).toContain("copied settings: 1 rows");
+    expect(cli.lines).toContain("copied plugin_kv: 1 rows");
+    expect(cli.lines).toContain("copied jobs: 1 rows");
+    const pg = await openPgStore(url);
+    try {
+      expect(await pg.receipts.get("pay_m1")).toEqual(before.receipt!);
+      expect(await pg.jobs.get("job_m1")).toEqual(before.job!);
+      expect(await pg.settings.manager()).toEqual(before.manager);
+      expect(await pg.pluginStore("acme.notes").get("greeting")).toEqual(before.kv!);
+      // The copied payment keeps its replay lock on PostgreSQL: the same authorization is refused.
+      const replay = await pg.receipts.reserve({ id: "pay_m2", network: "eip155:8453", asset: "0xusdc", payTo: "0xpayto", payer: "0xpayer", amount: "4000", nonce: "0xnonce1", validBefore: null, requestId: "req_m2", operationId: "web.read", now: at(5) });
+      expect(replay.ok).toBe(false);
+    } finally {
+      await pg.close();
+    }
   }, 120_000);
 
   it("refuses, writing nothing, when a table with rows has no PostgreSQL counterpart yet", async () => {
