@@ -9,6 +9,8 @@
  */
 import { a2aTaskMigrations } from "./a2a/task-store.ts";
 import { capitalMigrations, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
+import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
@@ -58,6 +60,8 @@ export interface Store extends CoreStore {
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
+  /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
+  readonly evidenceKeys: EvidenceKeySet;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -105,6 +109,7 @@ export const families: readonly Family[] = [
       open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
     },
   },
+  { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
   { name: "capital tickets" },
   { name: "directory listings" },
   { name: "quotes" },
@@ -147,6 +152,7 @@ export function openStore(dataDir: string): Store {
     idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
+    evidenceKeys: fileEvidenceKeySet(dataDir),
   };
 }
 
