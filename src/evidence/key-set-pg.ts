@@ -8,8 +8,8 @@
  * the current key and drop its private half, insert the new one) under an advisory lock, so two
  * rotations at once leave one current key. A running instance signs from memory (no database round
  * trip per signature) and looks up the current kid, one indexed row, at most once a second: signing
- * starts that look-up in the background, the JWKS waits for it, so the published set is never more
- * than a second behind the database.
+ * starts that look-up in the background, the JWKS waits for it (a second at most, then answers with
+ * the keys held), so the published set is not more than a second behind a database that answers.
  */
 import type { Migration } from "../store/db.ts";
 import type { Sql } from "../store/postgres.ts";
@@ -35,6 +35,9 @@ export const evidenceKeyPgMigrations: readonly Migration[] = [
 /** How long an instance trusts the current kid it read. */
 export const evidenceKeyRecheckMs = 1000;
 
+/** How long the JWKS waits for that look-up before answering with the keys held (a stuck database must not hang it). */
+export const evidenceKeyJwksWaitMs = 1000;
+
 /** Key of the advisory lock rotations take ("evidence" in ASCII, as an int8). */
 const ROTATION_LOCK = 0x65766964656e6365n;
 
@@ -49,6 +52,12 @@ interface KeyState {
   readonly current: StoredKey;
   readonly keys: PublicJwk[];
 }
+
+const waitAtMost = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms) as { unref?: () => void };
+    timer.unref?.();
+  });
 
 export function createPgEvidenceKeySet(sql: Sql, now: () => Date = () => new Date()): EvidenceKeySet {
   const readState = async (): Promise<KeyState | undefined> => {
@@ -103,7 +112,7 @@ export function createPgEvidenceKeySet(sql: Sql, now: () => Date = () => new Dat
           return signing;
         },
         async jwks() {
-          if (stale()) await check();
+          if (stale()) await Promise.race([check(), waitAtMost(evidenceKeyJwksWaitMs)]);
           return published;
         },
       };

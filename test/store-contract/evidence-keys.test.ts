@@ -210,6 +210,32 @@ describe.skipIf(pgUnavailable !== undefined)("evidence key set on PostgreSQL, in
   );
 
   it(
+    "answers the JWKS with the keys it holds while the look-up is stuck behind a table lock, and picks the rotation up after",
+    withPair(pg, async ({ one, two, sql }) => {
+      const keys = await one.open();
+      const oldKid = (await keys.current()).kid;
+      const { current } = await two.rotate();
+      let release!: () => void;
+      let locked!: () => void;
+      const taken = new Promise<void>((resolve) => (locked = resolve));
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const lock = sql!.begin(async (tx) => {
+        await tx`LOCK TABLE evidence_keys IN ACCESS EXCLUSIVE MODE`;
+        locked();
+        await held;
+      });
+      await taken;
+      await Bun.sleep(1100);
+      // The look-up waits for the lock, which is released only after this answer: an unbounded wait never answers.
+      expect(await kids(keys)).toEqual([oldKid]);
+      release();
+      await lock;
+      expect(await eventually(() => kids(keys), [current, oldKid])).toEqual([current, oldKid]);
+    }),
+    30_000,
+  );
+
+  it(
     "refuses a second current key or a retired key that keeps its private half (the table's own guards)",
     withPair(pg, async ({ one, sql }) => {
       await one.open();
