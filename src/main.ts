@@ -45,7 +45,9 @@ Commands:
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
                          time-stamped file in --backup-dir)
   restore FILE           put a backup back (refused while a server holds --data)
-  keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
+  keys [list|rotate|import]
+                         evidence signing keys: list, make a new one (old ones stay published),
+                         or copy the key file of --data into the database of --database-url
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]

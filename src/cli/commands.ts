@@ -94,7 +94,7 @@ const specs: readonly CommandSpec[] = [
   { name: "doctor", maxWords: 0, summary: "Check config, data folder, plugins, wallets, browser, facilitator, disk space, backup folder, admin listener and trusted proxy; says what is missing.", flags: {} },
   { name: "backup", words: "[FILE]", maxWords: 1, summary: "A consistent copy of the database while the server runs: FILE, or a time-stamped file in --backup-dir.", flags: {} },
   { name: "restore", words: "FILE", maxWords: 1, summary: "Put a backup back; refused while a server holds --data.", flags: {} },
-  { name: "keys", words: "[list|rotate]", maxWords: 1, summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published.", flags: {} },
+  { name: "keys", words: "[list|rotate|import]", maxWords: 1, summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published. import: copy the key file of --data into the database of --database-url.", flags: {} },
   {
     name: "verify",
     words: "FILE",

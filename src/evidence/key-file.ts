@@ -149,6 +149,14 @@ export async function openEvidenceKeys(dataDir: string, now: () => Date = () => 
   };
 }
 
+/** The keys of the data folder's file, private half of the current one included (`tollbooth keys import`). */
+export function readEvidenceKeyFile(dataDir: string): { readonly current: string; readonly keys: readonly StoredKey[] } {
+  const path = evidenceKeyPath(dataDir);
+  if (!existsSync(path)) throw new EvidenceKeyError(`no evidence key file at ${path}`);
+  const { current, keys } = readKeyFile(path);
+  return { current, keys };
+}
+
 /** `tollbooth keys rotate`: a new current key; the old one keeps only its public half. */
 export async function rotateEvidenceKeys(dataDir: string, now = new Date()): Promise<{ retired: string; current: string; path: string }> {
   const path = evidenceKeyPath(dataDir);

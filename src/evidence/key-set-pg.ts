@@ -139,3 +139,24 @@ export function createPgEvidenceKeySet(sql: Sql, now: () => Date = () => new Dat
     },
   };
 }
+
+/**
+ * `tollbooth keys import`: the data folder's keys (key-file.ts) into a database that has none yet, so
+ * a service moved from SQLite to PostgreSQL keeps signing with its key and publishing the retired
+ * ones. Refused once the database has a key (a server started on it, or an earlier import).
+ */
+export async function importEvidenceKeys(sql: Sql, file: { readonly current: string; readonly keys: readonly StoredKey[] }): Promise<number> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${String(ROTATION_LOCK)}::int8)`;
+    const [row] = await tx<{ count: number }[]>`SELECT count(*) AS count FROM evidence_keys`;
+    const count = row?.count ?? 0;
+    if (count > 0) throw new EvidenceKeyError(`the database already has ${count} evidence key(s): import only into a database no server has made a key in`);
+    for (const key of file.keys) {
+      const current = key.kid === file.current;
+      await tx`
+        INSERT INTO evidence_keys (kid, public_jwk, private_jwk, created_at, retired_at)
+        VALUES (${key.kid}, ${JSON.stringify(key.public)}, ${current ? JSON.stringify(key.private) : null}, ${key.created_at}, ${current ? null : (key.retired_at ?? key.created_at)})`;
+    }
+    return file.keys.length;
+  }) as Promise<number>;
+}

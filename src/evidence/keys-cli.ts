@@ -3,10 +3,12 @@
  * rotate` (a new signing key; the old one stays published without its private half). With
  * `--database-url` the keys are the shared database's (every instance signs with the new key within
  * a second or two), else the key file in `--data` (a running server signs with it within a second).
+ * `tollbooth keys import` copies the key file of `--data` into the database of `--database-url`.
  */
 import type { Config } from "../config.ts";
 import { openPgFacets, PostgresNotReadyError, redactedUrl } from "../database.ts";
-import { EvidenceKeyError, evidenceKeyPath } from "./key-file.ts";
+import { EvidenceKeyError, evidenceKeyPath, readEvidenceKeyFile } from "./key-file.ts";
+import { importEvidenceKeys } from "./key-set-pg.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./key-set.ts";
 
 interface OpenKeySet {
@@ -27,14 +29,15 @@ async function openKeySet(config: Pick<Config, "data" | "databaseUrl">): Promise
 }
 
 export async function runKeysCli(config: Pick<Config, "data" | "databaseUrl">, sub: string | undefined): Promise<number> {
-  if (sub !== "rotate" && sub !== "list" && sub !== undefined) {
-    console.error(`tollbooth keys: unknown subcommand "${sub}" (list or rotate)`);
+  if (sub !== "rotate" && sub !== "list" && sub !== "import" && sub !== undefined) {
+    console.error(`tollbooth keys: unknown subcommand "${sub}" (list, rotate or import)`);
     return 2;
   }
   if (!config.databaseUrl && config.data === ":memory:") {
     console.error("tollbooth keys: --data :memory: keeps no key file");
     return 2;
   }
+  if (sub === "import") return importKeys(config);
   const { keys, where, close } = await openKeySet(config);
   try {
     if (sub === "rotate") {
@@ -57,5 +60,25 @@ export async function runKeysCli(config: Pick<Config, "data" | "databaseUrl">, s
     return 1;
   } finally {
     await close();
+  }
+}
+
+/** `tollbooth keys import --data DIR --database-url URL`: the key file's keys into the database. */
+async function importKeys(config: Pick<Config, "data" | "databaseUrl">): Promise<number> {
+  if (!config.databaseUrl) {
+    console.error("tollbooth keys import: give --database-url URL (the database to import the key file of --data into)");
+    return 2;
+  }
+  const pg = await openPgFacets(config.databaseUrl, { max: 2 });
+  try {
+    const count = await importEvidenceKeys(pg.sql, readEvidenceKeyFile(config.data));
+    console.log(`imported ${count} evidence key(s) from ${evidenceKeyPath(config.data)} into database ${redactedUrl(config.databaseUrl)}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof EvidenceKeyError)) throw error;
+    console.error(`tollbooth keys import: ${error.message}`);
+    return 1;
+  } finally {
+    await pg.close();
   }
 }

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPgFacets } from "../../src/database.ts";
 import { EvidenceKeyError, type EvidenceKeys } from "../../src/evidence/key-file.ts";
+import { openEvidenceKeys, rotateEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "../../src/evidence/key-set.ts";
 import { noteEvidence } from "../../src/evidence/notes.ts";
 import { createEvidenceSeal } from "../../src/evidence/seal.ts";
@@ -202,6 +203,38 @@ describe.skipIf(pgUnavailable !== undefined)("evidence key set on PostgreSQL, in
         expect(await eventually(async () => (await running.current()).kid, newKid)).toBe(newKid!);
         expect(run("list")).toMatchObject({ code: 0, out: `${newKid}  signing\n${oldKid}  retired (published)\nkeys in database ${url}\n` });
         expect(existsSync(data)).toBe(false);
+      } finally {
+        await facets.close();
+      }
+    },
+    60_000,
+  );
+
+  it(
+    "imports the key file of --data into an empty database with tollbooth keys import (signing key, retired keys), and refuses a second import",
+    async () => {
+      const url = await server!.createDatabase(`evidence_keys_${++databases}`);
+      const data = mkdtempSync(join(tmpdir(), "tb-keys-import-"));
+      const fileKeys = await openEvidenceKeys(data);
+      const before = await signed(fileKeys);
+      await rotateEvidenceKeys(data);
+      const fromFile = await fileEvidenceKeySet(data).list();
+      const root = join(import.meta.dir, "../..");
+      const run = () => {
+        const done = Bun.spawnSync([process.execPath, "src/main.ts", "keys", "import", "--data", data, "--database-url", url], { cwd: root });
+        return { code: done.exitCode, out: done.stdout.toString(), err: done.stderr.toString() };
+      };
+      expect(run()).toMatchObject({ code: 0, out: expect.stringContaining("imported 2 evidence key(s)") });
+      expect(run()).toMatchObject({ code: 1, err: expect.stringContaining("the database already has 2 evidence key(s)") });
+      const facets = await openPgFacets(url, { max: 2 });
+      try {
+        expect(await facets.evidenceKeys!.list()).toEqual(fromFile);
+        const shared = await facets.evidenceKeys!.open();
+        expect((await shared.current()).kid).toBe(fromFile!.current);
+        expect(await verifyEvidence(before, await shared.jwks())).toMatchObject({ valid: true });
+        expect(await verifyEvidence(await signed(shared), await (await openEvidenceKeys(data)).jwks())).toMatchObject({ valid: true });
+        const rows = await facets.sql<{ kid: string; private_jwk: string | null }[]>`SELECT kid, private_jwk FROM evidence_keys WHERE private_jwk IS NOT NULL`;
+        expect(rows.map((r) => r.kid)).toEqual([fromFile!.current]);
       } finally {
         await facets.close();
       }
