@@ -27,7 +27,6 @@ import { setUpPayments } from "./configured-payments.ts";
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
-import { openEvidenceKeys } from "./evidence/key-file.ts";
 
 export const productVersion: string = packageJson.version;
 
@@ -133,7 +132,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   let llm;
   let evidenceKeys;
   try {
-    evidenceKeys = await openEvidenceKeys(config.data);
+    evidenceKeys = await store.evidenceKeys.open();
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }

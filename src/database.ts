@@ -12,6 +12,8 @@ import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./
 import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
 import { capitalMigrations, capitalRefundTable, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
+import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
+import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
 import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
@@ -63,6 +65,8 @@ export interface Store extends CoreStore {
   readonly figures: OperatorFigures;
   /** A2A tasks (the SDK's TaskStore reads them through a2a/task-store.ts). */
   readonly a2aTasks: A2aTaskRows;
+  /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
+  readonly evidenceKeys: EvidenceKeySet;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -110,6 +114,7 @@ export const families: readonly Family[] = [
       open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
     },
   },
+  { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
   {
     name: "capital tickets",
     pg: { migrations: capitalPgMigrations, open: (sql) => ({ tickets: { ...createPgTicketBoard(sql), ...createPgRefundLedger(sql, capitalRefundTable) } }) },
@@ -156,6 +161,7 @@ export function openStore(dataDir: string): Store {
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
     a2aTasks: createSqliteA2aTaskRows(core.db),
+    evidenceKeys: fileEvidenceKeySet(dataDir),
   };
 }
 

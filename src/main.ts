@@ -47,7 +47,9 @@ Commands:
   restore FILE           put a backup back (refused while a server holds --data)
   migrate-store --from sqlite:DIR --to postgres://… [--append]
                          copy a data folder into PostgreSQL in one transaction, counts checked
-  keys [list|rotate]     evidence signing keys: list them, or make a new one (old ones stay published)
+  keys [list|rotate|import]
+                         evidence signing keys: list, make a new one (old ones stay published),
+                         or copy the key file of --data into the database of --database-url
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]

@@ -28,7 +28,8 @@ export interface PublicJwk {
   readonly use: "sig";
 }
 
-interface StoredKey {
+/** One key as kept: the file's entries and the database's rows alike. */
+export interface StoredKey {
   readonly kid: string;
   readonly created_at: string;
   readonly retired_at?: string;
@@ -59,7 +60,8 @@ export function evidenceKeyPath(dataDir: string): string {
   return join(dataDir, evidenceKeyFileName);
 }
 
-async function newKey(now: Date): Promise<StoredKey> {
+/** A fresh Ed25519 key, named by its JWK thumbprint, with its private half. */
+export async function newEvidenceKey(now: Date): Promise<StoredKey> {
   const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await jose();
   const pair = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
   const publicJwk = await exportJWK(pair.publicKey);
@@ -96,18 +98,20 @@ function readKeyFile(path: string): KeyFile {
   return file;
 }
 
-async function signingKeyOf(file: KeyFile): Promise<SigningKey> {
-  const stored = file.keys.find((k) => k.kid === file.current)!;
+/** The signing key of a stored key that still has its private half. */
+export async function signingKeyFrom(stored: StoredKey): Promise<SigningKey> {
   const key = await (await jose()).importJWK(stored.private!, "EdDSA");
   return { kid: stored.kid, key: key as CryptoKey };
 }
+
+const signingKeyOf = (file: KeyFile) => signingKeyFrom(file.keys.find((k) => k.kid === file.current)!);
 
 const jwksOf = (file: KeyFile) => ({ keys: [...file.keys].sort((a, b) => Number(b.kid === file.current) - Number(a.kid === file.current)).map((k) => k.public) });
 
 /** Opens the data folder's keys, making the first one when there is none; `:memory:` keeps one key in memory. */
 export async function openEvidenceKeys(dataDir: string, now: () => Date = () => new Date()): Promise<EvidenceKeys> {
   if (dataDir === ":memory:") {
-    const stored = await newKey(now());
+    const stored = await newEvidenceKey(now());
     const file: KeyFile = { format: fileFormat, current: stored.kid, keys: [stored] };
     const signing = await signingKeyOf(file);
     return { current: async () => signing, jwks: async () => jwksOf(file) };
@@ -115,7 +119,7 @@ export async function openEvidenceKeys(dataDir: string, now: () => Date = () => 
   const path = evidenceKeyPath(dataDir);
   if (!existsSync(path)) {
     mkdirSync(dataDir, { recursive: true });
-    const stored = await newKey(now());
+    const stored = await newEvidenceKey(now());
     writeKeyFile(path, { format: fileFormat, current: stored.kid, keys: [stored] });
   }
   let file = readKeyFile(path);
@@ -145,12 +149,20 @@ export async function openEvidenceKeys(dataDir: string, now: () => Date = () => 
   };
 }
 
+/** The keys of the data folder's file, private half of the current one included (`tollbooth keys import`). */
+export function readEvidenceKeyFile(dataDir: string): { readonly current: string; readonly keys: readonly StoredKey[] } {
+  const path = evidenceKeyPath(dataDir);
+  if (!existsSync(path)) throw new EvidenceKeyError(`no evidence key file at ${path}`);
+  const { current, keys } = readKeyFile(path);
+  return { current, keys };
+}
+
 /** `tollbooth keys rotate`: a new current key; the old one keeps only its public half. */
 export async function rotateEvidenceKeys(dataDir: string, now = new Date()): Promise<{ retired: string; current: string; path: string }> {
   const path = evidenceKeyPath(dataDir);
   if (!existsSync(path)) throw new EvidenceKeyError(`no evidence key file at ${path}: the server makes one on first start`);
   const file = readKeyFile(path);
-  const fresh = await newKey(now);
+  const fresh = await newEvidenceKey(now);
   const keys = file.keys.map((k): StoredKey => (k.kid === file.current ? { kid: k.kid, created_at: k.created_at, retired_at: now.toISOString(), public: k.public } : k));
   writeKeyFile(path, { format: fileFormat, current: fresh.kid, keys: [fresh, ...keys] });
   return { retired: file.current, current: fresh.kid, path };

@@ -23,9 +23,9 @@ afterAll(async () => {
 
 
 describe("the engines of each table family", () => {
-  it("gives every PostgreSQL migration the id of its SQLite twin (the per-caller rate limit, in memory on SQLite, is PostgreSQL's own)", () => {
+  it("gives every PostgreSQL migration the id of its SQLite twin (the per-caller rate limit, in memory on SQLite, and the evidence keys, a file beside SQLite, are PostgreSQL's own)", () => {
     const sqliteIds = new Set(allMigrations.map((m) => m.id));
-    expect(allPgMigrations.map((m) => m.id).filter((id) => !sqliteIds.has(id))).toEqual(["0130_rate_limit_windows"]);
+    expect(allPgMigrations.map((m) => m.id).filter((id) => !sqliteIds.has(id))).toEqual(["0130_rate_limit_windows", "evidence_0001_keys"]);
     expect(new Set(allPgMigrations.map((m) => m.id)).size).toBe(allPgMigrations.length);
   });
 
@@ -60,7 +60,7 @@ describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () 
       const applied = await facets.sql<{ id: string }[]>`SELECT id FROM schema_migrations ORDER BY id`;
       expect(applied.map((r) => r.id)).toEqual(allPgMigrations.map((m) => m.id).sort());
       expect((facets.sql as unknown as { options: { prepare: boolean } }).options.prepare).toBe(true);
-      for (const facet of ["settings", "pluginStore", "requestOutcomes", "receipts", "instances", "figures", "rateLimiter", "idempotencyKeys"] as const) expect(facets[facet]).toBeDefined();
+      for (const facet of ["settings", "pluginStore", "requestOutcomes", "receipts", "instances", "figures", "rateLimiter", "idempotencyKeys", "evidenceKeys"] as const) expect(facets[facet]).toBeDefined();
     } finally {
       await facets.close();
     }
