@@ -68,15 +68,24 @@ export function paragraphsElement(text: string): Element {
 const STATED_PART_KEYS: Record<string, readonly string[]> = {
   Recipe: ["recipeIngredient", "ingredients", "recipeInstructions"],
   HowTo: ["supply", "tool", "step"],
+  DiscussionForumPosting: ["articleBody", "text"],
 };
+
+/** What a page states as its main content: its parts, and whether they are a forum thread's first post. */
+export interface StatedParts {
+  parts: string[];
+  thread: boolean;
+}
 
 /**
  * The parts of the page's main content that its JSON-LD states, one string a part: a Recipe's ingredients and
- * the lines or steps of its method, a HowTo's supplies and steps. Lines of a method written as one string are
- * parts each. Empty when the page states no such item.
+ * the lines or steps of its method, a HowTo's supplies and steps, the lines of a forum thread's first post
+ * (DiscussionForumPosting). Lines of a text written as one string are parts each. No parts when the page states
+ * no such item.
  */
-export function readStatedParts(html: string): string[] {
+export function readStatedParts(html: string): StatedParts {
   const parts: string[] = [];
+  let thread = false;
   for (const data of jsonLdScripts(html)) {
     const stack: unknown[] = [data];
     for (let visited = 0; stack.length > 0 && visited < MAX_ITEMS; visited++) {
@@ -86,11 +95,12 @@ export function readStatedParts(html: string): string[] {
         const item = value as Record<string, unknown>;
         const keys = typesOf(item).flatMap((type) => STATED_PART_KEYS[type] ?? []);
         for (const key of keys) collectTexts(item[key], parts);
+        if (typesOf(item).includes("DiscussionForumPosting")) thread = true;
         for (const [key, inner] of Object.entries(item)) if (!keys.includes(key) && typeof inner === "object") stack.push(inner);
       }
     }
   }
-  return parts.flatMap((part) => plainText(part).split("\n")).filter((part) => part.length >= 3);
+  return { parts: parts.flatMap((part) => plainText(part).split("\n")).filter((part) => part.length >= 3), thread };
 }
 
 function typesOf(item: Record<string, unknown>): string[] {

@@ -63,6 +63,18 @@ export function spacedTextOf(node: AnyNode): string {
   return texts.join(" ");
 }
 
+/** The node's last text descendant that is not only whitespace, in document order. */
+export function lastTextOf(node: AnyNode): Text | undefined {
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AnyNode;
+    if (isText(next)) {
+      if (next.data.trim() !== "") return next;
+    } else if (hasChildren(next)) stack.push(...next.children);
+  }
+  return undefined;
+}
+
 /** The length of textOf(node) without building the string. */
 export function textLengthOf(node: AnyNode): number {
   if (isText(node)) return node.data.length;

@@ -20,7 +20,7 @@ import { firstTryTextLength } from "./content-floor.ts";
 import { MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
 import { paragraphsElement, readArticleBody, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
-import { attributeOf, parentElementOf, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element } from "./dom.ts";
+import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -182,14 +182,38 @@ function statedArticle(html: string, found: string): Element | undefined {
 
 /**
  * The block of the page that holds the parts of its main content its structured data states (a recipe's
- * ingredients and method), with those parts, read before detection changes the tree; undefined when the page
+ * ingredients and method, a thread's first post), read before detection changes the tree; undefined when the page
  * states none or its text holds few of them.
  */
-function statedBlock(html: string, body: Element): { block: Element; parts: string[] } | undefined {
-  const parts = readStatedParts(html);
+function statedBlock(html: string, body: Element): { block: Element; parts: string[]; thread: boolean } | undefined {
+  const { parts, thread } = readStatedParts(html);
   if (parts.length < MIN_STATED_PARTS) return undefined;
   const block = statedPartsBlock(body, parts);
-  return block ? { block, parts } : undefined;
+  return block ? { block, parts, thread } : undefined;
+}
+
+/**
+ * How much longer than the first post and the replies found together their common ancestor may be and still be a
+ * forum thread's content: further up it is the page around them.
+ */
+const THREAD_WIDENING = 2;
+
+/**
+ * A forum thread's content: its first post (`firstPost`) and the replies detection found (holding `anchor`, the last
+ * text of the detected content: its first may be the headline put there), when one block near that size holds both; else the first post alone.
+ */
+function threadBlock(firstPost: Element, anchor: Text | undefined, found: string): Element {
+  if (!anchor) return firstPost;
+  const limit = THREAD_WIDENING * (wordsLengthOf(firstPost) + found.length);
+  for (let node: Element | null = firstPost; node && wordsLengthOf(node) <= limit; node = parentElementOf(node)) {
+    if (contains(node, anchor)) return node;
+  }
+  return firstPost;
+}
+
+/** Length of the node's text with runs of whitespace as one space (templates indent their markup at length). */
+function wordsLengthOf(node: Element): number {
+  return spacedTextOf(node).replace(/\s+/g, " ").trim().length;
 }
 
 interface MainContent {
@@ -256,9 +280,10 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
     if (main && stated && shareHeld(main.text, stated.parts) < MIN_SHARE_HELD) {
       // The detected content misses most of what the page states as its main content: the block holding that, cleaned by markup.
+      const anchor = stated.thread ? lastTextOf(main.element) : undefined;
       changes.undo();
       const headline = selectFirstIn(body, "h1")?.cloneNode(true);
-      root = stated.block;
+      root = stated.thread ? threadBlock(stated.block, anchor, main.text) : stated.block;
       removeBoilerplate(root);
       removeCommentThreads(root);
       keepHeadline(root, headline, changes, declaredTitle);
