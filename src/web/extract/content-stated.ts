@@ -1,8 +1,8 @@
 /**
  * @module web/extract/content-stated — the block of a page that holds the parts its structured data states as its
- * main content (content-structured's readStatedParts: a recipe's ingredients and method). On a recipe page the
- * counting rules can prefer a small block named as content (a rating widget, a photo gallery) to the recipe, whose
- * ingredients are short lines; the page says which text is the recipe.
+ * main content (content-structured's readStatedParts: a recipe's ingredients and method, a forum thread's first
+ * post). On a recipe page the counting rules can prefer a small block named as content (a rating widget, a photo
+ * gallery) to the recipe, whose ingredients are short lines; the page says which text is the recipe.
  */
 import { elementChildrenOf, spacedTextOf, type Element } from "./dom.ts";
 
@@ -12,6 +12,13 @@ export const MIN_STATED_PARTS = 3;
 export const MIN_SHARE_HELD = 0.5;
 /** A child block stands for its parent while it holds this share of what the parent holds. */
 const CHILD_SHARE_OF_PARENT = 0.9;
+/**
+ * Most parts compared and most levels descended: each level reads the text under it once for every part, so a
+ * hostile page (thousands of stated parts, nesting thousands deep) costs at most this many passes over its text.
+ * A recipe states tens of lines, a first post tens more.
+ */
+export const MAX_STATED_PARTS = 100;
+const MAX_LEVELS = 40;
 
 /** Lower case, letters and digits only, one space between words: tables and markup split a line as they like. */
 function normalize(text: string): string {
@@ -35,11 +42,12 @@ export function shareHeld(text: string, parts: readonly string[]): number {
  * MIN_SHARE_HELD of them: descends from the body into the child holding the most while it keeps
  * CHILD_SHARE_OF_PARENT of its parent's. Undefined when the page's text holds too few of them.
  */
-export function statedPartsBlock(body: Element, parts: readonly string[]): Element | undefined {
+export function statedPartsBlock(body: Element, allParts: readonly string[]): Element | undefined {
+  const parts = allParts.slice(0, MAX_STATED_PARTS);
   let node = body;
   let share = shareHeld(spacedTextOf(body), parts);
   if (share < MIN_SHARE_HELD) return undefined;
-  for (;;) {
+  for (let level = 0; level < MAX_LEVELS; level++) {
     let best: Element | undefined;
     let bestShare = 0;
     for (const child of elementChildrenOf(node)) {

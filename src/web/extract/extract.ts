@@ -17,7 +17,7 @@ import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
-import { MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
+import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
 import { paragraphsElement, readArticleBody, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
@@ -186,7 +186,8 @@ function statedArticle(html: string, found: string): Element | undefined {
  * states none or its text holds few of them.
  */
 function statedBlock(html: string, body: Element): { block: Element; parts: string[]; thread: boolean } | undefined {
-  const { parts, thread } = readStatedParts(html);
+  const { parts: allParts, thread } = readStatedParts(html);
+  const parts = allParts.slice(0, MAX_STATED_PARTS);
   if (parts.length < MIN_STATED_PARTS) return undefined;
   const block = statedPartsBlock(body, parts);
   return block ? { block, parts, thread } : undefined;
