@@ -15,20 +15,8 @@ const MAX_ITEMS = 2_000;
 
 /** The longest `articleBody` string among the items of the page's JSON-LD scripts, as plain text; "" when none. */
 export function readArticleBody(html: string): string {
-  if (!/application\/ld\+json/i.test(html)) return "";
   let longest = "";
-  JSON_LD_OPEN.lastIndex = 0;
-  let scripts = 0;
-  for (let open = JSON_LD_OPEN.exec(html); open !== null && scripts < MAX_SCRIPTS; open = JSON_LD_OPEN.exec(html), scripts++) {
-    const start = open.index + open[0].length;
-    const end = html.toLowerCase().indexOf("</script", start);
-    if (end < 0 || end - start > MAX_SCRIPT_CHARS) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(html.slice(start, end));
-    } catch {
-      continue; // a malformed script states nothing
-    }
+  for (const data of jsonLdScripts(html)) {
     for (const body of articleBodies(data)) if (body.length > longest.length) longest = body;
   }
   return plainText(longest);
@@ -74,4 +62,81 @@ export function paragraphsElement(text: string): Element {
     .map((line) => `<p>${line.replace(/[&<>]/g, (c) => ESCAPES[c] as string)}</p>`)
     .join("");
   return elementChildrenOf(parseHtml(`<div>${markup}</div>`))[0] as Element;
+}
+
+/** Types whose stated parts are the page's main content, and the keys that hold those parts. */
+const STATED_PART_KEYS: Record<string, readonly string[]> = {
+  Recipe: ["recipeIngredient", "ingredients", "recipeInstructions"],
+  HowTo: ["supply", "tool", "step"],
+  DiscussionForumPosting: ["articleBody", "text"],
+};
+
+/** What a page states as its main content: its parts, and whether they are a forum thread's first post. */
+export interface StatedParts {
+  parts: string[];
+  thread: boolean;
+}
+
+/**
+ * The parts of the page's main content that its JSON-LD states, one string a part: a Recipe's ingredients and
+ * the lines or steps of its method, a HowTo's supplies and steps, the lines of a forum thread's first post
+ * (DiscussionForumPosting). Lines of a text written as one string are parts each. No parts when the page states
+ * no such item.
+ */
+export function readStatedParts(html: string): StatedParts {
+  const parts: string[] = [];
+  let thread = false;
+  for (const data of jsonLdScripts(html)) {
+    const stack: unknown[] = [data];
+    for (let visited = 0; stack.length > 0 && visited < MAX_ITEMS; visited++) {
+      const value = stack.pop();
+      if (Array.isArray(value)) stack.push(...value);
+      else if (value !== null && typeof value === "object") {
+        const item = value as Record<string, unknown>;
+        const keys = typesOf(item).flatMap((type) => STATED_PART_KEYS[type] ?? []);
+        for (const key of keys) collectTexts(item[key], parts);
+        if (typesOf(item).includes("DiscussionForumPosting")) thread = true;
+        for (const [key, inner] of Object.entries(item)) if (!keys.includes(key) && typeof inner === "object") stack.push(inner);
+      }
+    }
+  }
+  return { parts: parts.flatMap((part) => plainText(part).split("\n")).filter((part) => part.length >= 3), thread };
+}
+
+function typesOf(item: Record<string, unknown>): string[] {
+  const type = item["@type"];
+  return (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === "string");
+}
+
+/** The texts in a stated part: a string, or items (HowToStep, HowToSection, HowToSupply) with text or name, nested. */
+function collectTexts(value: unknown, into: string[], depth = 0): void {
+  if (depth > 4 || into.length >= MAX_ITEMS) return;
+  if (typeof value === "string") into.push(value);
+  else if (Array.isArray(value)) for (const inner of value) collectTexts(inner, into, depth + 1);
+  else if (value !== null && typeof value === "object") {
+    const item = value as Record<string, unknown>;
+    if (item.itemListElement !== undefined) collectTexts(item.itemListElement, into, depth + 1);
+    else if (typeof item.text === "string") into.push(item.text);
+    else if (typeof item.name === "string") into.push(item.name);
+  }
+}
+
+/** The parsed JSON of each of the page's JSON-LD scripts (bounded; a malformed script is left out). */
+function jsonLdScripts(html: string): unknown[] {
+  if (!/application\/ld\+json/i.test(html)) return [];
+  const found: unknown[] = [];
+  const lower = html.toLowerCase();
+  const open = new RegExp(JSON_LD_OPEN.source, "gi");
+  let scripts = 0;
+  for (let match = open.exec(html); match !== null && scripts < MAX_SCRIPTS; match = open.exec(html), scripts++) {
+    const start = match.index + match[0].length;
+    const end = lower.indexOf("</script", start);
+    if (end < 0 || end - start > MAX_SCRIPT_CHARS) continue;
+    try {
+      found.push(JSON.parse(html.slice(start, end)));
+    } catch {
+      // a malformed script states nothing
+    }
+  }
+  return found;
 }

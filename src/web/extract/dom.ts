@@ -51,6 +51,30 @@ export function textOf(node: AnyNode): string {
   return textContent(node);
 }
 
+/** The texts of the node's text descendants joined by spaces: words in separate cells or blocks stay apart. */
+export function spacedTextOf(node: AnyNode): string {
+  const texts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AnyNode;
+    if (isText(next)) texts.push(next.data);
+    else if (hasChildren(next)) for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i] as AnyNode);
+  }
+  return texts.join(" ");
+}
+
+/** The node's last text descendant that is not only whitespace, in document order. */
+export function lastTextOf(node: AnyNode): Text | undefined {
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AnyNode;
+    if (isText(next)) {
+      if (next.data.trim() !== "") return next;
+    } else if (hasChildren(next)) stack.push(...next.children);
+  }
+  return undefined;
+}
+
 /** The length of textOf(node) without building the string. */
 export function textLengthOf(node: AnyNode): number {
   if (isText(node)) return node.data.length;

@@ -4,7 +4,7 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.942 on the shared dev set, 0.952 on the 742-page wide set, 0.962 and 0.954 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.904 against Readability's 0.854);
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.907 against Readability's 0.854);
  * when it finds too little, the block holding the page's title heading, else the whole cleaned body,
  * is used and a warning says so.
  *
@@ -18,9 +18,10 @@ import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
-import { paragraphsElement, readArticleBody } from "./content-structured.ts";
+import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
+import { paragraphsElement, readArticleBody, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
-import { attributeOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element } from "./dom.ts";
+import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -208,6 +209,43 @@ function statedArticle(html: string, found: string): Element | undefined {
   return paragraphsElement(stated);
 }
 
+/**
+ * The block of the page that holds the parts of its main content its structured data states (a recipe's
+ * ingredients and method, a thread's first post), read before detection changes the tree; undefined when the page
+ * states none or its text holds few of them.
+ */
+function statedBlock(html: string, body: Element): { block: Element; parts: string[]; thread: boolean } | undefined {
+  const { parts: allParts, thread } = readStatedParts(html);
+  const parts = allParts.slice(0, MAX_STATED_PARTS);
+  if (parts.length < MIN_STATED_PARTS) return undefined;
+  const block = statedPartsBlock(body, parts);
+  return block ? { block, parts, thread } : undefined;
+}
+
+/**
+ * How much longer than the first post and the replies found together their common ancestor may be and still be a
+ * forum thread's content: further up it is the page around them.
+ */
+const THREAD_WIDENING = 2;
+
+/**
+ * A forum thread's content: its first post (`firstPost`) and the replies detection found (holding `anchor`, the last
+ * text of the detected content: its first may be the headline put there), when one block near that size holds both; else the first post alone.
+ */
+function threadBlock(firstPost: Element, anchor: Text | undefined, found: string): Element {
+  if (!anchor) return firstPost;
+  const limit = THREAD_WIDENING * (wordsLengthOf(firstPost) + found.length);
+  for (let node: Element | null = firstPost; node && wordsLengthOf(node) <= limit; node = parentElementOf(node)) {
+    if (contains(node, anchor)) return node;
+  }
+  return firstPost;
+}
+
+/** Length of the node's text with runs of whitespace as one space (templates indent their markup at length). */
+function wordsLengthOf(node: Element): number {
+  return spacedTextOf(node).replace(/\s+/g, " ").trim().length;
+}
+
 interface MainContent {
   element: Element;
   /** Its canonical text (absolutizing URLs later does not change it). */
@@ -266,12 +304,22 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const body = page.body;
     const changes = new DomChanges();
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
+    const stated = statedBlock(input.html, body);
     let main = findMainContent(body, true, changes, minChars, declaredTitle);
     if (!main) {
       changes.undo();
       main = findMainContent(body, false, changes, minChars, declaredTitle);
     }
-    if (main) {
+    if (main && stated && shareHeld(main.text, stated.parts) < MIN_SHARE_HELD) {
+      // The detected content misses most of what the page states as its main content: the block holding that, cleaned by markup.
+      const anchor = stated.thread ? lastTextOf(main.element) : undefined;
+      changes.undo();
+      const headline = selectFirstIn(body, "h1")?.cloneNode(true);
+      root = stated.thread ? threadBlock(stated.block, anchor, main.text) : stated.block;
+      removeBoilerplate(root);
+      removeCommentThreads(root);
+      keepHeadline(root, headline, changes, declaredTitle);
+    } else if (main) {
       root = main.element;
       text = main.text;
     } else {
