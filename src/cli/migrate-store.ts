@@ -2,10 +2,13 @@
  * @module cli/migrate-store — `tollbooth migrate-store --from sqlite:DIR --to postgres://…`: moves an
  * existing data folder to PostgreSQL. The target is first migrated to every PostgreSQL schema step
  * known to this build, then store/copy-to-postgres.ts copies every table in one transaction and
- * checks the counts. Run it with the server stopped: rows written after the copy's snapshot stay
- * behind in SQLite.
+ * checks the counts. The evidence signing keys (a file beside the SQLite database) go into the
+ * database's key table, so results signed before the move still verify. Run it with the server
+ * stopped: rows written after the copy's snapshot stay behind in SQLite.
  */
 import { existsSync } from "node:fs";
+import { EvidenceKeyError, evidenceKeyPath, readEvidenceKeyFile } from "../evidence/key-file.ts";
+import { importEvidenceKeys } from "../evidence/key-set-pg.ts";
 import { join } from "node:path";
 import { allMigrations, allPgMigrations, databaseFileName } from "../database.ts";
 import { CopyRefused, copySqliteToPostgres } from "../store/copy-to-postgres.ts";
@@ -54,6 +57,14 @@ export async function migrateStoreForCli(args: MigrateStoreArgs, print: (line: s
     const report = await copySqliteToPostgres(db, sql, { append: args.append, progress: (table, rows) => print(`copied ${table}: ${rows} rows`) });
     for (const t of report.skippedEmpty) print(`skipped ${t}: empty, and no PostgreSQL table for it yet`);
     print(`verified: ${report.copied.map((t) => `${t.table} ${t.targetRows}`).join(", ")} rows in ${shown(args.to)}`);
+    if (existsSync(evidenceKeyPath(dir))) {
+      try {
+        print(`imported ${await importEvidenceKeys(sql, readEvidenceKeyFile(dir))} evidence signing key(s) from ${evidenceKeyPath(dir)}`);
+      } catch (error) {
+        if (!(error instanceof EvidenceKeyError)) throw error;
+        print(`evidence signing keys not imported: ${error.message}`);
+      }
+    }
     return 0;
   } catch (error) {
     return fail(error instanceof CopyRefused ? error.message : `the copy failed and was rolled back: ${(error as Error).message}`, 1);

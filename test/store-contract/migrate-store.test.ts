@@ -153,6 +153,7 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
   it("moves a served folder's core and job tables too, and the whole store on PostgreSQL serves them", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-migrate-"));
     const store = openStore(dir);
+    const fileKeys = await (await store.evidenceKeys.open()).jwks();
     await store.settings.pause("moving to PostgreSQL");
     await store.pluginStore("acme.notes").set("greeting", { text: "hi", n: 2 });
     const reserved = await store.receipts.reserve({ id: "pay_m1", network: "eip155:8453", asset: "0xusdc", payTo: "0xpayto", payer: "0xpayer", amount: "4000", nonce: "0xnonce1", validBefore: null, requestId: "req_m1", operationId: "web.read", now: at(0) });
@@ -171,8 +172,11 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
     expect(cli.lines).toContain("copied settings: 1 rows");
     expect(cli.lines).toContain("copied plugin_kv: 1 rows");
     expect(cli.lines).toContain("copied jobs: 1 rows");
+    expect(cli.lines.at(-1)).toMatch(/^imported 1 evidence signing key\(s\) from /);
     const pg = await openPgStore(url);
     try {
+      // Results signed on the single box still verify: the database publishes the same key.
+      expect(await (await pg.evidenceKeys.open()).jwks()).toEqual(fileKeys);
       expect(await pg.receipts.get("pay_m1")).toEqual(before.receipt!);
       expect(await pg.jobs.get("job_m1")).toEqual(before.job!);
       expect(await pg.settings.manager()).toEqual(before.manager);
