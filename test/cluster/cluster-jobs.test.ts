@@ -198,3 +198,10 @@ test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the clus
   // Another caller is not limited by it.
   expect((await submit(live[0]!.baseUrl, { skill: "cluster.work", n: 700 }, "10.9.9.10")).status).toBe(202);
 });
+
+test.skipIf(unavailable !== undefined)("every instance publishes the one evidence key set the cluster signs with", async () => {
+  const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
+  const sets = await Promise.all(live.map(async (p) => (await (await fetch(`${p.baseUrl}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }));
+  expect(sets[0]!.keys.length).toBe(1);
+  for (const set of sets) expect(set).toEqual(sets[0]!);
+});
