@@ -107,7 +107,13 @@ interface JobView {
 
 async function waitFinished(id: string, deadline: number): Promise<JobView> {
   for (;;) {
-    const view = (await (await fetch(`${proxy!.url}/v1/jobs/${id}`)).json()) as JobView;
+    const answer = await fetch(`${proxy!.url}/v1/jobs/${id}`);
+    const view = (await answer.json()) as JobView;
+    // The balancer's own 502 (every backend failed this once, e.g. right after the kill): ask again until the deadline.
+    if (answer.status === 502 && Date.now() < deadline) {
+      await Bun.sleep(100);
+      continue;
+    }
     if (!["queued", "running"].includes(view.status) || Date.now() > deadline) return view;
     await Bun.sleep(100);
   }
@@ -182,7 +188,7 @@ test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instance
     }),
   );
   expect(views.map((v) => [v.status, v.result?.n])).toEqual(Array(3).fill(["completed", 500]));
-});
+}, 60_000);
 
 test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the cluster: its calls on every instance count together", async () => {
   const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
@@ -197,11 +203,11 @@ test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the clus
   expect(statuses.slice(limit)).toEqual([429, 429]);
   // Another caller is not limited by it.
   expect((await submit(live[0]!.baseUrl, { skill: "cluster.work", n: 700 }, "10.9.9.10")).status).toBe(202);
-});
+}, 30_000);
 
 test.skipIf(unavailable !== undefined)("every instance publishes the one evidence key set the cluster signs with", async () => {
   const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
   const sets = await Promise.all(live.map(async (p) => (await (await fetch(`${p.baseUrl}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }));
   expect(sets[0]!.keys.length).toBe(1);
   for (const set of sets) expect(set).toEqual(sets[0]!);
-});
+}, 30_000);

@@ -2,7 +2,8 @@
  * A tiny round-robin HTTP proxy on loopback, standing in for the operator's load balancer (Caddy,
  * nginx) in multi-instance tests: each request goes to the next backend in turn, body and headers as
  * sent; a backend that refuses the connection is skipped (as a balancer's passive health check
- * does), so a killed instance drops out without failing the caller.
+ * does), so a killed instance drops out without failing the caller. When none answers, a 502 names
+ * each backend's error.
  */
 export interface RoundRobinProxy {
   /** Base URL without the trailing slash. */
@@ -26,7 +27,9 @@ export function startRoundRobinProxy(backends: readonly string[]): RoundRobinPro
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
       const headers = new Headers(request.headers);
       for (const name of HOP_BY_HOP) headers.delete(name);
-      for (let tried = 0; tried < backends.length; tried++) {
+      const errors: string[] = [];
+      // Each backend twice over: a pooled connection the backend has just closed fails once, as a stale keep-alive socket does.
+      for (let tried = 0; tried < backends.length * 2; tried++) {
         const index = next;
         next = (next + 1) % backends.length;
         try {
@@ -41,11 +44,12 @@ export function startRoundRobinProxy(backends: readonly string[]): RoundRobinPro
           for (const name of HOP_BY_HOP) out.delete(name);
           out.delete("content-encoding");
           return new Response(await answer.arrayBuffer(), { status: answer.status, headers: out });
-        } catch {
+        } catch (error) {
           // connection refused: that instance is down; try the next one
+          errors.push(`${backends[index]}: ${(error as Error).message}`);
         }
       }
-      return new Response("no backend answered", { status: 502 });
+      return Response.json({ ok: false, error: "BAD_GATEWAY", status: 502, message: `no backend answered: ${errors.join("; ")}` }, { status: 502 });
     },
   });
   return {
