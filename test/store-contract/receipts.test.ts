@@ -4,62 +4,17 @@
  * handles on one fresh database, as two instances would; the race case claims one authorization
  * from both at once and exactly one may win, the others seeing it in flight.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openPgFacets } from "../../src/database.ts";
-import { openDatabase } from "../../src/store/db.ts";
+import { describe, expect, it } from "bun:test";
+import { createPgReceiptStore, receiptPgMigrations } from "../../src/store/receipts-pg.ts";
+import { type Instances, storeEngines } from "../support/store-engines.ts";
 import { createReceiptStore, receiptMigrations, type ReceiptStore, type ReserveInput } from "../../src/store/receipts.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the receipts contract: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
+const engines = storeEngines<ReceiptStore>("receipts", {
+  sqliteMigrations: receiptMigrations,
+  sqlite: createReceiptStore,
+  pgMigrations: receiptPgMigrations,
+  pg: createPgReceiptStore,
 });
-
-interface Instances {
-  readonly one: ReceiptStore;
-  readonly two: ReceiptStore;
-  close(): Promise<void>;
-}
-
-const engines: { name: string; skip: boolean; open(): Promise<Instances> }[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    async open() {
-      const path = join(mkdtempSync(join(tmpdir(), "tb-contract-")), "receipts.db");
-      const [a, b] = [openDatabase({ path, migrations: receiptMigrations }), openDatabase({ path, migrations: receiptMigrations })];
-      return {
-        one: createReceiptStore(a),
-        two: createReceiptStore(b),
-        close: async () => {
-          a.close();
-          b.close();
-        },
-      };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
-    async open() {
-      const url = await server!.createDatabase(`receipts_${++databases}`);
-      const [a, b] = await Promise.all([openPgFacets(url, { max: 4 }), openPgFacets(url, { max: 4 })]);
-      return { one: a.receipts!, two: b.receipts!, close: async () => void (await Promise.all([a.close(), b.close()])) };
-    },
-  },
-];
 
 const now = new Date("2026-11-27T12:00:00.000Z");
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
@@ -72,7 +27,7 @@ const ctx = (requestId: string) => ({ requestId, operationId: "web.read", settle
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`payment receipts on ${engine.name}`, () => {
-    const withInstances = (test: (i: Instances) => Promise<void>) => async () => {
+    const withInstances = (test: (i: Instances<ReceiptStore>) => Promise<void>) => async () => {
       const instances = await engine.open();
       try {
         await test(instances);

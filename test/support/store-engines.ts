@@ -31,8 +31,39 @@ export interface EngineFactories<T> {
   readonly pg: (sql: Sql) => T;
 }
 
+/** One handle an instance holds, and how it ends. */
+export interface Opened<T> {
+  readonly value: T;
+  close(): void | Promise<void>;
+}
+
+/** How an instance opens a shared database: a SQLite folder, or a PostgreSQL URL. */
+export interface EngineOpeners<T> {
+  readonly sqlite: (dir: string) => Opened<T>;
+  readonly pg: (url: string) => Promise<Opened<T>>;
+}
+
+/** One family's store on a raw handle (its migrations applied), for contracts of a single table family. */
+export function familyOpeners<T>(factories: EngineFactories<T>): EngineOpeners<T> {
+  return {
+    sqlite(dir) {
+      const db = openDatabase({ path: join(dir, "store.db"), migrations: factories.sqliteMigrations });
+      return { value: factories.sqlite(db), close: () => db.close() };
+    },
+    async pg(url) {
+      const sql = await openPostgres({ url, migrations: factories.pgMigrations, max: 4 });
+      return { value: factories.pg(sql), close: () => sql.end() };
+    },
+  };
+}
+
 /** Starts PostgreSQL for this file (beforeAll/afterAll) and returns both engines. Call once per file, at top level. */
 export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): StoreEngine<T>[] {
+  return engineInstances(prefix, familyOpeners(factories));
+}
+
+/** Both engines, each opened twice on one fresh database as two instances would open it. */
+export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): StoreEngine<T>[] {
   const unavailable = postgresUnavailable();
   if (unavailable) console.warn(`SKIPPED: the PostgreSQL side of the ${prefix} store contract: ${unavailable}`);
   let server: TestPostgres | undefined;
@@ -43,37 +74,27 @@ export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): 
   afterAll(async () => {
     await server?.stop();
   });
+  const pair = (a: Opened<T>, b: Opened<T>): Instances<T> => ({
+    one: a.value,
+    two: b.value,
+    close: async () => void (await Promise.all([a.close(), b.close()])),
+  });
   return [
     {
       name: "SQLite",
       skip: false,
       async open() {
-        const path = join(mkdtempSync(join(tmpdir(), `tb-${prefix}-`)), "store.db");
-        const a = openDatabase({ path, migrations: factories.sqliteMigrations });
-        const b = openDatabase({ path, migrations: factories.sqliteMigrations });
-        return {
-          one: factories.sqlite(a),
-          two: factories.sqlite(b),
-          close: async () => {
-            a.close();
-            b.close();
-          },
-        };
+        const dir = mkdtempSync(join(tmpdir(), `tb-${prefix.replace(/[^a-z]/gi, "-")}-`));
+        return pair(openers.sqlite(dir), openers.sqlite(dir));
       },
     },
     {
       name: "PostgreSQL",
       skip: unavailable !== undefined,
       async open() {
-        const url = await server!.createDatabase(`${prefix}_${++databases}`);
-        const [a, b] = await Promise.all([openPostgres({ url, migrations: factories.pgMigrations, max: 4 }), openPostgres({ url, migrations: factories.pgMigrations, max: 4 })]);
-        return {
-          one: factories.pg(a),
-          two: factories.pg(b),
-          close: async () => {
-            await Promise.all([a.end(), b.end()]);
-          },
-        };
+        const url = await server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`);
+        const [a, b] = await Promise.all([openers.pg(url), openers.pg(url)]);
+        return pair(a, b);
       },
     },
   ];
