@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../../errors.ts";
-import { extractHtmlSync } from "../extract/extract.ts";
-import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS } from "./ignore-selectors.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS } from "../../../src/web/filters/ignore-selectors.ts";
 
 const extractIgnoring = (html: string, ignoreSelectors: string[]) => extractHtmlSync({ html, url: "https://shop.example/", markdown: false, ignoreSelectors });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { ApiError, type ErrorCode } from "../../errors.ts";
-import { ComparisonSchema, compareText, diffLineSets } from "./compare.ts";
-import { SUMMARY_MAX_CHARS } from "./compare-schema.ts";
-import { countCodePoints, sha256Hex } from "../text/text-output.ts";
+import { ApiError, type ErrorCode } from "../../../src/errors.ts";
+import { ComparisonSchema, compareText, diffLineSets } from "../../../src/web/compare/compare.ts";
+import { SUMMARY_MAX_CHARS } from "../../../src/web/compare/compare-schema.ts";
+import { countCodePoints, sha256Hex } from "../../../src/web/text/text-output.ts";
 
 function expectApiError(run: () => unknown, code: ErrorCode): ApiError {
   try {

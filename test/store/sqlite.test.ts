@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "./sqlite.ts";
+import { Database } from "../../src/store/sqlite.ts";
 
 function table(): Database {
   const db = new Database(":memory:");

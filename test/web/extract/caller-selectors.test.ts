@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../../errors.ts";
-import { firstMatchIn, MAX_SELECTOR_STEPS, outermostMatchesIn, SelectorBudget } from "./caller-selectors.ts";
-import { parsePage } from "./content-parse.ts";
-import { extractHtmlSync } from "./extract.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { firstMatchIn, MAX_SELECTOR_STEPS, outermostMatchesIn, SelectorBudget } from "../../../src/web/extract/caller-selectors.ts";
+import { parsePage } from "../../../src/web/extract/content-parse.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 // css-select tries every chain of 6 ancestors out of 500 for each element: without a budget this never ends.
 const deep = `<html><body><main>${"<div>".repeat(500)}deep text${"</div>".repeat(500)}</main></body></html>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { canonicalizePdfText } from "./pdf-text.ts";
+import { canonicalizePdfText } from "../../../src/web/pdf/pdf-text.ts";
 
 describe("pdf-text", () => {
   it("canonicalizes like web text: spacing, CRLF, blank runs, ends", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { type LayoutLine, orderLinesByColumns } from "./pdf-layout.ts";
+import { type LayoutLine, orderLinesByColumns } from "../../../src/web/pdf/pdf-layout.ts";
 
 // Synthetic pages in points, y downwards: 10-point lines on a 12-point leading.
 const HEIGHT = 10;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../errors.ts";
-import { readRequestTarget, validHost } from "./request-target.ts";
+import { ApiError } from "../../src/errors.ts";
+import { readRequestTarget, validHost } from "../../src/http/request-target.ts";
 
 const codeOf = (run: () => unknown) => {
   try {

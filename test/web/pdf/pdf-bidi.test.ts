@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { logicalLine } from "./pdf-bidi.ts";
+import { logicalLine } from "../../../src/web/pdf/pdf-bidi.ts";
 
 /** Glyphs 10 units wide, each at the place `visual` (the line as it stands on the page, left to right) gives it. */
 function placed(visual: string, order: "mupdf" | "page"): [string[], number[], number[]] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { ApiError } from "../../errors.ts";
-import { compileLinePatterns, compileRequestPatterns, firstMatch, MAX_PATTERN_CHARS, MAX_PATTERNS, MAX_PROGRAM_SIZE, MAX_TOTAL_PROGRAM_SIZE } from "./line-patterns.ts";
+import { ApiError } from "../../../src/errors.ts";
+import { compileLinePatterns, compileRequestPatterns, firstMatch, MAX_PATTERN_CHARS, MAX_PATTERNS, MAX_PROGRAM_SIZE, MAX_TOTAL_PROGRAM_SIZE } from "../../../src/web/filters/line-patterns.ts";
 
 function refusal(run: () => unknown): ApiError {
   try {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPdf } from "./pdf.ts";
-import { readPageText } from "./pdf-page-text.ts";
-import { loadMupdf } from "./pdf-wasm.ts";
+import { readPdf } from "../../../src/web/pdf/pdf.ts";
+import { readPageText } from "../../../src/web/pdf/pdf-page-text.ts";
+import { loadMupdf } from "../../../src/web/pdf/pdf-wasm.ts";
 
 // Fixtures from scripts/bench/pdf-fixtures.ts; the column pages are drawn row by row across their columns and
 // their full-width lines last, so mupdf's own text (asText) interleaves the columns and puts the title last.

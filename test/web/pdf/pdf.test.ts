@@ -1,11 +1,11 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError, type ErrorCode } from "../../errors.ts";
-import { readPdf } from "./pdf.ts";
-import { canonicalizePdfText } from "./pdf-text.ts";
-import { loadMupdf } from "./pdf-wasm.ts";
-import { countCodePoints, sha256Hex } from "../text/text-output.ts";
+import { ApiError, type ErrorCode } from "../../../src/errors.ts";
+import { readPdf } from "../../../src/web/pdf/pdf.ts";
+import { canonicalizePdfText } from "../../../src/web/pdf/pdf-text.ts";
+import { loadMupdf } from "../../../src/web/pdf/pdf-wasm.ts";
+import { countCodePoints, sha256Hex } from "../../../src/web/text/text-output.ts";
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(import.meta.dir, "../../../test/fixtures/pdf", name)));
 

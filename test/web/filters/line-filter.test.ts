@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { linesMatching, MAX_SCAN_CHARS, removeMatchingLines } from "./line-filter.ts";
-import { compileLinePatterns } from "./line-patterns.ts";
+import { linesMatching, MAX_SCAN_CHARS, removeMatchingLines } from "../../../src/web/filters/line-filter.ts";
+import { compileLinePatterns } from "../../../src/web/filters/line-patterns.ts";
 
 const patterns = (...sources: string[]) => compileLinePatterns("ignore_patterns", sources);
 
