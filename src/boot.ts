@@ -211,7 +211,14 @@ export async function startService(config: Config, options: BuildServiceOptions 
   const problems = [...servingProblems(config), ...storeProblems(config, familiesNotOnPostgres())];
   if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
-  const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
+  let server: RunningServer;
+  try {
+    server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
+  } catch (error) {
+    // A port already taken leaves nothing running behind it (the store, its workers, the timers).
+    await service.close();
+    throw error;
+  }
   let admin: RunningServer | undefined;
   if (service.metrics && config.adminPort !== undefined) {
     const { createAdminHandler } = await import("./admin/listener.ts");

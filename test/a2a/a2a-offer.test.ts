@@ -20,7 +20,7 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import type { PaymentRequired } from "../../src/x402/messages.ts";
-import { freePort } from "../support/paid-service.ts";
+import { onFreshPort, onSamePort } from "../support/ports.ts";
 import { pluginFolder, pluginSource } from "../support/plugin-files.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
 
@@ -30,17 +30,28 @@ const dataDir = mkdtempSync(join(tmpdir(), "tb-a2a-offer-"));
 // The plugin at one price, then at a higher one (a new folder: a module is imported once per path).
 const priced = (price: string) => pluginFolder({ "a2a-priced.ts": pluginSource("a2a.priced", "POST /v1/a2a-priced", `"${price}"`) });
 const folders = [priced("0.001"), priced("0.003")];
-const port = freePort();
+/** The service's port: chosen at the first start, kept by the restart (the tasks' offers name the old URL). */
+let port: number;
 let fx: EvmFixture;
 let service: RunningService;
 let a2a: LegacyJsonRpcTransport;
 
-async function start(folder: string) {
+function startOn(folder: string, chosen: number): Promise<RunningService> {
   const config = loadConfig({
-    argv: ["--data", dataDir, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
+    argv: ["--data", dataDir, "--port", String(chosen), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${chosen}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
     env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
   });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
+  return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
+}
+
+/** The first start on a fresh port; a restart on the same one. */
+async function start(folder: string) {
+  if (port === undefined) {
+    service = await onFreshPort((chosen) => startOn(folder, chosen));
+    port = service.server.port;
+  } else {
+    service = await onSamePort(port, (same) => startOn(folder, same));
+  }
   a2a = new LegacyJsonRpcTransport({ endpoint: `http://127.0.0.1:${port}/a2a` });
 }
 

@@ -16,7 +16,7 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
-import { freePort } from "../support/paid-service.ts";
+import { onFreshPort } from "../support/ports.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
 import { mcpProbeSource } from "../mcp/mcp-probe-plugin.ts";
@@ -30,13 +30,14 @@ let buyer: x402Client;
 
 beforeAll(async () => {
   fx = await startEvmFixture();
-  const port = freePort();
   const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-later.ts": skillSource("a2a.later", { async: "true" }) });
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+  service = await onFreshPort((port) => {
+    const config = loadConfig({
+      argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
+      env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
+    });
+    return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   a2a = new LegacyJsonRpcTransport({ endpoint: `${service.server.url.toString().replace(/\/$/, "")}/a2a` });
   buyer = buyerFor(fx.buyer.key);
 }, 60_000);

@@ -11,7 +11,6 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { mcpProbeSource } from "../mcp/mcp-probe-plugin.ts";
-import { freePort } from "../support/paid-service.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
 
 type Events = Awaited<ReturnType<typeof collect>>;
@@ -21,9 +20,9 @@ let a2a: LegacyJsonRpcTransport;
 let base: string;
 
 beforeAll(async () => {
-  const port = freePort();
+  // Payments are off, so no --public-url: the port is the one the kernel gives at the bind.
   const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource });
-  service = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--plugins", folder, "--memory-soft-limit-mb", "0"], env: {} }), { log: createMemoryLogger() });
+  service = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--host", "127.0.0.1", "--plugins", folder, "--memory-soft-limit-mb", "0"], env: {} }), { log: createMemoryLogger() });
   base = service.server.url.toString().replace(/\/$/, "");
   a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });
 });

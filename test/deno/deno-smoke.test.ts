@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildDenoBundle } from "../../scripts/build-deno.ts";
 import { decodePaymentResponse } from "../../src/x402/headers.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
+import { onFreshPort } from "../support/ports.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
@@ -37,17 +37,6 @@ export default defineSkill({
   },
 });
 `;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let fx: EvmFixture;
 let site: SiteServer;
@@ -75,14 +64,15 @@ beforeAll(async () => {
   site.set("/report.pdf", new Uint8Array(fixture("pdf/multi-page.pdf")), "application/pdf");
   const plugins = pluginFolder({ "smoke-echo.ts": operatorSkill });
   data = mkdtempSync(join(tmpdir(), "tb-deno-data-"));
-  const port = await freePort();
   const x402 = JSON.stringify(fx.config());
-  server = await startProcess(
-    [deno, "run", "-A", "--v8-flags=--expose-gc", "--no-lock", "--import-map", join(bundle, "import-map.json"), join(bundle, "main.js"), "serve"].concat(
-      ["--host", "127.0.0.1", "--port", String(port), "--public-url", `http://127.0.0.1:${port}`, "--data", data, "--plugins", plugins],
-      ["--payments", "on", "--x402", x402, "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
+  server = await onFreshPort((port) =>
+    startProcess(
+      [deno, "run", "-A", "--v8-flags=--expose-gc", "--no-lock", "--import-map", join(bundle, "import-map.json"), join(bundle, "main.js"), "serve"].concat(
+        ["--host", "127.0.0.1", "--port", String(port), "--public-url", `http://127.0.0.1:${port}`, "--data", data, "--plugins", plugins],
+        ["--payments", "on", "--x402", x402, "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0"],
+      ),
+      { cwd: bundle, timeoutMs: 60_000, env: { NO_COLOR: "1" } },
     ),
-    { cwd: bundle, timeoutMs: 60_000, env: { NO_COLOR: "1" } },
   );
 }, 600_000);
 

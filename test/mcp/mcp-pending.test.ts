@@ -17,7 +17,7 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import type { PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
-import { freePort } from "../support/paid-service.ts";
+import { onFreshPort } from "../support/ports.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
 import { mcpProbeSource } from "./mcp-probe-plugin.ts";
@@ -28,14 +28,15 @@ let mcp: Client;
 
 beforeAll(async () => {
   fx = await startEvmFixture();
-  const port = freePort();
   const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource });
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
-    // A settlement not confirmed within 300 ms is pending.
-    env: { TOLLBOOTH_X402: JSON.stringify(fx.config({ confirmationTimeoutMs: 300 })) },
+  service = await onFreshPort((port) => {
+    const config = loadConfig({
+      argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
+      // A settlement not confirmed within 300 ms is pending.
+      env: { TOLLBOOTH_X402: JSON.stringify(fx.config({ confirmationTimeoutMs: 300 })) },
+    });
+    return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   mcp = new Client({ name: "mcp-pending-test", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.server.url.toString().replace(/\/$/, "")}/mcp`)));
 }, 60_000);

@@ -3,7 +3,6 @@
  * Chromium with payments on. Every request the page makes stays on the server (no CDN), the
  * x402 extension is shown, and "Try it out" on a paid route shows the free 402 price preview.
  */
-import { freePort } from "../support/paid-service.ts";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitator.ts";
+import { onFreshPort } from "../support/ports.ts";
 
 let service: RunningService;
 let facilitator: FacilitatorServer;
@@ -26,11 +26,12 @@ beforeAll(async () => {
     supported: async () => ({ kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }], extensions: [], signers: {} }),
   });
   // Payments on needs --public-url (issue 15 §2), so the port is chosen first.
-  const port = freePort();
-  const config = loadConfig({
-    argv: ["--port", String(port), "--public-url", `http://127.0.0.1:${port}`, "--host", "127.0.0.1", "--data", ":memory:", "--payments", "on", "--pay-to-base", `0x${"ab".repeat(20)}`, "--facilitator-url", facilitator.url, "--render", "off", "--extract-workers", "0"],
+  service = await onFreshPort((port) => {
+    const config = loadConfig({
+      argv: ["--port", String(port), "--public-url", `http://127.0.0.1:${port}`, "--host", "127.0.0.1", "--data", ":memory:", "--payments", "on", "--pay-to-base", `0x${"ab".repeat(20)}`, "--facilitator-url", facilitator.url, "--render", "off", "--extract-workers", "0"],
+    });
+    return startService(config, { log: createMemoryLogger() });
   });
-  service = await startService(config, { log: createMemoryLogger() });
   base = service.server.url.toString().replace(/\/$/, "");
 });
 afterAll(async () => {

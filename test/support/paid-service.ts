@@ -3,19 +3,12 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import type { EvmFixture } from "../x402/evm-fixture.ts";
+import { onFreshPort } from "./ports.ts";
 
 export interface PaidService {
   readonly service: RunningService;
   /** Base URL without the trailing slash. */
   readonly base: string;
-}
-
-/** A port free right now on 127.0.0.1 (payments on needs --public-url, so the port is chosen before the start). */
-export function freePort(): number {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = probe.port ?? 0;
-  probe.stop(true);
-  return port;
 }
 
 export function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<PaidService> {
@@ -27,16 +20,18 @@ export function startPaidService(fx: EvmFixture, data = ":memory:"): Promise<Pai
  * algod); `args` are further flags, and loopback targets are allowed unless `loopbackTargets` is false.
  */
 export async function startPaidServiceWith(x402: unknown, data = ":memory:", options: { readonly args?: readonly string[]; readonly loopbackTargets?: boolean } = {}): Promise<PaidService> {
-  const port = freePort();
-  const config = loadConfig({
-    argv: [
-      "--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on",
-      ...(options.loopbackTargets === false ? [] : ["--unsafe-allow-loopback-targets"]),
-      "--memory-soft-limit-mb", "0",
-      ...(options.args ?? []),
-    ],
-    env: { TOLLBOOTH_X402: JSON.stringify(x402) },
+  // Payments on needs --public-url, so the port is chosen before the start (and again if it was taken meanwhile).
+  const service = await onFreshPort((port) => {
+    const config = loadConfig({
+      argv: [
+        "--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on",
+        ...(options.loopbackTargets === false ? [] : ["--unsafe-allow-loopback-targets"]),
+        "--memory-soft-limit-mb", "0",
+        ...(options.args ?? []),
+      ],
+      env: { TOLLBOOTH_X402: JSON.stringify(x402) },
+    });
+    return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   });
-  const service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   return { service, base: service.server.url.toString().replace(/\/$/, "") };
 }

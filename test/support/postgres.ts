@@ -9,10 +9,10 @@
  * reason, printed); CI installs the package, so there it never skips.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onFreshPort } from "./ports.ts";
 
 export interface TestPostgres {
   /** postgres://tollbooth@127.0.0.1:PORT/postgres */
@@ -40,17 +40,6 @@ export function postgresUnavailable(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function run(bin: string, command: string, args: string[]): void {
   const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
   execFileSync(file, argv, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
@@ -67,10 +56,20 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, "data");
-  const port = await freePort();
   run(bin, "initdb", ["-D", data, "-U", "tollbooth", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
-  const settings = [`-p ${port}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", "-c max_connections=60"];
-  run(bin, "pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-o", settings.join(" "), "-w", "-t", "60", "start"]);
+  // The port is probed right before the start (initdb takes seconds), and probed again if it was taken meanwhile.
+  const port = await onFreshPort(async (port) => {
+    const settings = [`-p ${port}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", "-c max_connections=60"];
+    const log = join(dir, `server-${port}.log`);
+    try {
+      run(bin, "pg_ctl", ["-D", data, "-l", log, "-o", settings.join(" "), "-w", "-t", "60", "start"]);
+    } catch (error) {
+      // pg_ctl says only "could not start server"; why (e.g. "Address already in use") is in the server's log.
+      const reason = existsSync(log) ? readFileSync(log, "utf8") : "";
+      throw new Error(`PostgreSQL did not start on port ${port}: ${(error as Error).message}\n${reason}`);
+    }
+    return port;
+  });
   const url = `postgres://tollbooth@127.0.0.1:${port}/postgres`;
   const { default: postgres } = await import("postgres");
   return {

@@ -30,7 +30,7 @@ beforeAll(async () => {
   fx = await startEvmFixture();
   gate = createPaymentGate({ config: fx.config(), db: freshDatabase(), pollingIntervalMs: 20 });
   server = startPaidServer({ gate, operation, work: (body) => work(body) });
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();

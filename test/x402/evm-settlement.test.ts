@@ -28,9 +28,10 @@ const work = async (body: Record<string, unknown>) => ({ echoed: body.text });
 let fx: EvmFixture;
 const cleanups: (() => Promise<void>)[] = [];
 
+// Anvil's start and the token's deployment take seconds on a loaded machine (the default hook timeout is 5 s).
 beforeAll(async () => {
   fx = await startEvmFixture();
-});
+}, 60_000);
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   await fx?.stop();

@@ -14,7 +14,7 @@ import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
-import { freePort } from "../support/paid-service.ts";
+import { onFreshPort } from "../support/ports.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 
@@ -95,13 +95,14 @@ beforeAll(async () => {
   site.set("/page", "<html><head><title>Toy</title></head><body><main><h1>Toy page</h1><p>Paid for in toy dollars, every one of them.</p></main></body></html>");
   // An operator's skill file with a column of the toy network's own beside the spec's two.
   const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", toy: "0.004" }`, async: "true" }) });
-  const port = freePort();
   const x402 = { families: [folder], networks: [{ family: "toy", network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
-  const config = loadConfig({
-    argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0", "--plugins", plugins],
-    env: { TOLLBOOTH_X402: JSON.stringify(x402) },
+  service = await onFreshPort((port) => {
+    const config = loadConfig({
+      argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0", "--plugins", plugins],
+      env: { TOLLBOOTH_X402: JSON.stringify(x402) },
+    });
+    return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   });
-  service = await startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
   base = service.server.url.toString().replace(/\/$/, "");
 }, 60_000);
 
