@@ -160,11 +160,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const handle = createRequestHandler((request) => app.fetch(request), {
     log,
+    freeAnswers,
     outcomes: store.requestOutcomes,
     clients,
     requestTimeoutMs: config.requestTimeoutMs,

@@ -17,6 +17,11 @@ import { LEGACY_PAYMENT_HEADER, PAYMENT_SIGNATURE_HEADER } from "../x402/headers
 export const maxBodyBytes = 1024 * 1024;
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
+/**
+ * A free document's answer to a GET, given the request as it came and its context: no body to
+ * read and no router or Elysia lifecycle in between (the app registers the same answer as a route).
+ */
+export type FreeAnswer = (request: Request, context: RequestContext) => Promise<Response> | Response;
 /** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
 export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response>;
 
@@ -33,6 +38,8 @@ export interface HandlerDeps {
   /** Sees every answered request (the admin listener's metrics). */
   readonly observe?: (request: { method: string; route: string | undefined; status: number; ms: number; outcome: string }) => void;
   readonly logRequests?: RequestLogMode;
+  /** GET answers by exact path, served before the app's router (the free documents). */
+  readonly freeAnswers?: ReadonlyMap<string, FreeAnswer>;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -42,7 +49,7 @@ const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"
 
 export function createRequestHandler(
   appFetch: FetchHandler,
-  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all" }: HandlerDeps,
+  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers }: HandlerDeps,
 ): RequestHandler {
   return async (incoming, peer) => {
     // The peer's address (and the client behind a trusted proxy) is looked up only when something reads it.
@@ -54,11 +61,17 @@ export function createRequestHandler(
       const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
       path = target.path;
       context.origin = target.origin;
-      // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
-      const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
-      const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
-      attachContext(request, context);
-      response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
+      const free = incoming.method === "GET" ? freeAnswers?.get(path) : undefined;
+      if (free) {
+        const answered = free(incoming, context);
+        response = answered instanceof Promise ? await answered : answered;
+      } else {
+        // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
+        const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
+        const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
+        attachContext(request, context);
+        response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
+      }
     } catch (error) {
       response = errorResponse(error, context, log);
     }
