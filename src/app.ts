@@ -13,7 +13,7 @@ import { createDocumentRenderer, documentBody, type RenderedDocument } from "./d
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
-import { answerHeaders, contextOf, type RequestContext } from "./http/request-context.ts";
+import { contextOf, type RequestContext } from "./http/request-context.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
@@ -27,7 +27,7 @@ import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
 import { createA2aTaskStore } from "./a2a/task-store.ts";
 import type { McpHandler } from "./mcp/endpoint.ts";
 import { compileTools, MCP_PATH } from "./mcp/tools.ts";
-import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
+import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
@@ -212,17 +212,19 @@ export function createApp(deps: AppDeps) {
   // The free documents: answered by the server before the router (http/serve.ts), and routed here for in-process callers.
   const freeAnswers = new Map<string, FreeAnswer>();
   for (const route of freeRoutes) {
+    const contentType = `${route.contentType}; charset=utf-8`;
+    const caching: Record<string, string> = route.cacheSeconds ? { "cache-control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { vary: "Host" }) } : {};
+    const textHeaders = readyHeaders({ "content-type": contentType });
+    // A document with an ETag is reused between changes: its headers are built once per rendering.
+    const documentHeaders = new WeakMap<RenderedDocument, { readonly ok: Headers; readonly notModified: Headers }>();
     const respond = (request: Request, context: RequestContext, document: RenderedDocument) => {
       context.route = route.path;
       const { etag } = document;
-      if (!etag) return textResponse(document.text, route.contentType, answerHeaders(context));
-      const headers = {
-        ETag: etag,
-        ...(route.cacheSeconds ? { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) } : {}),
-        ...answerHeaders(context),
-      };
-      if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
-      return new Response(documentBody(document), { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
+      if (!etag) return readyAnswer(document.text, 200, textHeaders, context);
+      let headers = documentHeaders.get(document);
+      if (!headers) documentHeaders.set(document, (headers = { ok: readyHeaders({ "content-type": contentType, etag, ...caching }), notModified: readyHeaders({ etag, ...caching }) }));
+      if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return readyAnswer(null, 304, headers.notModified, context);
+      return readyAnswer(documentBody(document), 200, headers.ok, context);
     };
     const render = (request: Request, context: RequestContext, jobs: JobsInfo) => {
       const document = renderDocument(route, docsContext(request, context, route, jobs));
