@@ -54,6 +54,21 @@ describe("log file", () => {
     expect(lines(path).map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["first", "second", "broken"]);
   });
 
+  it("keeps every line whole and in order across flushes: multi-byte text, and a line longer than the buffer", () => {
+    const path = join(dir, "whole.log");
+    const output = fileLogOutput({ path, maxBytes: 10_000_000, keep: 1 });
+    const log = createLogger({ sink: output.sink });
+    const huge = "ü".repeat(200_000);
+    const written: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = i === 1500 ? huge : i % 97 === 96 ? "€".repeat(40_000 + i) : `${"€".repeat(i % 50)}😀 ${i}`;
+      written.push(text);
+      log.info("line", { text });
+    }
+    output.flush();
+    expect(lines(path).map((l) => (JSON.parse(l) as { text: string }).text)).toEqual(written);
+  });
+
   it("writes every buffered line when the process exits, to stdout and to a file", async () => {
     const path = join(dir, "exit.log");
     const script = join(dir, "exit-child.ts");
