@@ -53,7 +53,9 @@ export interface Service {
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
-  readonly handle: RequestHandler;
+  readonly handle: (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+  /** The same handler as the server runs it: a free document's answer comes back without a promise. */
+  readonly serve: RequestHandler;
   /** Who the clients are (behind --trust-proxy) and which peers were seen. */
   readonly clients: ClientResolver;
   /** Prometheus metrics, built when the admin listener is on (--admin-port). */
@@ -163,7 +165,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
-  const handle = createRequestHandler((request) => app.fetch(request), {
+  const serve = createRequestHandler((request) => app.fetch(request), {
     log,
     freeAnswers,
     outcomes: store.requestOutcomes,
@@ -184,7 +186,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       const f = features().render;
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
-    handle,
+    handle: async (request, clientIp) => serve(request, clientIp),
+    serve,
     clients,
     metrics,
     async close() {
@@ -212,7 +215,7 @@ export async function startService(config: Config, options: BuildServiceOptions 
   const problems = [...servingProblems(config), ...storeProblems(config, familiesNotOnPostgres())];
   if (problems.length > 0) throw new ConfigError(problems);
   const service = await buildService(config, options);
-  const server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
+  const server = startServer(service.serve, { host: config.host, port: config.port, log: service.log });
   let admin: RunningServer | undefined;
   if (service.metrics && config.adminPort !== undefined) {
     const { createAdminHandler } = await import("./admin/listener.ts");

@@ -119,3 +119,26 @@ describe("request log", () => {
     expect(await send("errors-and-paid")).toEqual(["/missing 404", "/broken 500", "/paid 200"]);
   });
 });
+
+describe("request line", () => {
+  it("carries every field as its own JSON value, also for a path with quotes and backslashes, with the operation when one ran", async () => {
+    const log = createMemoryLogger();
+    const handle = createRequestHandler(
+      (request) => {
+        const context = contextOf(request);
+        if (new URL(request.url).pathname === "/op") context.operationId = 'web.read"x';
+        return new Response("{}", { status: 200 });
+      },
+      { log },
+    );
+    await handle(new Request('http://127.0.0.1/a"b\\c%22'), "127.0.0.1");
+    await handle(new Request("http://127.0.0.1/op", { method: "POST", body: "{}" }), "10.0.0.7");
+    const [first, second] = log.lines.filter((l) => l.msg === "request");
+    expect(first).toMatchObject({ level: "info", method: "GET", status: 200, outcome: "ok", client: "127.0.0.1" });
+    expect(first!.path).toBe(new URL('http://127.0.0.1/a"b\\c%22').pathname);
+    expect(first!.request_id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(typeof first!.ms).toBe("number");
+    expect(first!.operation).toBeUndefined();
+    expect(second).toMatchObject({ method: "POST", path: "/op", operation: 'web.read"x', client: "10.0.0.7" });
+  });
+});
