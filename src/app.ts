@@ -13,7 +13,7 @@ import { createDocumentRenderer, documentBody, type RenderedDocument } from "./d
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
-import { answerHeaders, contextOf, type RequestContext } from "./http/request-context.ts";
+import { contextOf, type RequestContext } from "./http/request-context.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
@@ -27,7 +27,8 @@ import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
 import { createA2aTaskStore } from "./a2a/task-store.ts";
 import type { McpHandler } from "./mcp/endpoint.ts";
 import { compileTools, MCP_PATH } from "./mcp/tools.ts";
-import { errorResponse, jsonResponse, textResponse } from "./http/respond.ts";
+import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
+import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { PluginContext } from "./plugin/context.ts";
@@ -182,10 +183,10 @@ export function createApp(deps: AppDeps) {
     return (await a2aEndpoint)(request, context);
   };
 
-  const docsContext = (request: Request, route: FreeRoute | undefined, jobs: JobsInfo): DocsContext => ({
+  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
-    baseUrl: baseUrl(request),
+    baseUrl: deps.config.publicUrl ?? context.origin,
     manager: store.settings.recentManager(),
     productVersion: deps.productVersion,
     startedAt,
@@ -194,7 +195,7 @@ export function createApp(deps: AppDeps) {
     capital: capital.docs,
     directory: directory.docs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
-    ...(route?.query ? { query: new URL(request.url).searchParams } : {}),
+    ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
 
   const renderDocument = createDocumentRenderer();
@@ -208,28 +209,37 @@ export function createApp(deps: AppDeps) {
     return errorResponse(error, context, log);
   });
 
+  // The free documents: answered by the server before the router (http/serve.ts), and routed here for in-process callers.
+  const freeAnswers = new Map<string, FreeAnswer>();
   for (const route of freeRoutes) {
-    const respond = (request: Request, document: RenderedDocument) => {
-      const context = contextOf(request);
+    const contentType = `${route.contentType}; charset=utf-8`;
+    const caching: Record<string, string> = route.cacheSeconds ? { "cache-control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { vary: "Host" }) } : {};
+    const textHeaders = readyHeaders({ "content-type": contentType });
+    // A document with an ETag is reused between changes: its headers are built once per rendering.
+    const documentHeaders = new WeakMap<RenderedDocument, { readonly ok: Headers; readonly notModified: Headers }>();
+    const respond = (request: Request, context: RequestContext, document: RenderedDocument) => {
       context.route = route.path;
       const { etag } = document;
-      if (!etag) return textResponse(document.text, route.contentType, answerHeaders(context));
-      const headers = {
-        ETag: etag,
-        ...(route.cacheSeconds ? { "Cache-Control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { Vary: "Host" }) } : {}),
-        ...answerHeaders(context),
-      };
-      if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
-      return new Response(documentBody(document), { status: 200, headers: { "content-type": `${route.contentType}; charset=utf-8`, ...headers } });
+      if (!etag) return readyAnswer(document.text, 200, textHeaders, context);
+      let headers = documentHeaders.get(document);
+      if (!headers) documentHeaders.set(document, (headers = { ok: readyHeaders({ "content-type": contentType, etag, ...caching }), notModified: readyHeaders({ etag, ...caching }) }));
+      if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return readyAnswer(null, 304, headers.notModified, context);
+      return readyAnswer(documentBody(document), 200, headers.ok, context);
     };
-    const render = (request: Request, jobs: JobsInfo) => {
-      const document = renderDocument(route, docsContext(request, route, jobs));
-      return document instanceof Promise ? document.then((d) => respond(request, d)) : respond(request, document);
+    const render = (request: Request, context: RequestContext, jobs: JobsInfo) => {
+      const document = renderDocument(route, docsContext(request, context, route, jobs));
+      return document instanceof Promise ? document.then((d) => respond(request, context, d)) : respond(request, context, document);
     };
     const needs = route.readsJobs;
-    // Documents without live job figures stay synchronous (no store round trip) unless they read the store themselves.
-    if (needs) app.get(route.path, async ({ request }) => render(request, await jobService.info.figures(needs)));
-    else app.get(route.path, ({ request }) => render(request, jobService.info.figures.none));
+    // Documents without live job figures stay synchronous unless they read the store themselves; the figures answer synchronously when they can.
+    const answer: FreeAnswer = needs
+      ? (request, context) => {
+          const jobs = jobService.info.figures(needs);
+          return jobs instanceof Promise ? jobs.then((j) => render(request, context, j)) : render(request, context, jobs);
+        }
+      : (request, context) => render(request, context, jobService.info.figures.none);
+    freeAnswers.set(route.path, answer);
+    app.get(route.path, ({ request }) => answer(request, contextOf(request)));
   }
 
   mountApiReference(app, { title: "Tollbooth", version: deps.productVersion });
@@ -287,8 +297,8 @@ export function createApp(deps: AppDeps) {
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
   app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
 
-  return app;
+  return { app, freeAnswers };
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = ReturnType<typeof createApp>["app"];
 export type { PluginEntry };

@@ -53,7 +53,9 @@ export interface Service {
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
-  readonly handle: RequestHandler;
+  readonly handle: (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+  /** The same handler as the server runs it: a free document's answer comes back without a promise. */
+  readonly serve: RequestHandler;
   /** Who the clients are (behind --trust-proxy) and which peers were seen. */
   readonly clients: ClientResolver;
   /** Prometheus metrics, built when the admin listener is on (--admin-port). */
@@ -160,11 +162,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
-  const app = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
-  const handle = createRequestHandler((request) => app.fetch(request), {
+  const serve = createRequestHandler((request) => app.fetch(request), {
     log,
+    freeAnswers,
     outcomes: store.requestOutcomes,
     clients,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -183,7 +186,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       const f = features().render;
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
-    handle,
+    handle: async (request, clientIp) => serve(request, clientIp),
+    serve,
     clients,
     metrics,
     async close() {
@@ -213,7 +217,7 @@ export async function startService(config: Config, options: BuildServiceOptions 
   const service = await buildService(config, options);
   let server: RunningServer;
   try {
-    server = startServer(service.handle, { host: config.host, port: config.port, log: service.log });
+    server = startServer(service.serve, { host: config.host, port: config.port, log: service.log });
   } catch (error) {
     // A port already taken leaves nothing running behind it (the store, its workers, the timers).
     await service.close();

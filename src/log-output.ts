@@ -11,7 +11,7 @@ import type { LogLevel, LogSink } from "./log.ts";
 import { sleepSync } from "./runtime/process.ts";
 
 const flushEveryMs = 100;
-const flushAtChars = 64 * 1024;
+const flushAtBytes = 64 * 1024;
 
 export interface LogFileOptions {
   readonly path: string;
@@ -27,32 +27,37 @@ export interface LogOutput {
   flush(): void;
 }
 
-type Write = (chunk: string, level: LogLevel) => void;
+type Write = (bytes: Uint8Array, level: LogLevel) => void;
 
-/** Buffers lines for `write`, flushing on a timer, at 64 KiB, at an error line, and at process exit. */
+/**
+ * Buffers lines for `write`, flushing on a timer, at 64 KiB, at an error line, and at process exit.
+ * Each line is encoded once, straight into one reused buffer (no joining, measuring and encoding
+ * again at the flush).
+ */
 function buffered(write: Write): LogOutput {
-  let pending: string[] = [];
-  let chars = 0;
+  const buffer = Buffer.allocUnsafe(2 * flushAtBytes);
+  let used = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
-    const chunk = pending.join("");
-    pending = [];
-    chars = 0;
-    write(chunk, "info");
+    if (used === 0) return;
+    const bytes = buffer.subarray(0, used);
+    used = 0;
+    write(bytes, "info");
   };
   process.once("exit", flush);
   const sink: LogSink = (line, level) => {
-    if (level === "error") {
-      flush();
-      write(`${line}\n`, level);
+    // At most 3 bytes of UTF-8 per UTF-16 unit, and the newline.
+    const room = line.length * 3 + 1;
+    if (level === "error" || room > buffer.length - used) flush();
+    if (level === "error" || room > buffer.length) {
+      write(Buffer.from(`${line}\n`), level);
       return;
     }
-    pending.push(`${line}\n`);
-    chars += line.length + 1;
-    if (chars >= flushAtChars) flush();
+    used += buffer.write(line, used);
+    buffer[used++] = 10;
+    if (used >= flushAtBytes) flush();
     else if (!timer) {
       timer = setTimeout(flush, flushEveryMs);
       timer.unref?.();
@@ -65,7 +70,7 @@ let stdout: LogOutput | undefined;
 
 /** stdout for every level but error (stderr), written in batches; one buffer per process. */
 export function stdoutLogOutput(): LogOutput {
-  return (stdout ??= buffered((chunk, level) => writeAll(level === "error" ? 2 : 1, chunk)));
+  return (stdout ??= buffered((bytes, level) => writeAll(level === "error" ? 2 : 1, bytes)));
 }
 
 /** A file that never grows past `maxBytes`: before it would, it becomes `path.1` (the older ones shift up to `path.keep`). */
@@ -84,16 +89,14 @@ export function fileLogOutput(options: LogFileOptions): LogOutput {
     fd = openSync(options.path, "a");
     size = 0;
   };
-  return buffered((chunk) => {
-    const bytes = Buffer.byteLength(chunk);
-    if (size > 0 && size + bytes > options.maxBytes) rotate();
-    writeAll(fd, chunk);
-    size += bytes;
+  return buffered((bytes) => {
+    if (size > 0 && size + bytes.byteLength > options.maxBytes) rotate();
+    writeAll(fd, bytes);
+    size += bytes.byteLength;
   });
 }
 
-function writeAll(fd: number, chunk: string): void {
-  const bytes = Buffer.from(chunk);
+function writeAll(fd: number, bytes: Uint8Array): void {
   let offset = 0;
   while (offset < bytes.byteLength) {
     try {

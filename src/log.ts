@@ -44,6 +44,17 @@ function repeatsKey(fields: LogFields, taken: ReadonlySet<string>): boolean {
   return false;
 }
 
+const preformatted = Symbol("JSON members");
+
+/**
+ * Fields already written as JSON members (`"a":1,"b":"x"`, no braces), for the line written on
+ * every request: the caller builds valid JSON with none of the line's own keys (time, level, msg)
+ * nor the logger's bindings. Other loggers see an object without fields.
+ */
+export function jsonMembers(text: string): LogFields {
+  return { [preformatted]: text };
+}
+
 export function createLogger(options: { level?: LogLevel; sink?: LogSink; bindings?: LogFields } = {}): Logger {
   const min = order[options.level ?? "info"];
   const sink = options.sink ?? defaultSink;
@@ -53,6 +64,11 @@ export function createLogger(options: { level?: LogLevel; sink?: LogSink; bindin
   // Lines are joined as text (no object copy per line); a field that repeats a key falls back to one merged object, so no key appears twice.
   const write = (level: LogLevel, message: string, fields?: LogFields) => {
     if (order[level] < min) return;
+    const ready = fields?.[preformatted as unknown as string];
+    if (typeof ready === "string") {
+      sink(`{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(message)}${boundJson},${ready}}`, level);
+      return;
+    }
     if (fields && repeatsKey(fields, taken)) {
       sink(JSON.stringify({ time: isoNow(), level, msg: message, ...bindings, ...fields }), level);
       return;

@@ -54,6 +54,21 @@ describe("log file", () => {
     expect(lines(path).map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["first", "second", "broken"]);
   });
 
+  it("keeps every line whole and in order across flushes: multi-byte text, and a line longer than the buffer", () => {
+    const path = join(dir, "whole.log");
+    const output = fileLogOutput({ path, maxBytes: 10_000_000, keep: 1 });
+    const log = createLogger({ sink: output.sink });
+    const huge = "ü".repeat(200_000);
+    const written: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = i === 1500 ? huge : i % 97 === 96 ? "€".repeat(40_000 + i) : `${"€".repeat(i % 50)}😀 ${i}`;
+      written.push(text);
+      log.info("line", { text });
+    }
+    output.flush();
+    expect(lines(path).map((l) => (JSON.parse(l) as { text: string }).text)).toEqual(written);
+  });
+
   it("writes every buffered line when the process exits, to stdout and to a file", async () => {
     const path = join(dir, "exit.log");
     const script = join(dir, "exit-child.ts");
@@ -102,5 +117,28 @@ describe("request log", () => {
 
   it("with errors-and-paid, logs errors and calls that carried a payment, not successes or price previews", async () => {
     expect(await send("errors-and-paid")).toEqual(["/missing 404", "/broken 500", "/paid 200"]);
+  });
+});
+
+describe("request line", () => {
+  it("carries every field as its own JSON value, also for a path with quotes and backslashes, with the operation when one ran", async () => {
+    const log = createMemoryLogger();
+    const handle = createRequestHandler(
+      (request) => {
+        const context = contextOf(request);
+        if (new URL(request.url).pathname === "/op") context.operationId = 'web.read"x';
+        return new Response("{}", { status: 200 });
+      },
+      { log },
+    );
+    await handle(new Request('http://127.0.0.1/a"b\\c%22'), "127.0.0.1");
+    await handle(new Request("http://127.0.0.1/op", { method: "POST", body: "{}" }), "10.0.0.7");
+    const [first, second] = log.lines.filter((l) => l.msg === "request");
+    expect(first).toMatchObject({ level: "info", method: "GET", status: 200, outcome: "ok", client: "127.0.0.1" });
+    expect(first!.path).toBe(new URL('http://127.0.0.1/a"b\\c%22').pathname);
+    expect(first!.request_id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(typeof first!.ms).toBe("number");
+    expect(first!.operation).toBeUndefined();
+    expect(second).toMatchObject({ method: "POST", path: "/op", operation: 'web.read"x', client: "10.0.0.7" });
   });
 });

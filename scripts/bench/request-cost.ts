@@ -14,6 +14,8 @@
  *   node_modules/.bin/bun scripts/bench/request-cost.ts [--rounds 5] [--seconds 4] [--connections 50]
  *     [--ours-args "--log-requests errors"] (extra flags for our server)
  *     [--ref-root /tmp/ref] (another checkout served beside ours, same flags: an A/B in one run)
+ *     [--duties] (also bare Elysia doing by hand only the duties every answer of ours has: request id,
+ *     Host check, CORS and X-Request-Id headers, the client's address and one access line; the floor under ours)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -41,6 +43,39 @@ async function serveBare(capabilitiesFile: string, contentType: string): Promise
     .get("/v1/capabilities", () => new Response(capabilities, { headers: { "content-type": contentType } }));
   app.listen({ hostname: "127.0.0.1", port: 0 });
   console.log(`listening ${app.server!.port}`);
+}
+
+// ── child: bare Elysia doing only a served request's duties ────────────────────────────────────
+/**
+ * The floor under ours: bare Elysia's /health doing by hand only what every answer of ours must
+ * (read the target and Host, a request id, the CORS and X-Request-Id headers, the client's address
+ * and one access line, buffered like ours), with none of our structure around it.
+ */
+async function serveDuties(): Promise<void> {
+  const { Elysia } = await import("elysia");
+  const { readyHeaders } = await import("../../src/http/respond.ts");
+  const { newRequestId } = await import("../../src/http/request-context.ts");
+  const { readRequestTarget } = await import("../../src/http/request-target.ts");
+  const { stdoutLogOutput } = await import("../../src/log-output.ts");
+  const sink = stdoutLogOutput().sink;
+  const headers = readyHeaders({ "content-type": "application/json; charset=utf-8" });
+  const startedAt = Date.now();
+  const app = new Elysia().get("/health", ({ request }) => {
+    const id = newRequestId();
+    const began = performance.now();
+    const target = readRequestTarget(request.url, request.headers.get("host"));
+    const body = { ok: true, service: "bare", version: "0.0.0", uptime_sec: Math.round((Date.now() - startedAt) / 1000), open_for_work: true, payments: "off" };
+    const response = new Response(JSON.stringify(body), { headers });
+    response.headers.set("x-request-id", id);
+    const client = app.server!.requestIP(request)?.address ?? "unknown";
+    sink(
+      `{"time":"${new Date().toISOString()}","level":"info","msg":"request","method":"GET","path":${JSON.stringify(target.path)},"status":200,"ms":${Math.round(performance.now() - began)},"request_id":"${id}","outcome":"ok","client":"${client}"}`,
+      "info",
+    );
+    return response;
+  });
+  app.listen({ hostname: "127.0.0.1", port: 0 });
+  console.error(`listening ${app.server!.port}`);
 }
 
 // ── parent ─────────────────────────────────────────────────────────────────────────────────────
@@ -135,6 +170,19 @@ async function runParent(): Promise<void> {
     });
     bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
   });
+  // --duties: the floor, bare Elysia doing by hand only the duties every answer of ours has (its log lines go to our log file).
+  const duties = process.argv.includes("--duties")
+    ? spawn(process.execPath, [import.meta.path, "--serve-duties"], { stdio: ["ignore", logFd, "pipe"] })
+    : undefined;
+  const dutiesPort = duties
+    ? await new Promise<number>((resolve, reject) => {
+        duties.stderr!.on("data", (chunk: Buffer) => {
+          const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+          if (port) resolve(Number(port));
+        });
+        duties.once("exit", (code) => reject(new Error(`duties server exited with ${code}`)));
+      })
+    : 0;
   // --ref-root: another checkout of this project (e.g. `git worktree add /tmp/ref <rev>` + npm install), served beside ours for an A/B in one run.
   const refRoot = option("ref-root", "");
   const refPort = refRoot ? await freePort() : 0;
@@ -144,6 +192,7 @@ async function runParent(): Promise<void> {
     { name: "bare Elysia GET /v1/capabilities", url: `http://127.0.0.1:${barePort}/v1/capabilities`, pid: bare.pid! },
     { name: "ours GET /health", url: `http://127.0.0.1:${port}/health`, pid: ours.pid! },
     { name: "ours GET /v1/capabilities", url: `http://127.0.0.1:${port}/v1/capabilities`, pid: ours.pid! },
+    ...(duties ? [{ name: "duties GET /health", url: `http://127.0.0.1:${dutiesPort}/health`, pid: duties.pid! }] : []),
     ...(ref
       ? [
           { name: "ref GET /health", url: `http://127.0.0.1:${refPort}/health`, pid: ref.pid! },
@@ -202,10 +251,12 @@ async function runParent(): Promise<void> {
   bare.kill("SIGTERM");
   ours.kill("SIGTERM");
   ref?.kill("SIGTERM");
-  await Promise.all([bare, ours, ...(ref ? [ref] : [])].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
+  duties?.kill("SIGTERM");
+  await Promise.all([bare, ours, ...(ref ? [ref] : []), ...(duties ? [duties] : [])].map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once("exit", r)))));
   closeSync(logFd);
   rmSync(work, { recursive: true, force: true });
 }
 
 if (process.argv[2] === "--serve-bare") await serveBare(process.argv[3]!, process.argv[4]!);
+else if (process.argv[2] === "--serve-duties") await serveDuties();
 else await runParent();

@@ -5,20 +5,26 @@
  */
 import { ApiError } from "../errors.ts";
 import { serveHttp } from "../runtime/serve.ts";
-import type { Logger } from "../log.ts";
+import { jsonMembers, type Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import type { ClientResolver } from "./client-address.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
-import { readRequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
+import { readRequestTarget, type RequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
 import { errorResponse } from "./respond.ts";
 import { LEGACY_PAYMENT_HEADER, PAYMENT_SIGNATURE_HEADER } from "../x402/headers.ts";
 
 export const maxBodyBytes = 1024 * 1024;
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
+/**
+ * A free document's answer to a GET, given the request as it came and its context: no body to
+ * read and no router or Elysia lifecycle in between (the app registers the same answer as a route).
+ */
+export type FreeAnswer = (request: Request, context: RequestContext) => Promise<Response> | Response;
 /** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
-export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+/** Answers synchronously when it can (a free document), so the runtime gets no promise for it. */
+export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response> | Response;
 
 /** `all`: one line per request; `errors-and-paid`: only answers ≥ 400 (but 402 price previews) and calls that carried a payment. */
 export type RequestLogMode = "all" | "errors-and-paid";
@@ -33,6 +39,8 @@ export interface HandlerDeps {
   /** Sees every answered request (the admin listener's metrics). */
   readonly observe?: (request: { method: string; route: string | undefined; status: number; ms: number; outcome: string }) => void;
   readonly logRequests?: RequestLogMode;
+  /** GET answers by exact path, served before the app's router (the free documents). */
+  readonly freeAnswers?: ReadonlyMap<string, FreeAnswer>;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -42,55 +50,40 @@ const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"
 
 export function createRequestHandler(
   appFetch: FetchHandler,
-  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all" }: HandlerDeps,
+  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers }: HandlerDeps,
 ): RequestHandler {
-  return async (incoming, peer) => {
-    // The peer's address (and the client behind a trusted proxy) is looked up only when something reads it.
-    const peerIp = typeof peer === "string" ? () => peer : peer;
-    const context = newContext(clients ? () => clients.resolve(peerIp(), incoming.headers) : peer);
-    let response: Response;
-    let path = "/";
-    try {
-      const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
-      path = target.path;
-      context.origin = target.origin;
-      // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
-      const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
-      const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
-      attachContext(request, context);
-      response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
-    } catch (error) {
-      response = errorResponse(error, context, log);
-    }
+  /** Headers, the log line, the metrics and the outcome row of an answered request. */
+  const finish = (incoming: Request, context: RequestContext, path: string, response: Response): Response => {
     if (context.outcome !== undefined && closeAfter.has(context.outcome)) response.headers.set("connection", "close");
     if (!context.headersAdded) {
       response.headers.set("x-request-id", context.id);
       addCorsHeaders(response.headers);
     }
+    const method = incoming.method;
+    const status = response.status;
     const ms = Math.round(performance.now() - context.startedAt);
-    const outcome = context.outcome ?? (response.status < 400 ? "ok" : `http_${response.status}`);
+    const outcome = context.outcome ?? (status < 400 ? "ok" : `http_${status}`);
     const route = context.route ?? path.slice(0, 200);
-    if (logRequests === "all" || context.paymentInBody || isErrorOrPaid(incoming, response.status, outcome)) {
-      log.info("request", {
-        method: incoming.method,
-        path: route,
-        status: response.status,
-        ms,
-        request_id: context.id,
-        outcome,
-        client: context.clientIp,
-        ...(context.operationId ? { operation: context.operationId } : {}),
-      });
+    if (logRequests === "all" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome)) {
+      // Written on every request: its members by hand (the request id is hex; the rest is quoted).
+      log.info(
+        "request",
+        jsonMembers(
+          `"method":${JSON.stringify(method)},"path":${JSON.stringify(route)},"status":${status},"ms":${ms},"request_id":"${context.id}","outcome":${JSON.stringify(outcome)},"client":${JSON.stringify(context.clientIp)}${
+            context.operationId ? `,"operation":${JSON.stringify(context.operationId)}` : ""
+          }`,
+        ),
+      );
     }
-    observe?.({ method: incoming.method, route: context.route, status: response.status, ms, outcome });
-    if (outcomes && incoming.method === "POST") {
+    observe?.({ method, route: context.route, status, ms, outcome });
+    if (outcomes && method === "POST") {
       try {
         outcomes.record({
           requestId: context.id,
           operationId: context.operationId ?? null,
-          method: incoming.method,
+          method,
           route,
-          status: response.status,
+          status,
           outcome,
           durationMs: ms,
           at: new Date().toISOString(),
@@ -100,6 +93,49 @@ export function createRequestHandler(
       }
     }
     return response;
+  };
+
+  /** Everything but a free document: the body read within its limits, then the app. */
+  const routed = async (incoming: Request, context: RequestContext, target: RequestTarget): Promise<Response> => {
+    let response: Response;
+    try {
+      // The request as it came when the router can read it (an origin of 11+ characters), else on our own origin.
+      const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
+      const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
+      attachContext(request, context);
+      response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
+    } catch (error) {
+      response = errorResponse(error, context, log);
+    }
+    return finish(incoming, context, target.path, response);
+  };
+
+  // Not an async function: a free document answered synchronously goes back to the runtime without a promise in between.
+  return (incoming, peer) => {
+    // The peer's address (and the client behind a trusted proxy) is looked up only when something reads it.
+    const peerIp = typeof peer === "string" ? () => peer : peer;
+    const context = newContext(clients ? () => clients.resolve(peerIp(), incoming.headers) : peer);
+    let path = "/";
+    try {
+      const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
+      path = target.path;
+      context.origin = target.origin;
+      const free = incoming.method === "GET" ? freeAnswers?.get(path) : undefined;
+      if (!free) return routed(incoming, context, target);
+      const answered = free(incoming, context);
+      if (!(answered instanceof Promise)) return finish(incoming, context, path, answered);
+      return answered.then(
+        (response) => finish(incoming, context, target.path, response),
+        (error: unknown) => finish(incoming, context, target.path, errorResponse(error, context, log)),
+      );
+    } catch (error) {
+      try {
+        return finish(incoming, context, path, errorResponse(error, context, log));
+      } catch (failure) {
+        // Like the async path: the handler's own failure reaches the runtime's error answer.
+        return Promise.reject(failure);
+      }
+    }
   };
 }
 

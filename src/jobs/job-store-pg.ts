@@ -13,6 +13,7 @@ import type { Migration } from "../store/db.ts";
 import type { Sql } from "../store/postgres.ts";
 import {
   type JobStore,
+  keptCount,
   type RawRow,
   type RawSettlement,
   refundsIn,
@@ -97,15 +98,25 @@ export function createPgJobStore(sql: Sql): JobStore {
   const notify = () => sql.notify(jobChannel, "").then(() => undefined);
   const ok = async (result: Promise<{ count: number }>) => (await result).count === 1;
   const iso = (at: Date) => at.toISOString();
+  const countActive = async () => (await sql<{ n: number }[]>`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`)[0]?.n ?? 0;
+  // Other instances change the count too: it is read again at most once a second, and at once after a change made here.
+  const active = keptCount(countActive);
+  const changingActive = async <T>(write: Promise<T>): Promise<T> => {
+    try {
+      return await write;
+    } finally {
+      active.forget();
+    }
+  };
 
   return {
     shared: true,
     async insert(job) {
-      await sql`
+      await changingActive(sql`
         INSERT INTO jobs (id, skill, sync, status, input, caller, payer, network, price_micros, payment, settle_mode, request_id, created_at, lease_owner, lease_expires_at)
         VALUES (${job.id}, ${job.skill}, ${job.sync ? 1 : 0}, 'queued', ${JSON.stringify(job.input ?? null)}, ${job.caller}, ${job.payer}, ${job.network}, ${job.priceMicros},
           ${job.payment === null || job.payment === undefined ? null : JSON.stringify(job.payment)}, ${job.settleMode}, ${job.requestId}, ${iso(job.createdAt)},
-          ${job.hold?.worker ?? null}, ${job.hold?.untilMs ?? null})`;
+          ${job.hold?.worker ?? null}, ${job.hold?.untilMs ?? null})`);
       if (!job.hold) await notify();
     },
     async recordSyncCall(call) {
@@ -160,24 +171,24 @@ export function createPgJobStore(sql: Sql): JobStore {
     },
     async complete(id, result, at, expiresAt, lease) {
       const fenced = lease ? sql`AND status = 'running' AND lease_owner = ${lease.worker} AND attempts = ${lease.attempt}` : sql``;
-      return ok(sql`
+      return changingActive(ok(sql`
         UPDATE jobs SET status = 'completed', result = ${JSON.stringify(result ?? null)}, input = NULL, payment = NULL, finished_at = ${iso(at)}, expires_at = ${iso(expiresAt)},
           lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ${id} ${fenced}`);
+        WHERE id = ${id} ${fenced}`));
     },
     async fail(id, outcome, at, expiresAt, lease) {
       const fenced = lease ? sql`AND status IN ('queued', 'running') AND lease_owner = ${lease.worker} AND attempts = ${lease.attempt}` : sql``;
       const refund = outcome.refundReason;
-      return ok(sql`
+      return changingActive(ok(sql`
         UPDATE jobs SET status = ${outcome.status}, error_code = ${outcome.code}, error_message = ${outcome.message}, input = NULL, payment = NULL, result = NULL,
           refund_state = CASE WHEN ${refund}::text IS NULL THEN refund_state ELSE 'due' END,
           refund_reason = COALESCE(${refund}::text, refund_reason),
           started_at = COALESCE(started_at, ${iso(at)}), finished_at = ${iso(at)}, expires_at = ${iso(expiresAt)}, lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ${id} ${fenced}`);
+        WHERE id = ${id} ${fenced}`));
     },
     async discard(id) {
       await sql`DELETE FROM job_settlements WHERE job_id = ${id}`;
-      await sql`DELETE FROM jobs WHERE id = ${id}`;
+      await changingActive(sql`DELETE FROM jobs WHERE id = ${id}`);
     },
     async beginSettlement(id, lease, at) {
       const begun = await sql`
@@ -210,7 +221,8 @@ export function createPgJobStore(sql: Sql): JobStore {
     },
     listByStatus: async (status) => (await sql<RawRow[]>`SELECT * FROM jobs WHERE status = ${status} ORDER BY created_at, id`).map(toRow),
     countByStatus: async (status) => (await sql<{ n: number }[]>`SELECT count(*) AS n FROM jobs WHERE status = ${status}`)[0]?.n ?? 0,
-    countActive: async () => (await sql<{ n: number }[]>`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`)[0]?.n ?? 0,
+    countActive,
+    recentActiveCount: () => active.get(),
     async statsRows(since) {
       const rows = await sql<Parameters<typeof toStatsRow>[0][]>`
         SELECT status, payer, network, settled_at, settle_mode, started_at, finished_at FROM jobs WHERE created_at >= ${iso(since)}`;

@@ -6,7 +6,7 @@
 import type { Database } from "../store/db.ts";
 import { createRefundLedger } from "../refunds/ledger.ts";
 import { createJobSignal, type JobSignal } from "./job-signal.ts";
-import { type JobLease, type JobStoreWithRefunds, type RawRow, type RawSettlement, refundsIn, toRow, toSettlement, toStatsRow } from "./job-store.ts";
+import { type JobLease, type JobStoreWithRefunds, type RawRow, type RawSettlement, recentActiveMs, refundsIn, toRow, toSettlement, toStatsRow } from "./job-store.ts";
 
 const finishedStatuses = "('completed', 'failed', 'expired')";
 
@@ -73,6 +73,9 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
   const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
   const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
   const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
+  // Rows this connection changed since it began (any table): while it holds still, nothing here changed the count.
+  const changesSoFar = db.prepare<{ n: number }, []>("SELECT total_changes() AS n");
+  let recentActive: { count: number; changes: number; at: number } | undefined;
   const stats = db.prepare<
     { status: string; payer: string | null; network: string | null; settled_at: string | null; settle_mode: string; started_at: string | null; finished_at: string | null },
     [string]
@@ -194,6 +197,14 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
     listByStatus: async (status) => byStatus.all(status).map(toRow),
     countByStatus: async (status) => countStatus.get(status)?.n ?? 0,
     countActive: async () => countActive.get()?.n ?? 0,
+    recentActiveCount() {
+      // Another process on the same file is seen within recentActiveMs; this one's changes at once.
+      const changes = changesSoFar.get()?.n ?? 0;
+      const at = performance.now();
+      if (recentActive && recentActive.changes === changes && at - recentActive.at < recentActiveMs) return recentActive.count;
+      recentActive = { count: countActive.get()?.n ?? 0, changes, at };
+      return recentActive.count;
+    },
     statsRows: async (since) => stats.all(since.toISOString()).map(toStatsRow),
     listRefunds: async (state) => refundsIn(refunds.all().map(toRow), state),
     markRefundPaid: async (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,

@@ -294,8 +294,14 @@ export interface JobStore {
   settlementOf(id: string): Promise<JobSettlement | undefined>;
   listByStatus(status: JobStatus): Promise<JobRow[]>;
   countByStatus(status: JobStatus): Promise<number>;
-  /** Jobs queued or running (one query: /v1/capabilities asks on every call). */
+  /** Jobs queued or running (one query). */
   countActive(): Promise<number>;
+  /**
+   * The same count for a figure shown on every free request (/v1/capabilities): this process's
+   * own changes show at once, other processes' within `recentActiveMs`; answered synchronously
+   * from the count kept since (no store round trip) whenever it can.
+   */
+  recentActiveCount(): number | Promise<number>;
   statsRows(since: Date): Promise<StatsRow[]>;
   /** `unpaid` = due or sending. */
   listRefunds(state?: RefundState | "unpaid"): Promise<JobRow[]>;
@@ -309,6 +315,45 @@ export interface JobStore {
 
 /** The store's jobs facet on either engine: the queue and, as a refund ledger (refunds/ledger.ts), its unpaid refunds (those of jobs whose payment was settled). */
 export type JobStoreWithRefunds = JobStore & RefundLedger;
+
+/** How old the active-jobs figure of the free documents may be for changes made by other processes. */
+export const recentActiveMs = 1000;
+
+/**
+ * A count kept for `recentActiveMs` (one read at a time however many ask), forgotten at once when
+ * this process changes what it counts (`forget`, called after such a write).
+ */
+export function keptCount(read: () => Promise<number>, now: () => number = () => performance.now()) {
+  let kept: { count: number; at: number } | undefined;
+  let pending: Promise<number> | undefined;
+  let generation = 0;
+  return {
+    get(): number | Promise<number> {
+      if (kept && now() - kept.at < recentActiveMs) return kept.count;
+      if (pending) return pending;
+      const asked = generation;
+      const at = now();
+      const reading = read().then(
+        (count) => {
+          // A read that began before a write of ours may miss it: answer it, but do not keep it.
+          if (asked === generation) kept = { count, at };
+          return count;
+        },
+      );
+      pending = reading;
+      const done = () => {
+        if (pending === reading) pending = undefined;
+      };
+      reading.then(done, done);
+      return reading;
+    },
+    forget(): void {
+      generation++;
+      kept = undefined;
+      pending = undefined;
+    },
+  };
+}
 
 /** 128 random bits: a job id is the only key to its result. */
 export function newJobId(): string {

@@ -33,9 +33,9 @@ export interface JobFigureNeeds {
   readonly stats?: boolean;
 }
 
-/** Loads the figures a document reads; `none` serves one that reads only the limits. */
+/** Loads the figures a document reads (synchronously when the store can answer so); `none` serves one that reads only the limits. */
 export interface JobFigures {
-  (needs: JobFigureNeeds): Promise<JobsInfo>;
+  (needs: JobFigureNeeds): JobsInfo | Promise<JobsInfo>;
   readonly none: JobsInfo;
 }
 
@@ -165,9 +165,16 @@ export function createJobService(options: {
   };
   const none: JobsInfo = { limits, activeJobs: undeclared("active jobs"), stats: undeclared("7-day figures") };
   const figures = Object.assign(
-    async (needs: JobFigureNeeds): Promise<JobsInfo> => {
-      const [active, stats] = await Promise.all([needs.active ? worker.activeJobs() : undefined, needs.stats ? worker.stats() : undefined]);
-      return { limits, activeJobs: active === undefined ? none.activeJobs : () => active, stats: stats === undefined ? none.stats : () => stats };
+    (needs: JobFigureNeeds): JobsInfo | Promise<JobsInfo> => {
+      const active = needs.active ? store.jobs.recentActiveCount() : undefined;
+      const withFigures = (count: number | undefined, stats: ReturnType<JobsInfo["stats"]> | undefined): JobsInfo => ({
+        limits,
+        activeJobs: count === undefined ? none.activeJobs : () => count,
+        stats: stats === undefined ? none.stats : () => stats,
+      });
+      // The capabilities (active jobs alone, read on every call) stay synchronous while the count is kept.
+      if (!needs.stats && !(active instanceof Promise)) return withFigures(active, undefined);
+      return Promise.all([active, needs.stats ? worker.stats() : undefined]).then(([count, stats]) => withFigures(count, stats));
     },
     { none },
   );

@@ -70,7 +70,6 @@ export interface JobWorker {
   start(): Promise<{ requeued: number; interrupted: number }>;
   /** Deletes expired results and rows older than the statistics window. */
   sweep(): Promise<void>;
-  activeJobs(): Promise<number>;
   stats(): Promise<{ stats_7d: Stats7d; sla: Sla }>;
   effectiveTimeoutMs(entry: SkillEntry): number;
   /** Requeues (or fails) jobs whose lease lapsed; after renewing this worker's own leases. */
@@ -113,7 +112,6 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     accept: (job) => acceptJob(state, job),
     start: () => startWorker(state),
     sweep: () => sweep(state),
-    activeJobs: () => state.jobs.countActive(),
     stats: () => stats(state),
     effectiveTimeoutMs: (entry) => effectiveTimeoutMs(state, entry),
     reap: () => reap(state),

@@ -324,6 +324,23 @@ for (const engine of engines) {
     );
 
     it(
+      "keeps the active count the capabilities show: this instance's changes at once, another instance's within a second",
+      withInstances(2, async ([one, two]) => {
+        expect(await one!.recentActiveCount()).toBe(0);
+        await one!.insert(newJob(1));
+        expect(await one!.recentActiveCount()).toBe(1);
+        await two!.insert(newJob(2));
+        await eventually(async () => (await one!.recentActiveCount()) === 2, 5000);
+        const claimed = (await one!.claimNext(claimOptions("w")))!;
+        expect(await one!.complete(claimed.id, { done: true }, at(2000), at(3000), leaseOf(claimed))).toBe(true);
+        expect(await one!.recentActiveCount()).toBe(1);
+        expect(await one!.fail(newJob(2).id, { status: "failed", code: "X", message: "x", refundReason: null }, at(2000), at(3000))).toBe(true);
+        expect(await one!.recentActiveCount()).toBe(0);
+      }),
+      60_000,
+    );
+
+    it(
       "wakes an idle worker when a job is submitted (PostgreSQL: NOTIFY from another instance; SQLite: its own handle)",
       withInstances(2, async ([one, two]) => {
         const work = newWork(1);
