@@ -55,6 +55,14 @@ const LAYOUT_WORD =
   /(^|[-_])(share|shares|sharing|social|sidebar|side[-_]bar|banner|hidden|popup|overlay|read[-_]more)(?=$|[-_\d])/i;
 
 /**
+ * Class words with "hidden" in them that leave the element shown on a desktop screen: hidden only on small screens or
+ * in print ("hidden-xs", "hidden-phone", "elementor-hidden-phone", "hidden-sm-down"), or naming a part of it hidden
+ * ("field--label-hidden", Drupal's class on every field whose label is not shown; "overflow-hidden"). Read as "hidden",
+ * they dropped the text of whole pages.
+ */
+const SHOWN_HIDDEN_TOKEN = /(^|[\s_-])(hidden[-_]+(xs|sm|phone|mobile|print|small|tablet)([-_]+(down|only))?|(label|title|overflow|lazy)[-_]+hidden)(?=\s|$)/gi;
+
+/**
  * Whether a short heading's text names what follows it as chrome in the words class names use ("Related
  * Posts", "Most Popular", "You may like", "Comments").
  */
@@ -119,7 +127,7 @@ const NEGATIVE_WEIGHT =
 /** +25 / −25 per signal of class and id, as content candidates are weighed. */
 export function weighNames(element: Element): number {
   let weight = 0;
-  const className = element.attribs.class;
+  const className = element.attribs.class?.replace(SHOWN_HIDDEN_TOKEN, "$1");
   if (className) {
     if (NEGATIVE_WEIGHT.test(className)) weight -= 25;
     if (POSITIVE_WEIGHT.test(className)) weight += 25;
@@ -149,8 +157,9 @@ const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden
 
 const JS_HOOK = /^js[-_]/i;
 
-function classifyNames(names: string): number {
-  if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
+function classifyNames(rawNames: string): number {
+  if (HIDDEN_CLASS.test(rawNames)) return NEVER_CONTENT;
+  const names = rawNames.replace(SHOWN_HIDDEN_TOKEN, "$1");
   let chrome = false;
   let comment = false;
   let layout = false;
