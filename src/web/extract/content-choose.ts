@@ -252,8 +252,9 @@ const MAX_PART_LEVELS = 3;
 
 /**
  * An article split across containers of the same class ("story-body story-body-1" and "story-body
- * story-body-2" in sibling wrappers, related links between): the chosen part, when its class names it as
- * content, widens to the nearest ancestor (below body, at most MAX_PART_LEVELS up) holding every element
+ * story-body-2" in sibling wrappers, related links between): the chosen part, when it is named as content (by its
+ * class, or by its id, itemprop or tag while the class is the page's own: The Atlantic's "l-article__section
+ * s-cms-content" sections, each itemprop="articleBody", one per wrapper), widens to the nearest ancestor (below body, at most MAX_PART_LEVELS up) holding every element
  * of that class (numbers aside) with prose of its own. Conditional cleaning then removes what lies between.
  */
 function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
@@ -277,10 +278,10 @@ function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
 
 /**
  * An element's class words, numbers dropped ("story-body story-body-2" → "story-body"), sorted; empty unless
- * one of them names it as content.
+ * one of them, or the element's id, itemprop or tag, names it as content.
  */
 function contentName(element: Element): string {
-  if (contentClassTokens(element).length === 0) return "";
+  if (contentClassTokens(element).length === 0 && !isContentBlock(element)) return "";
   const tokens = (element.attribs.class ?? "").split(/\s+/).filter((token) => token !== "");
   return [...new Set(tokens.map((token) => token.replace(/[-_]?\d+$/, "").toLowerCase()))].sort().join(" ");
 }
