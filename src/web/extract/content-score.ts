@@ -101,6 +101,22 @@ function countCommas(text: string): number {
   return found ? found.length : 0;
 }
 
+/**
+ * Class or file-name words of an image that is a glyph in the text (a smiley, an icon, an avatar beside a post), not a
+ * picture: vBulletin's "inlineimg", XenForo's "smilie", ".../smilies/icon_wink.gif", ".../misc/quote_icon.png". Counted
+ * as pictures, a forum post's quote icon and smileys outnumbered its (br-separated, <p>-less) paragraphs, and
+ * conditional cleaning took the post for a gallery. A declared small size (16x16) is no such evidence: a spec table's
+ * yes/no icons are its own, and with them it was rightly a box of pictures to remove (unseen Dragnet set).
+ */
+const GLYPH_NAME = /(^|[^a-z])(icons?|smil(?:e|ey|ie|ies|eys)|emoji|emoticons?|inlineimg|avatars?)([^a-z]|$)/i;
+/** Whether an image is a glyph in the text rather than a picture (see GLYPH_NAME): it does not count as one of the block's images. */
+function isGlyph(image: Element): boolean {
+  const { class: className, src } = image.attribs;
+  if (className !== undefined && GLYPH_NAME.test(className)) return true;
+  // The file's name and its folder's ("smilies/wink.gif", "misc/quote_icon.png"), not the site's path above them.
+  return src !== undefined && !src.startsWith("data:") && GLYPH_NAME.test(src.slice(src.lastIndexOf("/", src.lastIndexOf("/") - 1) + 1));
+}
+
 /** Share of the page's text a page header or footer must hold to be taken for a wrapper of the page. */
 const MOST_OF_PAGE_TEXT = 0.5;
 
@@ -277,7 +293,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   }
   switch (tag) {
     case "p": if (info.chars > 0 || info.images > 0) info.paragraphs++; break;
-    case "img": info.images++; break;
+    case "img": if (!isGlyph(element)) info.images++; break;
     case "li": info.listItems++; break;
     case "h1": info.contentMarks++; break;
     case "video": case "audio": case "object": case "embed": case "iframe": info.embeds++; break;
