@@ -55,6 +55,12 @@ interface PendingScore {
 export interface DetectOptions {
   /** Drop elements whose class or id names page chrome (off for the relaxed second try). */
   useNames: boolean;
+  /**
+   * Keep blocks named as comment threads, which the other tries drop whatever they hold, and let their names weigh
+   * nothing (the last try, for a page whose text is all discussion: a forum thread whose posts are "comments", a live
+   * ticker's "live-match-comments").
+   */
+  keepComments?: boolean;
   /** The page's <title>, to find the heading that holds it (see preferTitled). */
   title?: string;
 }
@@ -64,6 +70,7 @@ export interface Walk {
   dropped: Set<Element>;
   candidates: Info[];
   useNames: boolean;
+  keepComments: boolean;
   /** One list per chrome-named element being visited (innermost last). */
   pending: PendingScore[][];
   /** The h1-h3 elements visited, in document order (see preferTitled). */
@@ -151,7 +158,7 @@ function applyScore(walk: Walk, pending: PendingScore): void {
     const ancestor = ancestors[level] as Info;
     if (!ancestor.candidate) {
       ancestor.candidate = true;
-      ancestor.score += baseScore(ancestor.element.name) + weighNames(ancestor.element);
+      ancestor.score += baseScore(ancestor.element.name) + weighNames(ancestor.element, !walk.keepComments);
       walk.candidates.push(ancestor);
     }
     ancestor.score += score / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
@@ -242,7 +249,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       continue;
     }
     const chromeTag = CHROME_TAGS.has(childTag) && !article;
-    const chrome = chromeTag || (walk.useNames ? isDroppedByName(childFlags, childTag, content) : isCommentThread(childFlags, childTag));
+    const chrome = chromeTag || (walk.useNames ? isDroppedByName(childFlags, childTag, content) : !walk.keepComments && isCommentThread(childFlags, childTag));
     if (chrome) walk.pending.push([]);
     const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
@@ -333,7 +340,7 @@ export function ownProse(info: Info): number {
 export const MIN_PART_PROSE = 100;
 
 export function walkDocument(body: Element, options: DetectOptions): Walk {
-  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [], body, pageChars: undefined };
+  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, keepComments: options.keepComments === true, pending: [], headings: [], body, pageChars: undefined };
   visit(walk, body, [], false, false, false, 0);
   return walk;
 }
