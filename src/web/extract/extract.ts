@@ -4,7 +4,7 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.942 on the shared dev set, 0.952 on the 742-page wide set, 0.962 and 0.954 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.907 against Readability's 0.854);
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.911 against Readability's 0.854);
  * when it finds too little (and the page is not all discussion, read then with its comment threads), the block
  * holding the page's title heading, else the whole cleaned body, is used and a warning says so.
  *
