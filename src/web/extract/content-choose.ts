@@ -252,8 +252,9 @@ const MAX_PART_LEVELS = 3;
 
 /**
  * An article split across containers of the same class ("story-body story-body-1" and "story-body
- * story-body-2" in sibling wrappers, related links between): the chosen part, when its class names it as
- * content, widens to the nearest ancestor (below body, at most MAX_PART_LEVELS up) holding every element
+ * story-body-2" in sibling wrappers, related links between): the chosen part, when it is named as content (by its
+ * class, or by its id, itemprop or tag while the class is the page's own: The Atlantic's "l-article__section
+ * s-cms-content" sections, each itemprop="articleBody", one per wrapper), widens to the nearest ancestor (below body, at most MAX_PART_LEVELS up) holding every element
  * of that class (numbers aside) with prose of its own. Conditional cleaning then removes what lies between.
  */
 function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
@@ -277,10 +278,10 @@ function joinSameNamedParts(walk: Walk, top: Info, body: Element): Info {
 
 /**
  * An element's class words, numbers dropped ("story-body story-body-2" → "story-body"), sorted; empty unless
- * one of them names it as content.
+ * one of them, or the element's id, itemprop or tag, names it as content.
  */
 function contentName(element: Element): string {
-  if (contentClassTokens(element).length === 0) return "";
+  if (contentClassTokens(element).length === 0 && !isContentBlock(element)) return "";
   const tokens = (element.attribs.class ?? "").split(/\s+/).filter((token) => token !== "");
   return [...new Set(tokens.map((token) => token.replace(/[-_]?\d+$/, "").toLowerCase()))].sort().join(" ");
 }
@@ -382,8 +383,14 @@ function isLeadHeading(element: Element, info: Info): boolean {
   return info.chars >= MIN_UNENDED_LEAD_HEADING_CHARS || SENTENCE_END.test(textOf(element).trim());
 }
 
-/** Most levels above the chosen block whose earlier children are searched for a lead, and most levels down into them. */
+/** Most levels above the chosen block whose earlier children are searched for a lead. */
 const MAX_LEAD_ABOVE_LEVELS = 5;
+/**
+ * Most levels down into those earlier children: a standfirst sits in the article's stage as deep as "stage > container >
+ * row > body > p" (vergleich.de: at 5 levels the search stopped at the wrapper holding it, at 7 it finds it; no other
+ * page of any set changes).
+ */
+const MAX_LEAD_BELOW_LEVELS = 7;
 /** Link density from which a block above the chosen one is a box of links (related articles, share bar), passed over. */
 const MAX_LEAD_BOX_LINK_DENSITY = 0.3;
 /** Most prose of a block with pictures passed over as a picture and its caption. */
@@ -400,7 +407,7 @@ const MIN_OTHER_PROSE = 100;
 
 /**
  * The lead just above the chosen block, when no title heading leads to it (findLead): walking back in document order
- * from the block, through the earlier children of its ancestors (MAX_LEAD_ABOVE_LEVELS up, not past an <article> or
+ * from the block, through the earlier children of its ancestors (MAX_LEAD_ABOVE_LEVELS up, MAX_LEAD_BELOW_LEVELS down into them, not past an <article> or
  * <main>, which is where the article starts), up to two lead blocks (isLeadBlock, isLeadHeading) before a heading,
  * or before prose of another kind. Short lines between (a byline, a date, a share bar) and figures are passed over.
  * Modern pages set the standfirst in the article's header, apart from the body that scores ("dig-vorspann",
@@ -438,7 +445,7 @@ function findLeadAbove(walk: Walk, top: Info, body: Element, title: string): Ele
         if (lead.length > 2 || chars > MAX_LEAD_CHARS) return true;
         continue;
       }
-      if (line || depth >= MAX_LEAD_ABOVE_LEVELS) {
+      if (line || depth >= MAX_LEAD_BELOW_LEVELS) {
         if (ownProse(info) >= MIN_OTHER_PROSE) return true;
         continue;
       }

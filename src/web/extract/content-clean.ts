@@ -70,7 +70,7 @@ function itemsHaveOwnText(walk: Walk, list: Element): boolean {
 /** Readability's conditional cleaning, from the counts of the walk. */
 function looksLikeChrome(walk: Walk, element: Element, info: Info, root: Element): boolean {
   const tag = element.name;
-  const weight = weighNames(element);
+  const weight = weighNames(element, !walk.keepComments);
   const isList = tag === "ul" || tag === "ol" || tag === "dl";
   // Introduced by the text, a list is the text's, whatever its links or its own small score.
   if (isList && weight >= 0 && isIntroduced(element)) return false;

@@ -55,6 +55,12 @@ interface PendingScore {
 export interface DetectOptions {
   /** Drop elements whose class or id names page chrome (off for the relaxed second try). */
   useNames: boolean;
+  /**
+   * Keep blocks named as comment threads, which the other tries drop whatever they hold, and let their names weigh
+   * nothing (the last try, for a page whose text is all discussion: a forum thread whose posts are "comments", a live
+   * ticker's "live-match-comments").
+   */
+  keepComments?: boolean;
   /** The page's <title>, to find the heading that holds it (see preferTitled). */
   title?: string;
 }
@@ -64,6 +70,7 @@ export interface Walk {
   dropped: Set<Element>;
   candidates: Info[];
   useNames: boolean;
+  keepComments: boolean;
   /** One list per chrome-named element being visited (innermost last). */
   pending: PendingScore[][];
   /** The h1-h3 elements visited, in document order (see preferTitled). */
@@ -101,6 +108,22 @@ function countCommas(text: string): number {
   return found ? found.length : 0;
 }
 
+/**
+ * Class or file-name words of an image that is a glyph in the text (a smiley, an icon, an avatar beside a post), not a
+ * picture: vBulletin's "inlineimg", XenForo's "smilie", ".../smilies/icon_wink.gif", ".../misc/quote_icon.png". Counted
+ * as pictures, a forum post's quote icon and smileys outnumbered its (br-separated, <p>-less) paragraphs, and
+ * conditional cleaning took the post for a gallery. A declared small size (16x16) is no such evidence: a spec table's
+ * yes/no icons are its own, and with them it was rightly a box of pictures to remove (unseen Dragnet set).
+ */
+const GLYPH_NAME = /(^|[^a-z])(icons?|smil(?:e|ey|ie|ies|eys)|emoji|emoticons?|inlineimg|avatars?)([^a-z]|$)/i;
+/** Whether an image is a glyph in the text rather than a picture (see GLYPH_NAME): it does not count as one of the block's images. */
+function isGlyph(image: Element): boolean {
+  const { class: className, src } = image.attribs;
+  if (className !== undefined && GLYPH_NAME.test(className)) return true;
+  // The file's name and its folder's ("smilies/wink.gif", "misc/quote_icon.png"), not the site's path above them.
+  return src !== undefined && !src.startsWith("data:") && GLYPH_NAME.test(src.slice(src.lastIndexOf("/", src.lastIndexOf("/") - 1) + 1));
+}
+
 /** Share of the page's text a page header or footer must hold to be taken for a wrapper of the page. */
 const MOST_OF_PAGE_TEXT = 0.5;
 
@@ -135,7 +158,7 @@ function applyScore(walk: Walk, pending: PendingScore): void {
     const ancestor = ancestors[level] as Info;
     if (!ancestor.candidate) {
       ancestor.candidate = true;
-      ancestor.score += baseScore(ancestor.element.name) + weighNames(ancestor.element);
+      ancestor.score += baseScore(ancestor.element.name) + weighNames(ancestor.element, !walk.keepComments);
       walk.candidates.push(ancestor);
     }
     ancestor.score += score / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
@@ -226,7 +249,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       continue;
     }
     const chromeTag = CHROME_TAGS.has(childTag) && !article;
-    const chrome = chromeTag || (walk.useNames ? isDroppedByName(childFlags, childTag, content) : isCommentThread(childFlags, childTag));
+    const chrome = chromeTag || (walk.useNames ? isDroppedByName(childFlags, childTag, content) : !walk.keepComments && isCommentThread(childFlags, childTag));
     if (chrome) walk.pending.push([]);
     const sub = visit(walk, childElement, stack, link, article, content, childFlags);
     if (chrome) {
@@ -277,7 +300,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
   }
   switch (tag) {
     case "p": if (info.chars > 0 || info.images > 0) info.paragraphs++; break;
-    case "img": info.images++; break;
+    case "img": if (!isGlyph(element)) info.images++; break;
     case "li": info.listItems++; break;
     case "h1": info.contentMarks++; break;
     case "video": case "audio": case "object": case "embed": case "iframe": info.embeds++; break;
@@ -317,7 +340,7 @@ export function ownProse(info: Info): number {
 export const MIN_PART_PROSE = 100;
 
 export function walkDocument(body: Element, options: DetectOptions): Walk {
-  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, pending: [], headings: [], body, pageChars: undefined };
+  const walk: Walk = { infos: new Map(), dropped: new Set(), candidates: [], useNames: options.useNames, keepComments: options.keepComments === true, pending: [], headings: [], body, pageChars: undefined };
   visit(walk, body, [], false, false, false, 0);
   return walk;
 }

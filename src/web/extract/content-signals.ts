@@ -5,7 +5,7 @@
  * class or id adds to a content candidate's score. General patterns of how sites name things,
  * not rules for particular sites.
  */
-import { selectFirstIn, type Element } from "./dom.ts";
+import { isTag, isText, selectFirstIn, type Element } from "./dom.ts";
 
 /**
  * Tags whose subtree is never main content. FORM is not among them (some frameworks wrap the whole
@@ -53,6 +53,14 @@ const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|comm
  */
 const LAYOUT_WORD =
   /(^|[-_])(share|shares|sharing|social|sidebar|side[-_]bar|banner|hidden|popup|overlay|read[-_]more)(?=$|[-_\d])/i;
+
+/**
+ * Class words with "hidden" in them that leave the element shown on a desktop screen: hidden only on small screens or
+ * in print ("hidden-xs", "hidden-phone", "elementor-hidden-phone", "hidden-sm-down"), or naming a part of it hidden
+ * ("field--label-hidden", Drupal's class on every field whose label is not shown; "overflow-hidden"). Read as "hidden",
+ * they dropped the text of whole pages.
+ */
+const SHOWN_HIDDEN_TOKEN = /(^|[\s_-])(hidden[-_]+(xs|sm|phone|mobile|print|small|tablet)([-_]+(down|only))?|(label|title|overflow|lazy)[-_]+hidden)(?=\s|$)/gi;
 
 /**
  * Whether a short heading's text names what follows it as chrome in the words class names use ("Related
@@ -116,17 +124,23 @@ const POSITIVE_WEIGHT = /article|body|content|entry|hentry|h-entry|main|page|pag
 const NEGATIVE_WEIGHT =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|social|nav|menu/i;
 
-/** +25 / −25 per signal of class and id, as content candidates are weighed. */
-export function weighNames(element: Element): number {
+/** The words of NEGATIVE_WEIGHT that name comments. */
+const COMMENT_WEIGHT_WORDS = /comment|com-/gi;
+
+/**
+ * +25 / −25 per signal of class and id, as content candidates are weighed. `commentsWeigh` false: words of comment
+ * threads weigh nothing (the try that keeps comment threads, for a page whose text is all discussion).
+ */
+export function weighNames(element: Element, commentsWeigh = true): number {
   let weight = 0;
-  const className = element.attribs.class;
+  const className = element.attribs.class?.replace(SHOWN_HIDDEN_TOKEN, "$1");
   if (className) {
-    if (NEGATIVE_WEIGHT.test(className)) weight -= 25;
+    if (NEGATIVE_WEIGHT.test(commentsWeigh ? className : className.replace(COMMENT_WEIGHT_WORDS, " "))) weight -= 25;
     if (POSITIVE_WEIGHT.test(className)) weight += 25;
   }
   const id = element.attribs.id;
   if (id) {
-    if (NEGATIVE_WEIGHT.test(id)) weight -= 25;
+    if (NEGATIVE_WEIGHT.test(commentsWeigh ? id : id.replace(COMMENT_WEIGHT_WORDS, " "))) weight -= 25;
     if (POSITIVE_WEIGHT.test(id)) weight += 25;
   }
   return weight;
@@ -149,8 +163,9 @@ const HIDDEN_CLASS = /(^|\s)(hidden|hide|invisible|d-none|display-none|is-hidden
 
 const JS_HOOK = /^js[-_]/i;
 
-function classifyNames(names: string): number {
-  if (HIDDEN_CLASS.test(names)) return NEVER_CONTENT;
+function classifyNames(rawNames: string): number {
+  if (HIDDEN_CLASS.test(rawNames)) return NEVER_CONTENT;
+  const names = rawNames.replace(SHOWN_HIDDEN_TOKEN, "$1");
   let chrome = false;
   let comment = false;
   let layout = false;
@@ -267,4 +282,42 @@ function withNames(names: string, flags: number): number {
   const named = classifyClassAndId(names);
   if (named === NEVER_CONTENT) return NEVER_CONTENT;
   return named & CHROME_NAMED && flags & CONTENT_NAMED ? flags : flags | named;
+}
+
+/** Least words of text (runs of whitespace as one) a block named as content needs to be a post that comments answer. */
+const MIN_COMMENTED_CHARS = 50;
+
+/**
+ * Whether the page names a block as content (an <article>, a class, id or itemprop) that holds text and no comment
+ * thread, outside any comment thread and page chrome: then the threads are comments on it, never the content. A page without one (a
+ * live ticker whose entries are "live-match-comments", a forum whose first post is a "comment") is all discussion.
+ */
+export function namesContentBesideComments(root: Element): boolean {
+  return scanForContent(root).found;
+}
+
+function scanForContent(element: Element): { found: boolean; comments: boolean; chars: number } {
+  let comments = false;
+  let chars = 0;
+  for (const child of element.children) {
+    if (isText(child)) {
+      chars += child.data.replace(/\s+/g, " ").trim().length;
+      continue;
+    }
+    if (!isTag(child) || NEVER_CONTENT_TAGS.has(child.name)) continue;
+    const flags = classifyElement(child);
+    // Page chrome by tag or name (a sidebar's "widget_text text-6") is no post either.
+    if (flags & NEVER_CONTENT || CHROME_TAGS.has(child.name)) continue;
+    if (isCommentThread(flags, child.name)) {
+      comments = true;
+      continue;
+    }
+    if (flags & CHROME_NAMED) continue;
+    const inner = scanForContent(child);
+    if (inner.found) return inner;
+    comments ||= inner.comments;
+    chars += inner.chars;
+    if (!inner.comments && inner.chars >= MIN_COMMENTED_CHARS && marksContent(child.name, flags)) return { found: true, comments, chars };
+  }
+  return { found: false, comments, chars };
 }

@@ -4,9 +4,9 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.942 on the shared dev set, 0.952 on the 742-page wide set, 0.962 and 0.954 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.907 against Readability's 0.854);
- * when it finds too little, the block holding the page's title heading, else the whole cleaned body,
- * is used and a warning says so.
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.911 against Readability's 0.854);
+ * when it finds too little (and the page is not all discussion, read then with its comment threads), the block
+ * holding the page's title heading, else the whole cleaned body, is used and a warning says so.
  *
  * Room web/extract/: HTML and text sources to read results (tree, parse, detection in score/choose/clean steps, signals, floor, markup cleaning, Markdown). It imports only web/text/; never fetch/ or render/.
  */
@@ -21,6 +21,7 @@ import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
 import { paragraphsElement, readArticleBody, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
+import { namesContentBesideComments } from "./content-signals.ts";
 import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
@@ -256,9 +257,9 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string): MainContent | undefined {
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, keepComments = false): MainContent | undefined {
   const headline = selectFirstIn(body, "h1")?.cloneNode(true);
-  const content = detectMainContent(body, { useNames, title: pageTitle }, changes);
+  const content = detectMainContent(body, { useNames, keepComments, title: pageTitle }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes, pageTitle);
   const text = canonicalTextOf(content);
@@ -309,6 +310,12 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     if (!main) {
       changes.undo();
       main = findMainContent(body, false, changes, minChars, declaredTitle);
+    }
+    if (!main) {
+      changes.undo();
+      // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
+      // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
+      if (!namesContentBesideComments(body)) main = findMainContent(body, false, changes, minChars, declaredTitle, true);
     }
     if (main && stated && shareHeld(main.text, stated.parts) < MIN_SHARE_HELD) {
       // The detected content misses most of what the page states as its main content: the block holding that, cleaned by markup.

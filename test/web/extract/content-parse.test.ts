@@ -28,6 +28,14 @@ describe("web/content-parse: the source", () => {
     expect(cutRawElements("<scripts>kept</scripts>")).toBe("<scripts>kept</scripts>");
   });
 
+  it("keeps the content of a <noscript> of prose (a script-rendered article's copy for readers without scripts), its raw elements cut", () => {
+    const article = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} of the post explains what the new protection does, for whom, and at what cost to privacy.</p>`).join("");
+    const source = `<div itemprop="articleBody"><script type="text/template">${article}</script><noscript>${article}<script>track()</script><img src="/p.gif"></noscript></div>`;
+    expect(cutRawElements(source)).toBe(`<div itemprop="articleBody">${article}<img src="/p.gif"></div>`);
+    // A short notice, or text without paragraphs, is still cut.
+    expect(cutRawElements("a<noscript><p>Please enable JavaScript to view the comments powered by Disqus.</p></noscript>b")).toBe("ab");
+  });
+
   it("ends a title that is never closed where the next tag starts, instead of at the end of the page", () => {
     expect(closeUnclosedTitle(`<head><title>Gale to drive Nation'?' + q + '"><\\/SCRIPT>');\n<div id="main"><p>Story</p></div>`)).toBe(
       `<head><title>Gale to drive Nation'?' + q + '"></title><\\/SCRIPT>');\n<div id="main"><p>Story</p></div>`,

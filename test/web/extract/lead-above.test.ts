@@ -23,6 +23,14 @@ describe("the lead above the body", () => {
     expect(lead).toBeLessThan(text.indexOf("Paragraph 1 of the story"));
   });
 
+  it("is found nested deep in the article's stage", () => {
+    const nested = `<div class="stage"><div class="stage-container"><div class="stage-row"><div class="stage-body"><p>To keep workers healthy, companies try everything from sneeze guards to thermometers at the door.</p></div></div></div></div>`;
+    const text = extract(`<h1>Fever checks at the door</h1><div class="stage-wrap">${nested}</div>`);
+    const lead = text.indexOf("To keep workers healthy");
+    expect(lead).toBeGreaterThanOrEqual(0);
+    expect(lead).toBeLessThan(text.indexOf("Paragraph 1 of the story"));
+  });
+
   it("is a long subheading of sentences, but not a short section heading", () => {
     const subheading = "Firms are trying everything from sneeze guards to thermometers at the door, and their staff mostly welcome it.";
     const text = extract(`<h1>Fever checks at the door</h1><h2>${subheading}</h2>`);

@@ -19,6 +19,14 @@ describe("articles split across sibling wrappers", () => {
     expect(text).not.toContain("Another story on the deal");
   });
 
+  it("come back whole when the page names the parts as the article body by itemprop, not by class", () => {
+    const part = (id: number, from: number, to: number) => `<div class="outer"><div class="inner"><section id="s-${id}" class="l-section s-cms" itemprop="articleBody">${paras(from, to)}</section></div></div>`;
+    const text = read(`<div id="x3">${part(0, 1, 4)}<div class="ad">Advertisement</div>${part(1, 5, 12)}${related}${part(2, 13, 16)}</div>`);
+    expect(text).toContain("Paragraph 1 of the column");
+    expect(text).toContain("Paragraph 16 of the column");
+    expect(text).not.toContain("Another story on the deal");
+  });
+
   it("take a sibling part of the same class whose paragraphs sit too deep to score it", () => {
     const deep = (inner: string) => `<section><div><div><div><div><div>${inner}</div></div></div></div></div></section>`;
     const text = read(`<div id="x2"><div class="part scale1">${deep(paras(1, 3))}</div><div class="part scale1">${paras(4, 9)}</div><div class="part scale1">${paras(10, 12)}</div><div class="more"><a href="/m">More</a></div></div>`);
