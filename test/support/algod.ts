@@ -18,6 +18,20 @@ import algosdk, { type Transaction } from "algosdk";
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
 
 export const ALGOD_MIN_FEE = 1000n;
+/** USDC's ASA on Algorand mainnet (the known network's asset). */
+export const USDC_ASA = "31566704";
+/** One Algo in microAlgos. */
+export const ALGO = 1_000_000n;
+
+/** A fresh account on `algod`: `algo` microAlgos, opted in to USDC unless `optIn` is false, and `usdc` base units of it. */
+export function newAlgodAccount(algod: FakeAlgod, opts: { algo: bigint; usdc?: bigint; optIn?: boolean }): algosdk.Account {
+  const account = algosdk.generateAccount();
+  const address = account.addr.toString();
+  algod.fund(address, opts.algo);
+  if (opts.optIn ?? true) algod.optIn(address, USDC_ASA);
+  if (opts.usdc) algod.mintAsset(address, USDC_ASA, opts.usdc);
+  return account;
+}
 
 interface Account {
   algo: bigint;
