@@ -15,7 +15,7 @@ import { createRefundPayer, type RefundPayer } from "../../src/refunds/payer.ts"
 import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
 import { loadRefundSenders } from "../../src/x402/refund-senders.ts";
 import type { RefundSender } from "../../src/x402/refund.ts";
-import { ALGO, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { crashSkill, jobSkillFolder, until } from "./job-skills.ts";
 
@@ -32,25 +32,7 @@ let auto: TestService;
 
 const account = (opts: { algo?: bigint; usdc?: bigint } = {}): algosdk.Account => newAlgodAccount(algod, { ...opts, algo: opts.algo ?? ALGO });
 
-function config(refund: boolean): X402Config {
-  return {
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    networks: [
-      {
-        family: "avm",
-        network: "algorand",
-        payTo: payTo.addr.toString(),
-        settlement: "local",
-        algodUrl: algod.url,
-        feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk),
-        ...(refund ? { refundMnemonic: algosdk.secretKeyToMnemonic(payTo.sk) } : {}),
-      },
-    ],
-  };
-}
+const config = (refund: boolean): X402Config => algorandX402(algod, { payTo, feePayer }, refund ? { entry: { refundMnemonic: algosdk.secretKeyToMnemonic(payTo.sk) } } : {});
 
 beforeAll(async () => {
   algod = startFakeAlgod();

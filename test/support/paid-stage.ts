@@ -12,9 +12,9 @@ import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
 import type { RunningService } from "../../src/boot.ts";
-import algosdk from "algosdk";
+import type algosdk from "algosdk";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
-import { ALGO, type FakeAlgod, newAlgodAccount, startFakeAlgod } from "./algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod } from "./algod.ts";
 import { startPaidServiceWith } from "./paid-service.ts";
 import { type SiteServer, startSiteServer } from "./site-server.ts";
 
@@ -110,13 +110,7 @@ export async function startAlgorandStage(): Promise<AlgorandStage> {
   const buyer = account({ usdc: 1_000_000n });
   const payTo = account();
   const feePayer = account({ optIn: false });
-  const { service, base } = await startPaidServiceWith({
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    networks: [{ family: "avm", network: "algorand", payTo: payTo.addr.toString(), settlement: "local", algodUrl: algod.url, feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk) }],
-  });
+  const { service, base } = await startPaidServiceWith(algorandX402(algod, { payTo, feePayer }));
   return {
     algod,
     buyer,

@@ -18,7 +18,7 @@ import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
 import type { PaymentPayload, PaymentRequired } from "../../src/x402/messages.ts";
 import { catchPayment } from "../support/payment-capture.ts";
-import { ALGO, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";
 
 const NETWORK = "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k";
@@ -35,25 +35,7 @@ const operation = (_body: Record<string, unknown>, url: URL): PaidOperation => (
   priceUsd: { base: "0.005", algorand: "0.01" },
 });
 
-function config(overrides: Partial<X402Config> = {}): X402Config {
-  return {
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    ...overrides,
-    networks: [
-      {
-        family: "avm",
-        network: "algorand",
-        payTo: payTo.addr.toString(),
-        settlement: "local",
-        algodUrl: algod.url,
-        feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk),
-      },
-    ],
-  };
-}
+const config = (settings: Partial<X402Config> = {}): X402Config => algorandX402(algod, { payTo, feePayer }, { settings });
 
 const newAccount = (opts: { algo?: bigint; usdc?: bigint; optIn?: boolean } = {}): algosdk.Account => newAlgodAccount(algod, { ...opts, algo: opts.algo ?? 0n });
 
