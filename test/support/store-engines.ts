@@ -67,15 +67,20 @@ export function familyOpeners<T>(factories: EngineFactories<T>): EngineOpeners<T
   };
 }
 
-/** Starts PostgreSQL for this file (beforeAll/afterAll) and returns both engines. Call once per file, at top level. */
-export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): StoreEngine<T>[] {
-  return engineInstances(prefix, familyOpeners(factories));
+export interface FilePostgres {
+  /** Why PostgreSQL cannot be started here (its cases are skipped, the reason printed), or undefined. */
+  readonly unavailable: string | undefined;
+  /** A fresh, empty database on this file's server; its URL. */
+  freshDatabase(): Promise<string>;
 }
 
-/** Both engines, each opened twice on one fresh database as two instances would open it. */
-export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): StoreEngine<T>[] {
+/**
+ * A real PostgreSQL for this test file: started in beforeAll, stopped in afterAll (call once per file,
+ * at top level); `what` names the cases skipped where it cannot be started.
+ */
+export function filePostgres(prefix: string, what = `the PostgreSQL side of the ${prefix} store contract`): FilePostgres {
   const unavailable = postgresUnavailable();
-  if (unavailable) console.warn(`SKIPPED: the PostgreSQL side of the ${prefix} store contract: ${unavailable}`);
+  if (unavailable) console.warn(`SKIPPED: ${what}: ${unavailable}`);
   let server: TestPostgres | undefined;
   let databases = 0;
   beforeAll(async () => {
@@ -84,7 +89,20 @@ export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): S
   afterAll(async () => {
     await server?.stop();
   });
-  const freshDatabase = () => server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`);
+  return {
+    unavailable,
+    freshDatabase: () => server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`),
+  };
+}
+
+/** Starts PostgreSQL for this file (beforeAll/afterAll) and returns both engines. Call once per file, at top level. */
+export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): StoreEngine<T>[] {
+  return engineInstances(prefix, familyOpeners(factories));
+}
+
+/** Both engines, each opened twice on one fresh database as two instances would open it. */
+export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): StoreEngine<T>[] {
+  const { unavailable, freshDatabase } = filePostgres(prefix);
   const pair = (a: Opened<T>, b: Opened<T>): Instances<T> => ({
     one: a.value,
     two: b.value,
