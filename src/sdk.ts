@@ -10,7 +10,7 @@ export type { ErrorCode } from "./errors.ts";
 export { definePlugin, defineSkill } from "./plugin/define.ts";
 export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, SettlementHooks, SettlementReceipt, SkillDefinition } from "./plugin/define.ts";
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
-export type { NetworkPrices, PriceNetwork } from "./plugin/price.ts";
+export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
 // What a payment family folder's family.ts exports (x402.families; README "Add a payment network").

@@ -7,7 +7,7 @@ import type { ErrorCode } from "../errors.ts";
 import { type ModelAccess, noModel } from "../llm/model-access.ts";
 import type { SkillEngine } from "../plugin/define.ts";
 import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
-import { formatPrices, type PriceNetwork } from "../plugin/price.ts";
+import { formatPrices, type PriceColumn } from "../plugin/price.ts";
 
 export const serviceName = "Tollbooth";
 /** Machine-readable description version (spec web-evidence §9). */
@@ -21,7 +21,8 @@ export interface CatalogueEntry {
   readonly summary: string;
   readonly description: string;
   /** Base prices (the price of the first example; batches and options may cost more, see `pricing`). */
-  readonly price: Record<PriceNetwork, string> & Record<string, string>;
+  /** Per price column; every table has the built-in families' columns (x402/price-columns.ts), which the documents quote. */
+  readonly price: Readonly<Record<"base" | "algorand", string>> & Readonly<Record<PriceColumn, string>>;
   readonly priceDependsOnInput: boolean;
   readonly async: boolean;
   readonly timeoutSec: number;
@@ -57,7 +58,7 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
     route: d.kind === "plugin" ? d.route : "POST /v1/jobs",
     summary: d.summary,
     description: d.description ?? d.summary,
-    price: formatPrices(entry.priceOf((first?.input ?? {}) as never)),
+    price: formatPrices(entry.priceOf((first?.input ?? {}) as never)) as CatalogueEntry["price"],
     priceDependsOnInput: typeof d.price === "function",
     async: d.kind === "skill" ? d.async : false,
     timeoutSec: Math.ceil(d.timeoutMs / 1000),

@@ -81,5 +81,5 @@ export function priceExtract(input: ExtractRequest, surchargeUsd: string): Netwo
   const read = resolvePrices(priceRead({ ...(input.urls ? { urls: input.urls } : { url: input.url ?? "" }), ...(input.render ? { render: true } : {}) }));
   const surcharge = parseDollars(surchargeUsd);
   if (surcharge === undefined) throw new Error(`model surcharge must be a dollar string, got ${JSON.stringify(surchargeUsd)}`);
-  return { base: formatDollars(read.base + count * surcharge), algorand: formatDollars(read.algorand + count * surcharge) };
+  return Object.fromEntries(Object.entries(read).map(([column, micros]) => [column, formatDollars(micros + count * surcharge)]));
 }

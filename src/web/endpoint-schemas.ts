@@ -152,17 +152,17 @@ export function checkChangesRequest(input: ChangesRequest): CheckFailure | strin
   return undefined;
 }
 
-/** spec §4.4 prices, in USD per network. */
+/** spec §4.4 prices, in USD per price column (the built-in families' columns; a loaded family falls back on one). */
 const perUrl = {
   single: { base: 0.005, algorand: 0.01 },
   batch: { base: 0.003, algorand: 0.006 },
   render: { base: 0.01, algorand: 0.02 },
 } as const;
 
-function total(count: number, rate: { base: number; algorand: number }): NetworkPrices {
+function total(count: number, rate: Readonly<Record<string, number>>): NetworkPrices {
   // integer micro-dollars so 10 × 0.003 is exactly 0.03
   const usd = (v: number) => String((Math.round(v * 1_000_000) * count) / 1_000_000);
-  return { base: usd(rate.base), algorand: usd(rate.algorand) };
+  return Object.fromEntries(Object.entries(rate).map(([column, v]) => [column, usd(v)]));
 }
 
 export function priceRead(input: ReadRequest): NetworkPrices {

@@ -7,6 +7,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PaymentFamily } from "./family.ts";
+import { builtInPriceColumns, fallsBackOnBuiltIn } from "./price-columns.ts";
 
 const builtIn = new Set(["evm", "avm"]);
 const registered = new Map<string, PaymentFamily>();
@@ -14,6 +15,10 @@ const registered = new Map<string, PaymentFamily>();
 export function registerFamily(family: PaymentFamily): void {
   if (builtIn.has(family.name)) throw new Error(`payment family ${family.name} is built in`);
   if (!/^[a-z][a-z0-9-]*$/.test(family.name)) throw new Error(`payment family name ${JSON.stringify(family.name)}: lowercase letters, digits and -`);
+  if (!fallsBackOnBuiltIn(family.priceColumns)) {
+    const builtIn = builtInPriceColumns.map((columns) => columns[0]).join(" or ");
+    throw new Error(`payment family ${family.name}: priceColumns ${JSON.stringify(family.priceColumns)} must name, after its own, a column a built-in family charges by (${builtIn}), so that every price table prices its networks`);
+  }
   registered.set(family.name, family);
 }
 

@@ -22,9 +22,10 @@ import { createMemoryLogger } from "../../src/log.ts";
 import type { PaymentRequired } from "../../src/x402/messages.ts";
 import { onFreshPort, onSamePort } from "../support/ports.ts";
 import { pluginFolder, pluginSource } from "../support/plugin-files.ts";
+import { type A2aContent, type A2aTask, sendPart, statusMetadata } from "../support/a2a-client.ts";
 import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
 
-type Task = Awaited<ReturnType<LegacyJsonRpcTransport["getTask"]>>;
+type Task = A2aTask;
 
 const dataDir = mkdtempSync(join(tmpdir(), "tb-a2a-offer-"));
 // The plugin at one price, then at a higher one (a new folder: a module is imported once per path).
@@ -67,18 +68,9 @@ afterAll(async () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-async function send(content: { $case: "data"; value: Record<string, unknown> } | { $case: "text"; value: string }, taskId = "", metadata?: Record<string, unknown>): Promise<Task> {
-  const sent = await a2a.sendMessage({
-    tenant: "",
-    message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts: [{ content, metadata: undefined, filename: "", mediaType: "" }], metadata, extensions: [], referenceTaskIds: [] },
-    configuration: undefined,
-    metadata: undefined,
-  });
-  expect("status" in sent).toBe(true);
-  return sent as Task;
-}
+const send = (content: A2aContent, taskId = "", metadata?: Record<string, unknown>): Promise<Task> => sendPart(a2a, content, taskId, metadata);
 
-const meta = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>;
+const meta = statusMetadata;
 const order = async () => {
   const task = await send({ $case: "data", value: { skill: "a2a.priced", text: "same input" } });
   expect(meta(task)["x402.payment.status"]).toBe("payment-required");

@@ -7,66 +7,41 @@
  * skill and a failed settlement end the task failed with payment-failed, no artifact, no charge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Role, TaskState } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { x402Client } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
-import { type RunningService, startService } from "../../src/boot.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createMemoryLogger } from "../../src/log.ts";
+import type { x402Client } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
-import { onFreshPort } from "../support/ports.ts";
+import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
-import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
+import { type A2aTask, sendPart, statusMetadata } from "../support/a2a-client.ts";
+import { type EvmFixture, NETWORK, USDC } from "../x402/evm-fixture.ts";
 import { mcpProbeSource } from "../mcp/mcp-probe-plugin.ts";
 
-type Task = Awaited<ReturnType<LegacyJsonRpcTransport["getTask"]>>;
+type Task = A2aTask;
 
+let stage: PaidStage;
 let fx: EvmFixture;
-let service: RunningService;
 let a2a: LegacyJsonRpcTransport;
 let buyer: x402Client;
 
 beforeAll(async () => {
-  fx = await startEvmFixture();
   const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource, "a2a-later.ts": skillSource("a2a.later", { async: "true" }) });
-  service = await onFreshPort((port) => {
-    const config = loadConfig({
-      argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--plugins", folder, "--memory-soft-limit-mb", "0"],
-      env: { TOLLBOOTH_X402: JSON.stringify(fx.config()) },
-    });
-    return startService(config, { log: createMemoryLogger(), pollingIntervalMs: 20 });
-  });
-  a2a = new LegacyJsonRpcTransport({ endpoint: `${service.server.url.toString().replace(/\/$/, "")}/a2a` });
+  stage = await startPaidStage({ plugins: folder, loopbackTargets: false });
+  fx = stage.fx;
+  a2a = new LegacyJsonRpcTransport({ endpoint: `${stage.base}/a2a` });
   buyer = buyerFor(fx.buyer.key);
 }, 60_000);
 
 afterAll(async () => {
-  await service?.close();
-  await fx?.stop();
+  await stage?.stop();
 });
 
-function buyerFor(key: `0x${string}`): x402Client {
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(key), networks: [NETWORK] });
-  client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
-  return client;
-}
+const buyerFor = (key: `0x${string}`): x402Client => stage.officialBuyer(key);
 
-async function send(parts: { data?: Record<string, unknown>; text?: string }, taskId = "", metadata?: Record<string, unknown>): Promise<Task> {
-  const content = parts.data ? ({ $case: "data", value: parts.data } as const) : ({ $case: "text", value: parts.text ?? "" } as const);
-  const sent = await a2a.sendMessage({
-    tenant: "",
-    message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts: [{ content, metadata: undefined, filename: "", mediaType: "" }], metadata, extensions: [], referenceTaskIds: [] },
-    configuration: undefined,
-    metadata: undefined,
-  });
-  expect("status" in sent).toBe(true);
-  return sent as Task;
-}
+const send = (parts: { data?: Record<string, unknown>; text?: string }, taskId = "", metadata?: Record<string, unknown>): Promise<Task> =>
+  sendPart(a2a, parts.data ? { $case: "data", value: parts.data } : { $case: "text", value: parts.text ?? "" }, taskId, metadata);
 
-const meta = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>;
+const meta = statusMetadata;
 
 /** A task the skill opened: input-required with the offer in the status message metadata. */
 async function order(input: Record<string, unknown>, skill = "mcp.probe"): Promise<{ task: Task; offer: PaymentRequired }> {

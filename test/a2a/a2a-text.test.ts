@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Role, TaskState } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
+import { sendPart } from "../support/a2a-client.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type TestService, testService } from "../support/service.ts";
 
@@ -50,16 +51,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function say(text: string, metadata?: Record<string, unknown>, taskId = ""): Promise<Task> {
-  const sent = await client.sendMessage({
-    tenant: "",
-    message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" }], metadata, extensions: [], referenceTaskIds: [] },
-    configuration: undefined,
-    metadata: undefined,
-  });
-  expect("status" in sent).toBe(true);
-  return sent as Task;
-}
+const say = (text: string, metadata?: Record<string, unknown>, taskId = ""): Promise<Task> => sendPart(client, { $case: "text", value: text }, taskId, metadata);
 
 const textOf = (task: Task) => task.status?.message?.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join(" ") ?? "";
 const artifactValue = (task: Task) => (task.artifacts[0]?.parts[0]?.content as { value: Record<string, unknown> } | undefined)?.value;

@@ -8,83 +8,47 @@
  * the buyer's own account are refused with no signature and no money moved.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import algosdk from "algosdk";
 import { buy, type BuyOptions } from "../../src/buyer/buy.ts";
 import { buyMcp } from "../../src/buyer/buy-mcp.ts";
 import { BuyerRefusal, readBuyerKey } from "../../src/buyer/key-file.ts";
-import type { RunningService } from "../../src/boot.ts";
 import { encodePaymentRequired } from "../../src/x402/headers.ts";
-import { type FakeAlgod, startFakeAlgod } from "../support/algod.ts";
+import { type FakeAlgod, USDC_ASA } from "../support/algod.ts";
 import { repoRoot } from "../support/binary-build.ts";
-import { startPaidServiceWith } from "../support/paid-service.ts";
-import { type SiteServer, startSiteServer } from "../support/site-server.ts";
+import { countingFetch, withAlgorandBuyerPage } from "../support/paid-stage.ts";
+import type { SiteServer } from "../support/site-server.ts";
 
 const NETWORK = "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k";
-const USDC_ASA = "31566704";
-const ALGO = 1_000_000n;
 const PRICE = 10_000n; // web/read on Algorand: $0.01
 
+let stage: Awaited<ReturnType<typeof withAlgorandBuyerPage>>;
 let algod: FakeAlgod;
 let site: SiteServer;
-let service: RunningService;
 let base: string;
 let buyer: algosdk.Account;
 let payTo: algosdk.Account;
 let feePayer: algosdk.Account;
-const tmp = mkdtempSync(join(tmpdir(), "tb-buy-algo-"));
-const mnemonicFile = join(tmp, "buyer.mnemonic");
-const base64File = join(tmp, "buyer.b64");
-
-function account(opts: { usdc?: bigint; optIn?: boolean } = {}): algosdk.Account {
-  const a = algosdk.generateAccount();
-  algod.fund(a.addr.toString(), 10n * ALGO);
-  if (opts.optIn ?? true) algod.optIn(a.addr.toString(), USDC_ASA);
-  if (opts.usdc) algod.mintAsset(a.addr.toString(), USDC_ASA, opts.usdc);
-  return a;
-}
+let tmp: string;
+let mnemonicFile: string;
+let base64File: string;
 
 beforeAll(async () => {
-  algod = startFakeAlgod();
-  buyer = account({ usdc: 1_000_000n });
-  payTo = account();
-  feePayer = account({ optIn: false });
-  site = startSiteServer();
-  site.set("/page", "<html><head><title>Bought</title></head><body><main><h1>Bought on Algorand</h1><p>Evidence paid for in USDC on Algorand.</p></main></body></html>");
-  ({ service, base } = await startPaidServiceWith({
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    networks: [{ family: "avm", network: "algorand", payTo: payTo.addr.toString(), settlement: "local", algodUrl: algod.url, feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk) }],
-  }));
+  stage = await withAlgorandBuyerPage("tb-buy-algo-", "<html><head><title>Bought</title></head><body><main><h1>Bought on Algorand</h1><p>Evidence paid for in USDC on Algorand.</p></main></body></html>");
+  ({ algod, site, base, buyer, payTo, feePayer, tmp } = stage);
+  mnemonicFile = join(tmp, "buyer.mnemonic");
+  base64File = join(tmp, "buyer.b64");
   writeFileSync(mnemonicFile, `${algosdk.secretKeyToMnemonic(buyer.sk)}\n`, { mode: 0o600 });
   writeFileSync(base64File, `${Buffer.from(buyer.sk).toString("base64")}\n`, { mode: 0o600 });
 }, 60_000);
 
 afterAll(async () => {
-  await service?.close();
-  await site?.stop();
-  await algod?.stop();
-  rmSync(tmp, { recursive: true, force: true });
+  await stage?.stop();
 });
 
 const usdc = (a: algosdk.Account) => algod.assetBalance(a.addr.toString(), USDC_ASA) ?? 0n;
 const spendLogPath = () => join(tmp, `spend-${Math.random().toString(36).slice(2)}.jsonl`);
-
-/** fetch that counts the requests carrying a payment signature (HTTP header or MCP `_meta`). */
-function countingFetch() {
-  const seen = { signatures: 0, requests: 0 };
-  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    seen.requests++;
-    if (new Headers(init?.headers).has("payment-signature")) seen.signatures++;
-    if (typeof init?.body === "string" && init.body.includes('"x402/payment"')) seen.signatures++;
-    return fetch(input, init);
-  }) as typeof fetch;
-  return { f, seen };
-}
 
 const options = (over: Partial<BuyOptions> = {}): BuyOptions => ({
   url: `${base}/v1/web/read`,

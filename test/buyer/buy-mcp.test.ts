@@ -16,7 +16,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { buyMcp, type BuyMcpOptions } from "../../src/buyer/buy-mcp.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
 import { repoRoot } from "../support/binary-build.ts";
-import { type BuyerStage, withBuyerPage } from "../support/paid-stage.ts";
+import { type BuyerStage, countingFetch, withBuyerPage } from "../support/paid-stage.ts";
 import type { SiteServer } from "../support/site-server.ts";
 import { type EvmFixture, NETWORK } from "../x402/evm-fixture.ts";
 
@@ -35,17 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stage?.stop();
 });
-
-/** fetch that counts the MCP requests carrying an x402 payment in `_meta`. */
-function countingFetch() {
-  const seen = { signatures: 0, requests: 0 };
-  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    seen.requests++;
-    if (typeof init?.body === "string" && (JSON.parse(init.body) as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.["x402/payment"] !== undefined) seen.signatures++;
-    return fetch(input, init);
-  }) as typeof fetch;
-  return { f, seen };
-}
 
 const spendLogPath = () => join(tmp, `spend-${Math.random().toString(36).slice(2)}.jsonl`);
 

@@ -12,7 +12,7 @@ import { buy, type BuyOptions } from "../../src/buyer/buy.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
 import { encodePaymentRequired } from "../../src/x402/headers.ts";
 import { repoRoot } from "../support/binary-build.ts";
-import { type BuyerStage, withBuyerPage } from "../support/paid-stage.ts";
+import { type BuyerStage, countingFetch, withBuyerPage } from "../support/paid-stage.ts";
 import type { SiteServer } from "../support/site-server.ts";
 import { type EvmFixture, NETWORK } from "../x402/evm-fixture.ts";
 
@@ -31,17 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stage?.stop();
 });
-
-/** fetch that counts the requests carrying a payment signature. */
-function countingFetch() {
-  const seen = { signatures: 0, requests: 0 };
-  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    seen.requests++;
-    if (new Headers(init?.headers).has("payment-signature")) seen.signatures++;
-    return fetch(input, init);
-  }) as typeof fetch;
-  return { f, seen };
-}
 
 const options = (over: Partial<BuyOptions> = {}): BuyOptions => ({
   url: `${base}/v1/web/read`,

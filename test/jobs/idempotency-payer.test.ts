@@ -13,7 +13,7 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { generatePrivateKey } from "viem/accounts";
 import { decodeBase64Json, encodeBase64Json } from "../../src/x402/headers.ts";
 import type { PaymentPayload } from "../../src/x402/messages.ts";
-import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
 import { gatedSkill, type GateControl, installGates, jobSkillFolder } from "./job-skills.ts";
@@ -27,16 +27,8 @@ let algod: FakeAlgod;
 let avm: TestService;
 let avmBuyer: algosdk.Account;
 
-const USDC_ASA = "31566704";
-const ALGO = 1_000_000n;
 
-function algoAccount(opts: { usdc?: bigint } = {}): algosdk.Account {
-  const a = algosdk.generateAccount();
-  algod.fund(a.addr.toString(), 10n * ALGO);
-  algod.optIn(a.addr.toString(), USDC_ASA);
-  if (opts.usdc) algod.mintAsset(a.addr.toString(), USDC_ASA, opts.usdc);
-  return a;
-}
+const algoAccount = (opts: { usdc?: bigint } = {}): algosdk.Account => newAlgodAccount(algod, { ...opts, algo: 10n * ALGO });
 
 beforeAll(async () => {
   gates = installGates();
@@ -47,15 +39,7 @@ beforeAll(async () => {
   avmBuyer = algoAccount({ usdc: 1_000_000n });
   const payTo = algoAccount();
   const feePayer = algoAccount();
-  const avmConfig = {
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    networks: [
-      { family: "avm", network: "algorand", payTo: payTo.addr.toString(), settlement: "local", algodUrl: algod.url, feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk) },
-    ],
-  };
+  const avmConfig = algorandX402(algod, { payTo, feePayer });
   avm = await testService(["--plugins", folder, "--payments", "on", "--x402", JSON.stringify(avmConfig)], { pollingIntervalMs: 20 });
 }, 60_000);
 

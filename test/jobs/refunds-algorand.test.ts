@@ -15,13 +15,11 @@ import { createRefundPayer, type RefundPayer } from "../../src/refunds/payer.ts"
 import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
 import { loadRefundSenders } from "../../src/x402/refund-senders.ts";
 import type { RefundSender } from "../../src/x402/refund.ts";
-import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { crashSkill, jobSkillFolder, until } from "./job-skills.ts";
 
 const NETWORK = "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k";
-const USDC_ASA = "31566704";
-const ALGO = 1_000_000n;
 const PRICE = 2000n;
 
 
@@ -32,33 +30,9 @@ let feePayer: algosdk.Account;
 let manual: TestService;
 let auto: TestService;
 
-function account(opts: { algo?: bigint; usdc?: bigint } = {}): algosdk.Account {
-  const a = algosdk.generateAccount();
-  algod.fund(a.addr.toString(), opts.algo ?? ALGO);
-  algod.optIn(a.addr.toString(), USDC_ASA);
-  if (opts.usdc) algod.mintAsset(a.addr.toString(), USDC_ASA, opts.usdc);
-  return a;
-}
+const account = (opts: { algo?: bigint; usdc?: bigint } = {}): algosdk.Account => newAlgodAccount(algod, { ...opts, algo: opts.algo ?? ALGO });
 
-function config(refund: boolean): X402Config {
-  return {
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    networks: [
-      {
-        family: "avm",
-        network: "algorand",
-        payTo: payTo.addr.toString(),
-        settlement: "local",
-        algodUrl: algod.url,
-        feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk),
-        ...(refund ? { refundMnemonic: algosdk.secretKeyToMnemonic(payTo.sk) } : {}),
-      },
-    ],
-  };
-}
+const config = (refund: boolean): X402Config => algorandX402(algod, { payTo, feePayer }, refund ? { entry: { refundMnemonic: algosdk.secretKeyToMnemonic(payTo.sk) } } : {});
 
 beforeAll(async () => {
   algod = startFakeAlgod();

@@ -4,22 +4,14 @@
  * names those families (so does `serve --database-url`), and the facets that are there open and
  * migrate on a real PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { join } from "node:path";
 import { allMigrations, allPgMigrations, families, familiesNotOnPostgres, openPgFacets, openPgStore, PostgresNotReadyError } from "../../src/database.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { filePostgres } from "../support/store-engines.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the database tests: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const postgres = filePostgres("database", "the PostgreSQL side of the database tests");
+const pgUnavailable = postgres.unavailable;
 
 
 describe("the engines of each table family", () => {
@@ -46,7 +38,7 @@ describe("the engines of each table family", () => {
 
 describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () => {
   it("opens the whole store on PostgreSQL, and opens and migrates every family's facets", async () => {
-    const url = await server!.createDatabase("database_whole");
+    const url = await postgres.freshDatabase();
     const whole = await openPgStore(url);
     try {
       expect(whole.engine).toBe("postgres");
@@ -67,7 +59,7 @@ describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () 
   }, 60_000);
 
   it("turns prepared statements off for PgBouncer with ?prepare=false on the URL, and still works", async () => {
-    const url = `${await server!.createDatabase("database_bouncer")}?prepare=false`;
+    const url = `${await postgres.freshDatabase()}?prepare=false`;
     const facets = await openPgFacets(url, { max: 1 });
     try {
       expect((facets.sql as unknown as { options: { prepare: boolean } }).options.prepare).toBe(false);
@@ -79,7 +71,7 @@ describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () 
   }, 60_000);
 
   it("lets tollbooth pause, resume and receipts work on the shared database when --database-url is given", async () => {
-    const url = await server!.createDatabase("database_operator");
+    const url = await postgres.freshDatabase();
     const root = join(import.meta.dir, "../..");
     const run = (...args: string[]) => {
       const done = Bun.spawnSync([process.execPath, "src/main.ts", ...args, "--data", join(root, "no-such-folder-used"), "--database-url", url], { cwd: root });

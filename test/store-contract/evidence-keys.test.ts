@@ -5,7 +5,7 @@
  * what one signed verifies against the other's JWKS. On PostgreSQL, instances starting together
  * agree on one key and rotations at once leave one current key.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,18 +17,10 @@ import { noteEvidence } from "../../src/evidence/notes.ts";
 import { createEvidenceSeal } from "../../src/evidence/seal.ts";
 import { textSha256 } from "../../src/evidence/statement.ts";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { filePostgres } from "../support/store-engines.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the evidence key contract: ${pgUnavailable}`);
-let server: TestPostgres | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const postgres = filePostgres("evidence_keys", "the PostgreSQL side of the evidence key contract");
+const pgUnavailable = postgres.unavailable;
 
 interface Pair {
   readonly one: EvidenceKeySet;
@@ -51,7 +43,7 @@ const engines: { name: string; skip: boolean; open(): Promise<Pair> }[] = [
     name: "PostgreSQL",
     skip: pgUnavailable !== undefined,
     async open() {
-      const url = await server!.createDatabase(`evidence_keys_${++databases}`);
+      const url = await postgres.freshDatabase();
       const [a, b] = await Promise.all([openPgFacets(url, { max: 2 }), openPgFacets(url, { max: 2 })]);
       return { one: a.evidenceKeys!, two: b.evidenceKeys!, sql: a.sql, close: async () => void (await Promise.all([a.close(), b.close()])) };
     },
@@ -183,7 +175,7 @@ describe.skipIf(pgUnavailable !== undefined)("evidence key set on PostgreSQL, in
   it(
     "lets tollbooth keys list and rotate work on the shared database when --database-url is given, not on the data folder",
     async () => {
-      const url = await server!.createDatabase(`evidence_keys_${++databases}`);
+      const url = await postgres.freshDatabase();
       const root = join(import.meta.dir, "../..");
       const data = join(mkdtempSync(join(tmpdir(), "tb-keys-cli-")), "unused");
       const run = (...args: string[]) => {
@@ -213,7 +205,7 @@ describe.skipIf(pgUnavailable !== undefined)("evidence key set on PostgreSQL, in
   it(
     "imports the key file of --data into an empty database with tollbooth keys import (signing key, retired keys), and refuses a second import",
     async () => {
-      const url = await server!.createDatabase(`evidence_keys_${++databases}`);
+      const url = await postgres.freshDatabase();
       const data = mkdtempSync(join(tmpdir(), "tb-keys-import-"));
       const fileKeys = await openEvidenceKeys(data);
       const before = await signed(fileKeys);

@@ -4,85 +4,28 @@
  * fresh database, as two instances would, and claims from both. Skipped on PostgreSQL only where
  * it cannot be installed, with the reason printed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "bun:test";
 import { createIdempotencyStore, idempotencyMigrations } from "../../src/jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "../../src/jobs/idempotency-keys.ts";
 import { createPgIdempotencyKeys, idempotencyPgMigrations } from "../../src/jobs/idempotency-pg.ts";
-import { openDatabase } from "../../src/store/db.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { type Instances, storeEngines, withInstances as openedOn } from "../support/store-engines.ts";
 
 const TTL = 60_000;
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the store contract: ${pgUnavailable}`);
 
-let server: TestPostgres | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
+const engines = storeEngines<IdempotencyKeys>("idempotency", {
+  sqliteMigrations: idempotencyMigrations,
+  sqlite: (db) => sqliteIdempotencyKeys(createIdempotencyStore(db, TTL)),
+  pgMigrations: idempotencyPgMigrations,
+  pg: (sql) => createPgIdempotencyKeys(sql, TTL),
 });
-
-interface Instances {
-  readonly one: IdempotencyKeys;
-  readonly two: IdempotencyKeys;
-  close(): Promise<void>;
-}
-
-const engines: { name: string; skip: boolean; open(): Promise<Instances> }[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    async open() {
-      const path = join(mkdtempSync(join(tmpdir(), "tb-contract-")), "keys.db");
-      const [a, b] = [openDatabase({ path, migrations: idempotencyMigrations }), openDatabase({ path, migrations: idempotencyMigrations })];
-      return {
-        one: sqliteIdempotencyKeys(createIdempotencyStore(a, TTL)),
-        two: sqliteIdempotencyKeys(createIdempotencyStore(b, TTL)),
-        close: async () => {
-          a.close();
-          b.close();
-        },
-      };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
-    async open() {
-      const url = await server!.createDatabase(`contract_${++databases}`);
-      const [a, b] = await Promise.all([openPostgres({ url, migrations: idempotencyPgMigrations, max: 4 }), openPostgres({ url, migrations: idempotencyPgMigrations, max: 4 })]);
-      return {
-        one: createPgIdempotencyKeys(a, TTL),
-        two: createPgIdempotencyKeys(b, TTL),
-        close: async () => {
-          await Promise.all([a.end(), b.end()]);
-        },
-      };
-    },
-  },
-];
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, seconds));
 const answer = { status: 202, headers: { "content-type": "application/json", location: "/v1/jobs/j1" }, body: '{"job_id":"j1"}' };
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`idempotency keys on ${engine.name}`, () => {
-    const withInstances = (test: (i: Instances) => Promise<void>) => async () => {
-      const instances = await engine.open();
-      try {
-        await test(instances);
-      } finally {
-        await instances.close();
-      }
-    };
+    const withInstances = (test: (i: Instances<IdempotencyKeys>) => Promise<void>) => openedOn(engine, test);
 
     it(
       "claims a key once: the other instance sees it in flight, or a mismatch for another body",
@@ -164,9 +107,11 @@ for (const engine of engines) {
   });
 }
 
-describe.skipIf(pgUnavailable !== undefined)("the PostgreSQL seam", () => {
+const postgres = engines.find((engine) => engine.name === "PostgreSQL")!;
+
+describe.skipIf(postgres.skip)("the PostgreSQL seam", () => {
   it("hands int8 back as numbers, and refuses one a number cannot hold", async () => {
-    const sql = await openPostgres({ url: await server!.createDatabase(`contract_${++databases}`), migrations: [], max: 1 });
+    const sql = await openPostgres({ url: await postgres.freshDatabase!(), migrations: [], max: 1 });
     try {
       const [row] = await sql<{ n: number; big: number }[]>`SELECT count(*) AS n, 9007199254740991::int8 AS big`;
       expect(row).toEqual({ n: 1, big: Number.MAX_SAFE_INTEGER });
@@ -177,7 +122,7 @@ describe.skipIf(pgUnavailable !== undefined)("the PostgreSQL seam", () => {
   }, 30_000);
 
   it("applies each migration once, also when three instances start at the same time", async () => {
-    const url = await server!.createDatabase(`contract_${++databases}`);
+    const url = await postgres.freshDatabase!();
     const pools = await Promise.all([1, 2, 3].map(() => openPostgres({ url, migrations: idempotencyPgMigrations, max: 1 })));
     try {
       const ids = await pools[0]!<{ id: string }[]>`SELECT id FROM schema_migrations ORDER BY id`;

@@ -3,7 +3,7 @@
  * PostgreSQL two instances heartbeat with one settlement signer and the doctor fails naming it and
  * both instances; with one instance gone (or each on its own key) it passes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,47 +15,27 @@ import { startHeartbeat } from "../../src/store/heartbeat.ts";
 import { createInstanceRegistry, type InstanceRegistry, instanceMigrations } from "../../src/store/instances.ts";
 import { resolveNetworks, type X402Config } from "../../src/x402/config.ts";
 import { settlerAddresses } from "../../src/x402/settler-addresses.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { engineInstances } from "../support/store-engines.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the instance-heartbeat contract: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
+const engines = engineInstances<InstanceRegistry>("instances", {
+  sqlite(dir) {
+    const db = openDatabase({ path: join(dir, "i.db"), migrations: instanceMigrations });
+    return { value: createInstanceRegistry(db), close: () => db.close() };
+  },
+  async pg(url) {
+    const pg = await openPgFacets(url, { max: 2 });
+    return { value: pg.instances!, close: () => pg.close() };
+  },
 });
-
-const engines: { name: string; skip: boolean; open(): Promise<{ registry: InstanceRegistry; close(): Promise<void> }> }[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    async open() {
-      const db = openDatabase({ path: join(mkdtempSync(join(tmpdir(), "tb-contract-")), "i.db"), migrations: instanceMigrations });
-      return { registry: createInstanceRegistry(db), close: async () => db.close() };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
-    async open() {
-      const pg = await openPgFacets(await server!.createDatabase(`instances_${++databases}`), { max: 2 });
-      return { registry: pg.instances!, close: () => pg.close() };
-    },
-  },
-];
+const postgres = engines.find((engine) => engine.name === "PostgreSQL")!;
 
 const beat = (instanceId: string, seenAt: string, settlers: string[]) => ({ instanceId, host: "h", pid: 1, settlers, startedAt: "2026-11-27T12:00:00.000Z", seenAt });
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`instance heartbeats on ${engine.name}`, () => {
     it("keeps one row per instance, refreshed by each beat, lists those seen since a time, and forgets one that leaves", async () => {
-      const { registry, close } = await engine.open();
+      const { instances, close } = await engine.openMany(1);
+      const registry = instances[0]!;
       try {
         await registry.beat(beat("a", "2026-11-27T12:00:00.000Z", ["eip155:8453|0xabc"]));
         await registry.beat(beat("b", "2026-11-27T12:00:01.000Z", []));
@@ -71,9 +51,9 @@ for (const engine of engines) {
   });
 }
 
-describe.skipIf(pgUnavailable !== undefined)("doctor on a shared PostgreSQL", () => {
+describe.skipIf(postgres.skip)("doctor on a shared PostgreSQL", () => {
   it("fails while two live instances share a settlement signer, naming it, and passes once one stops", async () => {
-    const url = await server!.createDatabase(`instances_${++databases}`);
+    const url = await postgres.freshDatabase!();
     const config = loadConfig({ argv: ["--data", mkdtempSync(join(tmpdir(), "tb-doctor-")), "--database-url", url], env: {} });
     const [one, two] = await Promise.all([openPgFacets(url, { max: 2 }), openPgFacets(url, { max: 2 })]);
     const warn = (message: string, error: Error) => {

@@ -6,10 +6,7 @@
  * settlement row keeps a re-run from settling again, and workers (one killed mid-run) complete 50
  * jobs exactly once. Skipped on PostgreSQL only where it cannot be installed, with the reason printed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "bun:test";
 import { jobMigrations, type JobLease, type JobStore, leaseOf, type NewJob } from "../../src/jobs/job-store.ts";
 import { createJobStore } from "../../src/jobs/job-store-sqlite.ts";
 import { createPgJobStore, jobPgMigrations } from "../../src/jobs/job-store-pg.ts";
@@ -20,63 +17,15 @@ import type { PluginContext } from "../../src/plugin/context.ts";
 import { defineSkill } from "../../src/plugin/define.ts";
 import { buildRegistry, type Registry } from "../../src/plugin/registry.ts";
 import { Type as t } from "@sinclair/typebox";
-import { openDatabase } from "../../src/store/db.ts";
-import { openPostgres, type Sql } from "../../src/store/postgres.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { storeEngines } from "../support/store-engines.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the job queue contract: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-interface Instances {
-  /** One store per instance, all on one database. */
-  readonly stores: JobStore[];
-  close(): Promise<void>;
-}
-
-const engines: { name: string; skip: boolean; wakesOtherInstances: boolean; open(count: number): Promise<Instances> }[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    wakesOtherInstances: false,
-    async open(count) {
-      const path = join(mkdtempSync(join(tmpdir(), "tb-jobs-contract-")), "jobs.db");
-      const dbs = Array.from({ length: count }, () => openDatabase({ path, migrations: jobMigrations }));
-      return {
-        stores: dbs.map((db) => createJobStore(db)),
-        close: async () => {
-          for (const db of dbs) db.close();
-        },
-      };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
-    wakesOtherInstances: true,
-    async open(count) {
-      const url = await server!.createDatabase(`jobs_${++databases}`);
-      const pools: Sql[] = [];
-      for (let i = 0; i < count; i++) pools.push(await openPostgres({ url, migrations: jobPgMigrations, max: 4 }));
-      return {
-        stores: pools.map((sql) => createPgJobStore(sql)),
-        close: async () => {
-          await Promise.all(pools.map((sql) => sql.end({ timeout: 1 })));
-        },
-      };
-    },
-  },
-];
+/** Both engines; PostgreSQL wakes the other instances' workers when a job is queued (SQLite's poll). */
+const engines = storeEngines<JobStore>("jobs", {
+  sqliteMigrations: jobMigrations,
+  sqlite: (db) => createJobStore(db),
+  pgMigrations: jobPgMigrations,
+  pg: (sql) => createPgJobStore(sql),
+}).map((engine) => ({ ...engine, wakesOtherInstances: engine.name === "PostgreSQL" }));
 
 const base = Date.UTC(2026, 10, 27, 12, 0, 0);
 const at = (ms: number) => new Date(base + ms);
@@ -195,11 +144,11 @@ const newWork = (ms = 30): Work => ({ started: new Map(), finished: new Map(), r
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`job queue on ${engine.name}`, () => {
     const withInstances = (count: number, test: (stores: JobStore[]) => Promise<void>) => async () => {
-      const instances = await engine.open(count);
+      const opened = await engine.openMany(count);
       try {
-        await test(instances.stores);
+        await test(opened.instances);
       } finally {
-        await instances.close();
+        await opened.close();
       }
     };
 

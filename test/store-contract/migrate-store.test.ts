@@ -5,7 +5,7 @@
  * filled target is refused (and --append collides, rolling back); a table with rows and no
  * PostgreSQL counterpart refuses the whole copy with nothing written.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,19 +21,10 @@ import { decideQuote } from "../../src/quotes/decide.ts";
 import { createPgQuoteStore } from "../../src/quotes/quote-pg.ts";
 import { goalHashOf, normaliseGoal } from "../../src/quotes/quote-store.ts";
 import { openPostgres, type Sql } from "../../src/store/postgres.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { filePostgres } from "../support/store-engines.ts";
 
-const unavailable = postgresUnavailable();
-if (unavailable) console.warn(`SKIPPED: tollbooth migrate-store on PostgreSQL: ${unavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (!unavailable) server = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const postgres = filePostgres("migrate", "tollbooth migrate-store on PostgreSQL");
+const unavailable = postgres.unavailable;
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, seconds));
 const TTL = 24 * 3_600_000;
@@ -110,7 +101,7 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
     const ids = await seed(store);
     const before = await readAll(store);
     store.close();
-    const url = await server!.createDatabase(`migrate_${++databases}`);
+    const url = await postgres.freshDatabase();
 
     const cli = capture();
     const code = await cli.run({ from: `sqlite:${dir}`, to: url, append: false });
@@ -164,7 +155,7 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
     await store.jobs.complete("job_m1", { brief: "done" }, at(4), new Date(at(4).getTime() + TTL));
     const before = { receipt: await store.receipts.get("pay_m1"), job: await store.jobs.get("job_m1"), manager: await store.settings.manager(), kv: await store.pluginStore("acme.notes").get("greeting") };
     store.close();
-    const url = await server!.createDatabase(`migrate_${++databases}`);
+    const url = await postgres.freshDatabase();
     const cli = capture();
     expect(await cli.run({ from: `sqlite:${dir}`, to: url, append: false })).toBe(0);
     expect(cli.errors).toEqual([]);
@@ -197,7 +188,7 @@ describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
     store.db.exec("INSERT INTO later_family VALUES ('a', 'x'), ('b', 'y')");
     store.db.exec("CREATE TABLE later_empty (id TEXT PRIMARY KEY)");
     store.close();
-    const url = await server!.createDatabase(`migrate_${++databases}`);
+    const url = await postgres.freshDatabase();
     const cli = capture();
     expect(await cli.run({ from: `sqlite:${dir}`, to: url, append: false })).toBe(1);
     expect(cli.errors.join("\n")).toContain("table later_family (2 rows) has no PostgreSQL counterpart yet");

@@ -3,24 +3,13 @@
  * and the shared counter table on a real PostgreSQL, where two handles stand for two instances and
  * the limit must hold for both together, also when they count the same caller at the same moment.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { openPgFacets, type PgFacets } from "../../src/database.ts";
 import { createRateLimiter, type RateLimiter } from "../../src/paid-call/rate-limit.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { filePostgres } from "../support/store-engines.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the rate-limit contract: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const postgres = filePostgres("rate", "the PostgreSQL side of the rate-limit contract");
+const pgUnavailable = postgres.unavailable;
 
 const start = Date.UTC(2026, 10, 27, 12, 0, 0);
 
@@ -46,7 +35,7 @@ const engines: { name: string; skip: boolean; shared: boolean; open(): Promise<L
     skip: pgUnavailable !== undefined,
     shared: true,
     async open() {
-      const url = await server!.createDatabase(`rate_${++databases}`);
+      const url = await postgres.freshDatabase();
       const clock = { at: start };
       const pools: PgFacets[] = [];
       return {

@@ -4,27 +4,10 @@
  * PostgreSQL engine): claim once (also when two instances race), record the signed transaction only
  * under the claim, mark it paid only for that transaction, release only what was seen.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "bun:test";
 import { createRefundLedger, type RefundLedger, type RefundLedgerTable } from "../../src/refunds/ledger.ts";
 import { createPgRefundLedger } from "../../src/refunds/ledger-pg.ts";
-import { openDatabase } from "../../src/store/db.ts";
-import { openPostgres } from "../../src/store/postgres.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
-
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: the PostgreSQL side of the refund-ledger contract: ${pgUnavailable}`);
-
-let server: TestPostgres | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (!pgUnavailable) server = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+import { storeEngines, withInstances as openedOn } from "../support/store-engines.ts";
 
 const table: RefundLedgerTable = { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" };
 const schema = `CREATE TABLE jobs (
@@ -43,57 +26,33 @@ interface Instances {
   readonly two: RefundLedger;
   /** The row's refund columns, read back. */
   row(id: string): Promise<Record<string, unknown>>;
-  close(): Promise<void>;
 }
 
-const engines: { name: string; skip: boolean; open(): Promise<Instances> }[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    async open() {
-      const path = join(mkdtempSync(join(tmpdir(), "tb-contract-")), "ledger.db");
-      const migrations = [{ id: "1", sql: `${schema}; ${seed}` }];
-      const [a, b] = [openDatabase({ path, migrations }), openDatabase({ path, migrations })];
-      return {
-        one: createRefundLedger(a, table),
-        two: createRefundLedger(b, table),
-        row: async (id) => ({ ...a.query<Record<string, unknown>, [string]>("SELECT refund_state, refund_tx, refund_error, refund_attempts FROM jobs WHERE id = ?").get(id) }),
-        close: async () => {
-          a.close();
-          b.close();
-        },
-      };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
-    async open() {
-      const url = await server!.createDatabase(`ledger_${++databases}`);
-      const migrations = [{ id: "1", sql: `${schema}; ${seed}` }];
-      const [a, b] = await Promise.all([openPostgres({ url, migrations, max: 4 }), openPostgres({ url, migrations, max: 4 })]);
-      return {
-        one: createPgRefundLedger(a, table),
-        two: createPgRefundLedger(b, table),
-        row: async (id) => ({ ...(await a`SELECT refund_state, refund_tx, refund_error, refund_attempts FROM jobs WHERE id = ${id}`)[0] }),
-        close: async () => void (await Promise.all([a.end(), b.end()])),
-      };
-    },
-  },
-];
+/** One instance's ledger, and the row's refund columns read back through its own handle. */
+interface LedgerHandle {
+  readonly ledger: RefundLedger;
+  row(id: string): Promise<Record<string, unknown>>;
+}
+
+const migrations = [{ id: "1", sql: `${schema}; ${seed}` }];
+const engines = storeEngines<LedgerHandle>("ledger", {
+  sqliteMigrations: migrations,
+  sqlite: (db) => ({
+    ledger: createRefundLedger(db, table),
+    row: async (id) => ({ ...db.query<Record<string, unknown>, [string]>("SELECT refund_state, refund_tx, refund_error, refund_attempts FROM jobs WHERE id = ?").get(id) }),
+  }),
+  pgMigrations: migrations,
+  pg: (sql) => ({
+    ledger: createPgRefundLedger(sql, table),
+    row: async (id) => ({ ...(await sql`SELECT refund_state, refund_tx, refund_error, refund_attempts FROM jobs WHERE id = ${id}`)[0] }),
+  }),
+});
 
 const at = new Date("2026-11-27T12:00:00.000Z");
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`the refund ledger on ${engine.name}`, () => {
-    const withInstances = (test: (i: Instances) => Promise<void>) => async () => {
-      const instances = await engine.open();
-      try {
-        await test(instances);
-      } finally {
-        await instances.close();
-      }
-    };
+    const withInstances = (test: (i: Instances) => Promise<void>) => openedOn(engine, ({ one, two }) => test({ one: one.ledger, two: two.ledger, row: one.row }));
 
     it(
       "lists the unpaid refunds of settled rows on the given networks, in order",

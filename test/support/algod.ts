@@ -15,9 +15,50 @@
  */
 import { createPublicKey, verify as verifySignature } from "node:crypto";
 import algosdk, { type Transaction } from "algosdk";
+import type { X402Config } from "../../src/x402/config.ts";
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
 
 export const ALGOD_MIN_FEE = 1000n;
+/** USDC's ASA on Algorand mainnet (the known network's asset). */
+export const USDC_ASA = "31566704";
+/** One Algo in microAlgos. */
+export const ALGO = 1_000_000n;
+
+/**
+ * The x402 configuration of the Algorand tests: mainnet USDC paid to `payTo`, settled in process
+ * through `algod` with `feePayer` paying the fees; `settings` overrides the timings, `entry` adds
+ * fields to the network entry (a refund mnemonic).
+ */
+export function algorandX402(algod: FakeAlgod, accounts: { readonly payTo: algosdk.Account; readonly feePayer: algosdk.Account }, options: { readonly settings?: Partial<X402Config>; readonly entry?: Record<string, unknown> } = {}): X402Config {
+  return {
+    maxTimeoutSeconds: 300,
+    settlementMarginSeconds: 30,
+    confirmationTimeoutMs: 5_000,
+    staleReservationSeconds: 900,
+    ...options.settings,
+    networks: [
+      {
+        family: "avm",
+        network: "algorand",
+        payTo: accounts.payTo.addr.toString(),
+        settlement: "local",
+        algodUrl: algod.url,
+        feePayerMnemonic: algosdk.secretKeyToMnemonic(accounts.feePayer.sk),
+        ...options.entry,
+      },
+    ],
+  };
+}
+
+/** A fresh account on `algod`: `algo` microAlgos, opted in to USDC unless `optIn` is false, and `usdc` base units of it. */
+export function newAlgodAccount(algod: FakeAlgod, opts: { algo: bigint; usdc?: bigint; optIn?: boolean }): algosdk.Account {
+  const account = algosdk.generateAccount();
+  const address = account.addr.toString();
+  algod.fund(address, opts.algo);
+  if (opts.optIn ?? true) algod.optIn(address, USDC_ASA);
+  if (opts.usdc) algod.mintAsset(address, USDC_ASA, opts.usdc);
+  return account;
+}
 
 interface Account {
   algo: bigint;

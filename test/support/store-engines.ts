@@ -18,10 +18,19 @@ export interface Instances<T> {
   close(): Promise<void>;
 }
 
+export interface Many<T> {
+  readonly instances: T[];
+  close(): Promise<void>;
+}
+
 export interface StoreEngine<T> {
   readonly name: "SQLite" | "PostgreSQL";
   readonly skip: boolean;
   open(): Promise<Instances<T>>;
+  /** `count` instances on one fresh database, opened one after another (for cases of more than two). */
+  openMany(count: number): Promise<Many<T>>;
+  /** PostgreSQL only: a fresh, empty database on this file's server, for cases below the store (its URL). */
+  readonly freshDatabase?: () => Promise<string>;
 }
 
 export interface EngineFactories<T> {
@@ -52,8 +61,37 @@ export function familyOpeners<T>(factories: EngineFactories<T>): EngineOpeners<T
     },
     async pg(url) {
       const sql = await openPostgres({ url, migrations: factories.pgMigrations, max: 4 });
-      return { value: factories.pg(sql), close: () => sql.end() };
+      // A second for queries still in flight (a case may stop a worker mid-run), then the pool is closed.
+      return { value: factories.pg(sql), close: () => sql.end({ timeout: 1 }) };
     },
+  };
+}
+
+export interface FilePostgres {
+  /** Why PostgreSQL cannot be started here (its cases are skipped, the reason printed), or undefined. */
+  readonly unavailable: string | undefined;
+  /** A fresh, empty database on this file's server; its URL. */
+  freshDatabase(): Promise<string>;
+}
+
+/**
+ * A real PostgreSQL for this test file: started in beforeAll, stopped in afterAll (call once per file,
+ * at top level); `what` names the cases skipped where it cannot be started.
+ */
+export function filePostgres(prefix: string, what = `the PostgreSQL side of the ${prefix} store contract`): FilePostgres {
+  const unavailable = postgresUnavailable();
+  if (unavailable) console.warn(`SKIPPED: ${what}: ${unavailable}`);
+  let server: TestPostgres | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    if (!unavailable) server = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    unavailable,
+    freshDatabase: () => server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`),
   };
 }
 
@@ -64,38 +102,44 @@ export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): 
 
 /** Both engines, each opened twice on one fresh database as two instances would open it. */
 export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): StoreEngine<T>[] {
-  const unavailable = postgresUnavailable();
-  if (unavailable) console.warn(`SKIPPED: the PostgreSQL side of the ${prefix} store contract: ${unavailable}`);
-  let server: TestPostgres | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    if (!unavailable) server = await startPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const { unavailable, freshDatabase } = filePostgres(prefix);
   const pair = (a: Opened<T>, b: Opened<T>): Instances<T> => ({
     one: a.value,
     two: b.value,
     close: async () => void (await Promise.all([a.close(), b.close()])),
   });
+  const many = async (count: number, open: () => Opened<T> | Promise<Opened<T>>): Promise<Many<T>> => {
+    const opened: Opened<T>[] = [];
+    for (let i = 0; i < count; i++) opened.push(await open());
+    return { instances: opened.map((o) => o.value), close: async () => void (await Promise.all(opened.map((o) => o.close()))) };
+  };
+  const sqliteFolder = () => mkdtempSync(join(tmpdir(), `tb-${prefix.replace(/[^a-z]/gi, "-")}-`));
   return [
     {
       name: "SQLite",
       skip: false,
       async open() {
-        const dir = mkdtempSync(join(tmpdir(), `tb-${prefix.replace(/[^a-z]/gi, "-")}-`));
+        const dir = sqliteFolder();
         return pair(openers.sqlite(dir), openers.sqlite(dir));
+      },
+      async openMany(count) {
+        const dir = sqliteFolder();
+        return many(count, () => openers.sqlite(dir));
       },
     },
     {
       name: "PostgreSQL",
       skip: unavailable !== undefined,
       async open() {
-        const url = await server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`);
+        const url = await freshDatabase();
         const [a, b] = await Promise.all([openers.pg(url), openers.pg(url)]);
         return pair(a, b);
       },
+      async openMany(count) {
+        const url = await freshDatabase();
+        return many(count, () => openers.pg(url));
+      },
+      freshDatabase,
     },
   ];
 }

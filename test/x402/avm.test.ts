@@ -18,12 +18,10 @@ import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "
 import { ALGORAND_MAINNET_GENESIS_HASH } from "../../src/x402/networks.ts";
 import type { PaymentPayload, PaymentRequired } from "../../src/x402/messages.ts";
 import { catchPayment } from "../support/payment-capture.ts";
-import { startFakeAlgod, type FakeAlgod } from "../support/algod.ts";
+import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod, USDC_ASA } from "../support/algod.ts";
 import { startPaidServer, type PaidServer } from "./paid-server.ts";
 
 const NETWORK = "algorand:wGHE2Pwdvd7S12BL5FaOP20EGYesN73k";
-const USDC_ASA = "31566704";
-const ALGO = 1_000_000n;
 
 let algod: FakeAlgod;
 let buyer: algosdk.Account;
@@ -37,34 +35,9 @@ const operation = (_body: Record<string, unknown>, url: URL): PaidOperation => (
   priceUsd: { base: "0.005", algorand: "0.01" },
 });
 
-function config(overrides: Partial<X402Config> = {}): X402Config {
-  return {
-    maxTimeoutSeconds: 300,
-    settlementMarginSeconds: 30,
-    confirmationTimeoutMs: 5_000,
-    staleReservationSeconds: 900,
-    ...overrides,
-    networks: [
-      {
-        family: "avm",
-        network: "algorand",
-        payTo: payTo.addr.toString(),
-        settlement: "local",
-        algodUrl: algod.url,
-        feePayerMnemonic: algosdk.secretKeyToMnemonic(feePayer.sk),
-      },
-    ],
-  };
-}
+const config = (settings: Partial<X402Config> = {}): X402Config => algorandX402(algod, { payTo, feePayer }, { settings });
 
-function newAccount(opts: { algo?: bigint; usdc?: bigint; optIn?: boolean } = {}): algosdk.Account {
-  const account = algosdk.generateAccount();
-  const address = account.addr.toString();
-  algod.fund(address, opts.algo ?? 0n);
-  if (opts.optIn ?? true) algod.optIn(address, USDC_ASA);
-  if (opts.usdc) algod.mintAsset(address, USDC_ASA, opts.usdc);
-  return account;
-}
+const newAccount = (opts: { algo?: bigint; usdc?: bigint; optIn?: boolean } = {}): algosdk.Account => newAlgodAccount(algod, { ...opts, algo: opts.algo ?? 0n });
 
 function serve(gate: PaymentGate): PaidServer {
   const server = startPaidServer({ gate, operation, work: (body) => work(body) });

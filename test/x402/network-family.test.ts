@@ -5,20 +5,34 @@
  * in the 402, listed in the capabilities and the agent card, and a call paid on it settles through
  * the family's own in-process mechanism (a toy chain: an HMAC for a signature, a set for spent nonces);
  * an operator's skill file with a column of its own for the toy network charges and records that price.
+ * The family's name, CAIP-2 namespace and price column are new on every run, so no source file can
+ * know them: whatever prices, offers and lists the family reads them from its folder.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
+import type { PaymentFamily } from "../../src/x402/family.ts";
+import { registerFamily } from "../../src/x402/family-registry.ts";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { onFreshPort } from "../support/ports.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 
 const src = resolve(import.meta.dir, "../../src/x402");
+
+/** Names of this run only (lowercase letters and digits, as family names and CAIP-2 namespaces allow). */
+const tag = randomBytes(3).toString("hex");
+const familyName = `toy-${tag}`;
+const namespace = `t${tag}`;
+/** The toy network's CAIP-2 id. */
+const toyNetwork = `${namespace}:main`;
+/** The price column the family declares as its own (it falls back on Base's). */
+const toyColumn = `toy${tag}`;
 
 /** The whole family folder: one file, importing only types from src/x402/. */
 const familySource = `
@@ -36,10 +50,10 @@ function fields(payload: PaymentPayload): { payer: string; nonce: string; signat
 }
 
 export const family: PaymentFamily = {
-  name: "toy",
-  namespace: "toy",
-  knownNetworks: [{ network: "toy:main", name: "toynet", asset: "TOYUSD", decimals: 6 }],
-  priceColumns: ["toy", "base"],
+  name: ${JSON.stringify(familyName)},
+  namespace: ${JSON.stringify(namespace)},
+  knownNetworks: [{ network: ${JSON.stringify(toyNetwork)}, name: "toynet", asset: "TOYUSD", decimals: 6 }],
+  priceColumns: [${JSON.stringify(toyColumn)}, "base"],
   namedPayer: (payload) => fields(payload)?.payer,
   identify(payload) {
     const f = fields(payload);
@@ -59,7 +73,7 @@ export const family: PaymentFamily = {
     };
     return {
       scheme: "exact",
-      family: "toy",
+      family: ${JSON.stringify(familyName)},
       network: network.network,
       requirementsExtra: () => ({ chain: "toy" }),
       verify: async (payload, r) => check(payload, r),
@@ -84,18 +98,19 @@ export const family: PaymentFamily = {
 let site: SiteServer;
 let service: RunningService;
 let base: string;
+let toyFamily: PaymentFamily;
 let sign: (payer: string, nonce: string, r: { amount: string; payTo: string; network: string }) => string;
 
 beforeAll(async () => {
   const folder = join(mkdtempSync(join(tmpdir(), "tb-family-")), "toy");
   mkdirSync(folder);
   writeFileSync(join(folder, "family.ts"), familySource);
-  ({ sign } = (await import(join(folder, "family.ts"))) as { sign: typeof sign });
+  ({ sign, family: toyFamily } = (await import(join(folder, "family.ts"))) as { sign: typeof sign; family: PaymentFamily });
   site = startSiteServer();
   site.set("/page", "<html><head><title>Toy</title></head><body><main><h1>Toy page</h1><p>Paid for in toy dollars, every one of them.</p></main></body></html>");
   // An operator's skill file with a column of the toy network's own beside the spec's two.
-  const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", toy: "0.004" }`, async: "true" }) });
-  const x402 = { families: [folder], networks: [{ family: "toy", network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
+  const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", ${JSON.stringify(toyColumn)}: "0.004" }`, async: "true" }) });
+  const x402 = { families: [folder], networks: [{ family: familyName, network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
   service = await onFreshPort((port) => {
     const config = loadConfig({
       argv: ["--data", ":memory:", "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on", "--unsafe-allow-loopback-targets", "--memory-soft-limit-mb", "0", "--plugins", plugins],
@@ -121,16 +136,17 @@ describe("a payment family from a folder", () => {
     const required = decodePaymentRequired(res.headers.get("payment-required") ?? "");
     if (!required.ok) throw new Error(required.reason);
     expect(required.value.accepts).toEqual([
-      { scheme: "exact", network: "toy:main", amount: "5000", asset: "TOYUSD", payTo: "TOY-PAYEE", maxTimeoutSeconds: 300, extra: { chain: "toy" } },
+      { scheme: "exact", network: toyNetwork, amount: "5000", asset: "TOYUSD", payTo: "TOY-PAYEE", maxTimeoutSeconds: 300, extra: { chain: "toy" } },
     ]);
   });
 
   it("is listed in the capabilities and the agent card", async () => {
     const capabilities = (await (await fetch(`${base}/v1/capabilities`)).json()) as { payments: { networks: unknown[] }; wallets: Record<string, string> };
-    expect(capabilities.payments.networks).toEqual([{ name: "toy", network: "toy:main", asset: "TOYUSD", pay_to: "TOY-PAYEE" }]);
-    expect(capabilities.wallets).toEqual({ toy: "TOY-PAYEE" });
+    // Published under the column it declares as its own.
+    expect(capabilities.payments.networks).toEqual([{ name: toyColumn, network: toyNetwork, asset: "TOYUSD", pay_to: "TOY-PAYEE" }]);
+    expect(capabilities.wallets).toEqual({ [toyColumn]: "TOY-PAYEE" });
     const card = JSON.stringify(await (await fetch(`${base}/.well-known/agent-card.json`)).json());
-    expect(card).toContain('"network":"toy:main"');
+    expect(card).toContain(`"network":"${toyNetwork}"`);
     expect(card).toContain('"pay_to":"TOY-PAYEE"');
   });
 
@@ -143,7 +159,7 @@ describe("a payment family from a folder", () => {
     expect(paid.status).toBe(200);
     const receipt = decodePaymentResponse(paid.headers.get("payment-response") ?? "");
     if (!receipt.ok) throw new Error(receipt.reason);
-    expect(receipt.value).toMatchObject({ success: true, transaction: "toytx-n-1", network: "toy:main", payer: "toy-buyer" });
+    expect(receipt.value).toMatchObject({ success: true, transaction: "toytx-n-1", network: toyNetwork, payer: "toy-buyer" });
     const again = await read({ "payment-signature": encodeBase64Json(payload) });
     expect(again.status).toBe(402);
     const forged = { ...payload, payload: { ...payload.payload, nonce: "n-2" } };
@@ -167,5 +183,9 @@ describe("a payment family from a folder", () => {
       job = (await (await fetch(`${base}/v1/jobs/${id}`)).json()) as typeof job;
     }
     expect(job).toMatchObject({ status: "completed", payment: { price_usd: "0.004", settled: true }, result: { upper: "TOY" } });
+  });
+
+  it("is refused when its price columns reach none a built-in family charges by (a price table would leave its networks unpriced)", () => {
+    expect(() => registerFamily({ ...toyFamily, name: `lonely-${tag}`, priceColumns: [`lonely${tag}`] })).toThrow(`payment family lonely-${tag}: priceColumns ["lonely${tag}"] must name, after its own, a column a built-in family charges by (base or algorand)`);
   });
 });
