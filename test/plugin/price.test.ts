@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { formatDollars, listPrice, parseDollars, resolvePrices } from "./price.ts";
+import { formatDollars, listPrice, parseDollars, resolvePrices } from "../../src/plugin/price.ts";
 
 describe("plugin/price", () => {
   it("parses dollar strings into integer micro-dollars", () => {
