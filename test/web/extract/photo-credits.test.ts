@@ -1,7 +1,7 @@
 /**
  * Photo credits inside the chosen content are the picture's, not the article's: a short element named as a
  * credit, or a short line that opens as one ("Foto: …", "Photo by …", "© …"), is removed. Prose that merely
- * starts with such a word, long lines, and a credit inside a <figcaption> (part of the caption, which stays) stay.
+ * starts with such a word and long lines stay. A <figcaption> that carries a credit's mark goes whole; one without stays.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -30,9 +30,21 @@ describe("photo credits in the content", () => {
     expect(text).toContain(long);
   });
 
-  it("keeps a credit inside a figure's caption, as the caption stays", () => {
-    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk <span class="credit">Photo by Jane Doe/Agency</span></figcaption></figure>${para(2)}${para(3)}`);
-    expect(text).toContain("The dam at dusk");
-    expect(text).toContain("Photo by Jane Doe/Agency");
+  it("keeps a caption without a credit's mark, an agency's name alone included", () => {
+    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk, seen from the old bridge.</figcaption></figure>${para(2)}<figure><img src="/e.jpg"><figcaption>Mark Stout/iStock/Getty Images</figcaption></figure>${para(3)}`);
+    expect(text).toContain("The dam at dusk, seen from the old bridge.");
+    expect(text).toContain("Mark Stout/iStock/Getty Images");
+  });
+
+  it("removes a caption that carries a credit's mark, whole", () => {
+    const text = textOf(
+      `${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk. <span>Foto: Jane Doe</span></figcaption></figure>${para(2)}` +
+        `<figure><img src="/e.jpg"><figcaption>Workers on the crest in 1931. © Stadtarchiv</figcaption></figure>${para(3)}` +
+        `<figure><img src="/f.jpg"><figcaption>The spillway after the flood. Photograph: Guy Smallman/Getty Images</figcaption></figure>${para(4)}`,
+    );
+    expect(text).toContain("Paragraph 4 of the report");
+    expect(text).not.toContain("The dam at dusk");
+    expect(text).not.toContain("Workers on the crest");
+    expect(text).not.toContain("The spillway after the flood");
   });
 });
