@@ -28,7 +28,7 @@ describe("pointers to other articles in the content", () => {
 
   it("keeps prose that opens with the same words, and English read-more and related lines", () => {
     const prose = "Lesen Sie auch die Begründung des Gerichts, die der Verband am Montag veröffentlicht hat.";
-    const text = textOf(`${para(1)}<p>${prose}</p>${para(2)}<p>Related: <a href="/d">The dam's first winter</a></p>${para(3)}<p><a href="/e">[Read More]</a></p>`);
+    const text = textOf(`${para(1)}<p>${prose}</p>${para(2)}<p>Related: <a href="/d">The dam's first winter</a></p>${para(3)}<p><a href="/e">[Read More]</a></p>${para(4)}`);
     expect(text).toContain(prose);
     expect(text).toContain("The dam's first winter");
     expect(text).toContain("[Read More]");
