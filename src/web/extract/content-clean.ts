@@ -170,10 +170,10 @@ function isPhotoCredit(element: Element, text: string | undefined): boolean {
 
 /**
  * A credit's mark inside a caption: "©", "(c)", a label ("Foto:", "Photo:", "Photograph:", "Bild:", "Credit:", "Quelle:",
- * "Źródło:") or "Photo by", "Foto von", "Bild via". Not an agency's name alone ("Mark Stout/iStock/Getty Images"): on
+ * "Źródło:", which \b cannot open: it is no ASCII word) or "Photo by", "Foto von", "Bild via". Not an agency's name alone ("Mark Stout/iStock/Getty Images"): on
  * Readability's pages such captions are the whole caption, and its truths keep them.
  */
-const CAPTION_CREDIT = /©|\(c\)|\b(?:fotos?|photos?|photograph|bild|credits?|quelle|źródło)\s*:|\b(?:photo|foto|bild) (?:by|von|via)\b/i;
+const CAPTION_CREDIT = /©|\(c\)|\b(?:fotos?|photos?|photograph|bild|credits?|quelle)\s*:|(?:^|[\s(\/])źródło\s*:|\b(?:photo|foto|bild) (?:by|von|via)\b/i;
 
 /**
  * Whether an element is a picture's caption that carries its credit: a <figcaption> with a credit's mark. Such a caption

@@ -40,11 +40,13 @@ describe("photo credits in the content", () => {
     const text = textOf(
       `${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk. <span>Foto: Jane Doe</span></figcaption></figure>${para(2)}` +
         `<figure><img src="/e.jpg"><figcaption>Workers on the crest in 1931. © Stadtarchiv</figcaption></figure>${para(3)}` +
-        `<figure><img src="/f.jpg"><figcaption>The spillway after the flood. Photograph: Guy Smallman/Getty Images</figcaption></figure>${para(4)}`,
+        `<figure><img src="/f.jpg"><figcaption>The spillway after the flood. Photograph: Guy Smallman/Getty Images</figcaption></figure>${para(4)}` +
+        `<figure><img src="/g.jpg"><figcaption>Praca przy tamie / Źródło: Pixabay</figcaption></figure>${para(5)}`,
     );
     expect(text).toContain("Paragraph 4 of the report");
     expect(text).not.toContain("The dam at dusk");
     expect(text).not.toContain("Workers on the crest");
     expect(text).not.toContain("The spillway after the flood");
+    expect(text).not.toContain("Praca przy tamie");
   });
 });
