@@ -49,4 +49,15 @@ describe("photo credits in the content", () => {
     expect(text).not.toContain("The spillway after the flood");
     expect(text).not.toContain("Praca przy tamie");
   });
+
+  it("removes a caption set as a block that ends with its credit after ©, and keeps a copyright notice", () => {
+    const text = textOf(
+      `${para(1)}<div class="pic"><img src="/d.jpg"><p class="imagedescription">The engineer Anna Berg on the crest of the dam. © AFP / JOHN SMITH</p></div>${para(2)}` +
+        `<p>Workers in the valley, spring 1931 / (C) Kab Niang</p>${para(3)}<p>Copyright © 1996-99 Good Cents Energy Services</p>`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("The engineer Anna Berg");
+    expect(text).not.toContain("Workers in the valley");
+    expect(text).toContain("Copyright © 1996-99 Good Cents Energy Services");
+  });
 });
