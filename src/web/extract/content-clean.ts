@@ -457,4 +457,33 @@ export function cleanContent(walk: Walk, root: Element, prose: number, changes: 
   removeCommentSection(walk, root, changes);
   clean(walk, root, root, changes, prose / 2);
   removeTrailingLinkLines(walk, root, changes);
+  removeTrailingHeadings(root, changes);
 }
+
+/** Most headings removed from the end of the content (a box's title over a subtitle, each left without its box). */
+const MAX_TRAILING_HEADINGS = 3;
+/** Longest heading taken for a box's title. */
+const MAX_TRAILING_HEADING_CHARS = 120;
+
+/**
+ * Headings that end the content, nothing after them: the titles of boxes cleaning removed, or that the page
+ * left empty for a script to fill ("Audios and videos on the topic", "Teilnehmende Blogs:", "Weitere Informationen
+ * zum Coronavirus in Thüringen:", "Über den Autor"). A heading heads what follows it; with nothing following, it
+ * heads nothing of the content. Not a heading that holds blocks (malformed pages wrap paragraphs in one: cleaneval
+ * final-326 lost 0.108), nor a sentence set as a heading (a pull quote ending "… Es stützt seine Version.").
+ */
+function removeTrailingHeadings(root: Element, changes: DomChanges): void {
+  for (let i = 0; i < MAX_TRAILING_HEADINGS; i++) {
+    const last = lastTextOf(root);
+    if (!last) return;
+    let heading: Element | null = null;
+    for (let at = parentElementOf(last); at && at !== root; at = parentElementOf(at)) if (HEADING_TAGS.has(at.name)) heading = at;
+    if (!heading) return;
+    const text = textOf(heading).trim();
+    if (text.length > MAX_TRAILING_HEADING_CHARS || SENTENCE_END.test(text) || selectFirstIn(heading, "p,div,ul,ol,dl,table,br")) return;
+    changes.remove(heading);
+  }
+}
+
+/** A sentence's end ("." or "!", quotes and closing brackets aside); a box's title ends without one, or with "?" or ":". */
+const SENTENCE_END = /[.!…][\s"'”“»«’)\]]*$/u;
