@@ -60,4 +60,16 @@ describe("photo credits in the content", () => {
     expect(text).not.toContain("Workers in the valley");
     expect(text).toContain("Copyright © 1996-99 Good Cents Energy Services");
   });
+
+  it("removes a figure's caption set as a line that opens with its label, and keeps prose that names a figure", () => {
+    const prose = "Die Abbildung zeigt, wie sich die Schneehöhe am Gletscher über den Winter verändert hat, Monat für Monat.";
+    const text = textOf(
+      `${para(1)}<div class="imginline"><img src="/d.jpg"><span>Abbildung 4: klassische Schwachschicht im Schneeprofil.</span></div>${para(2)}` +
+        `<p><em>Fig. 2: The spillway in 1931.</em></p>${para(3)}<p>${prose}</p>`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("klassische Schwachschicht");
+    expect(text).not.toContain("The spillway in 1931");
+    expect(text).toContain(prose);
+  });
 });
