@@ -7,7 +7,7 @@
  * selector's scope or a fallback, is html-clean.ts.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { closestNamed, elementChildrenOf, isTag, isText, lastTextOf, parentElementOf, previousElementOf, selectAllIn, selectFirstIn, textOf, type ChildNode, type Element } from "./dom.ts";
+import { closestNamed, elementChildrenOf, isTag, isText, lastTextOf, parentElementOf, previousElementOf, selectAllIn, selectFirstIn, textOf, type ChildNode, type Element, type Text } from "./dom.ts";
 import { CONTENT_NAMED, classifyElement, headingNamesChrome, isCommentThread, isCommentThreadTitle, namesCommentThread, weighNames } from "./content-signals.ts";
 import { BLOCK_TAGS, HEADING_TAGS, MIN_PART_PROSE, baseScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
@@ -484,7 +484,8 @@ const MAX_TRAILING_HEADING_CHARS = 120;
  * Headings that end the content, nothing after them: the titles of boxes cleaning removed, or that the page
  * left empty for a script to fill ("Audios and videos on the topic", "Teilnehmende Blogs:", "Weitere Informationen
  * zum Coronavirus in Thüringen:", "Über den Autor"). A heading heads what follows it; with nothing following, it
- * heads nothing of the content. Not a heading that holds blocks (malformed pages wrap paragraphs in one: cleaneval
+ * heads nothing of the content. So does a short line that ends with a colon ("Related links:", "Quellenangaben:"),
+ * the label of a list that went. Not a heading that holds blocks (malformed pages wrap paragraphs in one: cleaneval
  * final-326 lost 0.108), nor a sentence set as a heading (a pull quote ending "… Es stützt seine Version.").
  */
 function removeTrailingHeadings(root: Element, changes: DomChanges): void {
@@ -493,11 +494,33 @@ function removeTrailingHeadings(root: Element, changes: DomChanges): void {
     if (!last) return;
     let heading: Element | null = null;
     for (let at = parentElementOf(last); at && at !== root; at = parentElementOf(at)) if (HEADING_TAGS.has(at.name)) heading = at;
-    if (!heading) return;
+    if (!heading) {
+      const label = labelLineOf(last, root);
+      if (!label) return;
+      changes.remove(label);
+      continue;
+    }
     const text = textOf(heading).trim();
     if (text.length > MAX_TRAILING_HEADING_CHARS || SENTENCE_END.test(text) || selectFirstIn(heading, "p,div,ul,ol,dl,table,br")) return;
     changes.remove(heading);
   }
+}
+
+/** Longest line taken for a label that introduces what follows it ("Quellenangaben:", "Mehr zum Thema:"). */
+const MAX_LABEL_LINE_CHARS = 80;
+
+/** The block (below `root`) that holds `text` when it is a short line ending with a colon: a label that introduces what follows. */
+function labelLineOf(text: Text, root: Element): Element | undefined {
+  let block: Element | null = null;
+  for (let at = parentElementOf(text); at && at !== root; at = parentElementOf(at)) {
+    if (BLOCK_TAGS.has(at.name)) {
+      block = at;
+      break;
+    }
+  }
+  if (!block) return undefined;
+  const line = textOf(block).trim();
+  return line.length <= MAX_LABEL_LINE_CHARS && line.endsWith(":") ? block : undefined;
 }
 
 /** A sentence's end ("." or "!", quotes and closing brackets aside); a box's title ends without one, or with "?" or ":". */

@@ -29,3 +29,16 @@ describe("headings at the end of the content", () => {
     expect(wrapping).toContain("A drip pan should sit on the floor");
   });
 });
+
+describe("a label line at the end of the content", () => {
+  it("goes when it ends with a colon and nothing follows it", () => {
+    const text = textOf(`${para(1)}${para(2)}${para(3)}<p><strong>Related links:</strong></p>`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Related links:");
+  });
+
+  it("stays when text follows it", () => {
+    const text = textOf(`${para(1)}${para(2)}<p><strong>The costs:</strong></p>${para(3)}`);
+    expect(text).toContain("The costs:");
+  });
+});
