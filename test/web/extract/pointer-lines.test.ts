@@ -53,4 +53,14 @@ describe("pointers to other articles in the content", () => {
     expect(text).not.toContain("War der Artikel nützlich?");
     expect(text).toContain(prose);
   });
+
+  it("removes a picture gallery's or a shop link's control label (enlarge, show or close the picture, caption, to the shop)", () => {
+    const caption = "Die Staumauer im Winter, von der alten Brücke aus gesehen, kurz nach der Fertigstellung.";
+    const text = textOf(
+      `${para(1)}<div class="gallery"><img src="/d.jpg"><span>Vergrößern</span><p>${caption}</p><span>Bild anzeigen</span> <span>Bild schließen</span><button>x</button><span>Caption</span><span>Close</span></div>${para(2)}<div class="shop"><span>Zum Shop</span></div>${para(3)}`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).toContain(caption);
+    for (const label of ["Vergrößern", "Bild anzeigen", "Bild schließen", "Caption", "Close", "Zum Shop"]) expect(text).not.toContain(label);
+  });
 });
