@@ -282,6 +282,17 @@ function isPointerLine(rawText: string, info: Info): boolean {
  */
 const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben|was this (?:article|page|post) helpful|war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)|möchten sie (?:den|diesen) artikel teilen|artikel bewerten|\(?noch keine bewertungen\)?|vergrößern|zum vergrößern(?: bitte)?(?: auf das bild)? (?:an)?klicken|click to enlarge|enlarge|bild(?:er)? (?:anzeigen|schließen)|alle bilder anzeigen|zum shop|view gallery|open gallery|galerie öffnen|caption|close|schließen|slideshow \( ?\d+ images? ?\))[\s\p{P}]*$/iu;
 
+/** A step of a breadcrumb trail: a separator between spaces ("Home > Blog > Post", "Start » News"). */
+const BREADCRUMB_STEP = /\s[>»›→]\s/g;
+
+/**
+ * Whether a short line is a breadcrumb trail left inside the content: two steps or more, and mostly link text (the
+ * trail links each level above the page). A sentence that compares ("a > b") has little link text.
+ */
+function isBreadcrumbLine(text: string, info: Info): boolean {
+  return info.linkChars >= info.chars / 2 && (text.match(BREADCRUMB_STEP)?.length ?? 0) >= 2;
+}
+
 /** The whole text of an advertisement's label, in the languages of the sets ("Advertisement", "- Anzeige -", "Reklama"). */
 const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?|anzeige|werbung|reklama|publicité|publicidad|pubblicità)[\s\p{P}]*$/iu;
 
@@ -337,6 +348,10 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       continue;
     }
     // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
+    if (text !== undefined && isBreadcrumbLine(text, info)) {
+      changes.remove(child);
+      continue;
+    }
     if (text !== undefined && (isCommentThreadTitle(text) || AD_LABEL.test(text) || CONTROL_LABEL.test(text) || isPointerLine(text, info))) {
       changes.remove(child);
       continue;

@@ -63,4 +63,12 @@ describe("pointers to other articles in the content", () => {
     expect(text).toContain(caption);
     for (const label of ["Vergrößern", "Bild anzeigen", "Bild schließen", "Caption", "Close", "Zum Shop"]) expect(text).not.toContain(label);
   });
+
+  it("removes a breadcrumb trail left inside the content, and keeps a sentence that compares", () => {
+    const prose = "Der Pegel stieg > 3 m > Warnstufe, sagte der Verband, und die Stadt ließ den Damm räumen.";
+    const text = textOf(`<p><a href="/">Start</a> » <a href="/blog">Blog</a> » <a href="/blog/damm">Der Damm</a></p>${para(1)}${para(2)}<p>${prose}</p>${para(3)}`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Start »");
+    expect(text).toContain(prose);
+  });
 });
