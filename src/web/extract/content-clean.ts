@@ -176,14 +176,22 @@ function isPhotoCredit(element: Element, text: string | undefined): boolean {
 const CAPTION_CREDIT = /©|\(c\)|\b(?:fotos?|photos?|photograph|bild|credits?|quelle)\s*:|(?:^|[\s(\/])źródło\s*:|\b(?:photo|foto|bild) (?:by|von|via)\b/i;
 
 /**
- * Whether an element is a picture's caption that carries its credit: a <figcaption> with a credit's mark. Such a caption
+ * Whether an element is a picture's caption that carries its credit: a <figcaption>, or a short block inside a <figure>,
+ * with a credit's mark. Such a caption
  * describes and credits a picture, not the article: the human truths of trafilatura's set and Dragnet's leave captions
  * out (Dragnet's all 17 on the wide set), and the issue counts them as boilerplate; Readability's truths keep captions,
  * and this one kind costs them nothing (measured in the commit that added the rule). A caption without a mark stays.
  */
-function isCreditedCaption(element: Element): boolean {
-  return element.name === "figcaption" && CAPTION_CREDIT.test(textOf(element));
+function isCreditedCaption(element: Element, info: Info, context: number, text: string | undefined): boolean {
+  // The outermost caption is read once (a page nesting captions thousands deep is not read again at each level).
+  if (element.name === "figcaption") return (context & IN_CAPTION) === 0 && CAPTION_CREDIT.test(text ?? textOf(element));
+  // A caption set in another block inside the figure (an "h2 class=figure__caption"): its text if it is short.
+  return (context & IN_FIGURE) !== 0 && text !== undefined && BLOCK_TAGS.has(element.name) && CAPTION_CREDIT.test(text);
 }
+
+/** What clean's `inFigure` says: the element is or lies inside a <figure>, a <figcaption>. */
+const IN_FIGURE = 1;
+const IN_CAPTION = 2;
 
 /** Longest block taken for a caption that ends with its credit (no longer than the lines whose text clean reads). */
 const MAX_CREDITED_LINE_CHARS = 200;
@@ -300,9 +308,10 @@ const AD_LABEL = /^[\s\p{P}]*(?:advertisement|advertising|sponsored(?: content)?
  * Removes the chrome inside `element`. A rule never removes a block holding most of the content's
  * prose (`guard`: half the root's): Readability's rules judge a block by its counts alone, so a
  * gallery post (more images than paragraphs) or a list-heavy entry lost the whole article and the
- * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed.
+ * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed; `inFigure`: whether `element`
+ * is or lies inside a <figure> (IN_FIGURE) or a <figcaption> (IN_CAPTION), see isCreditedCaption.
  */
-function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0): void {
+function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0, inFigure = 0): void {
   // A copy: the loop removes children as it goes.
   const children = elementChildrenOf(element);
   const elementInfo = walk.infos.get(element);
@@ -329,7 +338,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     // parent (a page nested thousands deep would be read once per level, quadratically).
     const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
     const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
-    if (isCreditedCaption(child) && !isGuarded(child, info, guard)) {
+    if (isCreditedCaption(child, info, inFigure, text) && !isGuarded(child, info, guard)) {
       changes.remove(child);
       continue;
     }
@@ -360,7 +369,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    clean(walk, child, root, changes, guard, named);
+    clean(walk, child, root, changes, guard, named, inFigure | (child.name === "figure" ? IN_FIGURE : 0) | (child.name === "figcaption" ? IN_CAPTION : 0));
   }
 }
 

@@ -41,13 +41,15 @@ describe("photo credits in the content", () => {
       `${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk. <span>Foto: Jane Doe</span></figcaption></figure>${para(2)}` +
         `<figure><img src="/e.jpg"><figcaption>Workers on the crest in 1931. © Stadtarchiv</figcaption></figure>${para(3)}` +
         `<figure><img src="/f.jpg"><figcaption>The spillway after the flood. Photograph: Guy Smallman/Getty Images</figcaption></figure>${para(4)}` +
-        `<figure><img src="/g.jpg"><figcaption>Praca przy tamie / Źródło: Pixabay</figcaption></figure>${para(5)}`,
+        `<figure><img src="/g.jpg"><figcaption>Praca przy tamie / Źródło: Pixabay</figcaption></figure>${para(5)}` +
+        `<figure><div><img src="/h.jpg"><h2 class="figure__caption">Ein Kippmoment am Damm. Bild: Gregory Batardon</h2></div></figure>${para(6)}`,
     );
     expect(text).toContain("Paragraph 4 of the report");
     expect(text).not.toContain("The dam at dusk");
     expect(text).not.toContain("Workers on the crest");
     expect(text).not.toContain("The spillway after the flood");
     expect(text).not.toContain("Praca przy tamie");
+    expect(text).not.toContain("Ein Kippmoment am Damm");
   });
 
   it("removes a caption set as a block that ends with its credit after ©, and keeps a copyright notice", () => {
