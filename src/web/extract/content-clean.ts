@@ -255,7 +255,8 @@ function isDateline(element: Element, text: string): boolean {
 const MAX_POINTER_CHARS = 200;
 /**
  * How a pointer to other articles or a box of them opens, in the languages of the sets: "Read also", "You might also
- * like", "Lesen Sie auch", "Auch interessant", "Ähnliche Beiträge", "Mehr zum Thema", "Schon gelesen?", "À lire
+ * like", "Lesen Sie auch", "Auch interessant", "Ähnliche Beiträge", "Mehr zum Thema", "Weitere Informationen", "Weitere
+ * Infos", "Weitere Tipps", "Schon gelesen?", "À lire
  * aussi", "Czytaj też", "Leggi anche". Not "Read more" (in any language) nor "Related:", whose lines Dragnet's truths
  * keep ("[Read More]" under each teaser, "Related: <a>…</a>" inside the story: wide set 0.9519 -> 0.9517 with them).
  */
@@ -263,7 +264,7 @@ const POINTER_TEXT = new RegExp(
   "^[\\s\\p{P}]*(?:" +
     [
       "read also\\b", "you (?:might|may) also like",
-      "(?:lesen sie|lies) (?:auch|hier)\\b", "auch interessant", "ebenfalls interessant", "(?:das|dieses) (?:könnte|thema könnte) (?:sie|dich) (?:auch )?interessieren", "ähnliche (?:beiträge|artikel)", "verwandte (?:beiträge|artikel|themen)", "weitere (?:beiträge|artikel)\\s*[:?!]", "mehr zum thema", "schon gelesen", "empfehlungen aus",
+      "(?:lesen sie|lies) (?:auch|hier)\\b", "auch interessant", "ebenfalls interessant", "(?:das|dieses) (?:könnte|thema könnte) (?:sie|dich) (?:auch )?interessieren", "ähnliche (?:beiträge|artikel)", "verwandte (?:beiträge|artikel|themen)", "weitere (?:beiträge|artikel)\\s*[:?!]", "weitere (?:informationen|infos|tourentipps|tipps)\\b", "mehr zum thema", "schon gelesen", "empfehlungen aus",
       "(?:à|a) lire (?:aussi|également)", "voir aussi", "czytaj (?:też|także|również)", "zobacz (?:też|także|również)", "leggi anche", "lee también",
     ].join("|") +
     ")",
@@ -272,15 +273,19 @@ const POINTER_TEXT = new RegExp(
 
 /**
  * Whether an element is a pointer to other articles: its text opens with such words and is those words alone or
- * mostly links after them (a heading over a box of links, "Czytaj też: <a>…</a>").
+ * mostly links after them (a heading over a box of links, "Czytaj też: <a>…</a>"), or a heading that adds only where
+ * they point ("Mehr zum Thema auf UEPO.de").
  */
 function isPointerLine(rawText: string, info: Info): boolean {
   const text = rawText.replace(/\s+/g, " ").trim();
   const opening = POINTER_TEXT.exec(text);
   if (!opening) return false;
   const rest = text.length - opening[0].length;
-  return rest <= 3 || info.linkChars >= rest * 0.6;
+  return rest <= 3 || info.linkChars >= rest * 0.6 || (HEADING_TAGS.has(info.element.name) && rest <= MAX_POINTER_HEADING_REST);
 }
+
+/** Most characters after a pointer's words in a heading over a box of links: where they point ("Mehr zum Thema auf UEPO.de"). */
+const MAX_POINTER_HEADING_REST = 25;
 
 /**
  * The whole text of a page control's label: print, share, bookmark, back to the list, a rating or feedback prompt

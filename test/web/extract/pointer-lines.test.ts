@@ -71,4 +71,13 @@ describe("pointers to other articles in the content", () => {
     expect(text).not.toContain("Start »");
     expect(text).toContain(prose);
   });
+
+  it("removes a 'more information' pointer and a pointer heading that names where it points", () => {
+    const prose = "Weitere Informationen legte der Verband dem Gericht erst im Herbst vor, nachdem die Stadt den Damm geräumt hatte.";
+    const text = textOf(`${para(1)}${para(2)}<p>${prose}</p>${para(3)}<p><a href="https://example.org/">Weitere Infos unter www.example.org.</a></p><h3>Mehr zum Thema auf Example.org</h3><ul><li>x</li></ul>${para(4)}`);
+    expect(text).toContain("Paragraph 4 of the report");
+    expect(text).not.toContain("Weitere Infos unter");
+    expect(text).not.toContain("Mehr zum Thema auf Example.org");
+    expect(text).toContain(prose);
+  });
 });
