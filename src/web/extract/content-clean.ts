@@ -155,8 +155,8 @@ function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolea
 const MAX_CREDIT_CHARS = 120;
 /** Class or id words of a photo credit or image source (split at - and _, camelCase). */
 const CREDIT_NAME = /(^|[\s_-])(credits?|photo[-_]?credits?|image[-_]?credits?|media[-_]?credit|img[-_]?author|image[-_]?source|imagesource|photographer|bildnachweis|bildquelle|fotocredit|image[-_]?copyright)(?=$|[\s_-])/i;
-/** A line that opens as a photo credit does, in the languages of the sets ("Foto: …", "Photo by …", "© …", "Fot. …"); not "Source:", which names the facts' origin as often. */
-const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|pictures|image|images|bild|bilder|credits?|crédits?(?: photos?)?|fot\.|titelbild|bildquelle|bildnachweis)\s*(?::|by\b|von\b))/i;
+/** A line that opens as a photo credit does, in the languages of the sets ("Foto: …", "Photo by …", "© …", "Fot. …", a post's picture: "Beitragsbild: …", "Titelfoto: …"); not "Source:", which names the facts' origin as often. */
+const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|pictures|image|images|bild|bilder|credits?|crédits?(?: photos?)?|fot\.|titelbild|beitragsbild|titelfoto|aufmacherbild|aufmacherfoto|headerbild|bildquelle|bildnachweis)\s*(?::|by\b|von\b))/i;
 
 /**
  * Whether a short element is a photo credit, by its class or id or by how its text opens. One inside a <figcaption> is

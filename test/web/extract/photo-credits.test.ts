@@ -15,12 +15,13 @@ function textOf(inner: string): string {
 
 describe("photo credits in the content", () => {
   it("removes a short credit line and an element named as a credit", () => {
-    const text = textOf(`${para(1)}<div class="pic"><img src="/d.jpg"><p>Foto: Marco Roepers</p><span class="photo-credit">Jane Doe/Agency</span></div>${para(2)}${para(3)}<p>Photo by James Martin</p>${para(4)}`);
+    const text = textOf(`${para(1)}<div class="pic"><img src="/d.jpg"><p>Foto: Marco Roepers</p><span class="photo-credit">Jane Doe/Agency</span></div>${para(2)}${para(3)}<p>Photo by James Martin</p>${para(4)}<p>Beitragsbild: Titelseite der Zeitung vom 2.4.2019, Ausriss.</p>`);
     expect(text).toContain("Paragraph 1 of the report");
     expect(text).toContain("Paragraph 4 of the report");
     expect(text).not.toContain("Marco Roepers");
     expect(text).not.toContain("Jane Doe/Agency");
     expect(text).not.toContain("James Martin");
+    expect(text).not.toContain("Titelseite der Zeitung");
   });
 
   it("keeps prose that opens with a credit word but is no credit, and long lines", () => {
