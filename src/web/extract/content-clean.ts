@@ -295,6 +295,14 @@ const MAX_POINTER_HEADING_REST = 25;
  */
 const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben|was this (?:article|page|post) helpful|war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)|möchten sie (?:den|diesen) artikel teilen|artikel bewerten|\(?noch keine bewertungen\)?|vergrößern|zum vergrößern(?: bitte)?(?: auf das bild)? (?:an)?klicken|click to enlarge|enlarge|bild(?:er)? (?:anzeigen|schließen)|alle bilder anzeigen|zum shop|view gallery|open gallery|galerie öffnen|caption|close|schließen|slideshow \( ?\d+ images? ?\))[\s\p{P}]*$/iu;
 
+/** Longest line taken for a news agency's signature. */
+const MAX_AGENCY_LINE_CHARS = 40;
+/**
+ * A line that is only a news agency's signature, with an editor's initials or a photographer's name ("aja/PAP",
+ * "(dpa)", "PAP/ Rafał Guz", "AFP"): who supplied the story or its picture, not the story.
+ */
+const AGENCY_LINE = /^[\s(]*(?:[\p{L}.]{2,6}\s*\/\s*)?(?:pap|dpa|afp|apa|ap|reuters|kna|epd|sid|ddp|dapd|ansa|efe)(?:\s*\/\s*[\p{L} .-]+)?[\s)]*$/iu;
+
 /** A step of a breadcrumb trail: a separator between spaces ("Home > Blog > Post", "Start » News"). */
 const BREADCRUMB_STEP = /\s[>»›→]\s/g;
 
@@ -362,6 +370,10 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       continue;
     }
     // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
+    if (text !== undefined && BLOCK_TAGS.has(child.name) && info.chars <= MAX_AGENCY_LINE_CHARS && AGENCY_LINE.test(text)) {
+      changes.remove(child);
+      continue;
+    }
     if (text !== undefined && isBreadcrumbLine(text, info)) {
       changes.remove(child);
       continue;

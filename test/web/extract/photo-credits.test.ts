@@ -75,4 +75,13 @@ describe("photo credits in the content", () => {
     expect(text).not.toContain("The spillway in 1931");
     expect(text).toContain(prose);
   });
+
+  it("removes a line that is only a news agency's signature, and keeps a sentence that names the agency", () => {
+    const prose = "Nach Angaben der dpa hat der Verband die Stadt wegen des Staudamms verklagt.";
+    const text = textOf(`<div class="image-author">PAP/ Rafał Guz</div>${para(1)}${para(2)}<p>${prose}</p>${para(3)}<p>aja/PAP</p>`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Rafał Guz");
+    expect(text).not.toContain("aja/PAP");
+    expect(text).toContain(prose);
+  });
 });
