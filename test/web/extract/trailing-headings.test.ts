@@ -1,7 +1,8 @@
 /**
  * Headings that end the content with nothing after them are the titles of boxes that cleaning removed or that a
- * script was to fill ("Audios and videos on the topic", "Teilnehmende Blogs:"): they go. A heading followed by text,
- * a sentence set as a heading (a pull quote) and a heading that wraps paragraphs stay.
+ * script was to fill ("Audios and videos on the topic", "Teilnehmende Blogs:"): they go, and so does a short line that
+ * ends the content with a colon ("Related links:"). A heading followed by text, a sentence set as a heading (a pull
+ * quote) and a heading that wraps paragraphs stay.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
