@@ -38,11 +38,14 @@ const COMMENT_WORD = /(^|[-_])(comments?|comment(?:list|body|bodies|form|wrap|wr
  * Words (in class/id tokens split at - and _) of page chrome: sharing and social widgets, related/popular
  * lists, menus, breadcrumbs, pagination, ads and sponsored blocks, sign-up boxes, copyright notices, the
  * "posted in ... filed under" line of WordPress themes (postmetadata), disclaimers and affiliate disclosures (out of
- * every set's truths: 60 of 61 such blocks on the dev and wide sets).
+ * every set's truths: 60 of 61 such blocks on the dev and wide sets), affiliate notes ("affiliateText"), the Simple
+ * Author Box plugin's box (saboxplugin) and promotional link boxes ("linkbox"). Not "license" nor "notice": Readability's
+ * and Dragnet's truths keep a page's licence text.
  */
 const CHROME_WORD =
-  /(^|[-_])(widgets?|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp|copyright|postmetadata|disclaimer|disclosure)(?=$|[-_\d])/i;
-const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like)(?=$|[-_\d])/i;
+  /(^|[-_])(widgets?|addthis|sharethis|shareaholic|sharedaddy|sociable|facebook|twitter|tweet|related|relatedposts|recommended|recommendations|popular|mostpopular|trending|menu|navbar|nav|navigation|breadcrumbs?|pagination|pager|paging|tags|tagcloud|categories|ads|advert|advertisement|adsense|sponsor|sponsored|promo|newsletter|subscribe|signup|login|footer|masthead|skip|rss|authorbio|bio|biography|outbrain|taboola|zergnet|yarpp|copyright|postmetadata|disclaimer|disclosure|affiliate|saboxplugin|linkbox)(?=$|[-_\d])/i;
+/** Phrases of page chrome, as CHROME_WORD; a table of contents ("toc_container", "ez-toc-container"), not a heading's "toc-backref" link. */
+const CHROME_PHRASE = /(^|[-_])(most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_](stories|news|from|on)|sign[-_]up|author[-_](bio|box|info)|about[-_]the[-_]author|tag[-_](list|cloud)|prev[-_]next|you[-_]may[-_]like|toc[-_]?(container|list|wrapper|title|box)|table[-_]of[-_]contents)(?=$|[-_\d])/i;
 /**
  * Layout and behaviour words: where a block sits or how it shows (a sidebar column, an overlay, a collapsed
  * "read more", sharing hooks on images). Chrome on their own, but an article's own wrapper often carries

@@ -1,7 +1,7 @@
 /**
  * Photo credits inside the chosen content are the picture's, not the article's: a short element named as a
  * credit, or a short line that opens as one ("Foto: …", "Photo by …", "© …"), is removed. Prose that merely
- * starts with such a word, long lines, and a credit inside a <figcaption> (part of the caption, which stays) stay.
+ * starts with such a word and long lines stay. A <figcaption> that carries a credit's mark goes whole; one without stays.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -15,12 +15,13 @@ function textOf(inner: string): string {
 
 describe("photo credits in the content", () => {
   it("removes a short credit line and an element named as a credit", () => {
-    const text = textOf(`${para(1)}<div class="pic"><img src="/d.jpg"><p>Foto: Marco Roepers</p><span class="photo-credit">Jane Doe/Agency</span></div>${para(2)}${para(3)}<p>Photo by James Martin</p>${para(4)}`);
+    const text = textOf(`${para(1)}<div class="pic"><img src="/d.jpg"><p>Foto: Marco Roepers</p><span class="photo-credit">Jane Doe/Agency</span></div>${para(2)}${para(3)}<p>Photo by James Martin</p>${para(4)}<p>Beitragsbild: Titelseite der Zeitung vom 2.4.2019, Ausriss.</p>`);
     expect(text).toContain("Paragraph 1 of the report");
     expect(text).toContain("Paragraph 4 of the report");
     expect(text).not.toContain("Marco Roepers");
     expect(text).not.toContain("Jane Doe/Agency");
     expect(text).not.toContain("James Martin");
+    expect(text).not.toContain("Titelseite der Zeitung");
   });
 
   it("keeps prose that opens with a credit word but is no credit, and long lines", () => {
@@ -30,9 +31,57 @@ describe("photo credits in the content", () => {
     expect(text).toContain(long);
   });
 
-  it("keeps a credit inside a figure's caption, as the caption stays", () => {
-    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk <span class="credit">Photo by Jane Doe/Agency</span></figcaption></figure>${para(2)}${para(3)}`);
-    expect(text).toContain("The dam at dusk");
-    expect(text).toContain("Photo by Jane Doe/Agency");
+  it("keeps a caption without a credit's mark, an agency's name alone included", () => {
+    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk, seen from the old bridge.</figcaption></figure>${para(2)}<figure><img src="/e.jpg"><figcaption>Mark Stout/iStock/Getty Images</figcaption></figure>${para(3)}`);
+    expect(text).toContain("The dam at dusk, seen from the old bridge.");
+    expect(text).toContain("Mark Stout/iStock/Getty Images");
+  });
+
+  it("removes a caption that carries a credit's mark, whole", () => {
+    const text = textOf(
+      `${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk. <span>Foto: Jane Doe</span></figcaption></figure>${para(2)}` +
+        `<figure><img src="/e.jpg"><figcaption>Workers on the crest in 1931. © Stadtarchiv</figcaption></figure>${para(3)}` +
+        `<figure><img src="/f.jpg"><figcaption>The spillway after the flood. Photograph: Guy Smallman/Getty Images</figcaption></figure>${para(4)}` +
+        `<figure><img src="/g.jpg"><figcaption>Praca przy tamie / Źródło: Pixabay</figcaption></figure>${para(5)}` +
+        `<figure><div><img src="/h.jpg"><h2 class="figure__caption">Ein Kippmoment am Damm. Bild: Gregory Batardon</h2></div></figure>${para(6)}`,
+    );
+    expect(text).toContain("Paragraph 4 of the report");
+    expect(text).not.toContain("The dam at dusk");
+    expect(text).not.toContain("Workers on the crest");
+    expect(text).not.toContain("The spillway after the flood");
+    expect(text).not.toContain("Praca przy tamie");
+    expect(text).not.toContain("Ein Kippmoment am Damm");
+  });
+
+  it("removes a caption set as a block that ends with its credit after ©, and keeps a copyright notice", () => {
+    const text = textOf(
+      `${para(1)}<div class="pic"><img src="/d.jpg"><p class="imagedescription">The engineer Anna Berg on the crest of the dam. © AFP / JOHN SMITH</p></div>${para(2)}` +
+        `<p>Workers in the valley, spring 1931 / (C) Kab Niang</p>${para(3)}<p>Copyright © 1996-99 Good Cents Energy Services</p>`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("The engineer Anna Berg");
+    expect(text).not.toContain("Workers in the valley");
+    expect(text).toContain("Copyright © 1996-99 Good Cents Energy Services");
+  });
+
+  it("removes a figure's caption set as a line that opens with its label, and keeps prose that names a figure", () => {
+    const prose = "Die Abbildung zeigt, wie sich die Schneehöhe am Gletscher über den Winter verändert hat, Monat für Monat.";
+    const text = textOf(
+      `${para(1)}<div class="imginline"><img src="/d.jpg"><span>Abbildung 4: klassische Schwachschicht im Schneeprofil.</span></div>${para(2)}` +
+        `<p><em>Fig. 2: The spillway in 1931.</em></p>${para(3)}<p>${prose}</p>`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("klassische Schwachschicht");
+    expect(text).not.toContain("The spillway in 1931");
+    expect(text).toContain(prose);
+  });
+
+  it("removes a line that is only a news agency's signature, and keeps a sentence that names the agency", () => {
+    const prose = "Nach Angaben der dpa hat der Verband die Stadt wegen des Staudamms verklagt.";
+    const text = textOf(`<div class="image-author">PAP/ Rafał Guz</div>${para(1)}${para(2)}<p>${prose}</p>${para(3)}<p>aja/PAP</p>`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Rafał Guz");
+    expect(text).not.toContain("aja/PAP");
+    expect(text).toContain(prose);
   });
 });

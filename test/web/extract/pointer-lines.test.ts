@@ -28,7 +28,7 @@ describe("pointers to other articles in the content", () => {
 
   it("keeps prose that opens with the same words, and English read-more and related lines", () => {
     const prose = "Lesen Sie auch die Begründung des Gerichts, die der Verband am Montag veröffentlicht hat.";
-    const text = textOf(`${para(1)}<p>${prose}</p>${para(2)}<p>Related: <a href="/d">The dam's first winter</a></p>${para(3)}<p><a href="/e">[Read More]</a></p>`);
+    const text = textOf(`${para(1)}<p>${prose}</p>${para(2)}<p>Related: <a href="/d">The dam's first winter</a></p>${para(3)}<p><a href="/e">[Read More]</a></p>${para(4)}`);
     expect(text).toContain(prose);
     expect(text).toContain("The dam's first winter");
     expect(text).toContain("[Read More]");
@@ -51,6 +51,33 @@ describe("pointers to other articles in the content", () => {
     expect(text).not.toContain("Share this article");
     expect(text).not.toContain("Zur Übersicht");
     expect(text).not.toContain("War der Artikel nützlich?");
+    expect(text).toContain(prose);
+  });
+
+  it("removes a picture gallery's or a shop link's control label (enlarge, show or close the picture, caption, to the shop)", () => {
+    const caption = "Die Staumauer im Winter, von der alten Brücke aus gesehen, kurz nach der Fertigstellung.";
+    const text = textOf(
+      `${para(1)}<div class="gallery"><img src="/d.jpg"><span>Vergrößern</span><p>${caption}</p><span>Bild anzeigen</span> <span>Bild schließen</span><button>x</button><span>Caption</span><span>Close</span></div>${para(2)}<div class="shop"><span>Zum Shop</span></div>${para(3)}`,
+    );
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).toContain(caption);
+    for (const label of ["Vergrößern", "Bild anzeigen", "Bild schließen", "Caption", "Close", "Zum Shop"]) expect(text).not.toContain(label);
+  });
+
+  it("removes a breadcrumb trail left inside the content, and keeps a sentence that compares", () => {
+    const prose = "Der Pegel stieg > 3 m > Warnstufe, sagte der Verband, und die Stadt ließ den Damm räumen.";
+    const text = textOf(`<p><a href="/">Start</a> » <a href="/blog">Blog</a> » <a href="/blog/damm">Der Damm</a></p>${para(1)}${para(2)}<p>${prose}</p>${para(3)}`);
+    expect(text).toContain("Paragraph 3 of the report");
+    expect(text).not.toContain("Start »");
+    expect(text).toContain(prose);
+  });
+
+  it("removes a 'more information' pointer and a pointer heading that names where it points", () => {
+    const prose = "Weitere Informationen legte der Verband dem Gericht erst im Herbst vor, nachdem die Stadt den Damm geräumt hatte.";
+    const text = textOf(`${para(1)}${para(2)}<p>${prose}</p>${para(3)}<p><a href="https://example.org/">Weitere Infos unter www.example.org.</a></p><h3>Mehr zum Thema auf Example.org</h3><ul><li>x</li></ul>${para(4)}`);
+    expect(text).toContain("Paragraph 4 of the report");
+    expect(text).not.toContain("Weitere Infos unter");
+    expect(text).not.toContain("Mehr zum Thema auf Example.org");
     expect(text).toContain(prose);
   });
 });

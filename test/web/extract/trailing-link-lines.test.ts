@@ -1,7 +1,8 @@
 /**
  * Lines of links loose at the end of the content (more headlines in the article's own table cell, no block of
- * their own for conditional cleaning to judge) are not the article's; a link line inside the text, a couple of
- * links at the end, and a list the text introduces are.
+ * their own for conditional cleaning to judge) are not the article's, one alone too ("Mehr: <a>…</a>" after the
+ * story); a link line inside the text, link lines a sentence introduces ("… sign the petition:"), and a list the text
+ * introduces are.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -21,11 +22,19 @@ describe("link lines at the end of the content", () => {
     expect(text).not.toContain("Other headline");
   });
 
-  it("are kept when only two, or when prose follows them", () => {
-    expect(read(page(`${story}${[1, 2].map(headline).join("")}`))).toContain("Other headline number 2");
+  it("are left out when only one, after a label ('Mehr:') too", () => {
+    const one = read(page(`${story}<p><a href="/story/9">Other headline number 9 of the day</a></p>`));
+    expect(one).toContain("Paragraph 5: the council met");
+    expect(one).not.toContain("Other headline number 9");
+    expect(read(page(`${story}<p>Mehr: <a href="/story/8">Other headline number 8 of the day</a></p>`))).not.toContain("Other headline number 8");
+  });
+
+  it("are kept when prose follows them, or when a sentence introduces them", () => {
     const inside = read(page(`${story}${[1, 2, 3].map(headline).join("")}<p>Paragraph 6: after the links, the article goes on at some length about the vote.</p>`));
     expect(inside).toContain("Other headline number 3");
     expect(inside).toContain("Paragraph 6");
+    const introduced = read(page(`${story}<p>The council asks every resident to sign the petition for the repairs:</p><p><a href="https://example.org/petition">https://example.org/petition</a></p>`));
+    expect(introduced).toContain("https://example.org/petition");
   });
 
   it("leave a list at the end to conditional cleaning: a list the text introduces stays", () => {
