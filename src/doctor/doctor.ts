@@ -16,6 +16,8 @@ import { checkPayments } from "./payments.ts";
 
 
 const dataFolder: Check = (config) => {
+  // An in-memory store has no folder to make or check (and a folder named ":memory:" must not appear).
+  if (config.data === ":memory:") return { name: "data folder", status: "warn", detail: ":memory: keeps nothing: receipts, jobs and keys are lost when the server stops" };
   try {
     mkdirSync(config.data, { recursive: true });
     accessSync(config.data, constants.W_OK);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
@@ -17,6 +17,18 @@ describe("tollbooth doctor", () => {
     const report = await runDoctor(loadConfig({ argv: ["--data", join(tmp(), "data")] }));
     expect(report.ok).toBe(true);
     expect(report.lines.join("\n")).toContain("payments: off");
+  });
+
+  it("warns that --data :memory: keeps nothing, and makes no folder of that name", async () => {
+    const cwd = process.cwd();
+    process.chdir(tmp());
+    try {
+      const report = await runDoctor(loadConfig({ argv: ["--data", ":memory:"] }));
+      expect(report.lines.join("\n")).toMatch(/\[warn\] data folder: :memory: keeps nothing/);
+      expect(existsSync(":memory:")).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("names an unusable data folder and a bad plugin file", async () => {
