@@ -13,8 +13,6 @@ import { renderConfigFields } from "./web/render/render-config.ts";
 import { X402Config } from "./x402/config.ts";
 import { LlmConfig, resolveLlm } from "./llm/config.ts";
 
-const OnOff = t.Union([t.Literal("on"), t.Literal("off")]);
-
 /** The table. Keys are camelCase; the flag is their kebab-case, the variable TOLLBOOTH_ + UPPER_SNAKE. */
 export const configFields = {
   port: t.Integer({ minimum: 0, maximum: 65535, default: 8402, description: "TCP port to listen on (0 picks a free one)." }),

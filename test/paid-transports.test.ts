@@ -14,7 +14,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type x402Client, x402HTTPClient } from "@x402/core/client";
-import type { RunningService } from "../src/boot.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../src/x402/messages.ts";
 import { mcpProbeSource } from "./mcp/mcp-probe-plugin.ts";
 import { type PaidStage, startPaidStage } from "./support/paid-stage.ts";
@@ -45,7 +44,6 @@ interface Transport {
 
 let stage: PaidStage;
 let fx: EvmFixture;
-let service: RunningService;
 let base: string;
 let mcp: Client;
 let a2a: LegacyJsonRpcTransport;
@@ -54,7 +52,7 @@ let http: x402HTTPClient;
 
 beforeAll(async () => {
   stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), args: ["--rate-limit-per-min", "10000"], loopbackTargets: false });
-  ({ fx, service, base } = stage);
+  ({ fx, base } = stage);
   mcp = new Client({ name: "paid-transports-test", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });

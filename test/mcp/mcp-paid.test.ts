@@ -9,7 +9,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { x402Client } from "@x402/core/client";
-import type { RunningService } from "../../src/boot.ts";
 import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
@@ -19,14 +18,13 @@ import { mcpProbeSource } from "./mcp-probe-plugin.ts";
 
 let stage: PaidStage;
 let fx: EvmFixture;
-let service: RunningService;
 let base: string;
 let mcp: Client;
 let buyer: x402Client;
 
 beforeAll(async () => {
   stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), loopbackTargets: false });
-  ({ fx, service, base } = stage);
+  ({ fx, base } = stage);
   mcp = await connect();
   buyer = buyerFor(fx.buyer.key);
 }, 60_000);

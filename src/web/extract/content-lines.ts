@@ -44,7 +44,7 @@ const CAPTION_CREDIT = /©|\(c\)|\b(?:fotos?|photos?|photograph|bild|credits?|qu
  * out (Dragnet's all 17 on the wide set), and the issue counts them as boilerplate; Readability's truths keep captions,
  * and this one kind costs them nothing (measured in the commit that added the rule). A caption without a mark stays.
  */
-function isCreditedCaption(element: Element, info: Info, context: number, text: string | undefined): boolean {
+function isCreditedCaption(element: Element, context: number, text: string | undefined): boolean {
   // The outermost caption is read once (a page nesting captions thousands deep is not read again at each level).
   if (element.name === "figcaption") return (context & IN_CAPTION) === 0 && CAPTION_CREDIT.test(text ?? textOf(element));
   // A caption set in another block inside the figure (an "h2 class=figure__caption"): its text if it is short.
@@ -194,7 +194,7 @@ export interface LinePlace {
  * of chrome by what it says.
  */
 export function isChromeLine(element: Element, info: Info, text: string | undefined, place: LinePlace): boolean {
-  if ((isCreditedCaption(element, info, place.inFigure, text) || isCreditedLine(element, info, text) || isFigureLabelLine(info, text)) && !place.guarded()) return true;
+  if ((isCreditedCaption(element, place.inFigure, text) || isCreditedLine(element, info, text) || isFigureLabelLine(info, text)) && !place.guarded()) return true;
   if (info.chars <= MAX_CREDIT_CHARS && isPhotoCredit(element, text) && !closestNamed(element, "figcaption")) return true;
   if (text === undefined) return false;
   // A line of its own: a block, or an inline element that is (with a label) all its block's own text.
