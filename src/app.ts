@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps) {
   const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
-  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.price.base, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
+  const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.listPrice, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 

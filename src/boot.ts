@@ -14,6 +14,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { holdMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
+import { type Pricing, pricingFor } from "./plugin/price.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
@@ -23,7 +24,7 @@ import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./we
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
-import { setUpPayments } from "./configured-payments.ts";
+import { configuredNetworks, configuredPricing, setUpPayments } from "./configured-payments.ts";
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -34,11 +35,20 @@ export function userAgentFor(config: Pick<Config, "contactUrl">): string {
   return `Tollbooth/${productVersion} (+${config.contactUrl})`;
 }
 
-/** Built-in files plus the operator's folder, validated together (throws RegistryError naming each bad declaration). */
-export async function loadRegistry(config: Pick<Config, "plugins">): Promise<Registry> {
+/**
+ * Built-in files plus the operator's folder, validated together, prices against `pricing` (the
+ * configured networks: `configuredPricing`; default Base and Algorand). Throws RegistryError naming
+ * each bad declaration.
+ */
+export async function loadRegistry(config: Pick<Config, "plugins">, pricing?: Pricing): Promise<Registry> {
   const files: LoadedFile[] = loadBuiltinFiles();
   if (config.plugins) files.push(...(await loadExternalFiles(config.plugins)));
-  return buildRegistry(files);
+  return buildRegistry(files, pricing);
+}
+
+/** The registry priced for the networks this configuration takes payments on (throws ConfigError or RegistryError). */
+export async function loadConfiguredRegistry(config: Config): Promise<Registry> {
+  return loadRegistry(config, await configuredPricing(config));
 }
 
 export interface Service {
@@ -111,7 +121,8 @@ const reconcileEveryMs = 60_000;
 export async function buildService(config: Config, options: BuildServiceOptions = {}): Promise<Service> {
   const logOutput = options.log ? undefined : logOutputFor(config);
   const log = options.log ?? createLogger({ level: config.logLevel, sink: logOutput!.sink });
-  const registry = await loadRegistry(config);
+  const networks = await configuredNetworks(config);
+  const registry = await loadRegistry(config, pricingFor(networks));
   const store = config.databaseUrl
     ? await openPgStore(config.databaseUrl, { warn: (message, error) => log.warn(message, { error: error.message }) })
     : openStore(config.data);
@@ -138,7 +149,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
-      : await setUpPayments(config, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
+      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
   } catch (error) {
     valve?.stop();
     await store.close();

@@ -8,8 +8,9 @@ import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";
+import { type Pricing, pricingFor } from "./plugin/price.ts";
 import type { ReceiptStore } from "./store/receipts.ts";
-import { resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
+import { type ConfiguredNetwork, resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
 import { loadFamilyFolders } from "./x402/family-registry.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { RefundSender } from "./x402/refund.ts";
@@ -42,20 +43,33 @@ export interface PaymentSetup {
 }
 
 /**
- * The payment rails and the chain libraries under them (viem, algosdk: ~15 MB of RSS) are loaded
- * here only when payments are on.
+ * The networks payments are taken on, as configured: none with payments off; else the families the
+ * configuration names loaded and every entry resolved. Throws ConfigError naming the problem.
  */
-export async function setUpPayments(config: Config, receipts: ReceiptStore, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
-  if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
+export async function configuredNetworks(config: Config): Promise<ConfiguredNetwork[]> {
+  if (config.payments === "off") return [];
   const x402 = x402ConfigFrom(config);
-  let networks: ReturnType<typeof resolveNetworks>;
   try {
     await loadConfiguredFamilies(x402);
-    networks = resolveNetworks(x402);
+    return resolveNetworks(x402);
   } catch (error) {
     if (error instanceof X402ConfigError) throw new ConfigError([`payments: ${error.message}`]);
     throw error;
   }
+}
+
+/** What every price table must price and the documents quote on this configuration (plugin/price.ts Pricing). Throws ConfigError. */
+export async function configuredPricing(config: Config): Promise<Pricing> {
+  return pricingFor(await configuredNetworks(config));
+}
+
+/**
+ * The payment rails over the configured networks (`configuredNetworks`); the chain libraries under
+ * them (viem, algosdk: ~15 MB of RSS) are loaded here only when payments are on.
+ */
+export async function setUpPayments(config: Config, networks: readonly ConfiguredNetwork[], receipts: ReceiptStore, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
+  if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
+  const x402 = x402ConfigFrom(config);
   const { createPaymentGate } = await import("./x402/gate.ts");
   const gate = createPaymentGate({ config: x402, receipts, ...options });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});

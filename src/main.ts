@@ -4,7 +4,7 @@
  * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
  * migrate-store, install, types, new, keys, verify, buy); the usage text below lists them.
  */
-import { banner, loadRegistry, productVersion, startService } from "./boot.ts";
+import { banner, loadConfiguredRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
@@ -134,14 +134,14 @@ async function main(args: string[]): Promise<number> {
       return new Promise<number>(() => {});
     }
     case "skills": {
-      const catalogue = buildCatalogue(await loadRegistry(config));
-      const rows = [["id", "route or skill", "base", "algorand", "async", "timeout", "source"]];
+      const catalogue = buildCatalogue(await loadConfiguredRegistry(config));
+      // A price column per network payments are taken on (payments off: Base and Algorand), headed as the CLI's other columns are: lowercase.
+      const rows = [["id", "route or skill", ...catalogue.pricedNetworks.map((n) => n.label.toLowerCase()), "async", "timeout", "source"]];
       for (const e of [...catalogue.operations, ...catalogue.skills]) {
         rows.push([
           e.id,
           e.kind === "plugin" ? e.route : `skill ${e.id}`,
-          `$${e.price.base}${e.priceDependsOnInput ? "+" : ""}`,
-          `$${e.price.algorand}${e.priceDependsOnInput ? "+" : ""}`,
+          ...e.networkPrices.map((p) => (p.price === undefined ? "-" : `$${p.price}${e.priceDependsOnInput ? "+" : ""}`)),
           e.async ? "yes" : "no",
           `${e.timeoutSec}s`,
           e.source,

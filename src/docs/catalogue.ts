@@ -7,7 +7,7 @@ import type { ErrorCode } from "../errors.ts";
 import { type ModelAccess, noModel } from "../llm/model-access.ts";
 import type { SkillEngine } from "../plugin/define.ts";
 import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
-import { formatPrices, type PriceColumn } from "../plugin/price.ts";
+import { formatDollars, formatPrices, listPrice, type PriceColumn, type PricedNetwork, priceIn } from "../plugin/price.ts";
 
 export const serviceName = "Tollbooth";
 /** Machine-readable description version (spec web-evidence §9). */
@@ -20,9 +20,12 @@ export interface CatalogueEntry {
   readonly route: string;
   readonly summary: string;
   readonly description: string;
-  /** Base prices (the price of the first example; batches and options may cost more, see `pricing`). */
-  /** Per price column; every table has the built-in families' columns (x402/price-columns.ts), which the documents quote. */
-  readonly price: Readonly<Record<"base" | "algorand", string>> & Readonly<Record<PriceColumn, string>>;
+  /** Prices of the first example (batches and options may cost more, see `priceDependsOnInput`), per price column as the table has them. */
+  readonly price: Readonly<Record<PriceColumn, string>>;
+  /** The same per priced network (the catalogue's `pricedNetworks`, in order); undefined where the table has none of its columns (payments off only). */
+  readonly networkPrices: readonly { readonly label: string; readonly price: string | undefined }[];
+  /** The one figure quoted where a single price is shown: the first priced network's (plugin/price.ts listPrice). */
+  readonly listPrice: string;
   readonly priceDependsOnInput: boolean;
   readonly async: boolean;
   readonly timeoutSec: number;
@@ -52,13 +55,17 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
   const d = entry.definition;
   const engine = engineOf(entry, llm);
   const first = d.examples[0];
+  const table = entry.priceOf((first?.input ?? {}) as never);
+  const price = formatPrices(table);
   return {
     kind: d.kind,
     id: entry.id,
     route: d.kind === "plugin" ? d.route : "POST /v1/jobs",
     summary: d.summary,
     description: d.description ?? d.summary,
-    price: formatPrices(entry.priceOf((first?.input ?? {}) as never)) as CatalogueEntry["price"],
+    price,
+    networkPrices: entry.pricing.networks.map((n) => ({ label: n.label, price: priceIn(price, n.columns) })),
+    listPrice: formatDollars(listPrice(table, entry.pricing)),
     priceDependsOnInput: typeof d.price === "function",
     async: d.kind === "skill" ? d.async : false,
     timeoutSec: Math.ceil(d.timeoutMs / 1000),
@@ -72,7 +79,15 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
   };
 }
 
+/** "Base 0.005, Algorand 0.01" (`sign` before each figure): every priced network the entry has a price for; the list price alone when it has none of them. */
+export function networkPricesText(entry: Pick<CatalogueEntry, "networkPrices" | "listPrice">, sign = ""): string {
+  const quoted = entry.networkPrices.flatMap((p) => (p.price === undefined ? [] : [`${p.label} ${sign}${p.price}`]));
+  return quoted.length > 0 ? quoted.join(", ") : `${sign}${entry.listPrice}`;
+}
+
 export interface Catalogue {
+  /** The networks the documents quote a price for, one column each (the registry's pricing: the configured networks; payments off: Base and Algorand). */
+  readonly pricedNetworks: readonly PricedNetwork[];
   readonly operations: readonly CatalogueEntry[];
   readonly skills: readonly CatalogueEntry[];
 }
@@ -86,7 +101,7 @@ export function operationArea(entry: Pick<CatalogueEntry, "kind" | "route">): st
 
 export function buildCatalogue(registry: Registry, llm: ModelAccess = noModel): Catalogue {
   const view = (entry: PluginEntry | SkillEntry) => entryView(entry, llm);
-  return { operations: registry.plugins.map(view), skills: registry.skills.map(view) };
+  return { pricedNetworks: registry.pricing.networks, operations: registry.plugins.map(view), skills: registry.skills.map(view) };
 }
 
 /** A schema as plain JSON Schema (TypeBox adds symbol keys that JSON drops). */

@@ -40,7 +40,7 @@ const notServed = (what: string) => ({ ok: false, error: "NOT_FOUND", status: 40
 
 function capabilities(docs: DocsContext) {
   const { catalogue, payments, manager } = docs;
-  const prices = catalogue.skills.map((s) => Number(s.price.base));
+  const prices = catalogue.skills.map((s) => Number(s.listPrice));
   return {
     ok: true,
     service: serviceName,
@@ -75,7 +75,7 @@ function capabilities(docs: DocsContext) {
       description: s.summary,
       endpoint: "/v1/jobs",
       method: "POST",
-      price: s.price.base,
+      price: s.listPrice,
       price_usd: s.price,
       async: s.async,
       timeout_sec: s.timeoutSec,
@@ -194,11 +194,11 @@ function about(docs: DocsContext) {
 }
 
 function adsMd(docs: DocsContext): string {
-  const line = (e: { id: string; summary: string; price: { base: string } }) => `- ${e.id} ($${e.price.base}): ${e.summary}`;
+  const line = (e: { id: string; summary: string; listPrice: string }) => `- ${e.id} ($${e.listPrice}): ${e.summary}`;
   return [
     `# ${serviceName}: pay-per-call web evidence and job skills`,
     "",
-    `Open for work: ${docs.manager.openForWork ? "yes" : `no (${docs.manager.pauseReason})`}. No account, no API key: pay per call with x402 v2 (USDC on Base or Algorand).`,
+    `Open for work: ${docs.manager.openForWork ? "yes" : `no (${docs.manager.pauseReason})`}. No account, no API key: pay per call with x402 v2 (USDC on ${docs.catalogue.pricedNetworks.map((n) => n.label).join(" or ")}).`,
     "",
     "## Web evidence",
     ...docs.catalogue.operations.filter((e) => operationArea(e) === "web evidence").map(line),

@@ -6,7 +6,7 @@ import type { PaymentInfo } from "../x402/payment-info.ts";
 import { pythonCheck, webCryptoCheck } from "../evidence/check-snippets.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { A2A_PATH, X402_EXTENSION_URI } from "../a2a/skills.ts";
-import { type Catalogue, type CatalogueEntry, serviceName, engineSentence } from "./catalogue.ts";
+import { type Catalogue, type CatalogueEntry, engineSentence, networkPricesText, serviceName } from "./catalogue.ts";
 
 export interface MarkdownInput {
   readonly catalogue: Catalogue;
@@ -16,7 +16,7 @@ export interface MarkdownInput {
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 const priceLine = (e: CatalogueEntry) =>
-  `Base $${e.price.base}, Algorand $${e.price.algorand}${e.priceDependsOnInput ? " (base price; the 402 states the exact total)" : ""}`;
+  `${networkPricesText(e, "$")}${e.priceDependsOnInput ? " (base price; the 402 states the exact total)" : ""}`;
 const url = (base: string, path: string) => new URL(path, base).toString();
 
 function paymentsLine(payments: PaymentInfo): string {
@@ -157,7 +157,9 @@ export function renderWorkflowsMd({ catalogue }: MarkdownInput): string {
 
 export function renderPilotMd({ catalogue, payments, baseUrl }: MarkdownInput): string {
   const all = [...catalogue.operations, ...catalogue.skills];
-  const cheapest = [...all].sort((a, b) => Number(a.price.base) - Number(b.price.base) || a.id.localeCompare(b.id))[0];
+  const cheapestFirst = (a: CatalogueEntry, b: CatalogueEntry) => Number(a.listPrice) - Number(b.listPrice) || a.id.localeCompare(b.id);
+  const cheapest = [...all].sort(cheapestFirst)[0];
+  const networks = catalogue.pricedNetworks;
   return [
     `# ${serviceName} pilot: your first paid call`,
     "",
@@ -170,11 +172,11 @@ export function renderPilotMd({ catalogue, payments, baseUrl }: MarkdownInput): 
     "",
     "## Everything on this server, cheapest first",
     "",
-    "| id | call | Base | Algorand |",
-    "|---|---|---|---|",
+    `| id | call | ${networks.map((n) => n.label).join(" | ")} |`,
+    `|---|---|${networks.map(() => "---|").join("")}`,
     ...[...all]
-      .sort((a, b) => Number(a.price.base) - Number(b.price.base) || a.id.localeCompare(b.id))
-      .map((e) => `| ${e.id} | ${e.kind === "skill" ? `POST /v1/jobs/${e.id}` : e.route} | $${e.price.base} | $${e.price.algorand} |`),
+      .sort(cheapestFirst)
+      .map((e) => `| ${e.id} | ${e.kind === "skill" ? `POST /v1/jobs/${e.id}` : e.route} | ${e.networkPrices.map((p) => (p.price === undefined ? "—" : `$${p.price}`)).join(" | ")} |`),
     "",
   ].join("\n");
 }

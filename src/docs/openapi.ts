@@ -8,7 +8,7 @@ import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
 import { priceIn } from "../plugin/price.ts";
-import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, operationArea, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, networkPricesText, operationArea, serviceName } from "./catalogue.ts";
 
 /** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
 export interface DocumentedRoute {
@@ -121,7 +121,7 @@ function operation(entry: CatalogueEntry, payments: PaymentInfo, body: Record<st
   return {
     operationId: entry.id,
     summary: entry.summary,
-    description: `${entry.description}\n\nPrice (USDC): Base ${entry.price.base}, Algorand ${entry.price.algorand}${entry.priceDependsOnInput ? " (base price; the 402 challenge states the exact total for the body)" : ""}. Timeout ${entry.timeoutSec} s.`,
+    description: `${entry.description}\n\nPrice (USDC): ${networkPricesText(entry)}${entry.priceDependsOnInput ? " (base price; the 402 challenge states the exact total for the body)" : ""}. Timeout ${entry.timeoutSec} s.`,
     tags: [operationArea(entry)],
     requestBody: {
       required: true,

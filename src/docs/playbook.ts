@@ -7,7 +7,7 @@
 import { type CatalogueEntry, operationArea, serviceName } from "./catalogue.ts";
 import type { DocsContext } from "./docs-context.ts";
 
-const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd: e.price.base, price_depends_on_input: e.priceDependsOnInput, timeout_sec: e.timeoutSec });
+const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd: e.listPrice, price_depends_on_input: e.priceDependsOnInput, timeout_sec: e.timeoutSec });
 
 export function renderPlaybook(docs: DocsContext) {
   const url = (path: string) => new URL(path, docs.baseUrl).toString();
@@ -36,7 +36,7 @@ export function renderPlaybook(docs: DocsContext) {
         step: 2,
         name: "quote",
         what: quote
-          ? `Custom work: buy job.quote ($${quote.price.base}) with {goal, budget_usdc}; accept → buy the returned run skill (${runSkills.map((s) => s.id).join(", ") || "job.run.*"}) with quote_id; map_to_existing → buy that skill instead; reject → stop.`
+          ? `Custom work: buy job.quote ($${quote.listPrice}) with {goal, budget_usdc}; accept → buy the returned run skill (${runSkills.map((s) => s.id).join(", ") || "job.run.*"}) with quote_id; map_to_existing → buy that skill instead; reject → stop.`
           : "Named skills need no quote: pick one from the catalogue. Custom work (job.quote) is not offered on this server.",
         ...(quote ? { request: { method: "POST", url: url("/v1/jobs"), body: { skill: "job.quote", ...(quote.examples[0]?.input as object) } } } : {}),
       },
@@ -83,7 +83,7 @@ export async function renderCircle(docs: DocsContext) {
       capabilities: url("/v1/capabilities"),
       open_for_work: docs.manager.openForWork,
       payments: { protocol: "x402", version: 2, scheme: "exact", networks: docs.payments.networks.map((n) => n.network) },
-      skills: [...docs.catalogue.operations, ...docs.catalogue.skills].map((e) => ({ id: e.id, price_usd: e.price.base })),
+      skills: [...docs.catalogue.operations, ...docs.catalogue.skills].map((e) => ({ id: e.id, price_usd: e.listPrice })),
     },
     peers: peers.map((p) => ({
       listing_id: p.id,

@@ -5,8 +5,10 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { loadRegistry } from "../boot.ts";
 import { type Config, servingProblems } from "../config.ts";
+import { configuredPricing } from "../configured-payments.ts";
 import { openStore } from "../database.ts";
 import { checkLanguageModel } from "../llm/doctor.ts";
+import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";
 import type { Check, CheckResult } from "./check.ts";
@@ -31,9 +33,13 @@ const dataFolder: Check = (config) => {
 };
 
 const plugins: Check = async (config) => {
+  // Prices are checked against the configured networks; when those do not resolve (the payments check
+  // says why), every table is still checked for one well-formed column.
+  const pricing = await configuredPricing(config).catch(() => undefined);
   try {
-    const registry = await loadRegistry(config);
-    return { name: "plugins", status: "ok", detail: `${registry.plugins.length} endpoints, ${registry.skills.length} skills load${config.plugins ? ` (with ${config.plugins})` : ""}` };
+    const registry = await loadRegistry(config, pricing ?? paymentsOffPricing);
+    const priced = pricing ? "" : "; prices not checked against the networks: the payments configuration does not resolve";
+    return { name: "plugins", status: pricing ? "ok" : "warn", detail: `${registry.plugins.length} endpoints, ${registry.skills.length} skills load${config.plugins ? ` (with ${config.plugins})` : ""}${priced}` };
   } catch (error) {
     const detail = error instanceof RegistryError ? error.message : (error as Error).message;
     return { name: "plugins", status: "fail", detail };

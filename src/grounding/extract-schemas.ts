@@ -6,7 +6,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { AttestationSchema } from "../evidence/attestation-schema.ts";
 import type { CheckFailure } from "../plugin/define.ts";
-import { formatDollars, type NetworkPrices, parseDollars, resolvePrices } from "../plugin/price.ts";
+import { formatDollars, type NetworkPrices, parseDollars } from "../plugin/price.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
 import { batchEnvelope, priceRead } from "../web/endpoint-schemas.ts";
 import { readCallerSchema, schemaLimits } from "./caller-schema.ts";
@@ -78,8 +78,14 @@ export function checkExtractRequest(input: ExtractRequest): CheckFailure | strin
 /** web/read's price for the same pages, plus `surchargeUsd` per page for the model. */
 export function priceExtract(input: ExtractRequest, surchargeUsd: string): NetworkPrices {
   const count = input.urls?.length ?? 1;
-  const read = resolvePrices(priceRead({ ...(input.urls ? { urls: input.urls } : { url: input.url ?? "" }), ...(input.render ? { render: true } : {}) }));
+  const read = priceRead({ ...(input.urls ? { urls: input.urls } : { url: input.url ?? "" }), ...(input.render ? { render: true } : {}) });
   const surcharge = parseDollars(surchargeUsd);
   if (surcharge === undefined) throw new Error(`model surcharge must be a dollar string, got ${JSON.stringify(surchargeUsd)}`);
-  return Object.fromEntries(Object.entries(read).map(([column, micros]) => [column, formatDollars(micros + count * surcharge)]));
+  // Column by column as web/read declares them: the registry checks the sum against the configured networks.
+  const plus = (usd: string) => {
+    const micros = parseDollars(usd);
+    if (micros === undefined) throw new Error(`web/read price must be a dollar string, got ${JSON.stringify(usd)}`);
+    return formatDollars(micros + count * surcharge);
+  };
+  return typeof read === "string" ? plus(read) : Object.fromEntries(Object.entries(read).map(([column, usd]) => [column, plus(usd)]));
 }

@@ -13,7 +13,7 @@ import { ApiError, toApiError } from "../errors.ts";
 import { type Admission, admitPaidCall, type PaidCall, type PaidCallDeps, runWithTimeout, settlePaidCall } from "../paid-call/call.ts";
 import type { AcceptedPayment, Charge } from "../paid-call/payments.ts";
 import type { RateDecision } from "../paid-call/rate-limit.ts";
-import { listPrice, priceIn, type PriceTable } from "../plugin/price.ts";
+import { listPrice, priceIn, type Pricing, type PriceTable } from "../plugin/price.ts";
 import type { GiveBack } from "../plugin/define.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
@@ -44,9 +44,9 @@ export type SkillOutcome<T> =
   /** `paymentResponse`: the encoded PAYMENT-RESPONSE when the job was settled at acceptance. */
   | { readonly kind: "accepted"; readonly job: JobRow; readonly rate: RateDecision | undefined };
 
-/** The declared price the payment was made at (per-network prices by family; free → the list price). */
-function chargedMicros(prices: PriceTable, payment: AcceptedPayment): number {
-  return priceIn(prices, payment.priceColumns ?? []) ?? listPrice(prices);
+/** The declared price the payment was made at (the paying network's columns; free → the list price of the configured networks). */
+function chargedMicros(prices: PriceTable, payment: AcceptedPayment, pricing: Pricing): number {
+  return priceIn(prices, payment.priceColumns ?? []) ?? listPrice(prices, pricing);
 }
 
 export async function callSkill<T>(deps: SkillCallDeps, call: PaidCall, target: SkillCallTarget<T>): Promise<SkillOutcome<T>> {
@@ -90,7 +90,7 @@ async function runSync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fields, 
         caller: admitted.caller,
         payer: payment.payer ?? null,
         network: payment.network ?? null,
-        priceMicros: chargedMicros(admitted.priceMicros, payment),
+        priceMicros: chargedMicros(admitted.priceMicros, payment, entry.pricing),
         settleMode: payment.payer ? "completion" : "free",
         requestId: call.requestId,
         createdAt: startedAt,
@@ -157,7 +157,7 @@ async function submitAsync<T>(deps: SkillCallDeps, call: PaidCall, { entry, fiel
       value,
       payment,
       caller: admitted.caller,
-      priceMicros: chargedMicros(admitted.priceMicros, payment),
+      priceMicros: chargedMicros(admitted.priceMicros, payment, entry.pricing),
       requestId: call.requestId,
       origin: call.origin,
     });

@@ -4,7 +4,7 @@
  * (their USD budget can only be checked when the provider reports cost). Never prints the key.
  */
 import OpenAI from "openai";
-import { loadRegistry } from "../boot.ts";
+import { loadConfiguredRegistry } from "../boot.ts";
 import type { Config } from "../config.ts";
 import { engineOf } from "../docs/catalogue.ts";
 import { redactKey, resolveLlm } from "./config.ts";
@@ -54,7 +54,7 @@ export async function checkLanguageModel(config: Config): Promise<Result[]> {
     access = { ...noModel, configured: true, model: (skill) => settings.models[skill] ?? settings.defaultModel };
   }
   try {
-    const registry = await loadRegistry(config);
+    const registry = await loadConfiguredRegistry(config);
     const lines = registry.skills.flatMap((entry) => {
       const engine = engineOf(entry, access);
       return engine ? [`${entry.id}: ${engine.available ? `${engine.engine}${engine.model ? ` (${engine.model})` : ""}` : "unavailable (needs a model)"}`] : [];

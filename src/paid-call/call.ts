@@ -138,7 +138,7 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
     route,
     resourceUrl: options.resourceUrl,
     description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)),
-    priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price) : entry.priceOf(value as never),
+    priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price, entry.pricing) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
     outputExample: entry.definition.examples[0]?.output,

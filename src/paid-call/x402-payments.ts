@@ -4,18 +4,13 @@
  * and for a replayable charge the body digest that payment-identifier retries must match).
  */
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import { formatDollars, priceIn } from "../plugin/price.ts";
+import { formatDollars, priceIn, publishedColumn } from "../plugin/price.ts";
 import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "../x402/authorize.ts";
 import type { PaymentNetwork } from "../x402/family.ts";
 import type { GateState } from "../x402/gate-state.ts";
 import { digestJson } from "../x402/payment-identifier.ts";
 import { holdAnswer, releasePayment, settlePayment } from "../x402/settle.ts";
 import { type Charge, type HoldingPayment, isReplayableCharge, type Payments } from "./payments.ts";
-
-/** The price column a configured network is published under: its family's (EVM → base, AVM → algorand, a loaded family's own), or its short name when that is a column. */
-export function priceNetworkOf(network: PaymentNetwork): string {
-  return network.priceColumns.find((c) => c !== network.name && c !== network.network) ?? network.name;
-}
 
 export function paidOperationFor(charge: Charge, networks: readonly PaymentNetwork[]): PaidOperation {
   const priceUsd: Record<string, string> = {};
@@ -102,7 +97,7 @@ export function paymentInfoFor(networks: readonly PaymentNetwork[]): PaymentInfo
   return {
     enabled: true,
     networks: networks.map((n) => ({
-      name: priceNetworkOf(n),
+      name: publishedColumn(n),
       network: n.network,
       asset: n.asset,
       payTo: n.payTo,

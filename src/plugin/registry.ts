@@ -6,7 +6,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { errorCodes } from "../errors.ts";
 import { type AnyDefinition, type CheckFailure, definitionId, isDefinition, type PluginDefinition, type SkillDefinition } from "./define.ts";
-import { type PriceTable, resolvePrices } from "./price.ts";
+import { builtInPricing, type NetworkPrices, type Pricing, type PriceTable, resolvePrices } from "./price.ts";
 import { compileValidator, summarizeIssues, type Validator } from "./schema.ts";
 
 export const minTimeoutMs = 100;
@@ -33,12 +33,16 @@ interface EntryBase<D extends AnyDefinition> {
   readonly validateInput: Validator<Static<D["input"]>>;
   /** Per-network micro-dollar price of a validated body. */
   readonly priceOf: (input: Static<D["input"]>) => PriceTable;
+  /** The networks its prices are for (the registry's). */
+  readonly pricing: Pricing;
 }
 
 export type PluginEntry = EntryBase<PluginDefinition>;
 export type SkillEntry = EntryBase<SkillDefinition>;
 
 export interface Registry {
+  /** The networks every price is checked against and the documents quote (plugin/price.ts Pricing). */
+  readonly pricing: Pricing;
   readonly plugins: readonly PluginEntry[];
   readonly skills: readonly SkillEntry[];
   plugin(id: string): PluginEntry | undefined;
@@ -68,7 +72,8 @@ export function fileStemFor(id: string): string {
   return id.replace(/[._]/g, "-");
 }
 
-export function buildRegistry(files: readonly LoadedFile[]): Registry {
+/** Checks every file; prices against `pricing`, the configured networks (default: Base and Algorand, each required). */
+export function buildRegistry(files: readonly LoadedFile[], pricing: Pricing = builtInPricing): Registry {
   const problems: DeclarationProblem[] = [];
   const plugins: PluginEntry[] = [];
   const skills: SkillEntry[] = [];
@@ -84,7 +89,7 @@ export function buildRegistry(files: readonly LoadedFile[]): Registry {
     const stem = stemOf(loaded.file);
     for (const definition of found) {
       const report = (field: string, message: string) => problems.push({ file: loaded.file, field, message });
-      const entry = checkDefinition(definition, loaded, report);
+      const entry = checkDefinition(definition, loaded, pricing, report);
       if (!entry) continue;
 
       const id = entry.id;
@@ -114,6 +119,7 @@ export function buildRegistry(files: readonly LoadedFile[]): Registry {
   const pluginById = new Map(plugins.map((p) => [p.id, p]));
   const skillByName = new Map(skills.map((s) => [s.id, s]));
   return Object.freeze({
+    pricing,
     plugins: Object.freeze(plugins),
     skills: Object.freeze(skills),
     plugin: (id: string) => pluginById.get(id),
@@ -141,6 +147,7 @@ function definitionsOf(loaded: LoadedFile): AnyDefinition[] | string {
 function checkDefinition(
   definition: AnyDefinition,
   loaded: LoadedFile,
+  pricing: Pricing,
   report: (field: string, message: string) => void,
 ): PluginEntry | SkillEntry | undefined {
   let ok = true;
@@ -189,7 +196,7 @@ function checkDefinition(
     if (!(code in errorCodes)) fail("errors", `unknown error code ${JSON.stringify(code)}`);
   }
 
-  const priceOf = makePriceOf(definition, fail);
+  const priceOf = makePriceOf(definition, pricing, fail);
   if (!ok || !input || !priceOf) return undefined;
 
   const validateSchema = compileValidator<Static<TObject>>(input);
@@ -230,19 +237,21 @@ function checkDefinition(
     definition,
     validateInput,
     priceOf,
+    pricing,
   } as PluginEntry | SkillEntry;
 }
 
 function makePriceOf(
   definition: AnyDefinition,
+  pricing: Pricing,
   fail: (field: string, message: string) => void,
 ): ((input: Static<TObject>) => PriceTable) | undefined {
   const price = definition.price as unknown;
   if (typeof price === "function") {
-    return (input) => resolvePrices((price as (i: unknown) => Parameters<typeof resolvePrices>[0])(input));
+    return (input) => resolvePrices((price as (i: unknown) => NetworkPrices)(input), pricing);
   }
   try {
-    const fixed = resolvePrices(price as Parameters<typeof resolvePrices>[0]);
+    const fixed = resolvePrices(price as NetworkPrices, pricing);
     return () => fixed;
   } catch (error) {
     fail("price", (error as Error).message);
