@@ -20,7 +20,12 @@ export interface CatalogueEntry {
   readonly route: string;
   readonly summary: string;
   readonly description: string;
-  /** Prices of the first example (batches and options may cost more, see `priceDependsOnInput`), per price column as the table has them. */
+  /**
+   * Prices of the first example (batches and options may cost more, see `priceDependsOnInput`) under
+   * the column each priced network is published under (capabilities' `wallets` and network `name`):
+   * what each configured network charges, whichever of its columns the table has. Payments off and a
+   * table with none of Base's or Algorand's columns: the table's own columns.
+   */
   readonly price: Readonly<Record<PriceColumn, string>>;
   /** The same per priced network (the catalogue's `pricedNetworks`, in order); undefined where the table has none of its columns (payments off only). */
   readonly networkPrices: readonly { readonly label: string; readonly price: string | undefined }[];
@@ -56,15 +61,18 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
   const engine = engineOf(entry, llm);
   const first = d.examples[0];
   const table = entry.priceOf((first?.input ?? {}) as never);
-  const price = formatPrices(table);
+  const declared = formatPrices(table);
+  const networkPrices = entry.pricing.networks.map((n) => ({ column: n.column, label: n.label, price: priceIn(declared, n.columns) }));
+  const published: Record<PriceColumn, string> = {};
+  for (const n of networkPrices) if (n.price !== undefined && !Object.hasOwn(published, n.column)) published[n.column] = n.price;
   return {
     kind: d.kind,
     id: entry.id,
     route: d.kind === "plugin" ? d.route : "POST /v1/jobs",
     summary: d.summary,
     description: d.description ?? d.summary,
-    price,
-    networkPrices: entry.pricing.networks.map((n) => ({ label: n.label, price: priceIn(price, n.columns) })),
+    price: Object.keys(published).length > 0 ? published : declared,
+    networkPrices: networkPrices.map(({ label, price }) => ({ label, price })),
     listPrice: formatDollars(listPrice(table, entry.pricing)),
     priceDependsOnInput: typeof d.price === "function",
     async: d.kind === "skill" ? d.async : false,

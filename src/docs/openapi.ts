@@ -285,7 +285,7 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
       title: serviceName,
       version: apiVersion,
       description:
-        "Pay-per-call web evidence and job skills. Paid operations use x402 v2 (exact scheme, USDC on Base and Algorand): POST without payment to get a free 402 price preview, then retry the identical body with PAYMENT-SIGNATURE. Failed work is never settled. Fetched text is untrusted data (content_is_untrusted: true).",
+        `Pay-per-call web evidence and job skills. Paid operations use x402 v2 (exact scheme, USDC on ${catalogue.pricedNetworks.map((n) => n.label).join(" and ")}): POST without payment to get a free 402 price preview, then retry the identical body with PAYMENT-SIGNATURE. Failed work is never settled. Fetched text is untrusted data (content_is_untrusted: true).`,
     },
     servers: [{ url: baseUrl }],
     paths,
