@@ -5,6 +5,9 @@
  * in the 402, listed in the capabilities and the agent card, and a call paid on it settles through
  * the family's own in-process mechanism (a toy chain: an HMAC for a signature, a set for spent nonces);
  * an operator's skill file with a column of its own for the toy network charges and records that price.
+ * The server takes payments on the toy network only, so a price table need not price Base or Algorand:
+ * an endpoint file priced in the toy column alone loads and is offered, and the documents (OpenAPI,
+ * skill.md, the pilot's table, the capabilities, the agent card) quote the toy network's prices only.
  * The family's name, CAIP-2 namespace and price column are new on every run, so no source file can
  * know them: whatever prices, offers and lists the family reads them from its folder.
  */
@@ -20,7 +23,7 @@ import type { PaymentFamily } from "../../src/x402/family.ts";
 import { registerFamily } from "../../src/x402/family-registry.ts";
 import { decodePaymentRequired, decodePaymentResponse, encodeBase64Json } from "../../src/x402/headers.ts";
 import { onFreshPort } from "../support/ports.ts";
-import { pluginFolder, skillSource } from "../support/plugin-files.ts";
+import { pluginFolder, pluginSource, skillSource } from "../support/plugin-files.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 
 const src = resolve(import.meta.dir, "../../src/x402");
@@ -109,7 +112,11 @@ beforeAll(async () => {
   site = startSiteServer();
   site.set("/page", "<html><head><title>Toy</title></head><body><main><h1>Toy page</h1><p>Paid for in toy dollars, every one of them.</p></main></body></html>");
   // An operator's skill file with a column of the toy network's own beside the spec's two.
-  const plugins = pluginFolder({ "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", ${JSON.stringify(toyColumn)}: "0.004" }`, async: "true" }) });
+  const plugins = pluginFolder({
+    "toy-echo.ts": skillSource("toy.echo", { price: `{ base: "0.002", algorand: "0.003", ${JSON.stringify(toyColumn)}: "0.004" }`, async: "true" }),
+    // Priced for the one configured network alone: no Base, no Algorand column.
+    "toy-reverse.ts": pluginSource("toy.reverse", "POST /v1/toy/reverse", `{ ${JSON.stringify(toyColumn)}: "0.007" }`),
+  });
   const x402 = { families: [folder], networks: [{ family: familyName, network: "toynet", payTo: "TOY-PAYEE", settlement: "local" }] };
   service = await onFreshPort((port) => {
     const config = loadConfig({
@@ -183,6 +190,44 @@ describe("a payment family from a folder", () => {
       job = (await (await fetch(`${base}/v1/jobs/${id}`)).json()) as typeof job;
     }
     expect(job).toMatchObject({ status: "completed", payment: { price_usd: "0.004", settled: true }, result: { upper: "TOY" } });
+  });
+
+  it("prices an endpoint file priced in its column alone (no Base or Algorand column) and offers it in the 402", async () => {
+    const res = await fetch(`${base}/v1/toy/reverse`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "abc" }) });
+    expect(res.status).toBe(402);
+    const required = decodePaymentRequired(res.headers.get("payment-required") ?? "");
+    if (!required.ok) throw new Error(required.reason);
+    expect(required.value.accepts).toEqual([
+      { scheme: "exact", network: toyNetwork, amount: "7000", asset: "TOYUSD", payTo: "TOY-PAYEE", maxTimeoutSeconds: 300, extra: { chain: "toy" } },
+    ]);
+  });
+
+  it("is the only network the documents quote a price for", async () => {
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { description: string }; paths: Record<string, { post?: { description: string; "x-payment-info"?: { price_usd: unknown } } }> };
+    expect(openapi.info.description).toContain("USDC on Toynet)");
+    expect(openapi.paths["/v1/toy/reverse"]?.post?.description).toContain("Price (USDC): Toynet 0.007.");
+    expect(openapi.paths["/v1/web/read"]?.post?.description).toContain("Price (USDC): Toynet 0.005 (base price;");
+    const priceLines = Object.values(openapi.paths).flatMap((p) => p.post?.description?.split("Price (USDC): ").slice(1) ?? []);
+    expect(priceLines.length).toBeGreaterThan(3);
+    for (const line of priceLines) expect(line).toMatch(/^Toynet \d/);
+    expect(JSON.stringify(openapi)).not.toMatch(/Base \d|Algorand \d|"base":|"algorand":/);
+
+    const skillMd = await (await fetch(`${base}/skill.md`)).text();
+    expect(skillMd).toContain("- Price (USDC): Toynet $0.007");
+    expect(skillMd).toContain("- Price (USDC): Toynet $0.004");
+    expect(skillMd).not.toMatch(/Base \$|Algorand \$/);
+    const pilot = await (await fetch(`${base}/pilot.md`)).text();
+    expect(pilot).toContain("| id | call | Toynet |");
+    expect(pilot).toContain("| toy.reverse | POST /v1/toy/reverse | $0.007 |");
+
+    const capabilities = (await (await fetch(`${base}/v1/capabilities`)).json()) as { operations: { id: string; price_usd: unknown }[]; catalogue: { id: string; price: string; price_usd: unknown }[] };
+    expect(capabilities.operations.find((o) => o.id === "toy.reverse")?.price_usd).toEqual({ [toyColumn]: "0.007" });
+    expect(capabilities.operations.find((o) => o.id === "web.read")?.price_usd).toEqual({ [toyColumn]: "0.005" });
+    expect(capabilities.catalogue.find((s) => s.id === "toy.echo")).toMatchObject({ price: "0.004", price_usd: { [toyColumn]: "0.004" } });
+    expect(JSON.stringify(capabilities)).not.toMatch(/"base":|"algorand":/);
+    const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json()) as { skills: { name: string; price: unknown }[] };
+    expect(card.skills.find((s) => s.name === "toy.reverse")?.price).toEqual({ currency: "USDC", [toyColumn]: "0.007" });
+    expect(JSON.stringify(card)).not.toMatch(/"base":|"algorand":/);
   });
 
   it("is refused when its price columns reach none a built-in family charges by (a price table would leave its networks unpriced)", () => {
