@@ -208,7 +208,7 @@ function countStrongErrors(lines: readonly string[], first: number, last: number
 }
 
 /** The first line in [from, before) that is certainly an error and not boilerplate, or -1. */
-function firstStrongError(lines: readonly string[], from: number, before: number, extra: readonly RegExp[]): number {
+function firstStrongError(lines: readonly string[], from: number, before: number): number {
   for (let i = from; i < before; i++) {
     const text = lines[i] as string;
     if (matchesAny(STRONG_ERROR, text) && !isBoilerplate(text)) return i;
@@ -385,7 +385,7 @@ function failureSpan(lines: readonly string[], anchor: number, start: number, st
   // Test runners print each failure's detail early and a summary at the end: the failing command's
   // first certain error competes with the window found from the end. Both are kept when they fit
   // in maxLines together; otherwise the one with more certain error lines wins (ties: the end).
-  const firstCertain = firstStrongError(lines, start, from, extra);
+  const firstCertain = firstStrongError(lines, start, from);
   if (firstCertain >= 0) {
     const earlyFrom = Math.max(start, firstCertain - 2);
     const earlyTo = Math.min(stop, earlyFrom + maxLines - 1);

@@ -95,7 +95,7 @@ describe("grok.prompt", () => {
     const web = site();
     web.set("/rates", page("Rates", "<p>The euro trades at 1.09 dollars today according to the desk.</p>"));
     const url = web.url("/rates");
-    const server = chat((r, n) => {
+    const server = chat((_request, n) => {
       if (n === 0) return { toolCalls: [tool("web_read", url)] };
       if (n === 1) return { content: "Report the rate." };
       return { content: `The euro is at 1.09 dollars (${url}); see also https://invented.example/rates.` };
@@ -249,7 +249,7 @@ describe("grok.prompt budgets: each one stops the loop and the answer still come
 
 describe("grok.prompt json_only", () => {
   it("returns the JSON document, after one repair when the first answer does not parse", async () => {
-    const server = chat((r, n) => (n === 0 ? { content: "Here it is: {oops" } : { content: '```json\n{"capital": "Paris"}\n```' }));
+    const server = chat((_request, n) => (n === 0 ? { content: "Here it is: {oops" } : { content: '```json\n{"capital": "Paris"}\n```' }));
     const s = await service(server);
     const job = await run(s, { prompt: "Capital of France as JSON", json_only: true });
     expect(job.status).toBe("completed");
@@ -284,7 +284,7 @@ describe("grok.prompt against a difficult provider", () => {
   });
 
   it("retries a 429 after its Retry-After", async () => {
-    const server = chat((r, n) => (n === 0 ? { status: 429, retryAfter: "1" } : { content: "fine" }));
+    const server = chat((_request, n) => (n === 0 ? { status: 429, retryAfter: "1" } : { content: "fine" }));
     const s = await service(server);
     const job = await run(s, { prompt: "hello" });
     expect(job.result.answer).toBe("fine");
