@@ -100,7 +100,7 @@ function agentCard(docs: DocsContext) {
   return {
     name: serviceName,
     description:
-      "Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on Base or Algorand). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.",
+      `Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on ${docs.catalogue.pricedNetworks.map((n) => n.label).join(" or ")}). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.`,
     version: agentCardServiceVersion,
     supportedInterfaces: [
       // A2A messaging: JSON-RPC with the v0.3 method names (message/send, message/stream, tasks/get, tasks/cancel), paid with the A2A x402 extension.
@@ -180,7 +180,7 @@ function about(docs: DocsContext) {
     service: serviceName,
     version: docs.productVersion,
     description:
-      "Tollbooth sells web evidence (page text, PDF text, change checks) and bounded job skills to agents, per call, with x402 v2. No account or API key: pay with USDC on Base or Algorand. Free discovery first: /v1/capabilities, /v1/trust, /openapi.json.",
+      `Tollbooth sells web evidence (page text, PDF text, change checks) and bounded job skills to agents, per call, with x402 v2. No account or API key: pay with USDC on ${docs.catalogue.pricedNetworks.map((n) => n.label).join(" or ")}. Free discovery first: /v1/capabilities, /v1/trust, /openapi.json.`,
     open_for_work: docs.manager.openForWork,
     manager: manager(docs),
     operations: docs.catalogue.operations.map((e) => e.id),

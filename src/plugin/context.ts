@@ -14,7 +14,7 @@ import type { WebEngine } from "../web/engine.ts";
 /** One skill as buyers see it in the catalogue (read-only). */
 export interface SkillSummary {
   readonly id: string;
-  /** Dollar price on Base (the reference price), e.g. "0.002". */
+  /** Its list price (plugin/price.ts listPrice: the first configured network's; payments off: Base's), e.g. "0.002". */
   readonly priceUsd: string;
   readonly async: boolean;
   readonly timeoutSec: number;

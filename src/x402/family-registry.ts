@@ -17,7 +17,7 @@ export function registerFamily(family: PaymentFamily): void {
   if (!/^[a-z][a-z0-9-]*$/.test(family.name)) throw new Error(`payment family name ${JSON.stringify(family.name)}: lowercase letters, digits and -`);
   if (!fallsBackOnBuiltIn(family.priceColumns)) {
     const builtIn = builtInPriceColumns.map((columns) => columns[0]).join(" or ");
-    throw new Error(`payment family ${family.name}: priceColumns ${JSON.stringify(family.priceColumns)} must name, after its own, a column a built-in family charges by (${builtIn}), so that every price table prices its networks`);
+    throw new Error(`payment family ${family.name}: priceColumns ${JSON.stringify(family.priceColumns)} must name, after its own, a column a built-in family charges by (${builtIn}), so that the built-in files' price tables price its networks`);
   }
   registered.set(family.name, family);
 }

@@ -225,7 +225,8 @@ describe("a payment family from a folder", () => {
     expect(capabilities.operations.find((o) => o.id === "web.read")?.price_usd).toEqual({ [toyColumn]: "0.005" });
     expect(capabilities.catalogue.find((s) => s.id === "toy.echo")).toMatchObject({ price: "0.004", price_usd: { [toyColumn]: "0.004" } });
     expect(JSON.stringify(capabilities)).not.toMatch(/"base":|"algorand":/);
-    const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json()) as { skills: { name: string; price: unknown }[] };
+    const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json()) as { description: string; skills: { name: string; price: unknown }[] };
+    expect(card.description).toContain("USDC on Toynet)");
     expect(card.skills.find((s) => s.name === "toy.reverse")?.price).toEqual({ currency: "USDC", [toyColumn]: "0.007" });
     expect(JSON.stringify(card)).not.toMatch(/"base":|"algorand":/);
   });
