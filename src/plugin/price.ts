@@ -110,7 +110,7 @@ export function formatDollars(micros: number): string {
  */
 export function resolvePrices(price: NetworkPrices, pricing: Pricing = builtInPricing): PriceTable {
   const fills = [...new Set(pricing.networks.map((n) => n.column))];
-  const example = `{ ${fills.map((c) => `${JSON.stringify(c)}: "0.005"`).join(", ")} }`;
+  const example = `{ ${fills.map((c) => `${/^[A-Za-z_$][\w$]*$/.test(c) ? c : JSON.stringify(c)}: "0.005"`).join(", ")} }`;
   const out: Record<string, number> = {};
   const columns = typeof price === "string" ? fills : [...new Set([...fills.filter((c) => Object.hasOwn(price, c)), ...Object.keys(price)])];
   if (columns.length === 0) throw new Error(`a price table needs at least one column, e.g. ${example}`);

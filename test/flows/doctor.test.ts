@@ -42,6 +42,19 @@ describe("tollbooth doctor", () => {
     expect(text).toMatch(/\[FAIL\] plugins: [^]*a-one\.ts: price/);
   });
 
+  it("checks price tables against the networks payments are taken on", async () => {
+    const plugins = pluginFolder({ "a-one.ts": skillSource("a.one", { price: `{ base: "0.01" }` }) });
+    const paid = ["--data", join(tmp(), "d"), "--plugins", plugins, "--payments", "on", "--pay-to-base", payTo, "--facilitator-url", "http://127.0.0.1:9/"];
+    const baseOnly = await runDoctor(loadConfig({ argv: paid }));
+    expect(baseOnly.results.find((r) => r.name === "plugins")).toMatchObject({ status: "ok" });
+    const withAlgorand = await runDoctor(loadConfig({ argv: [...paid, "--pay-to-algorand", "A".repeat(58)] }));
+    expect(withAlgorand.results.find((r) => r.name === "plugins")).toMatchObject({ status: "fail", detail: expect.stringContaining("a-one.ts: price: price for algorand is missing") });
+    // Networks that do not resolve (the payments check says why): tables are still checked for a well-formed column.
+    const unresolved = await runDoctor(loadConfig({ argv: ["--data", join(tmp(), "d"), "--plugins", plugins, "--payments", "on"], env: { TOLLBOOTH_X402: JSON.stringify({ families: ["/nonexistent/tb-family"], networks: [{ family: "toy", network: "toynet", payTo: "T", settlement: "local" }] }) } }));
+    expect(unresolved.results.find((r) => r.name === "payments")).toMatchObject({ status: "fail" });
+    expect(unresolved.results.find((r) => r.name === "plugins")).toMatchObject({ status: "warn", detail: expect.stringContaining("prices not checked against the networks") });
+  });
+
   it("checks that the facilitator supports each network, and says when it cannot be reached", async () => {
     const facilitator = startFacilitatorServer({
       verify: async () => ({ isValid: true }),
