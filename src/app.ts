@@ -226,18 +226,24 @@ export function createApp(deps: AppDeps) {
       if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return readyAnswer(null, 304, headers.notModified, context);
       return readyAnswer(documentBody(document), 200, headers.ok, context);
     };
+    // A held document (route.heldForMs) is answered again until its time is up, with nothing read.
+    let held: { readonly document: RenderedDocument; readonly until: number } | undefined;
+    const hold = (document: RenderedDocument) => {
+      if (route.heldForMs) held = { document, until: performance.now() + route.heldForMs };
+      return document;
+    };
     const render = (request: Request, context: RequestContext, jobs: JobsInfo) => {
       const document = renderDocument(route, docsContext(request, context, route, jobs));
-      return document instanceof Promise ? document.then((d) => respond(request, context, d)) : respond(request, context, document);
+      return document instanceof Promise ? document.then((d) => respond(request, context, hold(d))) : respond(request, context, hold(document));
     };
     const needs = route.readsJobs;
     // Documents without live job figures stay synchronous unless they read the store themselves; the figures answer synchronously when they can.
-    const answer: FreeAnswer = needs
-      ? (request, context) => {
-          const jobs = jobService.info.figures(needs);
-          return jobs instanceof Promise ? jobs.then((j) => render(request, context, j)) : render(request, context, jobs);
-        }
-      : (request, context) => render(request, context, jobService.info.figures.none);
+    const answer: FreeAnswer = (request, context) => {
+      if (held && performance.now() < held.until) return respond(request, context, held.document);
+      if (!needs) return render(request, context, jobService.info.figures.none);
+      const jobs = jobService.info.figures(needs);
+      return jobs instanceof Promise ? jobs.then((j) => render(request, context, j)) : render(request, context, jobs);
+    };
     freeAnswers.set(route.path, answer);
     app.get(route.path, ({ request }) => answer(request, contextOf(request)));
   }

@@ -10,6 +10,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
 import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
+import { createFreeTally } from "./http/free-tally.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { holdMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
@@ -172,10 +173,20 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler = setInterval(reconcile, reconcileEveryMs);
     reconciler.unref?.();
   }
-  const features = () => ({ render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } });
+  // Read by every free document: the same object for a second at a time (the documents reuse their text by it).
+  type Features = { readonly render: { readonly available: boolean; readonly detail: string } };
+  let featuresHeld: { readonly value: Features; readonly until: number } | undefined;
+  const features = (): Features => {
+    const now = performance.now();
+    if (!featuresHeld || now >= featuresHeld.until) {
+      featuresHeld = { value: { render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } }, until: now + 1000 };
+    }
+    return featuresHeld.value;
+  };
   const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
+  const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);
   const serve = createRequestHandler((request) => app.fetch(request), {
     log,
     freeAnswers,
@@ -183,6 +194,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     clients,
     requestTimeoutMs: config.requestTimeoutMs,
     logRequests: config.logRequests,
+    freeTally,
     ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
   });
   return {
@@ -203,6 +215,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     metrics,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      freeTally?.stop();
       await heartbeat.stop();
       valve?.stop();
       if (valve && valve.stats().collections > 0) log.info("memory valve", { soft_limit_mb: config.memorySoftLimitMb, ...valve.stats() });

@@ -45,9 +45,10 @@ export const configFields = {
   logFile: t.Optional(t.String({ minLength: 1, description: "Write log lines to this file instead of stdout/stderr, rotated at --log-file-max-mb." })),
   logFileMaxMb: t.Integer({ minimum: 1, maximum: 100_000, default: 100, description: "Size in MB at which the log file is rotated (to FILE.1, FILE.2, ...)." }),
   logFileKeep: t.Integer({ minimum: 0, maximum: 100, default: 3, description: "Rotated log files kept beside the current one; older ones are deleted." }),
-  logRequests: t.Union([t.Literal("all"), t.Literal("errors-and-paid")], {
-    default: "all",
-    description: "all: one line per request; errors-and-paid: only answers >= 400 (not 402 price previews) and calls that carried a payment.",
+  logRequests: t.Union([t.Literal("all"), t.Literal("calls"), t.Literal("errors-and-paid")], {
+    default: "calls",
+    description:
+      "all: one line per request; calls: one line per request but free documents answered below 400, which are counted in one line a minute; errors-and-paid: only answers >= 400 (not 402 price previews) and calls that carried a payment.",
   }),
   extractWorkers: t.Optional(
     t.Integer({ minimum: 0, maximum: 64, description: "Threads that extract HTML pages for web reads (0: on the server's own thread). Default: one per CPU core." }),

@@ -1,13 +1,17 @@
 /**
  * Log output (issue 15 §5): the log file's size cap and rotation, lines written in batches but
- * never lost at a normal exit, and the request log that keeps only errors and paid calls.
+ * never lost at a normal exit, the request log that keeps only errors and paid calls, and the
+ * free documents counted rather than logged one by one (the default).
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contextOf } from "../src/http/request-context.ts";
+import { createFreeTally } from "../src/http/free-tally.ts";
 import { createRequestHandler } from "../src/http/serve.ts";
+import { startService } from "../src/boot.ts";
+import { loadConfig } from "../src/config.ts";
 import { createLogger, createMemoryLogger } from "../src/log.ts";
 import { fileLogOutput } from "../src/log-output.ts";
 
@@ -117,6 +121,61 @@ describe("request log", () => {
 
   it("with errors-and-paid, logs errors and calls that carried a payment, not successes or price previews", async () => {
     expect(await send("errors-and-paid")).toEqual(["/missing 404", "/broken 500", "/paid 200"]);
+  });
+});
+
+describe("free documents under --log-requests calls (the default)", () => {
+  // Free documents are answered before the app; /doc/gone stands for one that fails.
+  const freeAnswers = new Map([
+    ["/doc", () => new Response("{}", { status: 200 })],
+    ["/doc/gone", () => new Response("{}", { status: 503 })],
+  ]);
+  const app = (request: Request) => new Response("{}", { status: new URL(request.url).pathname === "/missing" ? 404 : 200 });
+  const send = async (mode: "all" | "calls") => {
+    const log = createMemoryLogger();
+    const freeTally = createFreeTally(log);
+    const handle = createRequestHandler(app, { log, logRequests: mode, freeAnswers, freeTally });
+    for (const path of ["/doc", "/doc", "/doc/gone", "/other", "/missing"]) await handle(new Request(`http://127.0.0.1${path}`), "127.0.0.1");
+    const requests = log.lines.filter((l) => l.msg === "request").map((l) => `${String(l.path)} ${String(l.status)}`);
+    freeTally.stop();
+    return { requests, tallies: log.lines.filter((l) => l.msg === "free documents served") };
+  };
+
+  it("counts free documents answered below 400 in one line instead of a line each, and logs every other request", async () => {
+    const { requests, tallies } = await send("calls");
+    expect(requests).toEqual(["/doc/gone 503", "/other 200", "/missing 404"]);
+    expect(tallies).toHaveLength(1);
+    expect(tallies[0]).toMatchObject({ level: "info", served: { "/doc": 2 } });
+    expect(typeof tallies[0]!.period_sec).toBe("number");
+  });
+
+  it("with all, logs the free documents too", async () => {
+    const { requests } = await send("all");
+    expect(requests).toEqual(["/doc 200", "/doc 200", "/doc/gone 503", "/other 200", "/missing 404"]);
+  });
+
+  it("writes no tally line when nothing was counted, and starts a new count after each line", () => {
+    const log = createMemoryLogger();
+    const tally = createFreeTally(log);
+    tally.flush();
+    expect(log.lines).toHaveLength(0);
+    tally.count("/health");
+    tally.flush();
+    tally.count("/v1/capabilities");
+    tally.stop();
+    expect(log.lines.map((l) => l.served)).toEqual([{ "/health": 1 }, { "/v1/capabilities": 1 }]);
+  });
+
+  it("is the server's default, and a stopping server writes what it counted", async () => {
+    expect(loadConfig({ argv: [] }).logRequests).toBe("calls");
+    const log = createMemoryLogger();
+    const service = await startService(loadConfig({ argv: ["--port", "0", "--data", ":memory:", "--render", "off", "--extract-workers", "0"] }), { log });
+    const base = `http://127.0.0.1:${service.server.port}`;
+    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${base}/v1/jobs/job_none`)).status).toBe(404);
+    await service.close();
+    expect(log.lines.filter((l) => l.msg === "request").map((l) => l.path)).toEqual(["/v1/jobs/:id"]);
+    expect(log.lines.find((l) => l.msg === "free documents served")).toMatchObject({ served: { "/health": 3 } });
   });
 });
 

@@ -14,8 +14,10 @@
  *   node_modules/.bin/bun scripts/bench/request-cost.ts [--rounds 5] [--seconds 4] [--connections 50]
  *     [--ours-args "--log-requests errors"] (extra flags for our server)
  *     [--ref-root /tmp/ref] (another checkout served beside ours, same flags: an A/B in one run)
- *     [--duties] (also bare Elysia doing by hand only the duties every answer of ours has: request id,
- *     Host check, CORS and X-Request-Id headers, the client's address and one access line; the floor under ours)
+ *     [--duties] (also bare Elysia doing by hand only the duties every answer of ours has under
+ *     `--log-requests all`: request id, Host check, CORS and X-Request-Id headers, the client's address
+ *     and one access line; the floor under ours with that flag. By default (`calls`) a free document
+ *     answered below 400 is counted, not logged, and its client is not looked up)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

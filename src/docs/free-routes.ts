@@ -24,6 +24,11 @@ export interface FreeRoute {
    * unchanged the last rendered text is served again. Absent: rendered on every request.
    */
   readonly reusedWhile?: (docs: DocsContext) => string;
+  /**
+   * The rendered text is served again for this many milliseconds, without reading anything: what it
+   * shows may be that old (a cheap document asked for very often, like /health).
+   */
+  readonly heldForMs?: number;
   /** The live job figures the document reads (loaded from the job store before rendering). */
   readonly readsJobs?: JobFigureNeeds;
   /** Query parameters the document reads (listed in OpenAPI). */
@@ -32,9 +37,16 @@ export interface FreeRoute {
 
 /** Documents built from the registry, prices and networks alone (fixed while serving) and the base URL. */
 const byBaseUrl = (docs: DocsContext) => docs.baseUrl;
+/** The features as text, once per features object (the server hands out the same one for a second). */
+const featureKeys = new WeakMap<DocsContext["features"], string>();
+function featuresKey(features: DocsContext["features"]): string {
+  let key = featureKeys.get(features);
+  if (key === undefined) featureKeys.set(features, (key = JSON.stringify(features)));
+  return key;
+}
 /** The capabilities' live inputs: the manager's state, active jobs and the optional features. */
 const capabilitiesInputs = (docs: DocsContext) =>
-  JSON.stringify([docs.manager.openForWork, docs.manager.pauseReason, docs.jobs?.activeJobs() ?? 0, docs.features]);
+  `${docs.manager.openForWork ? "open" : JSON.stringify(docs.manager.pauseReason)} ${docs.jobs?.activeJobs() ?? 0} ${featuresKey(docs.features)}`;
 
 const notServed = (what: string) => ({ ok: false, error: "NOT_FOUND", status: 404, message: `The ${what} is not served by this document renderer.` });
 
@@ -257,6 +269,8 @@ export const freeRoutes: readonly FreeRoute[] = [
       skills: docs.catalogue.skills.length,
       features: docs.features,
     }),
+    // Uptime is in whole seconds; a pause made by another process shows within a second anyway.
+    heldForMs: 1000,
   },
   {
     path: "/openapi.json",

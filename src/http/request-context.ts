@@ -24,20 +24,24 @@ export interface RequestContext {
 
 const contexts = new WeakMap<Request, RequestContext>();
 
-const hexPairs = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const pool = new Uint8Array(4096);
-let poolAt = pool.length;
+const idsPerBatch = 256;
+let batch = "";
+let batchAt = idsPerBatch;
 
-/** `req_` and 128 random bits in hex, taken from a pool of random bytes refilled 256 ids at a time. */
+/**
+ * `req_` and 128 random bits in hex. Ids are made 256 at a time as one string and handed out as
+ * slices of it: one random draw and one hex encoding per batch, and no per-id string building.
+ */
 export function newRequestId(): string {
-  if (poolAt + 16 > pool.length) {
-    crypto.getRandomValues(pool);
-    poolAt = 0;
+  if (batchAt === idsPerBatch) {
+    const hex = Buffer.from(crypto.getRandomValues(new Uint8Array(16 * idsPerBatch))).toString("hex");
+    const ids: string[] = [];
+    for (let i = 0; i < idsPerBatch; i++) ids.push(`req_${hex.slice(i * 32, i * 32 + 32)}`);
+    batch = ids.join("");
+    batchAt = 0;
   }
-  let id = "req_";
-  for (let i = poolAt; i < poolAt + 16; i++) id += hexPairs[pool[i]!];
-  poolAt += 16;
-  return id;
+  const at = batchAt++ * 36;
+  return batch.slice(at, at + 36);
 }
 
 export function attachContext(request: Request, context: RequestContext): void {

@@ -55,16 +55,29 @@ function split(url: string): { path?: string; authority?: string } {
   return { path: rest.startsWith("/") ? rest : `/${rest}`, authority: absolute[1] };
 }
 
+/** The last request's `http://authority` and Host header and the origin they gave: nearly every request repeats them. */
+let lastAuthority: { readonly prefix: string; readonly hostHeader: string | null; readonly origin: string } | undefined;
+
 /** Reads the request's target or throws a 400 (INVALID_HOST, or INVALID_REQUEST for a path that cannot be decoded). */
 export function readRequestTarget(url: string, hostHeader: string | null): RequestTarget {
+  const last = lastAuthority;
+  if (last !== undefined && hostHeader === last.hostHeader && url.startsWith(last.prefix) && url.charCodeAt(last.prefix.length) === 47 /* "/" */) {
+    return targetOf(url.slice(last.prefix.length), last.origin);
+  }
   const { path: pathAndQuery, authority } = split(url);
   // A Request made in-process carries its host in the URL only; one off the wire has a Host header.
-  hostHeader ??= authority ?? null;
+  const hostSent = hostHeader ?? authority ?? null;
   if (pathAndQuery === undefined) throw new ApiError("INVALID_HOST", { message: "The request target must be a path (CONNECT and other authority-form requests are not served)." });
-  const host = validHost(hostHeader);
+  const host = validHost(hostSent);
   if (host === undefined) {
-    throw new ApiError("INVALID_HOST", { message: hostHeader === null ? "The request has no Host header (HTTP/1.1 requires one)." : "The Host header is not a valid host[:port]." });
+    throw new ApiError("INVALID_HOST", { message: hostSent === null ? "The request has no Host header (HTTP/1.1 requires one)." : "The Host header is not a valid host[:port]." });
   }
+  const origin = `http://${host}`;
+  if (authority !== undefined && url.startsWith(`http://${authority}/`)) lastAuthority = { prefix: `http://${authority}`, hostHeader, origin };
+  return targetOf(pathAndQuery, origin);
+}
+
+function targetOf(pathAndQuery: string, origin: string): RequestTarget {
   const queryAt = pathAndQuery.search(/[?#]/);
   const path = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
   try {
@@ -72,5 +85,5 @@ export function readRequestTarget(url: string, hostHeader: string | null): Reque
   } catch {
     throw new ApiError("INVALID_REQUEST", { message: "The request path holds a malformed percent escape." });
   }
-  return { pathAndQuery, path, origin: `http://${host}` };
+  return { pathAndQuery, path, origin };
 }

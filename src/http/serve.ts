@@ -8,6 +8,7 @@ import { serveHttp } from "../runtime/serve.ts";
 import { jsonMembers, type Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import type { ClientResolver } from "./client-address.ts";
+import type { FreeTally } from "./free-tally.ts";
 import { attachContext, newRequestId, type RequestContext } from "./request-context.ts";
 import { addCorsHeaders, preflightResponse } from "./cors.ts";
 import { readRequestTarget, type RequestTarget, ROUTING_ORIGIN } from "./request-target.ts";
@@ -26,8 +27,12 @@ export type FreeAnswer = (request: Request, context: RequestContext) => Promise<
 /** Answers synchronously when it can (a free document), so the runtime gets no promise for it. */
 export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response> | Response;
 
-/** `all`: one line per request; `errors-and-paid`: only answers ≥ 400 (but 402 price previews) and calls that carried a payment. */
-export type RequestLogMode = "all" | "errors-and-paid";
+/**
+ * `all`: one line per request; `calls`: every request but the free documents answered below 400,
+ * which the tally counts instead; `errors-and-paid`: only answers ≥ 400 (but 402 price previews)
+ * and calls that carried a payment.
+ */
+export type RequestLogMode = "all" | "calls" | "errors-and-paid";
 
 export interface HandlerDeps {
   readonly log: Logger;
@@ -41,6 +46,8 @@ export interface HandlerDeps {
   readonly logRequests?: RequestLogMode;
   /** GET answers by exact path, served before the app's router (the free documents). */
   readonly freeAnswers?: ReadonlyMap<string, FreeAnswer>;
+  /** Counts the free documents answered without a line of their own (modes other than `all`). */
+  readonly freeTally?: FreeTally;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -50,10 +57,10 @@ const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"
 
 export function createRequestHandler(
   appFetch: FetchHandler,
-  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers }: HandlerDeps,
+  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers, freeTally }: HandlerDeps,
 ): RequestHandler {
-  /** Headers, the log line, the metrics and the outcome row of an answered request. */
-  const finish = (incoming: Request, context: RequestContext, path: string, response: Response): Response => {
+  /** Headers, the log line (or the tally of free documents), the metrics and the outcome row of an answered request. */
+  const finish = (incoming: Request, context: RequestContext, path: string, response: Response, freeDocument = false): Response => {
     if (context.outcome !== undefined && closeAfter.has(context.outcome)) response.headers.set("connection", "close");
     if (!context.headersAdded) {
       response.headers.set("x-request-id", context.id);
@@ -64,7 +71,8 @@ export function createRequestHandler(
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (status < 400 ? "ok" : `http_${status}`);
     const route = context.route ?? path.slice(0, 200);
-    if (logRequests === "all" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome)) {
+    if (freeDocument && status < 400 && logRequests !== "all") freeTally?.count(route);
+    else if (logRequests !== "errors-and-paid" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome)) {
       // Written on every request: its members by hand (the request id is hex; the rest is quoted).
       log.info(
         "request",
@@ -113,8 +121,7 @@ export function createRequestHandler(
   // Not an async function: a free document answered synchronously goes back to the runtime without a promise in between.
   return (incoming, peer) => {
     // The peer's address (and the client behind a trusted proxy) is looked up only when something reads it.
-    const peerIp = typeof peer === "string" ? () => peer : peer;
-    const context = newContext(clients ? () => clients.resolve(peerIp(), incoming.headers) : peer);
+    const context = new ServedRequest(incoming, peer, clients);
     let path = "/";
     try {
       const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
@@ -123,10 +130,10 @@ export function createRequestHandler(
       const free = incoming.method === "GET" ? freeAnswers?.get(path) : undefined;
       if (!free) return routed(incoming, context, target);
       const answered = free(incoming, context);
-      if (!(answered instanceof Promise)) return finish(incoming, context, path, answered);
+      if (!(answered instanceof Promise)) return finish(incoming, context, path, answered, true);
       return answered.then(
-        (response) => finish(incoming, context, target.path, response),
-        (error: unknown) => finish(incoming, context, target.path, errorResponse(error, context, log)),
+        (response) => finish(incoming, context, target.path, response, true),
+        (error: unknown) => finish(incoming, context, target.path, errorResponse(error, context, log), true),
       );
     } catch (error) {
       try {
@@ -150,19 +157,23 @@ class ServedRequest implements RequestContext {
   outcome?: string;
   route?: string;
   #address: string | undefined;
-  readonly #lookUp: () => string;
+  readonly #request: Request;
+  readonly #peer: string | (() => string);
+  readonly #clients: ClientResolver | undefined;
 
-  constructor(lookUp: () => string) {
-    this.#lookUp = lookUp;
+  constructor(request: Request, peer: string | (() => string), clients: ClientResolver | undefined) {
+    this.#request = request;
+    this.#peer = peer;
+    this.#clients = clients;
   }
 
   get clientIp(): string {
-    return (this.#address ??= this.#lookUp());
+    if (this.#address === undefined) {
+      const peer = typeof this.#peer === "string" ? this.#peer : this.#peer();
+      this.#address = this.#clients ? this.#clients.resolve(peer, this.#request.headers) : peer;
+    }
+    return this.#address;
   }
-}
-
-function newContext(clientIp: string | (() => string)): RequestContext {
-  return new ServedRequest(typeof clientIp === "string" ? () => clientIp : clientIp);
 }
 
 function isErrorOrPaid(request: Request, status: number, outcome: string): boolean {
