@@ -4,7 +4,7 @@
  * it on the runtime's server (runtime/serve.ts: Bun or Deno).
  */
 import { ApiError } from "../errors.ts";
-import { serveHttp } from "../runtime/serve.ts";
+import { type PeerLookup, serveHttp } from "../runtime/serve.ts";
 import { jsonMembers, type Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import type { ClientResolver } from "./client-address.ts";
@@ -23,9 +23,12 @@ export type FetchHandler = (request: Request) => Promise<Response> | Response;
  * read and no router or Elysia lifecycle in between (the app registers the same answer as a route).
  */
 export type FreeAnswer = (request: Request, context: RequestContext) => Promise<Response> | Response;
-/** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
-/** Answers synchronously when it can (a free document), so the runtime gets no promise for it. */
-export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response> | Response;
+/**
+ * `client` is the peer's address, or the runtime's lookup (runtime/serve.ts), which then runs only
+ * for requests that read it. Answers synchronously when it can (a free document), so the runtime
+ * gets no promise for it.
+ */
+export type RequestHandler = (request: Request, client: string | PeerLookup) => Promise<Response> | Response;
 
 /**
  * `all`: one line per request; `calls`: every request but the free documents answered below 400,
@@ -124,7 +127,9 @@ export function createRequestHandler(
     const context = new ServedRequest(incoming, peer, clients);
     let path = "/";
     try {
-      const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
+      const url = incoming.url;
+      // A URL without an authority (a missing or unusable Host) sends us to the header for the reason.
+      const target = readRequestTarget(url, typeof peer !== "string" && peer.urlCarriesHost && url.charCodeAt(0) !== 47 ? undefined : incoming.headers.get("host"));
       path = target.path;
       context.origin = target.origin;
       const free = incoming.method === "GET" ? freeAnswers?.get(path) : undefined;
@@ -158,10 +163,10 @@ class ServedRequest implements RequestContext {
   route?: string;
   #address: string | undefined;
   readonly #request: Request;
-  readonly #peer: string | (() => string);
+  readonly #peer: string | PeerLookup;
   readonly #clients: ClientResolver | undefined;
 
-  constructor(request: Request, peer: string | (() => string), clients: ClientResolver | undefined) {
+  constructor(request: Request, peer: string | PeerLookup, clients: ClientResolver | undefined) {
     this.#request = request;
     this.#peer = peer;
     this.#clients = clients;
@@ -169,7 +174,7 @@ class ServedRequest implements RequestContext {
 
   get clientIp(): string {
     if (this.#address === undefined) {
-      const peer = typeof this.#peer === "string" ? this.#peer : this.#peer();
+      const peer = typeof this.#peer === "string" ? this.#peer : this.#peer.peer(this.#request);
       this.#address = this.#clients ? this.#clients.resolve(peer, this.#request.headers) : peer;
     }
     return this.#address;
