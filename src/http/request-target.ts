@@ -82,7 +82,9 @@ export function readRequestTarget(url: string, hostHeader: string | null | undef
 }
 
 function targetOf(pathAndQuery: string, origin: string): RequestTarget {
-  const queryAt = pathAndQuery.search(/[?#]/);
+  const query = pathAndQuery.indexOf("?");
+  const fragment = pathAndQuery.indexOf("#");
+  const queryAt = fragment === -1 || (query !== -1 && query < fragment) ? query : fragment;
   const path = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
   try {
     if (path.includes("%")) decodeURIComponent(path);

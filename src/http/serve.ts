@@ -69,13 +69,18 @@ export function createRequestHandler(
       response.headers.set("x-request-id", context.id);
       addCorsHeaders(response.headers);
     }
-    const method = incoming.method;
     const status = response.status;
+    const route = context.route ?? path.slice(0, 200);
+    const counted = freeDocument && status < 400 && logRequests !== "all";
+    if (counted) {
+      freeTally?.count(route);
+      // Nothing else to write for a counted document unless the metrics watch.
+      if (!observe) return response;
+    }
+    const method = incoming.method;
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (status < 400 ? "ok" : `http_${status}`);
-    const route = context.route ?? path.slice(0, 200);
-    if (freeDocument && status < 400 && logRequests !== "all") freeTally?.count(route);
-    else if (logRequests !== "errors-and-paid" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome)) {
+    if (!counted && (logRequests !== "errors-and-paid" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome))) {
       // Written on every request: its members by hand (the request id is hex; the rest is quoted).
       log.info(
         "request",
