@@ -64,7 +64,7 @@ export interface Service {
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
-  readonly handle: (request: Request, clientIp: string | (() => string)) => Promise<Response>;
+  readonly handle: (request: Request, client: Parameters<RequestHandler>[1]) => Promise<Response>;
   /** The same handler as the server runs it: a free document's answer comes back without a promise. */
   readonly serve: RequestHandler;
   /** Who the clients are (behind --trust-proxy) and which peers were seen. */

@@ -58,27 +58,33 @@ function split(url: string): { path?: string; authority?: string } {
 /** The last request's `http://authority` and Host header and the origin they gave: nearly every request repeats them. */
 let lastAuthority: { readonly prefix: string; readonly hostHeader: string | null; readonly origin: string } | undefined;
 
-/** Reads the request's target or throws a 400 (INVALID_HOST, or INVALID_REQUEST for a path that cannot be decoded). */
-export function readRequestTarget(url: string, hostHeader: string | null): RequestTarget {
+/**
+ * Reads the request's target or throws a 400 (INVALID_HOST, or INVALID_REQUEST for a path that cannot
+ * be decoded). `hostHeader` undefined: the URL's authority is the Host header as sent (the runtime
+ * builds the URL from it; runtime/serve.ts `urlCarriesHost`), and a URL without one had no usable Host.
+ */
+export function readRequestTarget(url: string, hostHeader: string | null | undefined): RequestTarget {
   const last = lastAuthority;
-  if (last !== undefined && hostHeader === last.hostHeader && url.startsWith(last.prefix) && url.charCodeAt(last.prefix.length) === 47 /* "/" */) {
+  if (last !== undefined && (hostHeader === undefined || hostHeader === last.hostHeader) && url.startsWith(last.prefix) && url.charCodeAt(last.prefix.length) === 47 /* "/" */) {
     return targetOf(url.slice(last.prefix.length), last.origin);
   }
   const { path: pathAndQuery, authority } = split(url);
   // A Request made in-process carries its host in the URL only; one off the wire has a Host header.
-  const hostSent = hostHeader ?? authority ?? null;
+  const hostSent = hostHeader === undefined ? (authority ?? null) : (hostHeader ?? authority ?? null);
   if (pathAndQuery === undefined) throw new ApiError("INVALID_HOST", { message: "The request target must be a path (CONNECT and other authority-form requests are not served)." });
   const host = validHost(hostSent);
   if (host === undefined) {
     throw new ApiError("INVALID_HOST", { message: hostSent === null ? "The request has no Host header (HTTP/1.1 requires one)." : "The Host header is not a valid host[:port]." });
   }
   const origin = `http://${host}`;
-  if (authority !== undefined && url.startsWith(`http://${authority}/`)) lastAuthority = { prefix: `http://${authority}`, hostHeader, origin };
+  if (authority !== undefined && url.startsWith(`http://${authority}/`)) lastAuthority = { prefix: `http://${authority}`, hostHeader: hostHeader ?? null, origin };
   return targetOf(pathAndQuery, origin);
 }
 
 function targetOf(pathAndQuery: string, origin: string): RequestTarget {
-  const queryAt = pathAndQuery.search(/[?#]/);
+  const query = pathAndQuery.indexOf("?");
+  const fragment = pathAndQuery.indexOf("#");
+  const queryAt = fragment === -1 || (query !== -1 && query < fragment) ? query : fragment;
   const path = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
   try {
     if (path.includes("%")) decodeURIComponent(path);

@@ -18,17 +18,20 @@ export function textResponse(body: string, contentType: string, headers: Record<
   return new Response(body, { status: 200, headers: { "content-type": `${contentType}; charset=utf-8`, ...headers } });
 }
 
-/** Headers many answers share (content type, ETag, caching) with the CORS headers, built once for `readyAnswer`. */
+/** Headers many answers share (content type, ETag, caching) with the CORS headers, built once for `readyAnswer` (and used only through it). */
 export function readyHeaders(fields: Record<string, string>): Headers {
   return new Headers({ ...fields, ...corsHeaders });
 }
 
-/** An answer with ready headers and its X-Request-Id: copying a built Headers costs less than building one per answer. */
+/**
+ * An answer with ready headers and its X-Request-Id: copying a built Headers costs less than building
+ * one per answer. The id is set on the ready headers just before the copy (a Response copies its
+ * headers when made), which spares making the answer's own headers object to set it there.
+ */
 export function readyAnswer(body: BodyInit | null, status: number, headers: Headers, context: RequestContext): Response {
-  const response = new Response(body, { status, headers });
-  response.headers.set("x-request-id", context.id);
+  headers.set("x-request-id", context.id);
   context.headersAdded = true;
-  return response;
+  return new Response(body, { status, headers });
 }
 
 /** Adds `request_id` to an object body (the spec shows it in results). */

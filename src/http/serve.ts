@@ -4,7 +4,7 @@
  * it on the runtime's server (runtime/serve.ts: Bun or Deno).
  */
 import { ApiError } from "../errors.ts";
-import { serveHttp } from "../runtime/serve.ts";
+import { type PeerLookup, serveHttp } from "../runtime/serve.ts";
 import { jsonMembers, type Logger } from "../log.ts";
 import type { RequestOutcomeStore } from "../store/request-outcomes.ts";
 import type { ClientResolver } from "./client-address.ts";
@@ -23,9 +23,12 @@ export type FetchHandler = (request: Request) => Promise<Response> | Response;
  * read and no router or Elysia lifecycle in between (the app registers the same answer as a route).
  */
 export type FreeAnswer = (request: Request, context: RequestContext) => Promise<Response> | Response;
-/** `clientIp` may be a function: the runtime's address lookup then runs only for requests that read it. */
-/** Answers synchronously when it can (a free document), so the runtime gets no promise for it. */
-export type RequestHandler = (request: Request, clientIp: string | (() => string)) => Promise<Response> | Response;
+/**
+ * `client` is the peer's address, or the runtime's lookup (runtime/serve.ts), which then runs only
+ * for requests that read it. Answers synchronously when it can (a free document), so the runtime
+ * gets no promise for it.
+ */
+export type RequestHandler = (request: Request, client: string | PeerLookup) => Promise<Response> | Response;
 
 /**
  * `all`: one line per request; `calls`: every request but the free documents answered below 400,
@@ -66,13 +69,18 @@ export function createRequestHandler(
       response.headers.set("x-request-id", context.id);
       addCorsHeaders(response.headers);
     }
-    const method = incoming.method;
     const status = response.status;
+    const route = context.route ?? path.slice(0, 200);
+    const counted = freeDocument && status < 400 && logRequests !== "all";
+    if (counted) {
+      freeTally?.count(route);
+      // Nothing else to write for a counted document unless the metrics watch.
+      if (!observe) return response;
+    }
+    const method = incoming.method;
     const ms = Math.round(performance.now() - context.startedAt);
     const outcome = context.outcome ?? (status < 400 ? "ok" : `http_${status}`);
-    const route = context.route ?? path.slice(0, 200);
-    if (freeDocument && status < 400 && logRequests !== "all") freeTally?.count(route);
-    else if (logRequests !== "errors-and-paid" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome)) {
+    if (!counted && (logRequests !== "errors-and-paid" || context.paymentInBody || isErrorOrPaid(incoming, status, outcome))) {
       // Written on every request: its members by hand (the request id is hex; the rest is quoted).
       log.info(
         "request",
@@ -124,7 +132,9 @@ export function createRequestHandler(
     const context = new ServedRequest(incoming, peer, clients);
     let path = "/";
     try {
-      const target = readRequestTarget(incoming.url, incoming.headers.get("host"));
+      const url = incoming.url;
+      // A URL without an authority (a missing or unusable Host) sends us to the header for the reason.
+      const target = readRequestTarget(url, typeof peer !== "string" && peer.urlCarriesHost && url.charCodeAt(0) !== 47 ? undefined : incoming.headers.get("host"));
       path = target.path;
       context.origin = target.origin;
       const free = incoming.method === "GET" ? freeAnswers?.get(path) : undefined;
@@ -158,10 +168,10 @@ class ServedRequest implements RequestContext {
   route?: string;
   #address: string | undefined;
   readonly #request: Request;
-  readonly #peer: string | (() => string);
+  readonly #peer: string | PeerLookup;
   readonly #clients: ClientResolver | undefined;
 
-  constructor(request: Request, peer: string | (() => string), clients: ClientResolver | undefined) {
+  constructor(request: Request, peer: string | PeerLookup, clients: ClientResolver | undefined) {
     this.#request = request;
     this.#peer = peer;
     this.#clients = clients;
@@ -169,7 +179,7 @@ class ServedRequest implements RequestContext {
 
   get clientIp(): string {
     if (this.#address === undefined) {
-      const peer = typeof this.#peer === "string" ? this.#peer : this.#peer();
+      const peer = typeof this.#peer === "string" ? this.#peer : this.#peer.peer(this.#request);
       this.#address = this.#clients ? this.#clients.resolve(peer, this.#request.headers) : peer;
     }
     return this.#address;

@@ -73,9 +73,9 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
   const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
   const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
   const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
-  // Rows this connection changed since it began (any table): while it holds still, nothing here changed the count.
-  const changesSoFar = db.prepare<{ n: number }, []>("SELECT total_changes() AS n");
-  let recentActive: { count: number; changes: number; at: number } | undefined;
+  // Writes this store made to the jobs (counted here, no statement): while they hold still, nothing here changed the count.
+  let ownWrites = 0;
+  let recentActive: { count: number; writes: number; at: number } | undefined;
   const stats = db.prepare<
     { status: string; payer: string | null; network: string | null; settled_at: string | null; settle_mode: string; started_at: string | null; finished_at: string | null },
     [string]
@@ -97,6 +97,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
   return {
     shared: false,
     async insert(job) {
+      ownWrites++;
       insert.run({
         id: job.id,
         skill: job.skill,
@@ -116,6 +117,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       if (!job.hold) signal.notify();
     },
     async recordSyncCall(call) {
+      ownWrites++;
       insertSync.run({
         id: call.id,
         skill: call.skill,
@@ -137,19 +139,22 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       const row = get.get(id);
       return row ? toRow(row) : undefined;
     },
-    markRunning: async (id, at) => markRunning.run(at.toISOString(), id).changes === 1,
+    markRunning: async (id, at) => (ownWrites++, markRunning.run(at.toISOString(), id).changes === 1),
     async claimNext({ worker, leaseMs, cap, now }) {
+      ownWrites++;
       const row = claim.get({ worker, at: now.toISOString(), until: now.getTime() + leaseMs, cap });
       return row ? toRow(row) : undefined;
     },
     renewLeases: async (worker, untilMs) => renew.run(untilMs, worker).changes,
     async releaseHold(id, worker) {
+      ownWrites++;
       const released = releaseHold.run(id, worker).changes === 1;
       if (released) signal.notify();
       return released;
     },
     expiredLeases: async (nowMs) => expired.all(nowMs).map(toRow),
     async requeue(id, lease) {
+      ownWrites++;
       const done = requeue.run(id, lease.worker, lease.attempt).changes === 1;
       if (done) signal.notify();
       return done;
@@ -161,9 +166,11 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       markMode.run(mode, id);
     },
     async complete(id, result, at, expiresAt, lease) {
+      ownWrites++;
       return complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
     },
     async fail(id, outcome, at, expiresAt, lease) {
+      ownWrites++;
       return (
         fail.run({
           id,
@@ -178,6 +185,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       );
     },
     async discard(id) {
+      ownWrites++;
       discard.run(id);
       discardSettlement.run(id);
     },
@@ -199,10 +207,9 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
     countActive: async () => countActive.get()?.n ?? 0,
     recentActiveCount() {
       // Another process on the same file is seen within recentActiveMs; this one's changes at once.
-      const changes = changesSoFar.get()?.n ?? 0;
       const at = performance.now();
-      if (recentActive && recentActive.changes === changes && at - recentActive.at < recentActiveMs) return recentActive.count;
-      recentActive = { count: countActive.get()?.n ?? 0, changes, at };
+      if (recentActive && recentActive.writes === ownWrites && at - recentActive.at < recentActiveMs) return recentActive.count;
+      recentActive = { count: countActive.get()?.n ?? 0, writes: ownWrites, at };
       return recentActive.count;
     },
     statsRows: async (since) => stats.all(since.toISOString()).map(toStatsRow),
@@ -210,6 +217,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
     markRefundPaid: async (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
     ...createRefundLedger(db, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }),
     async purge(now, rowsBefore) {
+      ownWrites++;
       const results = purgeResults.run(now.toISOString()).changes;
       const rows = purgeRows.run(rowsBefore.toISOString()).changes;
       if (rows) purgeSettlements.run();

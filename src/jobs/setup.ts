@@ -164,16 +164,22 @@ export function createJobService(options: {
     throw new Error(`a free document read the ${what} without declaring it in readsJobs`);
   };
   const none: JobsInfo = { limits, activeJobs: undeclared("active jobs"), stats: undeclared("7-day figures") };
+  const withFigures = (count: number | undefined, stats: ReturnType<JobsInfo["stats"]> | undefined): JobsInfo => ({
+    limits,
+    activeJobs: count === undefined ? none.activeJobs : () => count,
+    stats: stats === undefined ? none.stats : () => stats,
+  });
+  // The figures of the active count alone, kept while the count holds (the capabilities read them on every call).
+  let activeOnly: { readonly count: number; readonly info: JobsInfo } | undefined;
   const figures = Object.assign(
     (needs: JobFigureNeeds): JobsInfo | Promise<JobsInfo> => {
       const active = needs.active ? store.jobs.recentActiveCount() : undefined;
-      const withFigures = (count: number | undefined, stats: ReturnType<JobsInfo["stats"]> | undefined): JobsInfo => ({
-        limits,
-        activeJobs: count === undefined ? none.activeJobs : () => count,
-        stats: stats === undefined ? none.stats : () => stats,
-      });
       // The capabilities (active jobs alone, read on every call) stay synchronous while the count is kept.
-      if (!needs.stats && !(active instanceof Promise)) return withFigures(active, undefined);
+      if (!needs.stats && !(active instanceof Promise)) {
+        if (active === undefined) return withFigures(undefined, undefined);
+        if (activeOnly?.count !== active) activeOnly = { count: active, info: withFigures(active, undefined) };
+        return activeOnly.info;
+      }
       return Promise.all([active, needs.stats ? worker.stats() : undefined]).then(([count, stats]) => withFigures(count, stats));
     },
     { none },

@@ -5,7 +5,19 @@
  */
 import { onDeno } from "./which.ts";
 
-export type PeerHandler = (request: Request, peer: () => string) => Promise<Response> | Response;
+/** How the runtime tells who sent a request: one object per server, nothing made per request. */
+export interface PeerLookup {
+  /** The peer's address (Bun's `server.requestIP`, Deno's `remoteAddr`), looked up when called. */
+  peer(request: Request): string;
+  /**
+   * The request's URL carries its Host header verbatim as its authority when it has one (Bun builds
+   * `http://<Host><path>` and gives the bare path for a missing or unusable Host), so the header
+   * need not be read again.
+   */
+  readonly urlCarriesHost: boolean;
+}
+
+export type PeerHandler = (request: Request, lookup: PeerLookup) => Promise<Response> | Response;
 
 export interface ServeOptions {
   readonly host: string;
@@ -40,7 +52,8 @@ export function serveHttp(options: ServeOptions): HttpServer {
 }
 
 function serveOnBun({ host, port, fetch, onError }: ServeOptions): HttpServer {
-  const server = Bun.serve({
+  const lookup: PeerLookup = { peer: (request) => server.requestIP(request)?.address ?? "unknown", urlCarriesHost: true };
+  const server: Bun.Server<undefined> = Bun.serve({
     hostname: host,
     port,
     // Never Bun's development error page (it shows source and paths): `error` below answers instead.
@@ -48,8 +61,8 @@ function serveOnBun({ host, port, fetch, onError }: ServeOptions): HttpServer {
     // Far above our own 1 MiB cap, so an oversize body gets our JSON 413 rather than Bun's empty one.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     idleTimeout: 255,
-    fetch(request, srv) {
-      return fetch(request, () => srv.requestIP(request)?.address ?? "unknown");
+    fetch(request) {
+      return fetch(request, lookup);
     },
     error: onError,
   });
@@ -61,7 +74,7 @@ function serveOnDeno({ host, port, fetch, onError }: ServeOptions): HttpServer {
   const server = deno.serve(
     // onListen: Deno prints "Listening on …" otherwise; our own start line says it.
     { hostname: host, port, onListen() {}, onError: (error) => onError(error instanceof Error ? error : new Error(String(error))) },
-    (request, info) => fetch(request, () => info.remoteAddr.hostname ?? "unknown"),
+    (request, info) => fetch(request, { peer: () => info.remoteAddr.hostname ?? "unknown", urlCarriesHost: false }),
   );
   return { port: server.addr.port, stop: () => server.shutdown() };
 }

@@ -148,12 +148,14 @@ describe("other free documents", () => {
   it("capabilities count the jobs active now, though the text is reused between changes", async () => {
     expect((await getJson("/v1/capabilities")).active_jobs).toBe(0);
     await seed(new Date(), { status: "completed", paid: false, durationMs: 10 });
-    const id = service.store.db.query<{ id: string }, []>("SELECT id FROM jobs ORDER BY created_at DESC LIMIT 1").get()!.id;
+    // A job queued through this server's job store (held, so no worker runs it), then dropped: both show at once.
+    const id = `job_${crypto.randomUUID().replaceAll("-", "")}`;
+    const hold = { worker: "discovery-test", untilMs: Date.now() + 60_000 };
     try {
-      service.store.db.run("UPDATE jobs SET status = 'running' WHERE id = ?", [id]);
+      await service.store.jobs.insert({ id, skill: "capabilities", sync: false, input: {}, caller: "addr:127.0.0.1", payer: null, network: null, priceMicros: 0, payment: null, settleMode: "free", requestId: "req_seed", createdAt: new Date(), hold });
       expect((await getJson("/v1/capabilities")).active_jobs).toBe(1);
     } finally {
-      service.store.db.run("DELETE FROM jobs WHERE id = ?", [id]);
+      await service.store.jobs.discard(id);
     }
     expect((await getJson("/v1/capabilities")).active_jobs).toBe(0);
   });
