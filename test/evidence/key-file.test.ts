@@ -7,11 +7,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EvidenceKeyError, evidenceKeyPath, openEvidenceKeys, rotateEvidenceKeys } from "../../src/evidence/key-file.ts";
-import { createEvidenceSeal } from "../../src/evidence/seal.ts";
-import { noteEvidence } from "../../src/evidence/notes.ts";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
-import { textSha256 } from "../../src/evidence/statement.ts";
 import { openStore } from "../../src/database.ts";
+import { sealedWebRead } from "../support/sealed-read.ts";
 import { backupDatabase, restoreDatabase } from "../../src/store/backup.ts";
 import { evidenceKeyFileName } from "../../src/evidence/key-file.ts";
 
@@ -25,19 +23,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const facts = (text: string) => ({
-  url: "https://example.com/",
-  final_url: "https://example.com/",
-  source_status: 200,
-  fetched_at: "2026-11-27T12:00:00.000Z",
-  content_type: "text/html",
-  source_sha256: "0".repeat(64),
-  text_sha256: textSha256(text),
-  format: "text" as const,
-  version: "web-read/1",
-});
-const signedResult = async (keys: Awaited<ReturnType<typeof openEvidenceKeys>>, text = "Hello") =>
-  (await createEvidenceSeal(keys).seal(noteEvidence({ ok: true, url: "https://example.com/", text }, facts(text)), { server: "http://127.0.0.1:8402" })) as Record<string, unknown>;
+const signedResult = (keys: Awaited<ReturnType<typeof openEvidenceKeys>>, text = "Hello") => sealedWebRead(keys, text);
 
 describe("evidence key file", () => {
   it("is made on first start, mode 0600, and the same key is used on the next start", async () => {

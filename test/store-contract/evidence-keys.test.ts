@@ -13,10 +13,8 @@ import { openPgFacets } from "../../src/database.ts";
 import { EvidenceKeyError, type EvidenceKeys } from "../../src/evidence/key-file.ts";
 import { openEvidenceKeys, rotateEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "../../src/evidence/key-set.ts";
-import { noteEvidence } from "../../src/evidence/notes.ts";
-import { createEvidenceSeal } from "../../src/evidence/seal.ts";
-import { textSha256 } from "../../src/evidence/statement.ts";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
+import { sealedWebRead } from "../support/sealed-read.ts";
 import { filePostgres } from "../support/store-engines.ts";
 
 const postgres = filePostgres("evidence_keys", "the PostgreSQL side of the evidence key contract");
@@ -59,20 +57,7 @@ const withPair = (engine: (typeof engines)[number], test: (pair: Pair) => Promis
   }
 };
 
-const text = "Hello";
-const facts = {
-  url: "https://example.com/",
-  final_url: "https://example.com/",
-  source_status: 200,
-  fetched_at: "2026-11-27T12:00:00.000Z",
-  content_type: "text/html",
-  source_sha256: "0".repeat(64),
-  text_sha256: textSha256(text),
-  format: "text" as const,
-  version: "web-read/1",
-};
-const signed = async (keys: EvidenceKeys) =>
-  (await createEvidenceSeal(keys).seal(noteEvidence({ ok: true, url: "https://example.com/", text }, facts), { server: "http://127.0.0.1:8402" })) as { attestation: { kid: string } };
+const signed = (keys: EvidenceKeys) => sealedWebRead(keys);
 const kids = async (keys: EvidenceKeys) => (await keys.jwks()).keys.map((k) => k.kid);
 
 /** Asks until `probe` gives `want` (a running instance picks a rotation up within seconds, not at once). */
