@@ -6,7 +6,7 @@
 import type { Database } from "../store/db.ts";
 import { createRefundLedger } from "../refunds/ledger.ts";
 import { createJobSignal, type JobSignal } from "./job-signal.ts";
-import { type JobLease, type JobStoreWithRefunds, type RawRow, type RawSettlement, recentActiveMs, refundsIn, toRow, toSettlement, toStatsRow } from "./job-store.ts";
+import { type JobLease, type JobStoreWithRefunds, type RawRow, type RawSettlement, keptCount, refundsIn, toRow, toSettlement, toStatsRow } from "./job-store.ts";
 
 const finishedStatuses = "('completed', 'failed', 'expired')";
 
@@ -73,9 +73,8 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
   const byStatus = db.prepare<RawRow, [string]>("SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid");
   const countStatus = db.prepare<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM jobs WHERE status = ?");
   const countActive = db.prepare<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')");
-  // Writes this store made to the jobs (counted here, no statement): while they hold still, nothing here changed the count.
-  let ownWrites = 0;
-  let recentActive: { count: number; writes: number; at: number } | undefined;
+  // Another process on the same file is seen within recentActiveMs; this store's own changes at once (forget after them).
+  const active = keptCount(() => countActive.get()?.n ?? 0);
   const stats = db.prepare<
     { status: string; payer: string | null; network: string | null; settled_at: string | null; settle_mode: string; started_at: string | null; finished_at: string | null },
     [string]
@@ -97,7 +96,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
   return {
     shared: false,
     async insert(job) {
-      ownWrites++;
+      active.forget();
       insert.run({
         id: job.id,
         skill: job.skill,
@@ -117,7 +116,6 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       if (!job.hold) signal.notify();
     },
     async recordSyncCall(call) {
-      ownWrites++;
       insertSync.run({
         id: call.id,
         skill: call.skill,
@@ -139,22 +137,19 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       const row = get.get(id);
       return row ? toRow(row) : undefined;
     },
-    markRunning: async (id, at) => (ownWrites++, markRunning.run(at.toISOString(), id).changes === 1),
+    markRunning: async (id, at) => markRunning.run(at.toISOString(), id).changes === 1,
     async claimNext({ worker, leaseMs, cap, now }) {
-      ownWrites++;
       const row = claim.get({ worker, at: now.toISOString(), until: now.getTime() + leaseMs, cap });
       return row ? toRow(row) : undefined;
     },
     renewLeases: async (worker, untilMs) => renew.run(untilMs, worker).changes,
     async releaseHold(id, worker) {
-      ownWrites++;
       const released = releaseHold.run(id, worker).changes === 1;
       if (released) signal.notify();
       return released;
     },
     expiredLeases: async (nowMs) => expired.all(nowMs).map(toRow),
     async requeue(id, lease) {
-      ownWrites++;
       const done = requeue.run(id, lease.worker, lease.attempt).changes === 1;
       if (done) signal.notify();
       return done;
@@ -166,11 +161,11 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       markMode.run(mode, id);
     },
     async complete(id, result, at, expiresAt, lease) {
-      ownWrites++;
+      active.forget();
       return complete.run({ id, result: JSON.stringify(result ?? null), at: at.toISOString(), expires: expiresAt.toISOString(), ...fence(lease) }).changes === 1;
     },
     async fail(id, outcome, at, expiresAt, lease) {
-      ownWrites++;
+      active.forget();
       return (
         fail.run({
           id,
@@ -185,7 +180,7 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
       );
     },
     async discard(id) {
-      ownWrites++;
+      active.forget();
       discard.run(id);
       discardSettlement.run(id);
     },
@@ -205,19 +200,12 @@ export function createJobStore(db: Database): JobStoreWithRefunds {
     listByStatus: async (status) => byStatus.all(status).map(toRow),
     countByStatus: async (status) => countStatus.get(status)?.n ?? 0,
     countActive: async () => countActive.get()?.n ?? 0,
-    recentActiveCount() {
-      // Another process on the same file is seen within recentActiveMs; this one's changes at once.
-      const at = performance.now();
-      if (recentActive && recentActive.writes === ownWrites && at - recentActive.at < recentActiveMs) return recentActive.count;
-      recentActive = { count: countActive.get()?.n ?? 0, writes: ownWrites, at };
-      return recentActive.count;
-    },
+    recentActiveCount: () => active.get(),
     statsRows: async (since) => stats.all(since.toISOString()).map(toStatsRow),
     listRefunds: async (state) => refundsIn(refunds.all().map(toRow), state),
     markRefundPaid: async (id, note) => refundPaid.run(note, new Date().toISOString(), id).changes === 1,
     ...createRefundLedger(db, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }),
     async purge(now, rowsBefore) {
-      ownWrites++;
       const results = purgeResults.run(now.toISOString()).changes;
       const rows = purgeRows.run(rowsBefore.toISOString()).changes;
       if (rows) purgeSettlements.run();

@@ -321,9 +321,10 @@ export const recentActiveMs = 1000;
 
 /**
  * A count kept for `recentActiveMs` (one read at a time however many ask), forgotten at once when
- * this process changes what it counts (`forget`, called after such a write).
+ * this process changes what it counts (`forget`, called after such a write). A synchronous `read`
+ * (SQLite) is answered synchronously.
  */
-export function keptCount(read: () => Promise<number>, now: () => number = () => performance.now()) {
+export function keptCount(read: () => number | Promise<number>, now: () => number = () => performance.now()) {
   let kept: { count: number; at: number } | undefined;
   let pending: Promise<number> | undefined;
   let generation = 0;
@@ -333,13 +334,16 @@ export function keptCount(read: () => Promise<number>, now: () => number = () =>
       if (pending) return pending;
       const asked = generation;
       const at = now();
-      const reading = read().then(
-        (count) => {
-          // A read that began before a write of ours may miss it: answer it, but do not keep it.
-          if (asked === generation) kept = { count, at };
-          return count;
-        },
-      );
+      const result = read();
+      if (!(result instanceof Promise)) {
+        kept = { count: result, at };
+        return result;
+      }
+      const reading = result.then((count) => {
+        // A read that began before a write of ours may miss it: answer it, but do not keep it.
+        if (asked === generation) kept = { count, at };
+        return count;
+      });
       pending = reading;
       const done = () => {
         if (pending === reading) pending = undefined;
