@@ -28,7 +28,7 @@ export interface CatalogueEntry {
    */
   readonly price: Readonly<Record<PriceColumn, string>>;
   /** The same per priced network (the catalogue's `pricedNetworks`, in order); undefined where the table has none of its columns (payments off only). */
-  readonly networkPrices: readonly { readonly label: string; readonly price: string | undefined }[];
+  readonly networkPrices: readonly { readonly network: string; readonly label: string; readonly price: string | undefined }[];
   /** The one figure quoted where a single price is shown: the first priced network's (plugin/price.ts listPrice). */
   readonly listPrice: string;
   readonly priceDependsOnInput: boolean;
@@ -62,7 +62,7 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
   const first = d.examples[0];
   const table = entry.priceOf((first?.input ?? {}) as never);
   const declared = formatPrices(table);
-  const networkPrices = entry.pricing.networks.map((n) => ({ column: n.column, label: n.label, price: priceIn(declared, n.columns) }));
+  const networkPrices = entry.pricing.networks.map((n) => ({ network: n.network, column: n.column, label: n.label, price: priceIn(declared, n.columns) }));
   const published: Record<PriceColumn, string> = {};
   for (const n of networkPrices) if (n.price !== undefined && !Object.hasOwn(published, n.column)) published[n.column] = n.price;
   return {
@@ -72,7 +72,7 @@ function entryView(entry: PluginEntry | SkillEntry, llm: ModelAccess): Catalogue
     summary: d.summary,
     description: d.description ?? d.summary,
     price: Object.keys(published).length > 0 ? published : declared,
-    networkPrices: networkPrices.map(({ label, price }) => ({ label, price })),
+    networkPrices: networkPrices.map(({ network, label, price }) => ({ network, label, price })),
     listPrice: formatDollars(listPrice(table, entry.pricing)),
     priceDependsOnInput: typeof d.price === "function",
     async: d.kind === "skill" ? d.async : false,

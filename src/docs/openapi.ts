@@ -7,7 +7,6 @@ import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import { priceIn } from "../plugin/price.ts";
 import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, networkPricesText, operationArea, serviceName } from "./catalogue.ts";
 
 /** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
@@ -111,7 +110,8 @@ function paymentInfo(entry: CatalogueEntry, payments: PaymentInfo): Record<strin
     enabled: payments.enabled,
     price_usd: entry.price,
     price_depends_on_input: entry.priceDependsOnInput,
-    networks: payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo, price_usd: priceIn(entry.price, n.priceColumns) })),
+    // Each network's own price (two networks of one family may be priced apart; `price_usd` keeps one per column).
+    networks: payments.networks.map((n) => ({ network: n.network, asset: n.asset, pay_to: n.payTo, price_usd: entry.networkPrices.find((p) => p.network === n.network)?.price })),
     charged: "only on success; failed work is never settled",
   };
 }

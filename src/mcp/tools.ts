@@ -28,8 +28,8 @@ export function toolNameOf(id: string): string {
 
 function priceSentence(entry: CatalogueEntry, paid: boolean): string {
   if (!paid) return " Free on this server (payments are off).";
-  // What each configured network charges, under the column it is published under (base, algorand, a loaded family's own).
-  const prices = Object.entries(entry.price).map(([column, usd]) => `$${usd} on ${column}`).join(", ");
+  // What each configured network charges (two networks of one family may be priced apart).
+  const prices = entry.networkPrices.flatMap((p) => (p.price === undefined ? [] : [`$${p.price} on ${p.label}`])).join(", ");
   return ` Price ${entry.priceDependsOnInput ? "from " : ""}${prices} (USDC via x402, exact for the arguments): an unpaid call answers with the offer (PaymentRequired); pay in _meta["x402/payment"].`;
 }
 

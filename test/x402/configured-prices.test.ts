@@ -65,3 +65,24 @@ describe("the same table elsewhere", () => {
     expect(registry.plugin("text.reverse")?.priceOf({ text: "a" } as never)).toEqual({ base: 10_000 });
   });
 });
+
+describe("two networks of one family, priced apart", () => {
+  it("quote each network's own price in OpenAPI's per-network offer and the MCP tool text", async () => {
+    const apart = pluginFolder({ "text-reverse.ts": pluginSource("text.reverse", "POST /v1/text/reverse", `{ base: "0.01", "base-sepolia": "0.001" }`) });
+    const x402 = { networks: [{ family: "evm", network: "base", payTo: payTo.base, settlement: "remote" }, { family: "evm", network: "base-sepolia", payTo: payTo.base, settlement: "remote" }], facilitator: { url: "http://127.0.0.1:9/" } };
+    const both = await testService(["--payments", "on", "--x402", JSON.stringify(x402), "--plugins", apart, "--render", "off", "--extract-workers", "0"]);
+    try {
+      const openapi = (await (await both.request("/openapi.json")).json()) as { paths: Record<string, { post: { "x-payment-info": { networks: { network: string; price_usd: unknown }[] } } }> };
+      expect(openapi.paths["/v1/text/reverse"]!.post["x-payment-info"].networks.map((n) => [n.network, n.price_usd])).toEqual([
+        ["eip155:8453", "0.01"],
+        ["eip155:84532", "0.001"],
+      ]);
+      const tools = (await (
+        await both.request("/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream" }, json: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} } })
+      ).text()) as string;
+      expect(tools).toContain("$0.01 on Base, $0.001 on Base Sepolia");
+    } finally {
+      await both.close();
+    }
+  });
+});
