@@ -4,9 +4,10 @@
  * (their USD budget can only be checked when the provider reports cost). Never prints the key.
  */
 import OpenAI from "openai";
-import { loadConfiguredRegistry } from "../boot.ts";
+import { loadRegistry } from "../boot.ts";
 import type { Config } from "../config.ts";
 import { engineOf } from "../docs/catalogue.ts";
+import { paymentsOffPricing } from "../plugin/price.ts";
 import { redactKey, resolveLlm } from "./config.ts";
 import { type ModelAccess, noModel } from "./model-access.ts";
 
@@ -54,7 +55,8 @@ export async function checkLanguageModel(config: Config): Promise<Result[]> {
     access = { ...noModel, configured: true, model: (skill) => settings.models[skill] ?? settings.defaultModel };
   }
   try {
-    const registry = await loadConfiguredRegistry(config);
+    // Engines do not depend on prices: the skills are listed even when the payments configuration does not resolve.
+    const registry = await loadRegistry(config, paymentsOffPricing);
     const lines = registry.skills.flatMap((entry) => {
       const engine = engineOf(entry, access);
       return engine ? [`${entry.id}: ${engine.available ? `${engine.engine}${engine.model ? ` (${engine.model})` : ""}` : "unavailable (needs a model)"}`] : [];
