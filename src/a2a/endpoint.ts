@@ -43,11 +43,13 @@ const rpcError = (id: RpcId, error: unknown) => ({ jsonrpc: "2.0", id, error: Le
  * refused message (unknown task, terminal task) is a plain JSON-RPC error; a later failure is the
  * stream's last event. A client that leaves ends the iteration (the turn itself runs to its end).
  */
-async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, activated: readonly string[]): Promise<Response> {
+async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, activated: readonly string[], context: RequestContext): Promise<Response> {
   let first: IteratorResult<unknown, void>;
   try {
     first = await events.next();
   } catch (error) {
+    // Logged and counted like a refused message/send.
+    context.outcome ??= "rpc_error";
     return json(rpcError(id, error), activated);
   }
   const encoder = new TextEncoder();
@@ -117,7 +119,7 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
     });
     const activated = activatedExtensions(request);
     const answer = await handler.handle(body as Record<string, unknown>, callContext);
-    if (Symbol.asyncIterator in answer) return sse(answer, ((body as { id?: RpcId }).id ?? null) as RpcId, activated);
+    if (Symbol.asyncIterator in answer) return sse(answer, ((body as { id?: RpcId }).id ?? null) as RpcId, activated, context);
     if (answer.error) context.outcome ??= "rpc_error";
     // The payment flow works without activation (the card marks the extension not required); an activation asked for is confirmed.
     return json(answer, activated);

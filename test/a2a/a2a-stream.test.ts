@@ -16,13 +16,14 @@ import { pluginFolder } from "../support/plugin-files.ts";
 type Events = Awaited<ReturnType<typeof collect>>;
 
 let service: RunningService;
+const log = createMemoryLogger();
 let a2a: LegacyJsonRpcTransport;
 let base: string;
 
 beforeAll(async () => {
   // Payments are off, so no --public-url: the port is the one the kernel gives at the bind.
   const folder = pluginFolder({ "mcp-probe.ts": mcpProbeSource });
-  service = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--host", "127.0.0.1", "--plugins", folder, "--memory-soft-limit-mb", "0"], env: {} }), { log: createMemoryLogger() });
+  service = await startService(loadConfig({ argv: ["--data", ":memory:", "--port", "0", "--host", "127.0.0.1", "--plugins", folder, "--memory-soft-limit-mb", "0"], env: {} }), { log });
   base = service.server.url.toString().replace(/\/$/, "");
   a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });
 });
@@ -78,6 +79,8 @@ describe("A2A message/stream", () => {
 
   it("answers an unknown task as a JSON-RPC error and serves no resubscription", async () => {
     expect(String(await collect(stream({ skill: "mcp.probe", text: "x" }, "00000000-0000-4000-8000-000000000000")).catch((e: Error) => e))).toContain("not found");
+    // Logged as a refused message, like message/send's.
+    expect(log.lines.filter((l) => l.msg === "request" && l.path === "/a2a").at(-1)).toMatchObject({ status: 200, outcome: "rpc_error" });
     const res = await fetch(`${base}/a2a`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tasks/resubscribe", params: { id: "00000000-0000-4000-8000-000000000000" } }) });
     expect(res.headers.get("content-type")).toStartWith("application/json");
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32004);
