@@ -14,7 +14,7 @@ export interface FreeTally {
   stop(): void;
 }
 
-export const freeTallyEveryMs = 60_000;
+const freeTallyEveryMs = 60_000;
 
 export function createFreeTally(log: Logger, everyMs = freeTallyEveryMs): FreeTally {
   let served = new Map<string, number>();

@@ -23,18 +23,8 @@ const label = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
 const hostPattern = new RegExp(`^(?:${label}(?:\\.${label})*\\.?|\\[[0-9A-Fa-f:.]{2,45}\\])(?::(\\d{1,5}))?$`);
 
 /** The host[:port] of a Host header, or undefined when it is not one (spaces, `%`, a port above 65535, empty...). */
-let lastHost: { value: string; host: string | undefined } | undefined;
-
 export function validHost(value: string | null): string | undefined {
   if (value === null) return undefined;
-  // Nearly every request carries the same Host as the one before it.
-  if (lastHost?.value === value) return lastHost.host;
-  const host = checkHost(value);
-  lastHost = { value, host };
-  return host;
-}
-
-function checkHost(value: string): string | undefined {
   const match = hostPattern.exec(value);
   if (!match) return undefined;
   if (match[1] !== undefined && Number(match[1]) > 65535) return undefined;

@@ -14,10 +14,6 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   });
 }
 
-export function textResponse(body: string, contentType: string, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status: 200, headers: { "content-type": `${contentType}; charset=utf-8`, ...headers } });
-}
-
 /** Headers many answers share (content type, ETag, caching) with the CORS headers, built once for `readyAnswer` (and used only through it). */
 export function readyHeaders(fields: Record<string, string>): Headers {
   return new Headers({ ...fields, ...corsHeaders });

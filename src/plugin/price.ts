@@ -57,7 +57,7 @@ interface NetworkColumns {
 }
 
 /** "base-sepolia" → "Base Sepolia"; a CAIP-2 id used as a name stays as it is. */
-export function networkLabel(name: string): string {
+function networkLabel(name: string): string {
   if (name.includes(":")) return name;
   return name
     .split(/[-_]/)
