@@ -14,9 +14,9 @@ const MAX_SCRIPT_CHARS = 2_000_000;
 const MAX_ITEMS = 2_000;
 
 /** The longest `articleBody` string among the items of the page's JSON-LD scripts, as plain text; "" when none. */
-export function readArticleBody(html: string): string {
+export function readArticleBody(jsonLd: readonly unknown[]): string {
   let longest = "";
-  for (const data of jsonLdScripts(html)) {
+  for (const data of jsonLd) {
     for (const body of articleBodies(data)) if (body.length > longest.length) longest = body;
   }
   return plainText(longest);
@@ -83,10 +83,10 @@ export interface StatedParts {
  * (DiscussionForumPosting). Lines of a text written as one string are parts each. No parts when the page states
  * no such item.
  */
-export function readStatedParts(html: string): StatedParts {
+export function readStatedParts(jsonLd: readonly unknown[]): StatedParts {
   const parts: string[] = [];
   let thread = false;
-  for (const data of jsonLdScripts(html)) {
+  for (const data of jsonLd) {
     const stack: unknown[] = [data];
     for (let visited = 0; stack.length > 0 && visited < MAX_ITEMS; visited++) {
       const value = stack.pop();
@@ -122,15 +122,16 @@ function collectTexts(value: unknown, into: string[], depth = 0): void {
 }
 
 /** The parsed JSON of each of the page's JSON-LD scripts (bounded; a malformed script is left out). */
-function jsonLdScripts(html: string): unknown[] {
+export function readJsonLd(html: string): unknown[] {
   if (!/application\/ld\+json/i.test(html)) return [];
   const found: unknown[] = [];
-  const lower = html.toLowerCase();
   const open = new RegExp(JSON_LD_OPEN.source, "gi");
+  const close = /<\/script/gi;
   let scripts = 0;
   for (let match = open.exec(html); match !== null && scripts < MAX_SCRIPTS; match = open.exec(html), scripts++) {
     const start = match.index + match[0].length;
-    const end = lower.indexOf("</script", start);
+    close.lastIndex = start;
+    const end = close.exec(html)?.index ?? -1;
     if (end < 0 || end - start > MAX_SCRIPT_CHARS) continue;
     try {
       found.push(JSON.parse(html.slice(start, end)));

@@ -20,7 +20,7 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { paragraphsElement, readArticleBody, readStatedParts } from "./content-structured.ts";
+import { paragraphsElement, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
@@ -205,23 +205,16 @@ export const STRUCTURED_DATA_WARNING =
   "The page's HTML holds little of its article; the text is the article body the page states in its structured data (JSON-LD articleBody).";
 
 /** The article the page states in its JSON-LD, as content, when it is far longer than the text `found` (see STATED_ARTICLE_FACTOR). */
-function statedArticle(html: string, found: string): Element | undefined {
-  const stated = readArticleBody(html);
+function statedArticle(jsonLd: readonly unknown[], found: string): Element | undefined {
+  const stated = readArticleBody(jsonLd);
   if (stated.length < MIN_MAIN_CONTENT_CHARS || stated.length < STATED_ARTICLE_FACTOR * found.length) return undefined;
   return paragraphsElement(stated);
 }
 
-/**
- * The block of the page that holds the parts of its main content its structured data states (a recipe's
- * ingredients and method, a thread's first post), read before detection changes the tree; undefined when the page
- * states none or its text holds few of them.
- */
-function statedBlock(html: string, body: Element): { block: Element; parts: string[]; thread: boolean } | undefined {
-  const { parts: allParts, thread } = readStatedParts(html);
-  const parts = allParts.slice(0, MAX_STATED_PARTS);
-  if (parts.length < MIN_STATED_PARTS) return undefined;
-  const block = statedPartsBlock(body, parts);
-  return block ? { block, parts, thread } : undefined;
+/** The parts of its main content the page's structured data states (at most MAX_STATED_PARTS); undefined when fewer than MIN_STATED_PARTS. */
+function statedParts(jsonLd: readonly unknown[]): { parts: string[]; thread: boolean } | undefined {
+  const { parts, thread } = readStatedParts(jsonLd);
+  return parts.length < MIN_STATED_PARTS ? undefined : { parts: parts.slice(0, MAX_STATED_PARTS), thread };
 }
 
 /**
@@ -296,6 +289,8 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   const title = firstH1 ? inlineTextOf(firstH1) : declaredTitle;
   const warnings: string[] = [];
 
+  // The page's JSON-LD, read once for what it states as the main content and as the article.
+  const jsonLd = input.selector === undefined ? readJsonLd(input.html) : [];
   let root: Element;
   let text: string | undefined;
   if (input.selector !== undefined) {
@@ -306,27 +301,43 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const body = page.body;
     const changes = new DomChanges();
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
-    const stated = statedBlock(input.html, body);
-    let main = findMainContent(body, true, changes, minChars, declaredTitle);
-    if (!main) {
-      changes.undo();
-      main = findMainContent(body, false, changes, minChars, declaredTitle);
-    }
-    if (!main) {
-      changes.undo();
-      // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
-      // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
-      if (!namesContentBesideComments(body)) main = findMainContent(body, false, changes, minChars, declaredTitle, true);
-    }
+    const detect = () => {
+      let found = findMainContent(body, true, changes, minChars, declaredTitle);
+      if (!found) {
+        changes.undo();
+        found = findMainContent(body, false, changes, minChars, declaredTitle);
+      }
+      if (!found) {
+        changes.undo();
+        // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
+        // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
+        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, true);
+      }
+      return found;
+    };
+    let main = detect();
+    const stated = main ? statedParts(jsonLd) : undefined;
+    // The detected content misses most of what the page states as its main content: the block holding that
+    // (looked for on the page as parsed), cleaned by markup.
+    let statedRoot: Element | undefined;
     if (main && stated && shareHeld(main.text, stated.parts) < MIN_SHARE_HELD) {
-      // The detected content misses most of what the page states as its main content: the block holding that, cleaned by markup.
       const anchor = stated.thread ? lastTextOf(main.element) : undefined;
+      const found = main.text;
       changes.undo();
-      const headline = selectFirstIn(body, "h1")?.cloneNode(true);
-      root = stated.thread ? threadBlock(stated.block, anchor, main.text) : stated.block;
-      removeBoilerplate(root);
-      removeCommentThreads(root);
-      keepHeadline(root, headline, changes, declaredTitle);
+      const block = statedPartsBlock(body, stated.parts);
+      if (block) {
+        const headline = selectFirstIn(body, "h1")?.cloneNode(true);
+        statedRoot = stated.thread ? threadBlock(block, anchor, found) : block;
+        removeBoilerplate(statedRoot);
+        removeCommentThreads(statedRoot);
+        keepHeadline(statedRoot, headline, changes, declaredTitle);
+      } else {
+        // The page's text holds too few of the stated parts: the detected content stands, detected again.
+        main = detect();
+      }
+    }
+    if (statedRoot) {
+      root = statedRoot;
     } else if (main) {
       root = main.element;
       text = main.text;
@@ -340,7 +351,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   if (input.selector === undefined) {
-    const stated = statedArticle(input.html, text ?? canonicalTextOf(root));
+    const stated = statedArticle(jsonLd, text ?? canonicalTextOf(root));
     if (stated) {
       root = stated;
       text = undefined;
