@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { EvidenceKeyError, evidenceKeyPath, readEvidenceKeyFile } from "../evidence/key-file.ts";
 import { importEvidenceKeys } from "../evidence/key-set-pg.ts";
 import { join } from "node:path";
-import { allMigrations, allPgMigrations, databaseFileName } from "../database.ts";
+import { allMigrations, allPgMigrations, databaseFileName, redactedUrl } from "../database.ts";
 import { CopyRefused, copySqliteToPostgres } from "../store/copy-to-postgres.ts";
 import { openDatabase } from "../store/db.ts";
 import { openPostgres } from "../store/postgres.ts";
@@ -19,17 +19,6 @@ export interface MigrateStoreArgs {
   readonly from: string | undefined;
   readonly to: string | undefined;
   readonly append: boolean;
-}
-
-/** The URL with its password hidden, for messages. */
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "the --to URL";
-  }
 }
 
 function fail(message: string, code = 2): number {
@@ -51,12 +40,12 @@ export async function migrateStoreForCli(args: MigrateStoreArgs, print: (line: s
     sql = await openPostgres({ url: args.to, migrations: allPgMigrations, max: 2 });
   } catch (error) {
     db.close();
-    return fail(`could not open or migrate ${shown(args.to)}: ${(error as Error).message}`, 1);
+    return fail(`could not open or migrate ${redactedUrl(args.to)}: ${(error as Error).message}`, 1);
   }
   try {
     const report = await copySqliteToPostgres(db, sql, { append: args.append, progress: (table, rows) => print(`copied ${table}: ${rows} rows`) });
     for (const t of report.skippedEmpty) print(`skipped ${t}: empty, and no PostgreSQL table for it yet`);
-    print(`verified: ${report.copied.map((t) => `${t.table} ${t.targetRows}`).join(", ")} rows in ${shown(args.to)}`);
+    print(`verified: ${report.copied.map((t) => `${t.table} ${t.targetRows}`).join(", ")} rows in ${redactedUrl(args.to)}`);
     if (existsSync(evidenceKeyPath(dir))) {
       try {
         print(`imported ${await importEvidenceKeys(sql, readEvidenceKeyFile(dir))} evidence signing key(s) from ${evidenceKeyPath(dir)}`);

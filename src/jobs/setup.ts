@@ -126,14 +126,10 @@ export function createJobService(options: {
     idempotency
       .purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000))
       .catch((error: Error) => log.warn("idempotency purge failed", { error: error.message }));
-    try {
-      // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
-      void store.quotes.purge(new Date(now().getTime() - quoteRetentionMs)).catch((error: Error) => log.warn("quote purge failed", { error: error.message }));
-      // Finished A2A tasks a week after their last change.
-      void store.a2aTasks.purgeFinished(new Date(now().getTime() - a2aTaskRetentionMs)).catch((error: Error) => log.warn("a2a task purge failed", { error: error.message }));
-    } catch (error) {
-      log.warn("quote purge failed", { error: (error as Error).message });
-    }
+    // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
+    void store.quotes.purge(new Date(now().getTime() - quoteRetentionMs)).catch((error: Error) => log.warn("quote purge failed", { error: error.message }));
+    // Finished A2A tasks a week after their last change.
+    void store.a2aTasks.purgeFinished(new Date(now().getTime() - a2aTaskRetentionMs)).catch((error: Error) => log.warn("a2a task purge failed", { error: error.message }));
   };
   sweep();
   const timer = setInterval(sweep, sweepEveryMs);
@@ -176,7 +172,7 @@ export function createJobService(options: {
       const active = needs.active ? store.jobs.recentActiveCount() : undefined;
       // The capabilities (active jobs alone, read on every call) stay synchronous while the count is kept.
       if (!needs.stats && !(active instanceof Promise)) {
-        if (active === undefined) return withFigures(undefined, undefined);
+        if (active === undefined) return none;
         if (activeOnly?.count !== active) activeOnly = { count: active, info: withFigures(active, undefined) };
         return activeOnly.info;
       }

@@ -5,6 +5,7 @@
  * strings the SQLite engine returns; `seq` keeps insertion order for ties (SQLite's rowid).
  */
 import type { Migration } from "../store/db.ts";
+import { isoDates } from "../store/pg-rows.ts";
 import type { Sql } from "../store/postgres.ts";
 import { lostClaim, newQuoteColumns, type QuoteStore, quoteOfRow, type RawQuote, refusalOf } from "./quote-store.ts";
 import { repeatWindowMs } from "./tiers.ts";
@@ -46,9 +47,7 @@ type PgQuote = Omit<RawQuote, "created_at" | "expires_at" | "used_at"> & { creat
 const columns = (sql: Sql) =>
   sql`id, goal_hash, goal, budget_micros, decision, reason, note, tier, run_skill, price_micros, scope, allowed_hosts, counter, next_request, payer, created_at, expires_at, used_at, job_id, claim_request`;
 
-function fromPg(r: PgQuote) {
-  return quoteOfRow({ ...r, created_at: r.created_at.toISOString(), expires_at: r.expires_at.toISOString(), used_at: r.used_at?.toISOString() ?? null });
-}
+const fromPg = (r: PgQuote) => quoteOfRow(isoDates(r));
 
 export function createPgQuoteStore(sql: Sql): QuoteStore {
   async function byId(id: string) {

@@ -92,15 +92,19 @@ function valueFor(value: unknown, type: string): unknown {
   return value;
 }
 
-async function targetColumns(sql: Sql): Promise<Map<string, Map<string, string>>> {
-  const rows = await sql<{ table_name: string; column_name: string; data_type: string }[]>`
-    SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`;
-  const tables = new Map<string, Map<string, string>>();
+/** Each target table's columns and their types, and which columns generate their values (identity or serial). */
+async function targetColumns(sql: Sql): Promise<{ types: Map<string, Map<string, string>>; generated: Set<string> }> {
+  const rows = await sql<{ table_name: string; column_name: string; data_type: string; generated: boolean }[]>`
+    SELECT table_name, column_name, data_type, (is_identity = 'YES' OR column_default LIKE 'nextval(%') AS generated
+    FROM information_schema.columns WHERE table_schema = current_schema()`;
+  const types = new Map<string, Map<string, string>>();
+  const generated = new Set<string>();
   for (const r of rows) {
-    if (!tables.has(r.table_name)) tables.set(r.table_name, new Map());
-    tables.get(r.table_name)!.set(r.column_name, r.data_type);
+    if (!types.has(r.table_name)) types.set(r.table_name, new Map());
+    types.get(r.table_name)!.set(r.column_name, r.data_type);
+    if (r.generated) generated.add(`${r.table_name}.${r.column_name}`);
   }
-  return tables;
+  return { types, generated };
 }
 
 async function countOf(sql: Sql | SqlTransaction, table: string): Promise<number> {
@@ -114,7 +118,7 @@ export async function copySqliteToPostgres(db: Database, sql: Sql, options: Copy
   db.exec("BEGIN");
   try {
     const tables = sqliteTables(db);
-    const target = await targetColumns(sql);
+    const { types: target, generated } = await targetColumns(sql);
     const problems: string[] = [];
     const skippedEmpty: string[] = [];
     const toCopy: SqliteTable[] = [];
@@ -151,8 +155,8 @@ export async function copySqliteToPostgres(db: Database, sql: Sql, options: Copy
           await tx.unsafe(`INSERT INTO ${quoteIdent(t.name)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${quoteIdent(t.name)}, $1::text::json)`, [JSON.stringify(records)]);
           copied += batch.length;
         }
-        // Identity and serial columns: the next generated value comes after the copied ones.
-        for (const column of types.keys()) {
+        // Identity and serial columns given copied values: the next generated value comes after them.
+        for (const column of t.columns.filter((c) => generated.has(`${t.name}.${c}`))) {
           const [seq] = await tx<{ name: string | null }[]>`SELECT pg_get_serial_sequence(${quoteIdent(t.name)}, ${column}) AS name`;
           if (seq?.name) await tx.unsafe(`SELECT setval($1, max_value) FROM (SELECT max(${quoteIdent(column)}) AS max_value FROM ${quoteIdent(t.name)}) m WHERE max_value IS NOT NULL`, [seq.name]);
         }
