@@ -199,7 +199,7 @@ export function checkColumns(o: CheckOutcome) {
 export function createListingStore(db: Database): ListingStore {
   const insert = db.prepare(
     `INSERT INTO directory_listings (id, name, description, tags, skills, endpoint, card_url, price_summary, networks, contact, state, listed_at, verified_at, latency_ms, reachable)
-     VALUES ($id, $name, $description, $tags, $skills, $endpoint, $card, $prices, $networks, $contact, 'listed', $at, $verified, $latency, $reachable)`,
+     VALUES ($id, $name, $description, $tags, $skills, $endpoint, $card_url, $price_summary, $networks, $contact, $state, $listed_at, $verified_at, $latency_ms, $reachable)`,
   );
   const get = db.prepare<ListingRow, [string]>("SELECT * FROM directory_listings WHERE id = ?");
   const listed = db.prepare<ListingRow, []>("SELECT * FROM directory_listings WHERE state = 'listed' ORDER BY listed_at DESC, rowid DESC");
@@ -224,7 +224,7 @@ export function createListingStore(db: Database): ListingStore {
   return {
     async add(listing, now) {
       const row = newListingColumns(listing, now);
-      insert.run({ ...row, card: row.card_url, prices: row.price_summary, at: row.listed_at, verified: row.verified_at, latency: row.latency_ms });
+      insert.run(row);
       return byId(row.id)!;
     },
     get: async (id) => byId(id),
