@@ -121,11 +121,11 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
 
   const inputRequired = (turn: TaskTurn, text: string) => publish(turn, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(turn, [textPart(text)]));
 
-  const failed = (turn: TaskTurn, error: ApiError, facts: A2aCallFacts, paid: boolean, settlement?: SettleResponse) =>
+  const failed = (turn: TaskTurn, error: ApiError, paid: boolean, settlement?: SettleResponse) =>
     publish(
       turn,
       TaskState.TASK_STATE_FAILED,
-      agentMessage(turn, [textPart(error.message), dataPart(error.toBody(facts.requestId))], paid ? { [STATUS_KEY]: "payment-failed", [ERROR_KEY]: error.code, ...(settlement ? { [RECEIPTS_KEY]: [settlement] } : {}) } : undefined),
+      agentMessage(turn, [textPart(error.message), dataPart(error.toBody(turn.facts.requestId))], paid ? { [STATUS_KEY]: "payment-failed", [ERROR_KEY]: error.code, ...(settlement ? { [RECEIPTS_KEY]: [settlement] } : {}) } : undefined),
     );
 
   /** Runs the order through the core with the payment (if any) as the message carried it. */
@@ -152,7 +152,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       if (answer.kind === "replayed") return completed(answer.held.body, undefined);
       if (paid) {
         const error = new ApiError(answer.code, { message: `${answer.message ?? new ApiError(answer.code).message} (${reasonOf(answer)}). Nothing was released.` });
-        return failed(turn, error, facts, true, answer.settlement);
+        return failed(turn, error, true, answer.settlement);
       }
       const required: PaymentRequired = answer.required ?? (await deps.payments.offer(charge, reasonOf(answer)));
       return publish(
@@ -194,7 +194,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       if (failure.status === 400 && !paid) return inputRequired(turn, `${failure.message} Send a corrected data part on this task.`);
       // A skill the text went to that cannot run here (no model): the caller may still choose another.
       if (order.fromText && failure.code === "SKILL_UNAVAILABLE" && !paid) return inputRequired(turn, `Your text went to ${order.skill}, which cannot run here: ${failure.message} ${dataHint(deps.byId)}`);
-      return failed(turn, failure, facts, paid);
+      return failed(turn, failure, paid);
     }
   }
 
@@ -212,7 +212,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
     if (!paysOffered(payload, offered)) {
       facts.report.outcome = "payment_mismatch";
       const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not pay one of the terms offered for this task (x402.payment.required). Nothing was charged." });
-      return failed(turn, error, facts, true);
+      return failed(turn, error, true);
     }
     return run(turn, order, payload);
   }
@@ -235,7 +235,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
         // run() answers every failure of the work itself; this is a fault around it (e.g. a task whose skill is gone after a restart).
         turn.facts.report.outcome = "INTERNAL_ERROR";
         deps.operation.log.error("internal error", { request_id: turn.facts.requestId, error: error instanceof Error ? error.message : String(error) });
-        return failed(turn, new ApiError("INTERNAL_ERROR"), turn.facts, turn.message.metadata?.[STATUS_KEY] === "payment-submitted");
+        return failed(turn, new ApiError("INTERNAL_ERROR"), turn.message.metadata?.[STATUS_KEY] === "payment-submitted");
       }
     },
   };

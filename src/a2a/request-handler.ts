@@ -91,9 +91,8 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     return { taskId, contextId, task, message, history: [...(task?.history ?? []), message], facts };
   }
 
-  /** One turn, start to end: the task after it, saved. */
-  async function take(params: SendParams, context: ServerCallContext): Promise<Task> {
-    const turn = await turnOf(params, context);
+  /** Runs a turn and saves the task after it. */
+  async function runTurn(turn: TaskTurn, context: ServerCallContext): Promise<Task> {
     const after = await agent.execute(turn);
     await tasks.save(after, context);
     return after;
@@ -106,7 +105,7 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     },
 
     async sendMessage(params, context) {
-      return trimHistory(await oneAtATime(params.message?.taskId, context, () => take(params, context)), params.configuration?.historyLength);
+      return trimHistory(await oneAtATime(params.message?.taskId, context, async () => runTurn(await turnOf(params, context), context)), params.configuration?.historyLength);
     },
 
     async *sendMessageStream(params, context) {
@@ -126,8 +125,7 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
           metadata: turn.task?.metadata ?? {},
         };
         yield { payload: { $case: "task", value: trimHistory(started, historyLength) } };
-        const after = await agent.execute(turn);
-        await tasks.save(after, context);
+        const after = await runTurn(turn, context);
         const ids = { taskId: after.id, contextId: after.contextId };
         for (const artifact of after.artifacts) yield { payload: { $case: "artifactUpdate", value: { ...ids, artifact, append: false, lastChunk: true, metadata: undefined } } };
         yield { payload: { $case: "statusUpdate", value: { ...ids, status: after.status, metadata: after.metadata } } };
