@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { CHROME_NAMED, COMMENT_NAMED, CONTENT_NAMED, LAYOUT_NAMED, NEVER_CONTENT, classifyElement } from "../../../src/web/extract/content-signals.ts";
+import { CHROME_NAMED, COMMENT_NAMED, CONTENT_NAMED, LAYOUT_NAMED, NEVER_CONTENT, classifyElement, weighNames } from "../../../src/web/extract/content-signals.ts";
 import { Element } from "../../../src/web/extract/dom.ts";
 
 const classifyAttributes = (attribs: Record<string, string>) => classifyElement(new Element("div", attribs));
@@ -27,5 +27,18 @@ describe("web/content-signals", () => {
     for (let i = 0; i < 12_000; i++) classifyAttributes(attrs({ class: `box-${i}` }));
     expect(classifyAttributes(attrs({ class: "sidebar" }))).toBe(CHROME_NAMED | LAYOUT_NAMED);
     expect(classifyAttributes(attrs({ class: "box-11999" }))).toBe(0);
+  });
+
+  // Classes that say something is shown ("field--label-hidden": the field's label is hidden, its text is not) weigh nothing; "hidden" alone still weighs against.
+  it("weighs a shown-hidden token like any neutral class, and a plain hidden one against", () => {
+    expect(weighNames(new Element("div", { class: "field field--label-hidden" }))).toBe(0);
+    expect(weighNames(new Element("div", { class: "overflow-hidden lazy-hidden" }))).toBe(0);
+    expect(weighNames(new Element("div", { class: "hidden-box" }))).toBe(-25);
+  });
+
+  // A table of contents is chrome by its name (its entries need not be link-dense to go); a heading's link back to it is not.
+  it("names a table of contents as chrome, not a toc-backref link", () => {
+    for (const named of [{ id: "ez-toc-container" }, { id: "toc_container" }, { class: "table-of-contents" }]) expect(classifyAttributes(attrs(named))).toBe(CHROME_NAMED);
+    expect(classifyAttributes(attrs({ class: "toc-backref" }))).toBe(0);
   });
 });

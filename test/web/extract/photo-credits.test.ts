@@ -84,4 +84,12 @@ describe("photo credits in the content", () => {
     expect(text).not.toContain("aja/PAP");
     expect(text).toContain(prose);
   });
+
+  it("keeps a credited caption that holds most of the content's prose: no caption rule removes the content itself", () => {
+    const caption = "The flooded valley seen from the north ridge on Monday morning, where the water reached the church steps and the farmers moved their herds to the upper pastures before the second wave came through the night.";
+    const text = textOf(`<figure><img src="/d.jpg"><figcaption>${caption} <span>Foto: Marco Roepers</span></figcaption></figure><p>See above for what happened.</p>`);
+    expect(text).toContain(caption);
+    // The story stays the content (without the guard the caption went, and the whole page with its navigation was read instead).
+    expect(text).not.toContain("Home");
+  });
 });
