@@ -88,6 +88,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The port a child server prints ("listening N") on `stream`. */
+function listeningPort(child: ChildProcess, stream: NodeJS.ReadableStream, name: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    stream.on("data", (chunk: Buffer) => {
+      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+      if (port) resolve(Number(port));
+    });
+    child.once("exit", (code) => reject(new Error(`${name} server exited with ${code}`)));
+  });
+}
+
 async function waitUp(url: string, child: ChildProcess): Promise<void> {
   for (let tries = 0; tries < 400; tries++) {
     if (child.exitCode !== null) throw new Error(`server for ${url} exited with ${child.exitCode}`);
@@ -165,26 +176,12 @@ async function runParent(): Promise<void> {
   writeFileSync(capabilitiesFile, new Uint8Array(await ourCapabilities.arrayBuffer()));
   const capabilitiesType = ourCapabilities.headers.get("content-type") ?? "application/json";
   const bare = spawn(process.execPath, [import.meta.path, "--serve-bare", capabilitiesFile, capabilitiesType], { stdio: ["ignore", "pipe", "inherit"] });
-  const barePort = await new Promise<number>((resolve, reject) => {
-    bare.stdout!.on("data", (chunk: Buffer) => {
-      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
-      if (port) resolve(Number(port));
-    });
-    bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
+  const barePort = await listeningPort(bare, bare.stdout!, "bare");
   // --duties: the floor, bare Elysia doing by hand only the duties every answer of ours has (its log lines go to our log file).
   const duties = process.argv.includes("--duties")
     ? spawn(process.execPath, [import.meta.path, "--serve-duties"], { stdio: ["ignore", logFd, "pipe"] })
     : undefined;
-  const dutiesPort = duties
-    ? await new Promise<number>((resolve, reject) => {
-        duties.stderr!.on("data", (chunk: Buffer) => {
-          const port = /listening (\d+)/.exec(chunk.toString())?.[1];
-          if (port) resolve(Number(port));
-        });
-        duties.once("exit", (code) => reject(new Error(`duties server exited with ${code}`)));
-      })
-    : 0;
+  const dutiesPort = duties ? await listeningPort(duties, duties.stderr!, "duties") : 0;
   // --ref-root: another checkout of this project (e.g. `git worktree add /tmp/ref <rev>` + npm install), served beside ours for an A/B in one run.
   const refRoot = option("ref-root", "");
   const refPort = refRoot ? await freePort() : 0;

@@ -38,7 +38,7 @@ describe("web/content-signals", () => {
 
   // A table of contents is chrome by its name (its entries need not be link-dense to go); a heading's link back to it is not.
   it("names a table of contents as chrome, not a toc-backref link", () => {
-    for (const named of [{ id: "ez-toc-container" }, { id: "toc_container" }, { class: "table-of-contents" }]) expect(classifyAttributes(attrs(named))).toBe(CHROME_NAMED);
+    for (const named of [{ id: "ez-toc-container" }, { id: "toc_container" }, { class: "table-of-contents" }] as Record<string, string>[]) expect(classifyAttributes(attrs(named))).toBe(CHROME_NAMED);
     expect(classifyAttributes(attrs({ class: "toc-backref" }))).toBe(0);
   });
 });
