@@ -1,13 +1,9 @@
 /** Buys a diagnosis of a CI, build or runtime log: ordered findings, root cause, fix steps, a patch sketch when possible, the failing lines. */
-import { ApiError, DiagnosisSchema, defineSkill, diagnoseLog, t } from "tollbooth";
+import { ApiError, DiagnosisSchema, defineSkill, diagnoseLog, ModelUsageSchema, t } from "tollbooth";
+import { diagnosisPrompt, diagnosisSystem } from "./prompts/code-fix-from-log.ts";
 
 const skill = "code.fix_from_log";
 const priceUsd = 0.08;
-
-const Usage = t.Object(
-  { model: t.String(), steps: t.Integer(), tool_calls: t.Integer(), input_tokens: t.Integer(), output_tokens: t.Integer(), cost_usd: t.Number() },
-  { additionalProperties: false },
-);
 
 /** What the model writes; the failing lines, matches and window stay the reducer's. */
 const ModelDiagnosis = t.Object(
@@ -35,7 +31,7 @@ export default defineSkill({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ ...DiagnosisSchema.properties, usage: t.Optional(Usage) }),
+  output: t.Object({ ...DiagnosisSchema.properties, usage: t.Optional(ModelUsageSchema) }),
   price: String(priceUsd),
   async: true,
   timeoutMs: 180_000,
@@ -90,11 +86,8 @@ export default defineSkill({
         confidence: number;
       }>({
         skill,
-        system:
-          "You diagnose a failing CI, build or runtime log for a developer. Order the diagnosis by importance, name the root cause, give concrete fix steps, " +
-          "and a patch sketch (a unified diff or the changed lines) only when the log shows enough to write one, else null. Family is one short word (npm, typescript, python, go, rust, java, docker, github-actions, missing-tool, memory, c, make, unknown). " +
-          "Confidence is how sure you are, from 0 to 1.",
-        prompt: `A deterministic reducer cut the log to its failure window (lines ${rules.failing_lines.from} to ${rules.failing_lines.to}); a pattern table found:\n${findings}\n\nThe window is in the data block.`,
+        system: diagnosisSystem,
+        prompt: diagnosisPrompt(rules.failing_lines, findings),
         data: rules.window,
         schema: ModelDiagnosis,
         limits: { maxSteps: 2, maxToolCalls: 0, maxUsd: priceUsd * 0.3 },

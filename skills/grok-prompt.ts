@@ -1,21 +1,9 @@
 /** Buys one bounded agent run on the operator's model: a prompt in, an answer out, with web_read and pdf_read as tools. */
-import { ApiError, defineSkill, modelEngine, refuseByPolicy, requireModel, t } from "tollbooth";
+import { ApiError, defineSkill, ModelUsageSchema, modelEngine, refuseByPolicy, requireModel, t } from "tollbooth";
 
 const skill = "grok.prompt";
 const priceUsd = 0.25;
 const timeoutMs = 180_000;
-
-const Usage = t.Object(
-  {
-    model: t.String(),
-    steps: t.Integer({ minimum: 0 }),
-    tool_calls: t.Integer({ minimum: 0 }),
-    input_tokens: t.Integer({ minimum: 0 }),
-    output_tokens: t.Integer({ minimum: 0 }),
-    cost_usd: t.Number({ minimum: 0 }),
-  },
-  { additionalProperties: false },
-);
 
 export default defineSkill({
   skill,
@@ -41,7 +29,7 @@ export default defineSkill({
       partial_reason: t.Optional(t.String()),
       sources: t.Array(t.Object({ url: t.String(), title: t.Optional(t.String()) }, { additionalProperties: false })),
       removed_urls: t.Optional(t.Integer({ minimum: 1, description: "URLs the model wrote that no page read or the prompt contained; removed from the answer." })),
-      usage: Usage,
+      usage: ModelUsageSchema,
       engine: t.Literal("model"),
     },
     { additionalProperties: false },

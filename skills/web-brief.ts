@@ -1,5 +1,6 @@
 /** Buys an 8-bullet briefing of one public page with caveats: summarised by the operator's model, or quoted by the extractive engine without one. */
-import { ApiError, briefBulletCount, briefModelSentences, defineSkill, extractiveBrief, refuseByPolicy, selectSentences, t } from "tollbooth";
+import { ApiError, briefBulletCount, briefModelSentences, defineSkill, extractiveBrief, ModelUsageSchema, refuseByPolicy, selectSentences, t } from "tollbooth";
+import { briefPrompt, briefSystem } from "./prompts/web-brief.ts";
 
 const skill = "web.brief";
 const priceUsd = 0.06;
@@ -8,11 +9,6 @@ const pageChars = 100_000;
 const Offsets = t.Array(t.Object({ start: t.Integer({ minimum: 0 }), end: t.Integer({ minimum: 0 }) }, { additionalProperties: false }), {
   description: "The page sentences the bullet rests on: offsets into the page's text (UTF-16 code units, end exclusive), the text being what web/read returns for the URL (text_sha256).",
 });
-
-const Usage = t.Object(
-  { model: t.String(), steps: t.Integer(), tool_calls: t.Integer(), input_tokens: t.Integer(), output_tokens: t.Integer(), cost_usd: t.Number() },
-  { additionalProperties: false },
-);
 
 /** The one http(s) URL a text names (trailing punctuation left out), or undefined when it names none or several. */
 function onlyUrl(text: string): string | undefined {
@@ -47,7 +43,7 @@ export default defineSkill({
       bullets: t.Array(t.Object({ text: t.String(), sentences: Offsets }, { additionalProperties: false }), { maxItems: briefBulletCount }),
       caveats: t.Array(t.String()),
       engine: t.Union([t.Literal("model"), t.Literal("extractive")]),
-      usage: t.Optional(Usage),
+      usage: t.Optional(ModelUsageSchema),
     },
     { additionalProperties: false },
   ),
@@ -114,10 +110,8 @@ export default defineSkill({
     try {
       const out = await ctx.llm.structured<typeof answer>({
         skill,
-        system:
-          `You write a briefing of a web page in exactly ${wanted} bullets. Each bullet is one short, factual sentence in your own words that rests only on the numbered page sentences you list for it. ` +
-          "Caveats name what the page does not settle (missing dates, claims without sources, marketing language, a page cut short); give none when there is nothing to say.",
-        prompt: `Page: ${page.title || page.final_url}${focus ? `\nFocus the briefing on: ${focus}` : ""}\nThe page's most central sentences, numbered, in page order, are in the data block.`,
+        system: briefSystem(wanted),
+        prompt: briefPrompt(page.title || page.final_url, focus),
         data: chosen.map((s, i) => `[${i + 1}] ${s.text}`).join("\n"),
         schema,
         limits: { maxSteps: 2, maxToolCalls: 0, maxUsd: priceUsd * 0.3 },

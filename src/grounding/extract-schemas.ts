@@ -11,6 +11,7 @@ import { summarizeIssues } from "../plugin/schema.ts";
 import { batchEnvelope, priceRead } from "../web/endpoint-schemas.ts";
 import { readCallerSchema, schemaLimits } from "./caller-schema.ts";
 import { EvidenceSchema, UnsupportedSchema } from "./ground.ts";
+import { ModelUsageSchema } from "../llm/model-access.ts";
 
 export const maxPromptChars = 2000;
 
@@ -35,11 +36,6 @@ export const ExtractRequestSchema = t.Object(
 );
 export type ExtractRequest = Static<typeof ExtractRequestSchema>;
 
-export const UsageSchema = t.Object(
-  { model: t.String(), steps: t.Integer(), tool_calls: t.Integer(), input_tokens: t.Integer(), output_tokens: t.Integer(), cost_usd: t.Number() },
-  { additionalProperties: false },
-);
-
 export const ExtractResultSchema = t.Object(
   {
     ok: t.Literal(true),
@@ -55,7 +51,7 @@ export const ExtractResultSchema = t.Object(
     evidence: t.Array(EvidenceSchema, { description: "One entry per non-null leaf value of data." }),
     unsupported: t.Array(UnsupportedSchema, { description: "Values the model claimed that no quote in the text supports; they are null in data." }),
     partial: t.Boolean({ description: "true when some claimed value was unsupported." }),
-    usage: UsageSchema,
+    usage: ModelUsageSchema,
     warnings: t.Array(t.String()),
     content_is_untrusted: t.Literal(true),
     attestation: t.Optional(AttestationSchema),

@@ -3,7 +3,7 @@
  * and two bounded ways to use it. A skill never builds a client or holds the API key; the
  * provider module implements this, and a server without a base URL gets `noModel`.
  */
-import type { TSchema } from "@sinclair/typebox";
+import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
 
 /** Budget of one job's model use; every limit is checked before each model call, never after. */
@@ -35,14 +35,19 @@ export interface AgentRequest {
   readonly signal: AbortSignal;
 }
 
-export interface ModelUsage {
-  readonly model: string;
-  readonly steps: number;
-  readonly tool_calls: number;
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly cost_usd: number;
-}
+/** What a model skill's answer reports of the model work behind it (the `usage` of web.brief, grok.prompt, code.fix_from_log, web.extract). */
+export const ModelUsageSchema = t.Object(
+  {
+    model: t.String(),
+    steps: t.Integer({ minimum: 0 }),
+    tool_calls: t.Integer({ minimum: 0 }),
+    input_tokens: t.Integer({ minimum: 0 }),
+    output_tokens: t.Integer({ minimum: 0 }),
+    cost_usd: t.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type ModelUsage = Readonly<Static<typeof ModelUsageSchema>>;
 
 export interface AgentResult {
   readonly answer: string;
