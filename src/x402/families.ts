@@ -44,19 +44,18 @@ export function createRails(networks: readonly ConfiguredNetwork[], ctx: RailFac
     confirmationTimeoutMs: ctx.config.confirmationTimeoutMs,
   };
   const rails = new Map<string, Rail>();
-  for (const network of networks) {
-    let rail: Rail;
-    if (network.family === "evm") rail = railOf(evmFamily, network, mechanismContext, ctx.fetch);
-    else if (network.family === "avm") rail = railOf(avmFamily, network, mechanismContext, ctx.fetch);
-    else {
-      const family = registeredFamily(network.familyName);
-      if (!family) throw new Error(`no payment family ${network.familyName}`);
-      rail = railOf(family, network, mechanismContext, ctx.fetch);
-    }
-    rails.set(network.network, rail);
-  }
+  for (const network of networks) rails.set(network.network, railOf(familyOf(network), network, mechanismContext, ctx.fetch));
   return rails;
 }
+
+/** The family of a configured network: the built-in evm/ and avm/ are looked up like a loaded one. */
+export function familyOf(network: ConfiguredNetwork): PaymentFamily<ConfiguredNetwork> {
+  const family: PaymentFamily<ConfiguredNetwork> | undefined = network.family === "loaded" ? registeredFamily(network.familyName) : builtInFamilies[network.family];
+  if (!family) throw new Error(`no payment family ${network.family === "loaded" ? network.familyName : network.family}`);
+  return family;
+}
+
+const builtInFamilies: Readonly<Record<string, PaymentFamily<ConfiguredNetwork>>> = { evm: evmFamily, avm: avmFamily };
 
 function railOf<N extends ConfiguredNetwork>(family: PaymentFamily<N>, network: N, ctx: MechanismContext, fetchImpl: typeof fetch | undefined): Rail {
   const wantsLocal = network.settlement === "local" || family.hasChainAccess?.(network) === true;

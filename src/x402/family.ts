@@ -98,6 +98,8 @@ export interface PaymentFamily<N extends PaymentNetwork = FamilyNetwork> {
   hasChainAccess?(network: N): boolean;
   /** requirements.extra when a remote facilitator settles (the EVM token domain); default: the facilitator's /supported extra. */
   remoteRequirementsExtra?(network: N): Record<string, unknown>;
-  /** The refund sender for a network whose configuration has a refund key; undefined when it has none. (evm and avm: refund-senders.ts loads theirs.) */
+  /** The address that signs this network's settlements when it settles locally (the EVM settler account, the Algorand fee payer); undefined when it has none. */
+  settlerAddress?(network: N): Promise<string | undefined>;
+  /** The refund sender for a network whose configuration has a refund key; undefined when it has none. */
   loadRefundSender?(network: N, options: { pollingIntervalMs?: number; fetch?: typeof fetch }): Promise<RefundSender | undefined>;
 }

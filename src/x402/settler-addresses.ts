@@ -5,18 +5,14 @@
  * refuse two live instances sharing one (they would collide on its nonce).
  */
 import type { ConfiguredNetwork } from "./config.ts";
+import { familyOf } from "./families.ts";
 
 export async function settlerAddresses(networks: readonly ConfiguredNetwork[]): Promise<string[]> {
   const found = new Set<string>();
-  for (const n of networks) {
-    if (n.settlement !== "local") continue;
-    if (n.family === "evm" && n.settlerPrivateKey) {
-      const { privateKeyToAccount } = await import("viem/accounts");
-      found.add(`${n.network}|${privateKeyToAccount(n.settlerPrivateKey).address.toLowerCase()}`);
-    } else if (n.family === "avm" && n.feePayerMnemonic) {
-      const { mnemonicToSecretKey } = await import("algosdk");
-      found.add(`${n.network}|${mnemonicToSecretKey(n.feePayerMnemonic).addr.toString()}`);
-    }
+  for (const network of networks) {
+    if (network.settlement !== "local") continue;
+    const address = await familyOf(network).settlerAddress?.(network);
+    if (address) found.add(`${network.network}|${address}`);
   }
   return [...found].sort();
 }

@@ -27,4 +27,18 @@ export const avmFamily: PaymentFamily<ResolvedAvmNetwork> = {
       ...(ctx.pollingIntervalMs !== undefined ? { pollingIntervalMs: ctx.pollingIntervalMs } : {}),
     }),
   hasChainAccess: (network) => network.algodUrl !== undefined,
+  async settlerAddress(network) {
+    if (!network.feePayerMnemonic) return undefined;
+    const { mnemonicToSecretKey } = await import("algosdk");
+    return mnemonicToSecretKey(network.feePayerMnemonic).addr.toString();
+  },
+  async loadRefundSender(network, options) {
+    if (!network.refundMnemonic) return undefined;
+    const { createAvmRefundSender } = await import("./refund-sender.ts");
+    return createAvmRefundSender({
+      network,
+      ...(options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  },
 };

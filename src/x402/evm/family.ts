@@ -29,4 +29,14 @@ export const evmFamily: PaymentFamily<ResolvedEvmNetwork> = {
     }),
   hasChainAccess: (network) => network.rpcUrl !== undefined,
   remoteRequirementsExtra: (network) => ({ name: network.eip712.name, version: network.eip712.version }),
+  async settlerAddress(network) {
+    if (!network.settlerPrivateKey) return undefined;
+    const { privateKeyToAccount } = await import("viem/accounts");
+    return privateKeyToAccount(network.settlerPrivateKey).address.toLowerCase();
+  },
+  async loadRefundSender(network, options) {
+    if (!network.refundPrivateKey) return undefined;
+    const { createEvmRefundSender } = await import("./refund-sender.ts");
+    return createEvmRefundSender({ network, ...(options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {}) });
+  },
 };
