@@ -32,7 +32,10 @@ export function compileValidator<T>(schema: TSchema): Validator<T> {
     if (check.Check(value)) return { ok: true, value: value as T };
     const issues: ValidationIssue[] = [];
     for (const error of check.Errors(value)) {
-      issues.push({ path: error.path || "/", message: describeIssue(error.message, error.schema, error.value) });
+      const issue = { path: error.path || "/", message: describeIssue(error.message, error.schema, error.value) };
+      // TypeBox reports a missing property twice (required, and its type): name it once.
+      if (issues.some((seen) => seen.path === issue.path && seen.message === issue.message)) continue;
+      issues.push(issue);
       if (issues.length >= maxIssues) break;
     }
     return { ok: false, issues };
