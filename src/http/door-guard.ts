@@ -71,6 +71,14 @@ function refusal(error: ApiError, context: RequestContext): Response {
   return response;
 }
 
+/** The answer with its request id and the CORS grant to `origin` alone (none when no Origin was sent): the server adds no `*`. */
+function granted(response: Response, context: RequestContext, origin: string): Response {
+  for (const [name, value] of Object.entries(answerHeaders(context))) response.headers.set(name, value);
+  if (origin === "") response.headers.delete("access-control-allow-origin");
+  else for (const [name, value] of Object.entries(originGrant(origin))) response.headers.set(name, value);
+  return response;
+}
+
 export type DoorHandler = (request: Request, context: RequestContext) => Promise<Response> | Response;
 
 export interface DoorGuard {
@@ -101,17 +109,13 @@ export function createDoorGuard(hosts: ReadonlySet<string>): DoorGuard {
       const context = contextOf(request);
       const checked = check(request, context);
       if (checked instanceof ApiError) return refusal(checked, context);
-      const response = await door(request, context);
-      for (const [name, value] of Object.entries(answerHeaders(context))) response.headers.set(name, value);
-      if (checked === "") response.headers.delete("access-control-allow-origin");
-      else for (const [name, value] of Object.entries(originGrant(checked))) response.headers.set(name, value);
-      return response;
+      return granted(await door(request, context), context, checked);
     },
     preflight(request) {
       const context = contextOf(request);
       const checked = check(request, context);
       if (checked instanceof ApiError) return refusal(checked, context);
-      return preflightResponse(checked === "" ? {} : originGrant(checked));
+      return granted(preflightResponse({}), context, checked);
     },
   };
 }

@@ -27,9 +27,13 @@ const paramsSchemas = new Map<string, { safeParse(value: unknown): { success: bo
 ]);
 
 interface ZodIssue {
+  readonly code?: string;
   readonly path: readonly PropertyKey[];
   readonly message: string;
 }
+
+/** A union's issue says only "Invalid input": say what it means. */
+const issueText = (issue: ZodIssue) => (issue.code === "invalid_union" ? "is none of the types allowed there (a string or an integer for ids and progress tokens)" : issue.message.charAt(0).toLowerCase() + issue.message.slice(1));
 
 /**
  * -32602 thrown inside a handler. Its message is the sentence alone: the SDK's McpError puts
@@ -53,7 +57,7 @@ export type EnvelopeCheck =
 
 /** "params.name: expected string" for the first issues, each field named once. */
 export function describeIssues(issues: readonly ZodIssue[]): string {
-  const lines = [...new Set(issues.map((issue) => `${issue.path.map(String).join(".") || "(message)"}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`))];
+  const lines = [...new Set(issues.map((issue) => `${issue.path.map(String).join(".") || "(message)"}: ${issueText(issue)}`))];
   return lines.slice(0, 3).join("; ");
 }
 

@@ -92,6 +92,33 @@ describe("attestations on results", () => {
   });
 });
 
+describe("input that cannot be signed (@see issue 40, defect 2)", () => {
+  it("refuses a lone surrogate in url or selector with 400 before anything runs", async () => {
+    for (const json of [{ url: `${site.url("/a")}?q=\ud800` }, { url: site.url("/a"), selector: "main\udc00" }, { url: `${site.url("/a")}#\udc00`, selector: "main" }]) {
+      const { status, body } = await post("/v1/web/read", json);
+      expect({ status, error: body.error }).toEqual({ status: 400, error: "INVALID_REQUEST" });
+      expect(String(body.message)).toContain("lone surrogate");
+    }
+    const pdf = await post("/v1/pdf/read", { url: `${site.url("/doc.pdf")}#\ud800` });
+    expect(pdf.status).toBe(400);
+  });
+
+  it("answers such a URL in a batch as that item's inline error, every other item signed", async () => {
+    const { status, body } = await post("/v1/web/read", { urls: [site.url("/a"), `${site.url("/b")}?\ud800`] });
+    expect(status).toBe(200);
+    expect(body.results![0]!.attestation).toBeDefined();
+    expect(body.results![1]).toMatchObject({ ok: false, error: "URL_NOT_ALLOWED" });
+    expect((await post("/v1/evidence/verify", body)).body).toMatchObject({ valid: true });
+  });
+});
+
+describe("the server a statement names (@see issue 40, defect 1)", () => {
+  it("comes from the bind address without --public-url, never from the caller's Host", async () => {
+    const res = await service.handle(new Request("http://evil.example:8402/v1/web/read", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: site.url("/a") }) }), "127.0.0.1");
+    expect(statementOf((await res.json()) as Body).server).toBe("http://127.0.0.1:8402");
+  });
+});
+
 describe("POST /v1/evidence/verify", () => {
   it("says valid, and names the part of a changed result that fails", async () => {
     const { body } = await post("/v1/web/read", { url: site.url("/a") });
@@ -126,6 +153,9 @@ describe("POST /v1/evidence/verify", () => {
       [{ ok: true, batch: true, results: [null] }, "results[0]"],
       [{ ok: true, batch: true, results: [{ ok: false }] }, "results"],
       [{ ...body, source_base64: 12 }, "source_base64"],
+      // @see issue 40, defect 3: JSON nested thousands deep inside the JWS parts (500 before the guard).
+      [{ ...body, attestation: { jws: `${base64url.encode(`{"alg":${"[".repeat(5000)}${"]".repeat(5000)}}`)}.${p}.${s}`, kid: "k" } }, "header"],
+      [{ ...body, attestation: { jws: `${h}.${base64url.encode(`{"statement":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}`)}.${s}`, kid: "k" } }, "payload"],
     ];
     for (const [json, part] of cases) {
       const { status, body: answer } = await post("/v1/evidence/verify", json);
