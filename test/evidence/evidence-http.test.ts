@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { base64url } from "jose";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
+import { startFacilitatorServer } from "../support/facilitator.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 
@@ -109,6 +110,26 @@ describe("input that cannot be signed (@see issue 40, defect 2)", () => {
     expect(body.results![0]!.attestation).toBeDefined();
     expect(body.results![1]).toMatchObject({ ok: false, error: "URL_NOT_ALLOWED" });
     expect((await post("/v1/evidence/verify", body)).body).toMatchObject({ valid: true });
+  });
+});
+
+describe("input that cannot be signed, with payments on", () => {
+  it("is refused 400 before the 402 offer, so nothing is priced or charged", async () => {
+    const facilitator = startFacilitatorServer({
+      verify: async () => ({ isValid: false, invalidReason: "invalid_exact_evm_payload_signature" }),
+      settle: async (_payload, requirements) => ({ success: false, errorReason: "invalid_exact_evm_payload_signature", transaction: "", network: requirements.network }),
+      supported: async () => ({ kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }], extensions: [], signers: {} }),
+    });
+    const paid = await testService(["--unsafe-allow-loopback-targets", "--payments", "on", "--public-url", "http://127.0.0.1:8402", "--pay-to-base", `0x${"1".repeat(40)}`, "--facilitator-url", facilitator.url]);
+    try {
+      const ask = async (json: unknown) => (await paid.request("/v1/web/read", { method: "POST", json })).status;
+      expect(await ask({ url: site.url("/a") })).toBe(402);
+      expect(await ask({ url: site.url("/a"), selector: "main\ud800" })).toBe(400);
+      expect(await ask({ url: `${site.url("/a")}?\ud800` })).toBe(400);
+    } finally {
+      await paid.close();
+      await facilitator.stop();
+    }
   });
 });
 
