@@ -12,7 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@model
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { ApiError } from "../errors.ts";
 import { nestsDeeperThan } from "../json-depth.ts";
-import { checkEnvelope, type EnvelopeCheck } from "./envelope.ts";
+import { checkEnvelope, type EnvelopeCheck, rawNumericIds } from "./envelope.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { callTool, type ToolCallDeps } from "./tool-call.ts";
 import type { ToolList } from "./tools.ts";
@@ -80,7 +80,10 @@ export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
       return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc \"2.0\", a string method, an id that is a string or number).", Array.isArray(message) ? null : idOf(message));
     }
     const batch = Array.isArray(message);
-    const checks = (batch ? (message as Record<string, unknown>[]) : [message as Record<string, unknown>]).map((m) => checkEnvelope(m, batch ? undefined : text));
+    const messages = batch ? (message as Record<string, unknown>[]) : [message as Record<string, unknown>];
+    // Ids as written are read only when one is beyond 2^53 (rare): the scan costs a pass over the body.
+    const rawIds = messages.some((m) => typeof m.id === "number" && !Number.isSafeInteger(m.id)) ? rawNumericIds(text) : [];
+    const checks = messages.map((m, i) => checkEnvelope(m, rawIds.length === messages.length ? rawIds[i] : undefined));
     const refused = checks.find((check) => !check.ok);
     if (refused && !refused.ok) {
       context.outcome = refused.code === ErrorCode.InvalidParams ? "invalid_params" : "invalid_request";

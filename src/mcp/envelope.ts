@@ -66,32 +66,36 @@ const idTokenPrefix = `tollbooth-rpc-id-${crypto.randomUUID()}-`;
 let swaps = 0;
 
 /**
- * The raw text of a top-level `"id"` member that is a number (`text` is the body the message was
- * parsed from), so an id beyond 2^53 is echoed digit for digit. Undefined when not found as written.
+ * The raw text of the numeric `"id"` member of each message in `text` (the body they were parsed
+ * from: one object, or an array of them), in order; undefined where a message has none as written.
+ * So an id beyond 2^53 is echoed digit for digit.
  */
-function rawNumericId(text: string): string | undefined {
+export function rawNumericIds(text: string): (string | undefined)[] {
+  const messageDepth = text.trimStart().startsWith("[") ? 2 : 1;
+  const ids: (string | undefined)[] = [];
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth--;
+    if (c === "{" || c === "[") {
+      if (++depth === messageDepth && c === "{") ids.push(undefined);
+    } else if (c === "}" || c === "]") depth--;
     else if (c === '"') {
       const start = i;
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      if (depth !== 1 || text.slice(start, i + 1) !== '"id"') continue;
+      if (depth !== messageDepth || text.slice(start, i + 1) !== '"id"') continue;
       const value = /^\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i + 1, i + 400));
-      if (value) return value[1];
+      if (value && ids.length > 0) ids[ids.length - 1] = value[1];
     }
   }
-  return undefined;
+  return ids;
 }
 
-/** One JSON-RPC message (already known to have `jsonrpc: "2.0"` and a string or number id) checked for the SDK. */
-export function checkEnvelope(value: Record<string, unknown>, bodyText: string | undefined): EnvelopeCheck {
+/** One JSON-RPC message (already known to have `jsonrpc: "2.0"` and a string or number id) checked for the SDK; `rawId` is its id as written. */
+export function checkEnvelope(value: Record<string, unknown>, rawId: string | undefined): EnvelopeCheck {
   let message = value;
   let restoreId: ((answer: string) => string) | undefined;
   if (typeof value.id === "number" && !Number.isSafeInteger(value.id)) {
-    const raw = (bodyText !== undefined ? rawNumericId(bodyText) : undefined) ?? JSON.stringify(value.id);
+    const raw = rawId ?? JSON.stringify(value.id);
     const token = `${idTokenPrefix}${swaps++}`;
     message = { ...value, id: token };
     restoreId = (answer) => answer.replaceAll(`"${token}"`, raw);

@@ -94,6 +94,8 @@ describe("MCP tools with payments off", () => {
     const res = await post('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}');
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('"id":9007199254740993');
+    const batch = await (await post('[{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"},{"jsonrpc":"2.0","id":-1e300,"method":"ping"}]')).text();
+    for (const id of ['"id":12345678901234567890', '"id":"b"', '"id":-1e300']) expect(batch).toContain(id);
     const token = await post('{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"_meta":{"progressToken":{"a":1}}}}');
     const answer = (await token.json()) as { id: number; error: { code: number; message: string } };
     expect(answer).toMatchObject({ id: 10, error: { code: -32602 } });
