@@ -118,9 +118,18 @@ const hosts = ["127.0.0.1", "app", "a", "a b", "a:99999", "%", "", "[::1]", "x".
 const contentTypes = ["application/json", "application/json; charset=utf-8", "text/plain", "", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/problem+json", "application/json; charset=bogus", "APPLICATION/JSON", "application/jsonx"];
 const methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "FOO", "get", "PROPFIND"];
 
+/** Selectors that match the loopback page, some holding a lone surrogate (a result that could not be signed). */
+const selectors = ["main", "main, x\ud800", "h1\udfff, main", "main\ud800", "p"];
+
+/** The loopback page's URLs (some holding lone surrogates), picked half the time against a server that reads pages. */
+const siteUrls: string[] = [];
+let readsPages = false;
+const anyUrl = () => (readsPages && random() < 0.5 ? pick(siteUrls) : pick(urls));
+
 function withUrls(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === "url" ? pick(urls) : k === "urls" ? [pick(urls), pick(urls)] : v;
+  for (const [k, v] of Object.entries(value)) out[k] = k === "url" ? anyUrl() : k === "urls" ? [anyUrl(), anyUrl()] : v;
+  if ((out.url !== undefined || out.urls !== undefined) && random() < 0.2) out.selector = pick(selectors);
   return out;
 }
 
@@ -340,9 +349,29 @@ function verifyPlan(target: Target, host: string): Plan {
   return { category: "POST evidence/verify", bytes: Buffer.concat([Buffer.from(head(`POST /v1/evidence/verify HTTP/1.1`, headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 8_000 };
 }
 
+/** A read of the loopback page that succeeds unless its URL or selector holds a lone surrogate: its result must be signed, or say why not. */
+function pagePlan(target: Target): Plan {
+  const route = pick(["/v1/web/read", "/v1/web/fetch", "/v1/web/markdown", "/v1/web/changes"]);
+  const batch = random() < 0.3;
+  const input = {
+    ...(batch ? (route === "/v1/web/changes" ? { items: [pick(siteUrls), `${sitePageOf()}?b=${int(1000)}`] } : { urls: [pick(siteUrls), `${sitePageOf()}?b=${int(1000)}`] }) : { url: pick(siteUrls) }),
+    ...(random() < 0.5 ? { selector: pick(selectors) } : {}),
+  };
+  const extra = target.paid && random() < 0.7 ? paymentHeader(target) : {};
+  if (random() < 0.3) {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: int(1000), method: "tools/call", params: { name: toolNameOf(route.slice(4).replace("/", ".")), arguments: input, ...(target.paid && random() < 0.7 ? { _meta: { "x402/payment": mcpPayment(target) } } : {}) } });
+    const headers = { Host: "127.0.0.1", Connection: "close", "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": String(Buffer.byteLength(body, "utf8")) };
+    return { category: "POST mcp, page read", bytes: Buffer.concat([Buffer.from(head("POST /mcp HTTP/1.1", headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 15_000 };
+  }
+  const body = JSON.stringify(input);
+  const headers = { Host: "127.0.0.1", Connection: "close", "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body, "utf8")), ...extra };
+  return { category: "POST page read", bytes: Buffer.concat([Buffer.from(head(`POST ${route} HTTP/1.1`, headers), "latin1"), Buffer.from(body, "utf8")]), timeoutMs: 15_000 };
+}
+
 function plan(target: Target): Plan {
   const roll = random();
   const host = random() < 0.85 ? "127.0.0.1" : pick(hosts);
+  if (readsPages && random() < 0.15) return pagePlan(target);
   const transport = random();
   if (transport < 0.22) return mcpPlan(target, host);
   if (transport < 0.4) return a2aPlan(target, host);
@@ -356,7 +385,7 @@ function plan(target: Target): Plan {
   }
   if (roll < 0.85) {
     const path = random() < 0.1 ? pick(["/v1/jobs/nope", "/v1/jobs/%ff", "/v1/jobs/" + "s".repeat(500), "/v1/unknown", "/v1/web/read/", "//v1/jobs", "/v1/jobs/../jobs"]) : pick(postRoutes);
-    const body = bodyFor(path, target.paid ? 0.5 : 0.1);
+    const body = bodyFor(path, target.paid || readsPages ? 0.5 : 0.1);
     const method = random() < 0.9 ? "POST" : pick(methods);
     const type = random() < 0.85 ? "application/json" : pick(contentTypes);
     const length = Buffer.byteLength(body, "latin1");
@@ -433,32 +462,33 @@ const stackPattern = /\bat [^\s"]+ \([^)]*:\d+:\d+\)|\bat [^\s"]+\.(?:ts|js):\d+
  * evidence results that carry neither attestation nor attestation_error. Walks JSON, and the JSON
  * inside MCP text content and SSE data lines.
  */
-const schemaKeys = new Set(["properties", "inputSchema", "outputSchema", "examples", "example", "schema"]);
+/** Schemas and examples describe results, and an A2A task's history echoes the caller's own (forged) messages: none is a release. */
+const schemaKeys = new Set(["properties", "inputSchema", "outputSchema", "examples", "example", "schema", "history"]);
 
-function released(text: string): { paid: boolean; unsigned: boolean } {
-  const found = { paid: false, unsigned: false };
-  const walk = (value: unknown, depth: number): void => {
+function released(text: string): { paid?: string; unsigned?: string } {
+  const found: { paid?: string; unsigned?: string } = {};
+  const walk = (value: unknown, path: string, depth: number): void => {
     if (depth > 80) return;
     if (typeof value === "string") {
       if (value.startsWith("{") && value.includes("sha256")) {
         try {
-          walk(JSON.parse(value), depth + 1);
+          walk(JSON.parse(value), `${path}(json)`, depth + 1);
         } catch {}
       }
       return;
     }
-    if (Array.isArray(value)) return value.forEach((item) => walk(item, depth + 1));
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${path}.${i}`, depth + 1));
     if (typeof value !== "object" || value === null) return;
     const o = value as Record<string, unknown>;
-    if (o.attestation !== undefined) found.paid = true;
-    if (o.ok === true && typeof o.text_sha256 === "string" && typeof o.source_sha256 === "string" && o.attestation === undefined && o.attestation_error === undefined) found.unsigned = true;
-    if ((o["x402/payment-response"] as { success?: unknown } | undefined)?.success === true || o["x402.payment.status"] === "payment-completed") found.paid = true;
-    // Schemas and examples describe results; they release nothing.
-    for (const [key, item] of Object.entries(o)) if (!schemaKeys.has(key)) walk(item, depth + 1);
+    if (o.attestation !== undefined) found.paid ??= `${path}.attestation`;
+    if (o.ok === true && typeof o.text_sha256 === "string" && typeof o.source_sha256 === "string" && o.attestation === undefined && o.attestation_error === undefined) found.unsigned ??= path || "body";
+    if ((o["x402/payment-response"] as { success?: unknown } | undefined)?.success === true) found.paid ??= `${path}.x402/payment-response`;
+    if (o["x402.payment.status"] === "payment-completed") found.paid ??= `${path}.x402.payment.status`;
+    for (const [key, item] of Object.entries(o)) if (!schemaKeys.has(key)) walk(item, `${path}.${key}`, depth + 1);
   };
   for (const chunk of text.startsWith("data:") || text.includes("\ndata:") ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)) : [text]) {
     try {
-      walk(JSON.parse(chunk), 0);
+      walk(JSON.parse(chunk), "", 0);
     } catch {}
   }
   return found;
@@ -476,8 +506,8 @@ function judge(res: RawResponse, p: Plan, target: Target): string | undefined {
   if (p.validJson && res.body.includes('"code":-32700')) return "valid JSON-RPC answered as a parse error";
   if (p.category !== "POST evidence/verify" && requestText(p).startsWith("POST ") && res.status < 300) {
     const { paid, unsigned } = released(res.body);
-    if (target.paid && paid) return "paid result released while no payment settles";
-    if (unsigned) return "evidence result without attestation or attestation_error";
+    if (target.paid && paid) return `paid result released while no payment settles (${paid})`;
+    if (unsigned) return `evidence result without attestation or attestation_error (${unsigned})`;
   }
   const type = res.headers["content-type"] ?? "";
   let json: { error?: string } | undefined;
@@ -558,7 +588,11 @@ const site = Bun.serve({
       : new Response(`<!doctype html><html lang="en"><head><title>Fuzz page</title></head><body><main><h1>Rates</h1><p>${"EUR/USD is 1.09 today, and the desk updates it hourly. ".repeat(4)}</p></main></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
 });
 const sitePage = `http://127.0.0.1:${site.port}/rates`;
-urls.push(sitePage, `${sitePage}?q=1`, `${sitePage}?\ud800`, `http://127.0.0.1:${site.port}/\udfff`, `${sitePage}#\ud800x`);
+function sitePageOf(): string {
+  return sitePage;
+}
+siteUrls.push(sitePage, `${sitePage}?q=1`, `${sitePage}?\ud800`, `http://127.0.0.1:${site.port}/\udfff`, `${sitePage}#\ud800x`);
+urls.push(...siteUrls);
 
 async function start(paid: boolean, pages = paid) {
   const data = mkdtempSync(join(tmpdir(), "tollbooth-fuzz-"));
@@ -589,6 +623,7 @@ const counts = { off: new Map<string, number>(), offPages: new Map<string, numbe
 const rssBefore = process.memoryUsage().rss;
 const third = Math.floor(COUNT / 3);
 await fuzzServer("payments off", { port: off.server.port, paid: false }, COUNT - 2 * third, counts.off, findings);
+readsPages = true;
 await fuzzServer("payments off, pages", { port: offPages.server.port, paid: false }, third, counts.offPages, findings);
 await fuzzServer("payments on", { port: on.server.port, paid: true, offers: required.value.accepts }, third, counts.on, findings);
 const seconds = (performance.now() - started) / 1000;
@@ -603,8 +638,11 @@ const byProblem = new Map<string, number>();
 for (const f of findings) byProblem.set(f.problem, (byProblem.get(f.problem) ?? 0) + 1);
 console.log(`  answers >= 500 (not documented upstream): ${fiveHundreds}; other problems (not JSON, HTML, stacks, paths, no answer, foreign doors served, parse errors of valid JSON, unsigned evidence, paid results released unsettled): ${findings.length - fiveHundreds}`);
 for (const [problem, n] of byProblem) console.log(`    ${problem}: ${n}`);
-for (const f of findings.slice(0, 50)) console.log(`  - [${f.server}] ${f.category}: ${f.problem}\n      request ${f.request}\n      answer  ${JSON.stringify(f.body)}`);
-if (findings.length > 50) console.log(`  ... and ${findings.length - 50} more`);
+// At most five of each kind, so a rare kind is never hidden behind a common one.
+for (const [problem, n] of byProblem) {
+  for (const f of findings.filter((x) => x.problem === problem).slice(0, 5)) console.log(`  - [${f.server}] ${f.category}: ${f.problem}\n      request ${f.request}\n      answer  ${JSON.stringify(f.body)}`);
+  if (n > 5) console.log(`  ... and ${n - 5} more of: ${problem}`);
+}
 
 await off.close();
 await offPages.close();
