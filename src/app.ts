@@ -14,6 +14,8 @@ import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { contextOf, type RequestContext } from "./http/request-context.ts";
+import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
+import type { SealCall } from "./evidence/seal.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
@@ -41,7 +43,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl"> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts">> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -60,6 +62,8 @@ export interface AppDeps {
   readonly llm?: ModelAccess;
   /** The keys that sign evidence results. */
   readonly evidenceKeys: EvidenceKeys;
+  /** The port the server listens on once started (--port 0 picks one); else --port. */
+  readonly listeningPort?: () => number;
   /** Benchmarks only: leave evidence results unsigned. */
   readonly unsignedEvidence?: boolean;
 }
@@ -71,6 +75,9 @@ export function createApp(deps: AppDeps) {
   const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   // Without --public-url (payments off only: serving refuses otherwise) the caller's validated Host.
   const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
+  // Signed evidence names the server from configuration, never from a caller's Host.
+  const evidenceServer = () => deps.config.publicUrl ?? bindUrl(deps.config.host, deps.listeningPort?.() ?? deps.config.port);
+  const doors = createDoorGuard(doorHostsOf(deps.config));
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.listPrice, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
@@ -99,19 +106,15 @@ export function createApp(deps: AppDeps) {
     directory.stop();
   });
 
-  const seal = createEvidenceSeal(deps.evidenceKeys, now);
+  // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
+  const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
   const operationDeps: OperationDeps = {
     rateLimit: (caller) => limiter.take(caller),
     checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
     ...(deps.unsignedEvidence
       ? {}
       : {
-          sealEvidence: (result: unknown, call: Parameters<typeof seal.seal>[1]) =>
-            seal.seal(result, call).catch((error: Error) => {
-              // The payment is settled: the result goes out unsigned rather than not at all.
-              log.error("evidence signing failed", { error: error.message });
-              return result;
-            }),
+          sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => seal.seal(result, { server: evidenceServer(), payment: call.payment }),
         }),
     payments: deps.payments,
     log,
@@ -289,21 +292,33 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-  app.post(MCP_PATH, ({ request }) => mcp(request, contextOf(request)), { parse: "none" });
-  app.get(MCP_PATH, ({ request }) => {
-    const context = contextOf(request);
-    context.route = MCP_PATH;
-    // Stateless: no stream for server-initiated messages, no session to open or delete.
-    return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
-  });
-
-  app.post(A2A_PATH, ({ request }) => a2a(request, contextOf(request)), { parse: "none" });
+  // The agent doors: Host and Origin checked against the configured hosts before anything is read (http/door-guard.ts).
+  app.post(MCP_PATH, ({ request }) => doors.guard(mcp)(request), { parse: "none" });
+  app.get(
+    MCP_PATH,
+    ({ request }) =>
+      doors.guard((_request, context) => {
+        context.route = MCP_PATH;
+        // Stateless: no stream for server-initiated messages, no session to open or delete.
+        return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
+      })(request),
+  );
+  app.post(A2A_PATH, ({ request }) => doors.guard(a2a)(request), { parse: "none" });
+  for (const path of agentDoorPaths) app.options(path, ({ request }) => doors.preflight(request));
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
   app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
 
   return { app, freeAnswers };
+}
+
+/** The JSON-RPC doors a web page could post to: their preflights are the app's own (the door guard's). */
+export const agentDoorPaths: ReadonlySet<string> = new Set([MCP_PATH, A2A_PATH]);
+
+/** http://host:port of the bind address (IPv6 in brackets). */
+function bindUrl(host: string, port: number): string {
+  return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 
 export type App = ReturnType<typeof createApp>["app"];

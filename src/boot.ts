@@ -4,7 +4,7 @@
  */
 import packageJson from "../package.json" with { type: "json" };
 import type { Metrics } from "./admin/metrics.ts";
-import { createApp } from "./app.ts";
+import { agentDoorPaths, createApp } from "./app.ts";
 import { type Config, ConfigError, servingProblems, storeProblems } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./paid-call/payments.ts";
@@ -71,6 +71,8 @@ export interface Service {
   readonly clients: ClientResolver;
   /** Prometheus metrics, built when the admin listener is on (--admin-port). */
   readonly metrics: Metrics | undefined;
+  /** The port the server listens on, once started. */
+  readonly listening: { port: number };
   close(): Promise<void>;
 }
 
@@ -183,7 +185,9 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     }
     return featuresHeld.value;
   };
-  const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  // The port signed evidence names without --public-url: --port until the server listens (--port 0 picks one).
+  const listening = { port: config.port };
+  const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);
@@ -195,6 +199,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     requestTimeoutMs: config.requestTimeoutMs,
     logRequests: config.logRequests,
     freeTally,
+    ownPreflights: agentDoorPaths,
     ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
   });
   return {
@@ -209,6 +214,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       const f = features().render;
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
+    listening,
     handle: async (request, clientIp) => serve(request, clientIp),
     serve,
     clients,
@@ -242,6 +248,7 @@ export async function startService(config: Config, options: BuildServiceOptions 
   let server: RunningServer;
   try {
     server = startServer(service.serve, { host: config.host, port: config.port, log: service.log });
+    service.listening.port = server.port;
   } catch (error) {
     // A port already taken leaves nothing running behind it (the store, its workers, the timers).
     await service.close();

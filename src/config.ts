@@ -8,6 +8,7 @@ import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { parseTrustedProxies } from "./http/client-address.ts";
+import { parseAllowedHosts } from "./http/door-guard.ts";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { X402Config } from "./x402/config.ts";
@@ -40,6 +41,13 @@ export const configFields = {
     }),
   ),
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
+  allowedHosts: t.Optional(
+    t.String({
+      minLength: 1,
+      description:
+        "HOST[,HOST]: more host names (or addresses) the agent doors /mcp and /a2a answer, beside the --public-url host, the bind address and, bound to loopback, localhost. Any other Host or Origin gets 403 (DNS rebinding).",
+    }),
+  ),
   contactUrl: t.String({ format: "uri", default: "https://github.com/tollbooth", description: "Contact URL named in the fetcher's User-Agent." }),
   logLevel: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info", description: "Log level." }),
   logFile: t.Optional(t.String({ minLength: 1, description: "Write log lines to this file instead of stdout/stderr, rotated at --log-file-max-mb." })),
@@ -204,6 +212,10 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   if (raw.trustProxy !== undefined) {
     const parsed = parseTrustedProxies(raw.trustProxy);
     if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("trustProxy")?.origin ?? "--trust-proxy"}: ${p}`));
+  }
+  if (raw.allowedHosts !== undefined) {
+    const parsed = parseAllowedHosts(raw.allowedHosts);
+    if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("allowedHosts")?.origin ?? "--allowed-hosts"}: ${p}`));
   }
   return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
 }

@@ -97,6 +97,8 @@ export const errorCodes = {
   INVALID_HOST: { status: 400, message: "The Host header is missing or is not a valid host[:port], or the request target is not a path." },
   JSON_TOO_DEEP: { status: 400, message: "The request body nests arrays and objects more than 64 levels deep." },
   REQUEST_TIMEOUT: { status: 408, message: "The request (headers and body) did not arrive within the server's deadline; nothing was charged." },
+  HOST_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only the hosts configured (--public-url, --host, --allowed-hosts); nothing was run." },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only pages from the hosts configured (--public-url, --host, --allowed-hosts) and clients that send no Origin; nothing was run." },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than the server accepts." },
   // ── capital board ─────────────────────────────────────────────────────────
   CAPITAL_TICKET_NOT_FOUND: { status: 404, message: "No such capital ticket; see GET /v1/capital/tickets. Nothing was charged." },

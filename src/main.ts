@@ -67,7 +67,7 @@ Commands:
 Flags and words go in any order (tollbooth backup --data D FILE = tollbooth backup FILE --data D).
 Settings flags, taken by every command (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
   --port N  --host ADDR  --data DIR  --plugins DIR  --payments on|off
-  --public-url URL  --contact-url URL  --log-level LEVEL  --config FILE
+  --public-url URL  --allowed-hosts HOST[,HOST]  --contact-url URL  --log-level LEVEL  --config FILE
   --unsafe-allow-loopback-targets   (tests and benchmarks only)
 `;
 

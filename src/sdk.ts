@@ -32,6 +32,7 @@ export {
   ChangesOutputSchema,
   ChangesRequestSchema,
   checkChangesRequest,
+  checkPdfRequest,
   checkReadRequest,
   FetchOutputSchema,
   PdfRequestSchema,

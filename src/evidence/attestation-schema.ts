@@ -12,3 +12,13 @@ export const AttestationSchema = Type.Object(
   { additionalProperties: false, description: "Signed statement of this result: url, final_url, source status, fetched_at, content type, source and text SHA-256 (web/extract: and the extraction's), format, selector, version, server, payment" },
 );
 export type Attestation = Static<typeof AttestationSchema>;
+
+/** Beside a result that could not be signed after its payment settled: the result is delivered, and says why it bears no attestation. */
+export const AttestationErrorSchema = Type.Object(
+  {
+    error: Type.Literal("EVIDENCE_UNSIGNED"),
+    message: Type.String(),
+  },
+  { additionalProperties: false, description: "Present instead of attestation when signing failed after settlement (the payment stands, the result is delivered unsigned and says so)." },
+);
+export type AttestationError = Static<typeof AttestationErrorSchema>;

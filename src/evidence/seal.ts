@@ -6,7 +6,7 @@
 import { jose } from "./jose-lazy.ts";
 import type { EvidenceKeys, SigningKey } from "./key-file.ts";
 import { notedFactsOf } from "./notes.ts";
-import type { Attestation } from "./attestation-schema.ts";
+import type { Attestation, AttestationError } from "./attestation-schema.ts";
 import { canonicalStatement, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion } from "./statement.ts";
 
 export interface SealCall {
@@ -30,8 +30,23 @@ export async function signStatement(statement: EvidenceStatement, signing: Signi
   return { jws, kid: signing.kid };
 }
 
-export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => new Date()): EvidenceSeal {
-  const sealOne = async (result: object, call: SealCall, signing: SigningKey): Promise<object> => {
+/**
+ * `onUnsigned` hears of every result that could not be signed (its payment has settled by then):
+ * that result goes out with `attestation_error` instead of an attestation, each other one signed.
+ */
+export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => new Date(), onUnsigned: (error: Error) => void = () => {}): EvidenceSeal {
+  /** `signing` is the error when no key could be had. */
+  const sealOne = async (result: object, call: SealCall, signing: SigningKey | Error): Promise<object> => {
+    try {
+      if (signing instanceof Error) throw signing;
+      return await signOne(result, call, signing);
+    } catch (error) {
+      onUnsigned(error as Error);
+      const attestationError: AttestationError = { error: "EVIDENCE_UNSIGNED", message: "This result could not be signed after its payment settled; it is delivered without attestation." };
+      return { ...result, attestation_error: attestationError };
+    }
+  };
+  const signOne = async (result: object, call: SealCall, signing: SigningKey): Promise<object> => {
     const facts = notedFactsOf(result);
     if (!facts) return result;
     const paid = call.payment && (call.payment.network !== null || call.payment.transaction !== null);
@@ -48,12 +63,11 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
     async seal(result, call) {
       if (typeof result !== "object" || result === null) return result;
       const batch = result as { batch?: unknown; results?: unknown };
-      if (notedFactsOf(result)) return sealOne(result, call, await keys.current());
-      if (batch.batch === true && Array.isArray(batch.results) && batch.results.some((r) => notedFactsOf(r))) {
-        const signing = await keys.current();
-        return { ...result, results: await Promise.all(batch.results.map((r: object) => sealOne(r, call, signing))) };
-      }
-      return result;
+      const items = notedFactsOf(result) ? undefined : batch.batch === true && Array.isArray(batch.results) && batch.results.some((r) => notedFactsOf(r)) ? (batch.results as object[]) : null;
+      if (items === null) return result;
+      const signing = await keys.current().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (items === undefined) return sealOne(result, call, signing);
+      return { ...result, results: await Promise.all(items.map((r) => (notedFactsOf(r) ? sealOne(r, call, signing) : r))) };
     },
   };
 }

@@ -9,6 +9,7 @@ import canonicalize from "canonicalize";
 import type { JWK } from "jose";
 import { jose } from "./jose-lazy.ts";
 import { bytesSha256, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion, extractionFields, extractionSha256, textSha256 } from "./statement.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 
 export interface Check {
   /** header, kid, signature, statement, a field name (url, text_sha256, …), text, markdown, extraction, source; prefixed `results[i].` in a batch. */
@@ -51,12 +52,25 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 function jsonSegment(segment: string, part: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(Buffer.from(segment, "base64url")));
-  } catch {
+    const text = decoder.decode(Buffer.from(segment, "base64url"));
+    // The same guard as a posted body's: a part nested thousands deep would exhaust the stack of whatever walks it.
+    if (nestsDeeperThan(text)) throw new Malformed(part, `the JWS ${part} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+    value = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof Malformed) throw error;
     throw new Malformed(part, `the JWS ${part} is not base64url of a JSON object`);
   }
   if (!isObject(value)) throw new Malformed(part, `the JWS ${part} is not a JSON object`);
   return value;
+}
+
+/** RFC 8785 JSON of a decoded part, or undefined when it has none (canonicalize refuses lone surrogates: never our statement). */
+function canonicalOrUndefined(value: unknown): string | undefined {
+  try {
+    return canonicalize(value);
+  } catch {
+    return undefined;
+  }
 }
 
 interface ItemOutcome {
@@ -93,11 +107,8 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
   }
   check("signature", signatureOk, signatureOk ? "Ed25519 signature holds" : kidOk ? "the Ed25519 signature does not hold for this key" : "not checked: no key");
   const payloadText = decoder.decode(Buffer.from(segments[1]!, "base64url"));
-  check(
-    "statement",
-    statement.statement === evidenceStatementVersion && canonicalize(claims) === payloadText,
-    `statement ${String(statement.statement)}${canonicalize(claims) === payloadText ? "" : ", not RFC 8785 canonical JSON"}`,
-  );
+  const canonical = canonicalOrUndefined(claims) === payloadText;
+  check("statement", statement.statement === evidenceStatementVersion && canonical, `statement ${String(statement.statement)}${canonical ? "" : ", not RFC 8785 canonical JSON"}`);
   for (const field of sharedFields) {
     if (result[field] === undefined && statement[field] === undefined) continue;
     if (result[field] === undefined) continue; // the statement may state what the result does not show (a web/fetch source hash)

@@ -4,11 +4,11 @@
  * page plus the model surcharge the plugin file declares).
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import { AttestationSchema } from "../evidence/attestation-schema.ts";
+import { AttestationErrorSchema, AttestationSchema } from "../evidence/attestation-schema.ts";
 import type { CheckFailure } from "../plugin/define.ts";
 import { formatDollars, type NetworkPrices, parseDollars } from "../plugin/price.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import { batchEnvelope, priceRead } from "../web/endpoint-schemas.ts";
+import { batchEnvelope, checkSignable, priceRead } from "../web/endpoint-schemas.ts";
 import { readCallerSchema, schemaLimits } from "./caller-schema.ts";
 import { EvidenceSchema, UnsupportedSchema } from "./ground.ts";
 import { ModelUsageSchema } from "../llm/model-access.ts";
@@ -55,6 +55,7 @@ export const ExtractResultSchema = t.Object(
     warnings: t.Array(t.String()),
     content_is_untrusted: t.Literal(true),
     attestation: t.Optional(AttestationSchema),
+    attestation_error: t.Optional(AttestationErrorSchema),
   },
   { additionalProperties: false },
 );
@@ -66,6 +67,8 @@ export type ExtractOutput = Static<typeof ExtractOutputSchema>;
 /** url or urls, and a schema we support; named before any price. */
 export function checkExtractRequest(input: ExtractRequest): CheckFailure | string | undefined {
   if ((input.url === undefined) === (input.urls === undefined)) return "send exactly one of url or urls";
+  const unsignable = checkSignable(input);
+  if (unsignable) return unsignable;
   const schema = readCallerSchema(input.schema);
   if (!schema.ok) return { code: "EXTRACT_SCHEMA_INVALID", message: summarizeIssues(schema.issues) };
   return undefined;

@@ -51,6 +51,8 @@ export interface HandlerDeps {
   readonly freeAnswers?: ReadonlyMap<string, FreeAnswer>;
   /** Counts the free documents answered without a line of their own (modes other than `all`). */
   readonly freeTally?: FreeTally;
+  /** Paths whose CORS preflight the app answers itself (the agent doors grant only their allowed origins). */
+  readonly ownPreflights?: ReadonlySet<string>;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
@@ -60,7 +62,7 @@ const closeAfter = new Set(["BODY_TOO_LARGE", "REQUEST_TIMEOUT", "CLIENT_CLOSED"
 
 export function createRequestHandler(
   appFetch: FetchHandler,
-  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers, freeTally }: HandlerDeps,
+  { log, outcomes, requestTimeoutMs = defaultRequestTimeoutMs, clients, observe, logRequests = "all", freeAnswers, freeTally, ownPreflights }: HandlerDeps,
 ): RequestHandler {
   /** Headers, the log line (or the tally of free documents), the metrics and the outcome row of an answered request. */
   const finish = (incoming: Request, context: RequestContext, path: string, response: Response, freeDocument = false): Response => {
@@ -119,7 +121,7 @@ export function createRequestHandler(
       const routable = target.origin.length >= 11 && incoming.url.startsWith(target.origin) && incoming.url.length === target.origin.length + target.pathAndQuery.length;
       const request = await bufferBody(incoming, routable ? incoming.url : ROUTING_ORIGIN + target.pathAndQuery, requestTimeoutMs);
       attachContext(request, context);
-      response = request.method === "OPTIONS" ? preflightResponse() : await appFetch(request);
+      response = request.method === "OPTIONS" && !ownPreflights?.has(target.path) ? preflightResponse() : await appFetch(request);
     } catch (error) {
       response = errorResponse(error, context, log);
     }

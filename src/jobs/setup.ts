@@ -70,13 +70,9 @@ export interface JobService {
 
 const sweepEveryMs = 60_000;
 
-/** A job's results are signed as a paid call's are, naming the server the caller reached (else the public URL). */
-function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>, publicUrl: string | undefined): NonNullable<JobWorkerDeps["seal"]> {
-  return async (result, job) => {
-    const server = job.origin ?? publicUrl;
-    // Payments off and the server restarted since the job was accepted: no server to name, left unsigned.
-    return server === undefined ? result : sealEvidence(result, { server, payment: job.payment });
-  };
+/** A job's results are signed as a paid call's are (the server named from configuration, never the caller's Host). */
+function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>): NonNullable<JobWorkerDeps["seal"]> {
+  return (result, job) => sealEvidence(result, { payment: job.payment });
 }
 
 export function createJobService(options: {
@@ -113,7 +109,7 @@ export function createJobService(options: {
     contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
     now,
     ...(refunds ? { refunds } : {}),
-    ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence, config.publicUrl) } : {}),
+    ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence) } : {}),
     ...(config.jobLeaseSec ? { queue: { leaseMs: config.jobLeaseSec * 1000, reapEveryMs: store.jobs.shared ? Math.min(10_000, config.jobLeaseSec * 500) : 0 } } : {}),
   });
   // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the

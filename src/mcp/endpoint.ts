@@ -1,9 +1,10 @@
 /**
  * @module mcp/endpoint — `POST /mcp`: a stateless Streamable HTTP MCP server (official SDK; one
  * Server and transport per request, JSON answers, no session) over the tool list compiled at
- * start. Before the SDK sees a request: an `Origin` other than our own is 403, a body that is not
- * JSON is -32700 and one that is not a JSON-RPC message is -32600. The body cap, request deadline
- * and log line are the HTTP server's (http/serve.ts); paid calls share its rate limit.
+ * start. Host and Origin are checked before (http/door-guard.ts). Before the SDK sees a request: a
+ * body that is not JSON is -32700, one that is not a JSON-RPC message is -32600, and params that do
+ * not fit the method are -32602 (mcp/envelope.ts). The body cap, request deadline and log line are
+ * the HTTP server's (http/serve.ts); paid calls share its rate limit.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -11,6 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@model
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { ApiError } from "../errors.ts";
 import { nestsDeeperThan } from "../json-depth.ts";
+import { checkEnvelope, type EnvelopeCheck, rawNumericIds } from "./envelope.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { callTool, type ToolCallDeps } from "./tool-call.ts";
 import type { ToolList } from "./tools.ts";
@@ -18,7 +20,7 @@ import type { ToolList } from "./tools.ts";
 export interface McpEndpointDeps extends ToolCallDeps {
   readonly tools: ToolList;
   readonly productVersion: string;
-  /** The base URL callers reach (public URL, else the caller's Host): also the one Origin allowed. */
+  /** The base URL callers reach (public URL, else the caller's Host, one the door guard allows): resource URLs. */
   readonly publicUrl: (request: Request) => string;
 }
 
@@ -47,6 +49,15 @@ function idOf(value: unknown): unknown {
   return isObject(value) && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null;
 }
 
+/** The answer with every swapped id written back as the caller sent it (most answers have none to restore). */
+async function restoreIds(answer: Response, checks: readonly Extract<EnvelopeCheck, { ok: true }>[]): Promise<Response> {
+  const restores = checks.flatMap((check) => (check.restoreId ? [check.restoreId] : []));
+  if (restores.length === 0) return answer;
+  let text = await answer.text();
+  for (const restore of restores) text = restore(text);
+  return new Response(text, { status: answer.status, headers: answer.headers });
+}
+
 export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
   // Shared: the SDK builds an Ajv instance per Server otherwise (only used for elicitation).
   const validator = new AjvJsonSchemaValidator();
@@ -54,12 +65,7 @@ export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
 
   return async (request, context) => {
     context.route = "/mcp";
-    const origin = request.headers.get("origin");
     const base = deps.publicUrl(request);
-    if (origin !== null && origin !== new URL(base).origin) {
-      context.outcome = "origin_refused";
-      return rpcError(403, -32000, `Origin ${origin.slice(0, 200)} is not allowed: MCP is served to ${new URL(base).origin} and to clients that send no Origin.`);
-    }
     const text = await request.text();
     let message: unknown;
     try {
@@ -73,6 +79,17 @@ export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
       context.outcome = "invalid_request";
       return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc \"2.0\", a string method, an id that is a string or number).", Array.isArray(message) ? null : idOf(message));
     }
+    const batch = Array.isArray(message);
+    const messages = batch ? (message as Record<string, unknown>[]) : [message as Record<string, unknown>];
+    // Ids as written are read only when one is beyond 2^53 (rare): the scan costs a pass over the body.
+    const rawIds = messages.some((m) => typeof m.id === "number" && !Number.isSafeInteger(m.id)) ? rawNumericIds(text) : [];
+    const checks = messages.map((m, i) => checkEnvelope(m, rawIds.length === messages.length ? rawIds[i] : undefined));
+    const refused = checks.find((check) => !check.ok);
+    if (refused && !refused.ok) {
+      context.outcome = refused.code === ErrorCode.InvalidParams ? "invalid_params" : "invalid_request";
+      return rpcError(refused.code === ErrorCode.InvalidParams ? 200 : 400, refused.code, refused.message, batch ? null : idOf(message));
+    }
+    const accepted = checks.flatMap((check) => (check.ok ? [check] : []));
 
     const server = new Server({ name: "tollbooth", version: deps.productVersion }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
     server.setRequestHandler(ListToolsRequestSchema, () => listed);
@@ -97,7 +114,8 @@ export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { parsedBody: message });
+      const answer = await transport.handleRequest(request, { parsedBody: batch ? accepted.map((check) => check.message) : accepted[0]!.message });
+      return await restoreIds(answer, accepted);
     } finally {
       void server.close();
     }

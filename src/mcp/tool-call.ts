@@ -9,7 +9,8 @@
  * same call under the same identifier (a lost answer) gets the held result and payment response
  * again, never a second run or charge.
  */
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { InvalidParams } from "./envelope.ts";
 import { ApiError, toApiError } from "../errors.ts";
 import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
@@ -78,7 +79,7 @@ async function paymentAnswerResult(answer: PaymentAnswer, charge: Charge, deps: 
 
 function checkArguments(entry: PluginEntry | SkillEntry, args: Record<string, unknown>): void {
   const checked = entry.validateInput(args);
-  if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${entry.id}: ${summarizeIssues(checked.issues)}`, { issues: checked.issues });
+  if (!checked.ok) throw new InvalidParams(`Invalid arguments for ${entry.id}: ${summarizeIssues(checked.issues)}`, { issues: checked.issues });
 }
 
 export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: McpCall): Promise<CallToolResult> {
@@ -129,7 +130,7 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
       }
     }
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof InvalidParams) throw error;
     const failure = toApiError(error);
     call.report.outcome = failure.code;
     if (failure.code === "INTERNAL_ERROR") deps.operation.log.error("internal error", { request_id: call.requestId, error: error instanceof Error ? error.message : String(error) });
@@ -141,7 +142,7 @@ function stringArgument(call: McpCall, name: string, pattern?: RegExp): string {
   const value = call.arguments[name];
   const extra = Object.keys(call.arguments).filter((k) => k !== name);
   if (typeof value !== "string" || value.length === 0 || value.length > 200 || (pattern && !pattern.test(value)) || extra.length > 0) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${call.name}: "${name}" must be ${pattern ? `a string matching ${pattern.source}` : "a non-empty string"}, and nothing else is accepted.`);
+    throw new InvalidParams(`Invalid arguments for ${call.name}: "${name}" must be ${pattern ? `a string matching ${pattern.source}` : "a non-empty string"}, and nothing else is accepted.`);
   }
   return value;
 }

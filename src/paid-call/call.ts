@@ -39,8 +39,8 @@ export interface PaidCallDeps {
   readonly rateLimit?: (caller: string) => Promise<RateDecision>;
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
   readonly checkInput?: (entry: PluginEntry | SkillEntry, input: unknown) => void;
-  /** Signs evidence results once their payment settled (the statement names the transaction); never throws. */
-  readonly sealEvidence?: (result: unknown, call: { server: string; payment: SettlementFacts | undefined }) => Promise<unknown>;
+  /** Signs evidence results once their payment settled (the statement names the transaction and the configured server); never throws. */
+  readonly sealEvidence?: (result: unknown, call: { payment: SettlementFacts | undefined }) => Promise<unknown>;
 }
 
 /** One call as the core sees it, whatever carried it. */
@@ -219,7 +219,7 @@ export async function settlePaidCall(deps: PaidCallDeps, call: PaidCall, entry: 
   const hooks = entry.definition.settlement;
   if (!hooks) {
     const settled = await payment.settle({ requestId: call.requestId });
-    return settled.kind === "settled" ? { kind: "settled", settlement: settled.settlement, result: await sealed(deps, call, result, settled.facts) } : settled;
+    return settled.kind === "settled" ? { kind: "settled", settlement: settled.settlement, result: await sealed(deps, result, settled.facts) } : settled;
   }
   const receiptOf = (facts: SettlementFacts | undefined): SettlementReceipt => ({
     payer: facts?.payer ?? payment.payer ?? null,
@@ -240,12 +240,12 @@ export async function settlePaidCall(deps: PaidCallDeps, call: PaidCall, entry: 
     await hooks.unsettled(result as never, { state: settled.state ?? "failed", receipt: receiptOf(settled.facts) }, ctx);
     return settled;
   }
-  return { kind: "settled", settlement: settled.settlement, result: await sealed(deps, call, await hooks.settled(result as never, receiptOf(settled.facts), ctx), settled.facts) };
+  return { kind: "settled", settlement: settled.settlement, result: await sealed(deps, await hooks.settled(result as never, receiptOf(settled.facts), ctx), settled.facts) };
 }
 
 /** The result as it goes out: signed when it is evidence, after its payment settled, so the statement can name the transaction. */
-const sealed = (deps: PaidCallDeps, call: PaidCall, result: unknown, payment: SettlementFacts | undefined) =>
-  deps.sealEvidence ? deps.sealEvidence(result, { server: call.origin, payment }) : result;
+const sealed = (deps: PaidCallDeps, result: unknown, payment: SettlementFacts | undefined) =>
+  deps.sealEvidence ? deps.sealEvidence(result, { payment }) : result;
 
 /** Runs `run` with an abort signal for its declared timeout (and the caller leaving); a run that ignores the signal is abandoned. */
 export async function runWithTimeout(

@@ -8,7 +8,9 @@ import type { ErrorCode } from "../errors.ts";
 
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-if (!FormatRegistry.Has("uri")) FormatRegistry.Set("uri", (value) => URL.canParse(value) && /^[a-z][a-z0-9+.-]*:/i.test(value));
+// Set whether or not Elysia's stricter ASCII-only "uri" came first: validation must not depend on which module loaded first
+// (the binary loads this one first, the tests often Elysia). A URL that cannot be signed is refused where it is read (web/fetch/target-guard.ts).
+FormatRegistry.Set("uri", (value) => URL.canParse(value) && /^[a-z][a-z0-9+.-]*:/i.test(value));
 if (!FormatRegistry.Has("date")) FormatRegistry.Set("date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)));
 if (!FormatRegistry.Has("email")) FormatRegistry.Set("email", (value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value));
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => dateTimePattern.test(value) && !Number.isNaN(Date.parse(value)));
@@ -32,7 +34,10 @@ export function compileValidator<T>(schema: TSchema): Validator<T> {
     if (check.Check(value)) return { ok: true, value: value as T };
     const issues: ValidationIssue[] = [];
     for (const error of check.Errors(value)) {
-      issues.push({ path: error.path || "/", message: describeIssue(error.message, error.schema, error.value) });
+      const issue = { path: error.path || "/", message: describeIssue(error.message, error.schema, error.value) };
+      // TypeBox reports a missing property twice (required, and its type): name it once.
+      if (issues.some((seen) => seen.path === issue.path && seen.message === issue.message)) continue;
+      issues.push(issue);
       if (issues.length >= maxIssues) break;
     }
     return { ok: false, issues };

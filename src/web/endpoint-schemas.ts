@@ -7,7 +7,7 @@ import type { CheckFailure } from "../plugin/define.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { ApiError } from "../errors.ts";
 import { ComparisonSchema } from "./compare/compare-schema.ts";
-import { AttestationSchema } from "../evidence/attestation-schema.ts";
+import { AttestationErrorSchema, AttestationSchema } from "../evidence/attestation-schema.ts";
 import { checkIgnoreSelectors, MAX_IGNORE_SELECTORS, MAX_SELECTOR_CHARS, MAX_SELECTOR_STEPS } from "./filters/ignore-selectors.ts";
 import { compileRequestPatterns, MAX_PATTERN_CHARS, MAX_PATTERNS, PATTERN_SYNTAX } from "./filters/line-patterns.ts";
 import { PdfExtractionSchema } from "./pdf/pdf-schema.ts";
@@ -98,7 +98,7 @@ export const ChangesResultSchema = t.Composite([
   t.Object({ text: t.Optional(t.String()), comparison: ComparisonSchema }),
 ]);
 
-export const PdfResultSchema = t.Composite([t.Object({ ok: t.Literal(true), url: t.String(), attestation: t.Optional(AttestationSchema) }), PdfExtractionSchema]);
+export const PdfResultSchema = t.Composite([t.Object({ ok: t.Literal(true), url: t.String(), attestation: t.Optional(AttestationSchema), attestation_error: t.Optional(AttestationErrorSchema) }), PdfExtractionSchema]);
 
 export function batchEnvelope(item: TSchema) {
   return t.Object({
@@ -117,9 +117,26 @@ export const FetchOutputSchema = t.Union([CompactResultSchema, batchEnvelope(Com
 export const ChangesOutputSchema = t.Union([ChangesResultSchema, batchEnvelope(ChangesResultSchema)]);
 
 /** Cross-field rules of web/read, web/fetch and web/markdown. */
+/**
+ * A single result's url and the selector are signed as sent (evidence/statement.ts), and RFC 8785
+ * JSON has no spelling for a lone surrogate: such input is refused before any price. A batch's URLs
+ * are not checked here: one that cannot be read (or signed) is that item's inline error (fetch/target-guard.ts).
+ */
+export function checkSignable(input: { readonly url?: string | undefined; readonly selector?: string | undefined }): string | undefined {
+  for (const field of ["url", "selector"] as const) {
+    const value = input[field];
+    if (value !== undefined && !value.isWellFormed()) return `${field} holds a lone surrogate (not Unicode text), so its result could not be signed`;
+  }
+  return undefined;
+}
+
 export function checkReadRequest(input: ReadRequest): string | undefined {
   if ((input.url === undefined) === (input.urls === undefined)) return "send exactly one of url or urls";
-  return undefined;
+  return checkSignable(input);
+}
+
+export function checkPdfRequest(input: PdfRequest): string | undefined {
+  return checkSignable(input);
 }
 
 /** Cross-field rules of web/changes; a baseline whose text and hash disagree is refused before any work. */
@@ -136,6 +153,8 @@ export function checkChangesRequest(input: ChangesRequest): CheckFailure | strin
       return { code: "BASELINE_MISMATCH", message: `${b.where}: previous_text does not hash to previous_sha256 (send both from the same snapshot, or only one).` };
     }
   }
+  const unsignable = checkSignable(input);
+  if (unsignable) return unsignable;
   const urls = input.items?.map((i) => (typeof i === "string" ? i : i.url));
   if (urls && new Set(urls).size !== urls.length) return "items must name each URL once";
   if (input.trigger_patterns?.length) {

@@ -3,7 +3,7 @@
  * request_id, which the HTTP layer adds), the compact web/fetch projection, and batch inline errors (§2.4).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { AttestationSchema } from "../evidence/attestation-schema.ts";
+import { AttestationErrorSchema, AttestationSchema } from "../evidence/attestation-schema.ts";
 
 /** Result version string (spec §9: results carry a version string). Bump on any change of extraction output. */
 export const READ_RESULT_VERSION = "web-read/1";
@@ -34,6 +34,7 @@ const common = {
   warnings: Type.Array(Type.String()),
   content_is_untrusted: Type.Literal(true),
   attestation: Type.Optional(AttestationSchema),
+  attestation_error: Type.Optional(AttestationErrorSchema),
 };
 
 /** spec §2.1 read result, without request_id. */

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { base64url } from "jose";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
+import { startFacilitatorServer } from "../support/facilitator.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 
@@ -92,6 +93,53 @@ describe("attestations on results", () => {
   });
 });
 
+describe("input that cannot be signed (@see issue 40, defect 2)", () => {
+  it("refuses a lone surrogate in url or selector with 400 before anything runs", async () => {
+    for (const json of [{ url: `${site.url("/a")}?q=\ud800` }, { url: site.url("/a"), selector: "main\udc00" }, { url: `${site.url("/a")}#\udc00`, selector: "main" }]) {
+      const { status, body } = await post("/v1/web/read", json);
+      expect({ status, error: body.error }).toEqual({ status: 400, error: "INVALID_REQUEST" });
+      expect(String(body.message)).toContain("lone surrogate");
+    }
+    const pdf = await post("/v1/pdf/read", { url: `${site.url("/doc.pdf")}#\ud800` });
+    expect(pdf.status).toBe(400);
+  });
+
+  it("answers such a URL in a batch as that item's inline error, every other item signed", async () => {
+    const { status, body } = await post("/v1/web/read", { urls: [site.url("/a"), `${site.url("/b")}?\ud800`] });
+    expect(status).toBe(200);
+    expect(body.results![0]!.attestation).toBeDefined();
+    expect(body.results![1]).toMatchObject({ ok: false, error: "URL_NOT_ALLOWED" });
+    expect((await post("/v1/evidence/verify", body)).body).toMatchObject({ valid: true });
+  });
+});
+
+describe("input that cannot be signed, with payments on", () => {
+  it("is refused 400 before the 402 offer, so nothing is priced or charged", async () => {
+    const facilitator = startFacilitatorServer({
+      verify: async () => ({ isValid: false, invalidReason: "invalid_exact_evm_payload_signature" }),
+      settle: async (_payload, requirements) => ({ success: false, errorReason: "invalid_exact_evm_payload_signature", transaction: "", network: requirements.network }),
+      supported: async () => ({ kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }], extensions: [], signers: {} }),
+    });
+    const paid = await testService(["--unsafe-allow-loopback-targets", "--payments", "on", "--public-url", "http://127.0.0.1:8402", "--pay-to-base", `0x${"1".repeat(40)}`, "--facilitator-url", facilitator.url]);
+    try {
+      const ask = async (json: unknown) => (await paid.request("/v1/web/read", { method: "POST", json })).status;
+      expect(await ask({ url: site.url("/a") })).toBe(402);
+      expect(await ask({ url: site.url("/a"), selector: "main\ud800" })).toBe(400);
+      expect(await ask({ url: `${site.url("/a")}?\ud800` })).toBe(400);
+    } finally {
+      await paid.close();
+      await facilitator.stop();
+    }
+  });
+});
+
+describe("the server a statement names (@see issue 40, defect 1)", () => {
+  it("comes from the bind address without --public-url, never from the caller's Host", async () => {
+    const res = await service.handle(new Request("http://evil.example:8402/v1/web/read", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: site.url("/a") }) }), "127.0.0.1");
+    expect(statementOf((await res.json()) as Body).server).toBe("http://127.0.0.1:8402");
+  });
+});
+
 describe("POST /v1/evidence/verify", () => {
   it("says valid, and names the part of a changed result that fails", async () => {
     const { body } = await post("/v1/web/read", { url: site.url("/a") });
@@ -126,6 +174,9 @@ describe("POST /v1/evidence/verify", () => {
       [{ ok: true, batch: true, results: [null] }, "results[0]"],
       [{ ok: true, batch: true, results: [{ ok: false }] }, "results"],
       [{ ...body, source_base64: 12 }, "source_base64"],
+      // @see issue 40, defect 3: JSON nested thousands deep inside the JWS parts (500 before the guard).
+      [{ ...body, attestation: { jws: `${base64url.encode(`{"alg":${"[".repeat(5000)}${"]".repeat(5000)}}`)}.${p}.${s}`, kid: "k" } }, "header"],
+      [{ ...body, attestation: { jws: `${h}.${base64url.encode(`{"statement":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}`)}.${s}`, kid: "k" } }, "payload"],
     ];
     for (const [json, part] of cases) {
       const { status, body: answer } = await post("/v1/evidence/verify", json);

@@ -76,6 +76,32 @@ describe("MCP tools with payments off", () => {
     expect(String(status)).toContain("-32602");
   });
 
+  it("says a protocol error's message once, naming the field once (@see issue 40, defect 5)", async () => {
+    const bad = await client.callTool({ name: "job_quote", arguments: { goal: "Compare the pricing pages of three vendors." } }).catch((e: Error) => e);
+    expect(String(bad)).toMatch(/^McpError: MCP error -32602: Invalid arguments for job\.quote: \/budget_usdc: required$/);
+    for (const [params, field] of [[{ name: 5 }, "params.name"], [{ name: "mcp_probe", arguments: "x" }, "params.arguments"]] as const) {
+      const answer = (await (await post(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params }))).json()) as { error: { code: number; message: string } };
+      expect(answer.error.code).toBe(-32602);
+      expect(answer.error.message.split(field).length).toBe(2);
+      expect(answer.error.message).not.toContain("MCP error");
+      expect(answer.error.message).not.toContain('"code"');
+    }
+    const listed = (await (await post('{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":5}}')).json()) as { error: { code: number } };
+    expect(listed.error.code).toBe(-32602);
+  });
+
+  it("serves valid JSON-RPC the SDK alone would call a parse error: ids beyond 2^53, echoed as sent (@see issue 40, defect 6)", async () => {
+    const res = await post('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('"id":9007199254740993');
+    const batch = await (await post('[{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"},{"jsonrpc":"2.0","id":-1e300,"method":"ping"}]')).text();
+    for (const id of ['"id":12345678901234567890', '"id":"b"', '"id":-1e300']) expect(batch).toContain(id);
+    const token = await post('{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"_meta":{"progressToken":{"a":1}}}}');
+    const answer = (await token.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer).toMatchObject({ id: 10, error: { code: -32602 } });
+    expect(answer.error.message).toContain("params._meta.progressToken");
+  });
+
   it("answers an unknown tool with a tool error listing the tools", async () => {
     const result = (await client.callTool({ name: "no_such_tool", arguments: {} })) as CallToolResult;
     expect(result.isError).toBe(true);

@@ -56,6 +56,8 @@ const DOTTED_DECIMAL = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1
  */
 export function vetUrl(input: string, options: { allowLoopbackTargets?: boolean } = {}): VettedUrl {
   if (input.length > MAX_URL_LENGTH) refuseUrl(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
+  // The URL parser would read it as U+FFFD, but the result names the URL as sent, and that cannot be signed.
+  if (!input.isWellFormed()) refuseUrl("The URL holds a lone surrogate (not Unicode text); its result could not be signed.");
   let url: URL;
   try {
     url = new URL(input);
