@@ -22,7 +22,7 @@ export const configFields = {
   databaseUrl: t.Optional(
     t.String({
       pattern: "^postgres(ql)?://",
-      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share, instead of the SQLite file in --data. serve refuses it, naming them, while some table families have no PostgreSQL engine yet (issue 28, see README).",
+      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share, instead of the SQLite file in --data. serve refuses it, naming them, while some table families have no PostgreSQL engine yet (issue 28, see docs/scale-out.md).",
     }),
   ),
   payments: t.Union([t.Literal("on"), t.Literal("off")], { default: "off", description: "on: paid routes require x402 payment; off: everything is free (local use only)." }),
@@ -36,7 +36,7 @@ export const configFields = {
   x402: t.Optional(
     t.Unsafe<Static<typeof X402Config>>({
       ...X402Config,
-      description: "Full payment configuration (networks, local settlement keys, facilitators) as JSON; see README.",
+      description: "Full payment configuration (networks, local settlement keys, facilitators) as JSON; see docs/payments.md.",
     }),
   ),
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
@@ -92,7 +92,7 @@ export const configFields = {
   llm: t.Optional(
     t.Unsafe<Static<typeof LlmConfig>>({
       ...LlmConfig,
-      description: "Per-skill models and budgets and per-model prices as JSON; see README.",
+      description: "Per-skill models and budgets and per-model prices as JSON; see docs/language-models.md.",
     }),
   ),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
@@ -320,7 +320,7 @@ function describe(schema: TSchema): string {
   return "must be a non-empty string";
 }
 
-/** Rows for `tollbooth doctor` and the README table. */
+/** Rows for `tollbooth doctor` and the configuration table of docs/operator.md. */
 export function describeConfigFields(): { flag: string; env: string; default: unknown; description: string }[] {
   return Object.entries(configFields).map(([key, schema]) => ({
     flag: `--${flagName(key)}`,
