@@ -30,6 +30,11 @@ export const configFields = {
     default: false,
     description: "TEST ONLY: lets the fetcher reach 127.0.0.0/8 on any port. Never enable on a public server.",
   }),
+  localTry: t.Boolean({
+    default: false,
+    description:
+      "Try Tollbooth on this machine: reads may reach pages served on 127.0.0.0/8 (any port), as --unsafe-allow-loopback-targets allows; binds 127.0.0.1 and is refused with any other --host; announced in the start banner, /health and /v1/capabilities.",
+  }),
   payToBase: t.Optional(t.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "Base (eip155:8453) USDC address that receives payments." })),
   payToAlgorand: t.Optional(t.String({ pattern: "^[A-Z2-7]{58}$", description: "Algorand address (opted in to USDC) that receives payments." })),
   facilitatorUrl: t.Optional(t.String({ pattern: "^https?://", description: "x402 facilitator (verify/settle) used with --pay-to-base / --pay-to-algorand." })),
@@ -205,7 +210,14 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
     const parsed = parseTrustedProxies(raw.trustProxy);
     if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("trustProxy")?.origin ?? "--trust-proxy"}: ${p}`));
   }
-  return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
+  const host = raw.host ?? (raw.payments === "on" && !raw.localTry ? "0.0.0.0" : "127.0.0.1");
+  if (raw.localTry && !isLoopbackHost(host)) {
+    throw new ConfigError([
+      `${values.get("localTry")?.origin ?? "--local-try"}: local-try mode lets reads reach the services of this machine, so it serves on loopback only, not on ${host} (${values.get("host")?.origin ?? "--host"}); drop --local-try on a server others can reach`,
+    ]);
+  }
+  // Local-try mode is the loopback switch plus its guards (loopback bind, announced everywhere).
+  return { ...raw, host, unsafeAllowLoopbackTargets: raw.unsafeAllowLoopbackTargets || raw.localTry };
 }
 
 /**
@@ -230,6 +242,9 @@ export function storeProblems(config: Pick<Config, "databaseUrl">, notOnPostgres
     `--database-url: serving from PostgreSQL is not finished: these table families have no PostgreSQL engine yet: ${notOnPostgres.join(", ")} (issue 28); leave it unset to serve from the SQLite file in --data`,
   ];
 }
+
+/** What local-try mode allows, as the banner, /health and /v1/capabilities say it. */
+export const localTryNotice = "reads may reach 127.0.0.0/8 on any port (the services of this machine); served on loopback only, for trying Tollbooth on one machine.";
 
 export function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
