@@ -138,6 +138,15 @@ describe("tollbooth verify", () => {
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("INVALID: source does not hold");
   });
+  it("checks the seller's answer in what `tollbooth buy` printed, and fails it when it was changed", async () => {
+    const printed = (result: Json) => ({ result: { status: 200, paid: { usd: 0.005 }, receipt: { success: true }, evidence: { valid: true }, result }, jwks });
+    const good = await verify(printed(result));
+    expect(good.code).toBe(0);
+    expect(good.out).toContain("VALID");
+    const changed = await verify(printed(cases[1]!.result));
+    expect(changed.code).toBe(1);
+    expect(changed.out).toContain("INVALID: text does not hold");
+  });
   it("refuses a file that is no signed result (exit 1, the part named) and an unreadable one (exit 2)", async () => {
     const malformed = await verify({ result: { ok: true, text: "x" }, jwks });
     expect(malformed.code).toBe(1);
