@@ -64,7 +64,7 @@ describe("a loopback target without local-try", () => {
   it("on port 80 is refused as not public, naming --local-try; a private address names it too", async () => {
     const service = await testService();
     try {
-      for (const url of ["http://127.0.0.1/", "http://localhost/", "http://10.0.0.1/", "http://192.168.1.1/"]) {
+      for (const url of ["http://127.0.0.1/", "http://localhost/", "http://[::1]/", "http://10.0.0.1/", "http://192.168.1.1/"]) {
         const body = (await (await service.request("/v1/web/read", { method: "POST", json: { url } })).json()) as { error: string; message: string };
         expect(body.error).toBe("TARGET_NOT_PUBLIC");
         expect(body.message).toContain("--local-try");

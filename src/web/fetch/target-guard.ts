@@ -80,7 +80,7 @@ export function vetUrl(input: string, options: { allowLoopbackTargets?: boolean 
   const hostname = url.hostname.toLowerCase();
   if (hostname === "") refuseUrl("The URL has no host.");
   if (hostname.startsWith("[")) {
-    throw new ApiError("TARGET_NOT_PUBLIC", { message: "IPv6 targets are not fetched; only public IPv4." });
+    throw new ApiError("TARGET_NOT_PUBLIC", { message: `IPv6 targets are not fetched; only public IPv4.${hostname === "[::1]" ? ` ${LOCAL_TRY_HINT}` : ""}` });
   }
   // The URL parser turns 2130706433, 0x7f.1 or 0177.0.0.1 into 127.0.0.1; refuse such spellings outright.
   if (isIP(hostname) === 4) {
