@@ -4,8 +4,12 @@
  * private target names the mode, and the refusal itself stands without it.
  */
 import { afterAll, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { banner, startService } from "../../src/boot.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import { runDoctor } from "../../src/doctor/doctor.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { startPageServer } from "../support/page-server.ts";
 import { testService } from "../support/service.ts";
@@ -111,6 +115,16 @@ describe("a server in local-try mode", () => {
       } finally {
         await service.close();
       }
+    }
+  });
+
+  it("is named by doctor's fetch-guard check", async () => {
+    const data = mkdtempSync(join(tmpdir(), "tb-local-try-"));
+    try {
+      const report = await runDoctor(loadConfig({ argv: ["--local-try", "--data", data, "--render", "off"] }));
+      expect(report.results.find((r) => r.name === "fetch guard")).toMatchObject({ status: "warn", detail: expect.stringContaining("--local-try is on") });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
     }
   });
 });
