@@ -5,7 +5,7 @@
 import packageJson from "../package.json" with { type: "json" };
 import type { Metrics } from "./admin/metrics.ts";
 import { agentDoorPaths, createApp } from "./app.ts";
-import { type Config, ConfigError, servingProblems, storeProblems } from "./config.ts";
+import { type Config, ConfigError, isLoopbackHost, localTryNotice, servingProblems, storeProblems } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
@@ -176,12 +176,14 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   // Read by every free document: the same object for a second at a time (the documents reuse their text by it).
-  type Features = { readonly render: { readonly available: boolean; readonly detail: string } };
+  type Feature = { readonly available: boolean; readonly detail: string };
+  type Features = { readonly render: Feature; readonly local_try?: Feature };
+  const localTry = config.localTry ? { local_try: { available: true, detail: localTryNotice } } : {};
   let featuresHeld: { readonly value: Features; readonly until: number } | undefined;
   const features = (): Features => {
     const now = performance.now();
     if (!featuresHeld || now >= featuresHeld.until) {
-      featuresHeld = { value: { render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } }, until: now + 1000 };
+      featuresHeld = { value: { render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" }, ...localTry }, until: now + 1000 };
     }
     return featuresHeld.value;
   };
@@ -312,8 +314,12 @@ export function banner(service: RunningService): string[] {
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
     lines.push(`  WARNING: payments are off and the server is reachable on ${config.host}: anyone who can reach it uses it for free.`);
   }
-  if (config.unsafeAllowLoopbackTargets) {
+  if (config.localTry) {
+    const rule = `  ${"!".repeat(78)}`;
+    lines.push(rule, `  LOCAL-TRY MODE (--local-try): ${localTryNotice}`, "  Never start a server others can reach with --local-try.", rule);
+  } else if (config.unsafeAllowLoopbackTargets) {
     lines.push("  WARNING: --unsafe-allow-loopback-targets is ON: the fetcher may reach 127.0.0.0/8 on any port. For tests and benchmarks only.");
+    if (!isLoopbackHost(config.host)) lines.push(`  WARNING: and the server is reachable on ${config.host}: callers can make it read this machine's own services.`);
   }
   return lines;
 }

@@ -23,7 +23,7 @@ export const configFields = {
   databaseUrl: t.Optional(
     t.String({
       pattern: "^postgres(ql)?://",
-      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share, instead of the SQLite file in --data. serve refuses it, naming them, while some table families have no PostgreSQL engine yet (issue 28, see README).",
+      description: "PostgreSQL database (postgres://user@host:port/db) for several instances to share, instead of the SQLite file in --data. serve refuses it, naming them, while some table families have no PostgreSQL engine yet (issue 28, see docs/scale-out.md).",
     }),
   ),
   payments: t.Union([t.Literal("on"), t.Literal("off")], { default: "off", description: "on: paid routes require x402 payment; off: everything is free (local use only)." }),
@@ -31,13 +31,18 @@ export const configFields = {
     default: false,
     description: "TEST ONLY: lets the fetcher reach 127.0.0.0/8 on any port. Never enable on a public server.",
   }),
+  localTry: t.Boolean({
+    default: false,
+    description:
+      "Try Tollbooth on this machine: reads may reach pages served on 127.0.0.0/8 (any port), as --unsafe-allow-loopback-targets allows; binds 127.0.0.1 and is refused with any other --host; announced in the start banner, /health and /v1/capabilities.",
+  }),
   payToBase: t.Optional(t.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "Base (eip155:8453) USDC address that receives payments." })),
   payToAlgorand: t.Optional(t.String({ pattern: "^[A-Z2-7]{58}$", description: "Algorand address (opted in to USDC) that receives payments." })),
   facilitatorUrl: t.Optional(t.String({ pattern: "^https?://", description: "x402 facilitator (verify/settle) used with --pay-to-base / --pay-to-algorand." })),
   x402: t.Optional(
     t.Unsafe<Static<typeof X402Config>>({
       ...X402Config,
-      description: "Full payment configuration (networks, local settlement keys, facilitators) as JSON; see README.",
+      description: "Full payment configuration (networks, local settlement keys, facilitators) as JSON; see docs/payments.md.",
     }),
   ),
   publicUrl: t.Optional(t.String({ format: "uri", description: "Base URL callers reach this server at (used in 402 resource URLs and docs)." })),
@@ -100,7 +105,7 @@ export const configFields = {
   llm: t.Optional(
     t.Unsafe<Static<typeof LlmConfig>>({
       ...LlmConfig,
-      description: "Per-skill models and budgets and per-model prices as JSON; see README.",
+      description: "Per-skill models and budgets and per-model prices as JSON; see docs/language-models.md.",
     }),
   ),
   slaCapMs: t.Integer({ minimum: 1, maximum: 3_600_000, default: 185_000, description: "Job durations above this are left out of the published statistics and counted as outliers." }),
@@ -217,7 +222,14 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
     const parsed = parseAllowedHosts(raw.allowedHosts);
     if ("problems" in parsed) throw new ConfigError(parsed.problems.map((p) => `${values.get("allowedHosts")?.origin ?? "--allowed-hosts"}: ${p}`));
   }
-  return { ...raw, host: raw.host ?? (raw.payments === "on" ? "0.0.0.0" : "127.0.0.1") };
+  const host = raw.host ?? (raw.payments === "on" && !raw.localTry ? "0.0.0.0" : "127.0.0.1");
+  if (raw.localTry && !isLoopbackHost(host)) {
+    throw new ConfigError([
+      `${values.get("localTry")?.origin ?? "--local-try"}: local-try mode lets reads reach the services of this machine, so it serves on loopback only, not on ${host} (${values.get("host")?.origin ?? "--host"}); drop --local-try on a server others can reach`,
+    ]);
+  }
+  // Local-try mode is the loopback switch plus its guards (loopback bind, announced everywhere).
+  return { ...raw, host, unsafeAllowLoopbackTargets: raw.unsafeAllowLoopbackTargets || raw.localTry };
 }
 
 /**
@@ -242,6 +254,9 @@ export function storeProblems(config: Pick<Config, "databaseUrl">, notOnPostgres
     `--database-url: serving from PostgreSQL is not finished: these table families have no PostgreSQL engine yet: ${notOnPostgres.join(", ")} (issue 28); leave it unset to serve from the SQLite file in --data`,
   ];
 }
+
+/** What local-try mode allows, as the banner, /health and /v1/capabilities say it. */
+export const localTryNotice = "reads may reach 127.0.0.0/8 on any port (the services of this machine); served on loopback only, for trying Tollbooth on one machine.";
 
 export function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -332,7 +347,7 @@ function describe(schema: TSchema): string {
   return "must be a non-empty string";
 }
 
-/** Rows for `tollbooth doctor` and the README table. */
+/** Rows for `tollbooth doctor` and the configuration table of docs/operator.md. */
 export function describeConfigFields(): { flag: string; env: string; default: unknown; description: string }[] {
   return Object.entries(configFields).map(([key, schema]) => ({
     flag: `--${flagName(key)}`,

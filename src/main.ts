@@ -68,6 +68,7 @@ Flags and words go in any order (tollbooth backup --data D FILE = tollbooth back
 Settings flags, taken by every command (each also as TOLLBOOTH_<NAME> or a key in --config FILE):
   --port N  --host ADDR  --data DIR  --plugins DIR  --payments on|off
   --public-url URL  --allowed-hosts HOST[,HOST]  --contact-url URL  --log-level LEVEL  --config FILE
+  --local-try    try it on this machine: reads may reach pages on 127.0.0.1; loopback bind only
   --unsafe-allow-loopback-targets   (tests and benchmarks only)
 `;
 

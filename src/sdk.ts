@@ -13,7 +13,7 @@ export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
-// What a payment family folder's family.ts exports (x402.families; README "Add a payment network").
+// What a payment family folder's family.ts exports (x402.families; docs/payments.md "Add a payment network").
 export type { FamilyNetwork, KnownFamilyNetwork, MechanismContext, PaymentFamily } from "./x402/family.ts";
 export type { SchemeMechanism } from "./x402/facilitator.ts";
 export type { PaymentPayload, PaymentRequirements } from "./x402/messages.ts";

@@ -1,6 +1,6 @@
 /**
  * No import circles in src/, type imports included, and none of the arrows the layout forbids
- * (README, Layout). The graph is read with TypeScript's own pre-processor (scripts/layout/import-graph.ts).
+ * (docs/layout.md). The graph is read with TypeScript's own pre-processor (scripts/layout/import-graph.ts).
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

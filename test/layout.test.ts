@@ -1,5 +1,5 @@
 /**
- * The layout holds (README, Layout): src/web/'s rooms depend downwards only, and src/store/ knows no
+ * The layout holds (docs/layout.md): src/web/'s rooms depend downwards only, and src/store/ knows no
  * feature. Reads every import of src/ and fails on one against the tables below, so a new file cannot
  * quietly undo the layout.
  */

@@ -29,12 +29,12 @@ export const installedPaths = {
   backups: "/var/backups/tollbooth",
 } as const;
 
-const starterEnv = `# Tollbooth settings, read by tollbooth.service: TOLLBOOTH_* variables (README, Configuration).
+const starterEnv = `# Tollbooth settings, read by tollbooth.service: TOLLBOOTH_* variables (docs/operator.md, Configuration).
 # After a change: systemctl restart tollbooth
 TOLLBOOTH_HOST=127.0.0.1
 TOLLBOOTH_ADMIN_PORT=8403
 TOLLBOOTH_BACKUP_DIR=${installedPaths.backups}
-# Behind Caddy on this machine (README, Behind a reverse proxy):
+# Behind Caddy on this machine (docs/operator.md, Behind a reverse proxy):
 # TOLLBOOTH_TRUST_PROXY=127.0.0.1
 # TOLLBOOTH_PUBLIC_URL=https://api.example.com
 # Payments:

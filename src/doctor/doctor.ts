@@ -47,6 +47,7 @@ const plugins: Check = async (config) => {
 };
 
 const exposure: Check = (config) => {
+  if (config.localTry) return { name: "fetch guard", status: "warn", detail: "--local-try is on: reads may reach this machine's services (127.0.0.0/8); for trying Tollbooth on one machine only" };
   if (config.unsafeAllowLoopbackTargets) return { name: "fetch guard", status: "warn", detail: "--unsafe-allow-loopback-targets is on: tests and benchmarks only" };
   if (config.payments === "off" && config.host !== "127.0.0.1" && config.host !== "localhost") {
     return { name: "exposure", status: "warn", detail: `payments are off and the server binds ${config.host}: it is free to anyone who reaches it` };

@@ -26,7 +26,7 @@ export const diskSpace: Check = (config) => {
 };
 
 export const backupFolder: Check = (config) => {
-  if (!config.backupDir) return { name: "backups", status: "warn", detail: "no --backup-dir: nothing says where nightly backups go (README, Backups)" };
+  if (!config.backupDir) return { name: "backups", status: "warn", detail: "no --backup-dir: nothing says where nightly backups go (docs/operator.md, Backups)" };
   const dir = config.backupDir;
   try {
     if (!statSync(dir).isDirectory()) return { name: "backups", status: "fail", detail: `${dir} is not a folder` };

@@ -1,7 +1,7 @@
 /**
- * @module evidence/check-snippets — the stand-alone checks of a signed result that the README and
+ * @module evidence/check-snippets — the stand-alone checks of a signed result that docs/evidence.md and
  * /llms.txt print: plain WebCrypto (JavaScript) and Python. They need nothing of ours; tests run
- * the README's copies against a saved vector, and compare them with these.
+ * the copies in docs/evidence.md against a saved vector, and compare them with these.
  */
 
 export const webCryptoCheck = `// checkEvidence(result, jwks) -> "ok" or the part that fails; plain WebCrypto (Node 20+, Bun, Deno, browsers).

@@ -23,6 +23,11 @@ function readJson(path: string, what: string): unknown {
 }
 
 /** The server a result's (first) statement names, read without trusting it, to find its keys. */
+/** What `tollbooth buy` prints holds the seller's answer under `result` (beside `paid` and `receipt`): that answer is checked. */
+function sellerAnswerIn(saved: unknown): unknown {
+  return isObject(saved) && "paid" in saved && "receipt" in saved && isObject(saved.result) ? saved.result : saved;
+}
+
 function serverNamedIn(result: unknown): string | undefined {
   const first = isObject(result) && result.batch === true && Array.isArray(result.results) ? result.results.find((r) => isObject(r) && r.ok === true) : result;
   const jws = isObject(first) && isObject(first.attestation) ? first.attestation.jws : undefined;
@@ -65,7 +70,7 @@ export async function verifyForCli({ file, jwks: jwksFlag, source: sourceFlag }:
   let jwks: JwkSet;
   let source: Uint8Array | undefined;
   try {
-    const saved = readJson(file, "result file");
+    const saved = sellerAnswerIn(readJson(file, "result file"));
     const { source_base64: sourceBase64, ...rest } = isObject(saved) ? saved : { source_base64: undefined };
     result = isObject(saved) ? rest : saved;
     if (sourceFlag) source = new Uint8Array(readFileSync(sourceFlag));

@@ -1,7 +1,7 @@
 /**
  * The saved vector (test/fixtures/evidence/vector.json: a result signed by a key since rotated out,
  * and the JWK Set still publishing it) checked three ways that must agree: `tollbooth verify`, the
- * README's WebCrypto snippet (under Bun and under Node) and the README's Python check. One changed
+ * WebCrypto snippet of docs/evidence.md (under Bun and under Node) and its Python check. One changed
  * byte of text, a changed hash, a changed URL, an unknown key and a broken signature each fail at
  * their part; the rotated-out key verifies while its public key is published. The web/extract vector
  * (extract-vector.json) is checked the same three ways: a changed value, quote, offset, unsupported
@@ -17,14 +17,14 @@ import { repoRoot } from "../support/binary-build.ts";
 
 type Json = Record<string, unknown>;
 const vector = JSON.parse(readFileSync(join(repoRoot, "test/fixtures/evidence/vector.json"), "utf8")) as { result: Json & { attestation: { jws: string; kid: string } }; jwks: { keys: Json[] }; source_file: string };
-const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const evidenceDoc = readFileSync(join(repoRoot, "docs/evidence.md"), "utf8");
 const tmp = mkdtempSync(join(tmpdir(), "tb-evidence-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The fenced block right after `<!-- evidence-check:NAME -->` in the README. */
-function readmeBlock(name: string): string {
-  const match = new RegExp(`<!-- evidence-check:${name} -->\\n\`\`\`[a-z]+\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
-  if (!match) throw new Error(`README has no evidence-check:${name} block`);
+/** The fenced block right after `<!-- evidence-check:NAME -->` in docs/evidence.md (the README links it). */
+function docBlock(name: string): string {
+  const match = new RegExp(`<!-- evidence-check:${name} -->\\n\`\`\`[a-z]+\\n([\\s\\S]*?)\\n\`\`\``).exec(evidenceDoc);
+  if (!match) throw new Error(`docs/evidence.md has no evidence-check:${name} block`);
   return match[1]!;
 }
 
@@ -65,18 +65,18 @@ describe("the saved vector", () => {
   });
 });
 
-describe("README and /llms.txt print the same checks", () => {
-  it("the README's blocks are the snippets /llms.txt serves", () => {
-    expect(readmeBlock("js")).toBe(webCryptoCheck);
-    expect(readmeBlock("python")).toBe(pythonCheck);
+describe("docs/evidence.md and /llms.txt print the same checks", () => {
+  it("its blocks are the snippets /llms.txt serves", () => {
+    expect(docBlock("js")).toBe(webCryptoCheck);
+    expect(docBlock("python")).toBe(pythonCheck);
     const llms = renderLlmsTxt({ catalogue: { operations: [], skills: [] } as never, payments: { enabled: false, networks: [] } as never, baseUrl: "http://127.0.0.1:8402" });
     expect(llms).toContain(webCryptoCheck);
     expect(llms).toContain(pythonCheck);
   });
 });
 
-describe("the README's WebCrypto check", () => {
-  const check = new Function(`${readmeBlock("js")}\nreturn checkEvidence;`)() as (r: Json, k: { keys: Json[] }) => Promise<string>;
+describe("the documented WebCrypto check", () => {
+  const check = new Function(`${docBlock("js")}\nreturn checkEvidence;`)() as (r: Json, k: { keys: Json[] }) => Promise<string>;
   for (const c of cases) {
     it(`${c.name}: ${c.expect} (Bun)`, async () => {
       expect(await check(c.result, c.jwks)).toBe(c.expect);
@@ -84,7 +84,7 @@ describe("the README's WebCrypto check", () => {
   }
   it("gives the same answers under Node", async () => {
     const file = join(tmp, "check.mjs");
-    writeFileSync(file, `${readmeBlock("js")}\nconst cases = JSON.parse(require("node:fs").readFileSync(0, "utf8"));\nfor (const c of cases) console.log(await checkEvidence(c.result, c.jwks));\n`.replace("require(\"node:fs\")", "(await import(\"node:fs\"))"));
+    writeFileSync(file, `${docBlock("js")}\nconst cases = JSON.parse(require("node:fs").readFileSync(0, "utf8"));\nfor (const c of cases) console.log(await checkEvidence(c.result, c.jwks));\n`.replace("require(\"node:fs\")", "(await import(\"node:fs\"))"));
     const proc = Bun.spawn(["node", file], { stdin: new TextEncoder().encode(JSON.stringify(cases)), stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, "")).toBe("");
@@ -94,11 +94,11 @@ describe("the README's WebCrypto check", () => {
 });
 
 const hasCryptography = Bun.spawnSync(["python3", "-c", "import cryptography"]).exitCode === 0;
-describe("the README's Python check", () => {
+describe("the documented Python check", () => {
   // Python's standard library has no Ed25519; the check needs the cryptography package (installed here).
   it.skipIf(!hasCryptography)("gives the same answer for every case", async () => {
     const file = join(tmp, "check.py");
-    writeFileSync(file, `${readmeBlock("python")}\n\nimport sys\nfor c in json.load(sys.stdin): print(check_evidence(c["result"], c["jwks"]))\n`);
+    writeFileSync(file, `${docBlock("python")}\n\nimport sys\nfor c in json.load(sys.stdin): print(check_evidence(c["result"], c["jwks"]))\n`);
     const proc = Bun.spawn(["python3", file], { stdin: new TextEncoder().encode(JSON.stringify(cases)), stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("");
@@ -137,6 +137,15 @@ describe("tollbooth verify", () => {
     const bad = await verify(cases[0]!, ["--source", join(repoRoot, "README.md")]);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("INVALID: source does not hold");
+  });
+  it("checks the seller's answer in what `tollbooth buy` printed, and fails it when it was changed", async () => {
+    const printed = (result: Json) => ({ result: { status: 200, paid: { usd: 0.005 }, receipt: { success: true }, evidence: { valid: true }, result }, jwks });
+    const good = await verify(printed(result));
+    expect(good.code).toBe(0);
+    expect(good.out).toContain("VALID");
+    const changed = await verify(printed(cases[1]!.result));
+    expect(changed.code).toBe(1);
+    expect(changed.out).toContain("INVALID: text does not hold");
   });
   it("refuses a file that is no signed result (exit 1, the part named) and an unreadable one (exit 2)", async () => {
     const malformed = await verify({ result: { ok: true, text: "x" }, jwks });

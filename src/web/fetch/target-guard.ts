@@ -38,6 +38,18 @@ function refuseUrl(message: string): never {
   throw new ApiError("URL_NOT_ALLOWED", { message });
 }
 
+/**
+ * Said with every refusal of a target on this machine or its network, so someone trying Tollbooth
+ * on one machine finds the mode made for it. The refusal itself stands.
+ */
+export const LOCAL_TRY_HINT =
+  "To try Tollbooth with pages served on this machine, serve them on 127.0.0.1 and start Tollbooth with --local-try (loopback targets only; never on a server others can reach).";
+
+/** Ranges a page served on one's own machine or network sits in. */
+const LOCAL_RANGES = new Set(["loopback", "private", "this network", "link-local", "shared address space (CGNAT)"]);
+
+const isLoopbackName = (hostname: string) => hostname === "localhost" || hostname.endsWith(".localhost") || isLoopbackIPv4(hostname);
+
 /** The host part exactly as written in the URL string, so numeric tricks are visible before the URL parser normalises them. */
 function readRawHost(input: string): string {
   const afterScheme = input.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:[\\/]*/, "");
@@ -70,7 +82,7 @@ export function vetUrl(input: string, options: { allowLoopbackTargets?: boolean 
   const hostname = url.hostname.toLowerCase();
   if (hostname === "") refuseUrl("The URL has no host.");
   if (hostname.startsWith("[")) {
-    throw new ApiError("TARGET_NOT_PUBLIC", { message: "IPv6 targets are not fetched; only public IPv4." });
+    throw new ApiError("TARGET_NOT_PUBLIC", { message: `IPv6 targets are not fetched; only public IPv4.${hostname === "[::1]" ? ` ${LOCAL_TRY_HINT}` : ""}` });
   }
   // The URL parser turns 2130706433, 0x7f.1 or 0177.0.0.1 into 127.0.0.1; refuse such spellings outright.
   if (isIP(hostname) === 4) {
@@ -80,7 +92,9 @@ export function vetUrl(input: string, options: { allowLoopbackTargets?: boolean 
     }
   }
   const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
-  if (!PUBLIC_PORTS.has(port) && !options.allowLoopbackTargets) refuseUrl("Only ports 80 and 443 are fetched.");
+  if (!PUBLIC_PORTS.has(port) && !options.allowLoopbackTargets) {
+    refuseUrl(`Only ports 80 and 443 are fetched.${isLoopbackName(hostname) ? ` ${LOCAL_TRY_HINT}` : ""}`);
+  }
   return { url, hostname, port };
 }
 
@@ -148,8 +162,8 @@ function embedsIPv4(ipv6: string): boolean {
   );
 }
 
-function refuseTarget(hostname: string, reason: string): never {
-  throw new ApiError("TARGET_NOT_PUBLIC", { message: `The target host ${hostname} is not a public IPv4 target (${reason}).` });
+function refuseTarget(hostname: string, reason: string, hint = ""): never {
+  throw new ApiError("TARGET_NOT_PUBLIC", { message: `The target host ${hostname} is not a public IPv4 target (${reason}).${hint ? ` ${hint}` : ""}` });
 }
 
 /**
@@ -183,7 +197,7 @@ export async function resolvePublicTarget(hostname: string, policy: TargetPolicy
     if (family !== 4) refuseTarget(hostname, `unparseable address ${address}`);
     const range = classifyIPv4(address);
     if (range !== undefined && !(policy.allowLoopbackTargets && isLoopbackIPv4(address))) {
-      refuseTarget(hostname, `${address} is ${range}`);
+      refuseTarget(hostname, `${address} is ${range}`, LOCAL_RANGES.has(range) ? LOCAL_TRY_HINT : "");
     }
     v4.push(address);
   }
