@@ -2,7 +2,7 @@
  * POST /a2a with payments off, in process: the official A2A client (@a2a-js/sdk, its v0.3
  * JSON-RPC transport) sends a message naming a skill with its input as a data part and gets the
  * completed task; plain text and an unknown skill get input-required saying what to send; a task
- * is read back with tasks/get, only by the caller that made it; protocol errors are JSON-RPC
+ * is read back with tasks/get by its id, the only key to it; protocol errors are JSON-RPC
  * errors (never a 500); tasks are rows of the database and outlive the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
@@ -129,20 +129,25 @@ describe("A2A with payments off", () => {
     expect(JSON.stringify(task.status?.message?.parts)).toContain("SOURCE_UNREACHABLE");
   });
 
-  it("reads a task back with tasks/get and cancels one waiting for input; another caller's task id is not found", async () => {
+  it("reads a task back with tasks/get and cancels one waiting for input; the task id is the key, whatever the address (issue 40)", async () => {
     const client = clientFrom("127.0.0.1");
     const done = taskOf(await send(client, [part({ $case: "data", value: { skill: "mcp.probe", text: "mine" } })]));
     const read = await client.getTask({ tenant: "", id: done.id, historyLength: undefined });
     expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactData(read)).toEqual({ $case: "data", value: { echoed: "mine" } });
+    // The holder of the id reads it from another address (the address was never a secret: a NAT or a proxy shares it).
     const other = clientFrom("10.0.0.9");
-    expect(String(await other.getTask({ tenant: "", id: done.id, historyLength: undefined }).catch((e: Error) => e))).toContain("not found");
+    expect(artifactData(await other.getTask({ tenant: "", id: done.id, historyLength: undefined }))).toEqual({ $case: "data", value: { echoed: "mine" } });
+    // From the very address that made it, an id the server did not give is not found.
+    const madeUp = crypto.randomUUID();
+    expect(String(await client.getTask({ tenant: "", id: madeUp, historyLength: undefined }).catch((e: Error) => e))).toContain("not found");
+    expect(String(await send(client, [part({ $case: "data", value: { skill: "mcp.probe", text: "x" } })], madeUp).catch((e: Error) => e))).toContain("not found");
     const waiting = taskOf(await send(client, [part({ $case: "text", value: "hello" })]));
-    expect(String(await other.cancelTask({ tenant: "", id: waiting.id, metadata: undefined }).catch((e: Error) => e))).toContain("not found");
-    // Another caller cannot continue it either.
-    expect(String(await send(other, [part({ $case: "data", value: { skill: "mcp.probe", text: "x" } })], waiting.id).catch((e: Error) => e))).toContain("not found");
-    const canceled = await client.cancelTask({ tenant: "", id: waiting.id, metadata: undefined });
+    const canceled = await other.cancelTask({ tenant: "", id: waiting.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // Tasks are not listed: a listing would hand out the keys.
+    const listed = (await (await rpc(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ListTasks", params: {} }))).json()) as { error?: { message: string } };
+    expect(listed.error?.message).toContain("ListTasks is not served");
   });
 
   it("speaks the v0.3 wire shapes to a raw JSON-RPC caller (the README's example)", async () => {
