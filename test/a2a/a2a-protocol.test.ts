@@ -200,6 +200,49 @@ describe("A2A with payments off", () => {
     }
   });
 
+  it("answers invalid params with -32602 naming the field once, on both wires, before any code reads them (issue 40, defect 5)", async () => {
+    const v1 = { "A2A-Version": "1.0" };
+    const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ messageId: "m1", parts, ...extra });
+    const cases: [Record<string, string>, string, unknown, string][] = [
+      [{}, "tasks/get", { id: 5 }, "params.id must be string"],
+      [{}, "tasks/cancel", {}, "params.id is required"],
+      [{}, "message/send", { message: message([{ kind: "file", file: {} }], { role: "user" }) }, "params.message.parts[0].file"],
+      [{}, "message/send", { message: message([{ kind: "text", text: 7 }], { role: "user" }) }, "params.message.parts[0].text must be string"],
+      [{}, "message/send", { message: message([{ kind: "picture" }], { role: "user" }) }, "params.message.parts[0].kind must be one of text, data, file"],
+      [{}, "message/stream", { message: message([], { role: "user" }) }, "params.message.parts"],
+      [{}, "message/send", { message: message([{ kind: "data", data: { skill: "mcp.probe" } }], { role: "user", taskId: {} }) }, "params.message.taskId must be string"],
+      [v1, "GetTask", { id: ["x"] }, "params.id must be string"],
+      [v1, "SendMessage", { message: message([{ text: {} }], { role: "ROLE_USER" }) }, "params.message.parts[0].text must be string"],
+      [v1, "SendMessage", { message: message([{ nothing: 1 }], { role: "ROLE_USER" }) }, "params.message.parts[0] must carry one of text, data, raw, url"],
+      [v1, "SendStreamingMessage", { message: { parts: [{ text: "x" }], role: "ROLE_USER" } }, "params.message.messageId is required"],
+      [v1, "SendMessage", { message: message([{ text: "x" }], { role: "ROLE_USER" }), configuration: { historyLength: "all" } }, "params.configuration.historyLength must be integer"],
+    ];
+    for (const [headers, method, params, field] of cases) {
+      const res = await service.handle(new Request(`${ORIGIN}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }), "127.0.0.1");
+      const answer = (await res.json()) as { error?: { code: number; message: string } };
+      expect([method, answer.error?.code]).toEqual([method, -32602]);
+      expect(answer.error?.message).toStartWith(`Invalid params: ${field}`);
+      expect(answer.error!.message.split("params.").length).toBe(2);
+      expect(answer.error?.message).not.toMatch(/is not a function|is not an object|undefined|Cannot read/);
+    }
+  });
+
+  it("speaks A2A v1.0 and v0.3 on the one endpoint: by the A2A-Version header, else by the method's name; a version not served is refused", async () => {
+    const call = (method: string, params: unknown, headers: Record<string, string> = {}) =>
+      service.handle(new Request(`${ORIGIN}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method, params }) }), "127.0.0.1").then((r) => r.json() as Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>);
+    const sent = await call("SendMessage", { message: { messageId: "v1", role: "ROLE_USER", parts: [{ data: { skill: "mcp.probe", text: "v1" } }] } }, { "A2A-Version": "1.0" });
+    const task = sent.result?.task as { id: string; status: { state: string }; artifacts: { parts: unknown[] }[] };
+    expect(task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(task.artifacts[0]!.parts[0]).toEqual({ data: { echoed: "v1" }, mediaType: "application/json" });
+    // The same task on the other wire, in its shapes; without the header a v1.0 method name is taken as v1.0.
+    expect(((await call("tasks/get", { id: task.id })).result as { kind: string; status: { state: string } }).status.state).toBe("completed");
+    expect(((await call("GetTask", { id: task.id })).result as { status: { state: string } }).status.state).toBe("TASK_STATE_COMPLETED");
+    expect((await call("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } }, { "A2A-Version": "1.0" })).error?.code).toBe(-32601);
+    const refused = await call("GetTask", { id: task.id }, { "A2A-Version": "2.0" });
+    expect(refused.error?.code).toBe(-32009);
+    expect(refused.error?.message).toContain("1.0, 0.3");
+  });
+
   it("keeps tasks in the database: a task made before a restart is read after it", async () => {
     const before = taskOf(await send(clientFrom("127.0.0.1"), [part({ $case: "data", value: { skill: "mcp.probe", text: "kept" } })]));
     await service.close();

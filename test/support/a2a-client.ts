@@ -17,6 +17,9 @@ export type A2aEvent = StreamResponse["payload"];
 
 export interface A2aWire {
   readonly name: string;
+  /** The A2A-Version it sends, and its method names for a raw JSON-RPC caller. */
+  readonly version: "1.0" | "0.3";
+  readonly methods: { readonly send: string; readonly get: string; readonly resubscribe: string };
   /** A client of `base` (the server's root) speaking this wire; `fetchImpl` in place of the network when given. */
   connect(base: string, fetchImpl?: typeof fetch): Promise<A2aCaller>;
 }
@@ -25,12 +28,19 @@ export interface A2aWire {
 export const a2aWires: readonly A2aWire[] = [
   {
     name: "A2A v1.0 (ClientFactory)",
+    version: "1.0",
+    methods: { send: "SendMessage", get: "GetTask", resubscribe: "SubscribeToTask" },
     connect: (base, fetchImpl) =>
       fetchImpl
         ? new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) })).createFromUrl(base)
         : new ClientFactory().createFromUrl(base),
   },
-  { name: "A2A v0.3 (LegacyJsonRpcTransport)", connect: async (base, fetchImpl) => new LegacyJsonRpcTransport({ endpoint: `${base}/a2a`, ...(fetchImpl ? { fetchImpl } : {}) }) },
+  {
+    name: "A2A v0.3 (LegacyJsonRpcTransport)",
+    version: "0.3",
+    methods: { send: "message/send", get: "tasks/get", resubscribe: "tasks/resubscribe" },
+    connect: async (base, fetchImpl) => new LegacyJsonRpcTransport({ endpoint: `${base}/a2a`, ...(fetchImpl ? { fetchImpl } : {}) }),
+  },
 ];
 
 /** A user message with one part on `taskId` ("" opens a task) and message metadata. */
