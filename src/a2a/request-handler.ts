@@ -1,12 +1,14 @@
 /**
- * @module a2a/request-handler — the SDK's `A2ARequestHandler` for this agent, under the SDK's v0.3
- * JSON-RPC transport handler, in place of its `DefaultRequestHandler`: a message is one turn of
+ * @module a2a/request-handler — the SDK's `A2ARequestHandler` for this agent, under both of the
+ * SDK's JSON-RPC transport handlers (v1.0 and the v0.3 compatibility one), in place of its
+ * `DefaultRequestHandler`: a message is one turn of
  * the agent (executor.ts), which returns the whole task; the task is loaded once, saved once and
  * answered. (The default handler carries each turn through an event bus and a result manager that
  * reload and deep-copy the task per event: most of the cost of a free call over A2A.)
  * Turns on one task run one at a time, so two payments sent at once on a task cannot both run it.
- * `message/stream` answers the same turn as a stream: the task working, its artifacts, then its
- * final status. Push notifications, resubscription and the extended card are not served.
+ * A stream answers the same turn: the task working, its artifacts, then its final status. A task
+ * is found by its id alone, the only key to it (task-store.ts), so tasks are not listed. Push
+ * notifications, resubscription and the extended card are not served.
  */
 import { randomUUID } from "node:crypto";
 import { type AgentCard, TaskState } from "@a2a-js/sdk";
