@@ -57,6 +57,8 @@ for (const wire of a2aWires) {
     let a2a: A2aCaller;
     beforeAll(async () => {
       a2a = await wire.connect(stage.base);
+      // The default client took the card's v1.0 interface; the legacy one speaks v0.3.
+      expect(a2a.protocolVersion).toBe(wire.version);
     });
 
     const send = (parts: { data?: Record<string, unknown>; text?: string }, taskId = "", metadata?: Record<string, unknown>): Promise<Task> =>

@@ -9,7 +9,7 @@ import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResol
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 
 /** What both clients offer alike. */
-export type A2aCaller = Pick<Client, "sendMessage" | "sendMessageStream" | "getTask" | "cancelTask">;
+export type A2aCaller = Pick<Client, "sendMessage" | "sendMessageStream" | "getTask" | "cancelTask" | "protocolVersion">;
 export type A2aTask = Awaited<ReturnType<A2aCaller["getTask"]>>;
 export type A2aContent = { $case: "data"; value: Record<string, unknown> } | { $case: "text"; value: string };
 type StreamResponse = Extract<Awaited<ReturnType<ReturnType<A2aCaller["sendMessageStream"]>["next"]>>["value"], { payload?: unknown }>;
