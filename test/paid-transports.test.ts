@@ -214,7 +214,10 @@ describe.each([overHttp, overMcp, overA2a])("paid mcp.probe over $name", (transp
     const first = await transport.order(input);
     const second = await transport.order(input);
     const payload = await sign(first.offer);
-    const outcomes = await Promise.all([first.pay(payload), second.pay(payload)]);
+    // An A2A payment names its task's offer (issue 40): the copy for the second task is rewritten to
+    // name that task's (the field is not signed), so it reaches the reservation.
+    const copy = transport.name === "A2A" ? { ...payload, resource: second.offer.resource } : payload;
+    const outcomes = await Promise.all([first.pay(payload), second.pay(copy as PaymentPayload)]);
     expect(outcomes.filter((o) => o.settled)).toHaveLength(1);
     expect(outcomes.filter((o) => o.released)).toHaveLength(1);
     // Refused by the reservation, not by a settlement that failed after running the work again.

@@ -1,8 +1,9 @@
 /**
  * MCP and A2A against plain HTTP for the same operation, in the same run, on 127.0.0.1:
- *  1. free calls per second: `tools/call capabilities` on POST /mcp and `message/send` of the
- *     `capabilities` skill (a data part) on POST /a2a against POST /v1/jobs/capabilities
- *     (payments off; the same skill, the same core), alternating rounds of the three;
+ *  1. free calls per second: `tools/call capabilities` on POST /mcp and the `capabilities` skill
+ *     (a data part) on POST /a2a in both wires (v0.3 `message/send`; A2A v1.0 `SendMessage` with
+ *     `A2A-Version: 1.0`) against POST /v1/jobs/capabilities (payments off; the same skill, the
+ *     same core), alternating rounds of the four;
  *  2. the latency a paid call adds: p50 of a paid `capabilities` call over MCP
  *     (`_meta["x402/payment"]`) and over A2A (the paying `message/send` with
  *     `x402.payment.payload` on a task opened beforehand, as the HTTP and MCP offers are fetched
@@ -60,6 +61,8 @@ const a2aTask = async (res: Response) => {
   if (res.status !== 200 || !body.result?.status) throw new Error(`A2A call failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return body.result;
 };
+const a2aV1Send = () =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data: { skill: "capabilities" } }] } } });
 const toolCall = (meta?: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "capabilities", arguments: {}, ...(meta ? { _meta: meta } : {}) } });
 
@@ -84,9 +87,15 @@ const a2aCall = async () => {
   if (task.status.state !== "completed") throw new Error(`A2A task ended ${task.status.state}`);
 };
 
+const a2aV1Call = async () => {
+  const res = await fetch(`${freeBase}/a2a`, { method: "POST", headers: { ...A2A_HEADERS, "A2A-Version": "1.0" }, body: a2aV1Send() });
+  const body = (await res.json()) as { result?: { task?: { status?: { state?: string } } } };
+  if (res.status !== 200 || body.result?.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`A2A 1.0 call failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+};
+
 // Calls per second of this process's CPU time (client and server alike): what the wall-clock rate is
 // when the process has the CPU to itself, and far less moved by other work on a shared machine.
-const perCpuSecond = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
+const perCpuSecond = { http: [] as number[], mcp: [] as number[], a2a: [] as number[], a2aV1: [] as number[] };
 async function perSecond(call: () => Promise<void>, cpu: number[]): Promise<number> {
   const until = performance.now() + SECONDS * 1000;
   const cpuBefore = process.cpuUsage();
@@ -104,18 +113,20 @@ async function perSecond(call: () => Promise<void>, cpu: number[]): Promise<numb
   return done / SECONDS;
 }
 
-for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall(), a2aCall()]); // warm-up
-const rates = { http: [] as number[], mcp: [] as number[], a2a: [] as number[] };
+for (let i = 0; i < 200; i++) await Promise.all([httpCall(), mcpCall(), a2aCall(), a2aV1Call()]); // warm-up
+const rates = { http: [] as number[], mcp: [] as number[], a2a: [] as number[], a2aV1: [] as number[] };
 for (let round = 0; round < ROUNDS; round++) {
   rates.http.push(await perSecond(httpCall, perCpuSecond.http));
   rates.mcp.push(await perSecond(mcpCall, perCpuSecond.mcp));
   rates.a2a.push(await perSecond(a2aCall, perCpuSecond.a2a));
+  rates.a2aV1.push(await perSecond(a2aV1Call, perCpuSecond.a2aV1));
 }
 await free.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const httpRate = median(rates.http);
 const mcpRate = median(rates.mcp);
 const a2aRate = median(rates.a2a);
+const a2aV1Rate = median(rates.a2aV1);
 
 const p50 = (xs: number[]) => median(xs);
 const printFree = () => {
@@ -123,11 +134,14 @@ const printFree = () => {
   // Each MCP round beside the HTTP round just before it: the machine's speed drifts less within a pair.
   const pairRatio = median(rates.mcp.map((m, i) => m / rates.http[i]!));
   const a2aPairRatio = median(rates.a2a.map((m, i) => m / rates.http[i]!));
+  const a2aV1PairRatio = median(rates.a2aV1.map((m, i) => m / rates.http[i]!));
   console.log(`  free calls/s (capabilities skill, ${CONCURRENCY} at a time, median of ${ROUNDS} × ${SECONDS} s): HTTP ${httpRate.toFixed(0)}  MCP ${mcpRate.toFixed(0)}  → MCP at ${((mcpRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(pairRatio * 100).toFixed(0)} % (target ≥ 50 %)`);
-  console.log(`    A2A ${a2aRate.toFixed(0)}  → A2A at ${((a2aRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aPairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
-  console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")} · A2A ${rates.a2a.map((r) => r.toFixed(0)).join(", ")}`);
-  const cpu = { http: median(perCpuSecond.http), mcp: median(perCpuSecond.mcp), a2a: median(perCpuSecond.a2a) };
-  console.log(`  calls per CPU second of this process (client + server; little moved by other load): HTTP ${cpu.http.toFixed(0)}  MCP ${cpu.mcp.toFixed(0)} (${((cpu.mcp / cpu.http) * 100).toFixed(0)} %)  A2A ${cpu.a2a.toFixed(0)} (${((cpu.a2a / cpu.http) * 100).toFixed(0)} %)`);
+  console.log(`    A2A v0.3 ${a2aRate.toFixed(0)}  → A2A at ${((a2aRate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aPairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
+  console.log(`    A2A v1.0 ${a2aV1Rate.toFixed(0)}  → A2A at ${((a2aV1Rate / httpRate) * 100).toFixed(0)} % of HTTP; median of the round pairs ${(a2aV1PairRatio * 100).toFixed(0)} % (target ≥ 40 %)`);
+  console.log(`    rounds HTTP ${rates.http.map((r) => r.toFixed(0)).join(", ")} · MCP ${rates.mcp.map((r) => r.toFixed(0)).join(", ")} · A2A v0.3 ${rates.a2a.map((r) => r.toFixed(0)).join(", ")} · A2A v1.0 ${rates.a2aV1.map((r) => r.toFixed(0)).join(", ")}`);
+  const cpu = { http: median(perCpuSecond.http), mcp: median(perCpuSecond.mcp), a2a: median(perCpuSecond.a2a), a2aV1: median(perCpuSecond.a2aV1) };
+  const share = (n: number) => `${n.toFixed(0)} (${((n / cpu.http) * 100).toFixed(0)} %)`;
+  console.log(`  calls per CPU second of this process (client + server; little moved by other load): HTTP ${cpu.http.toFixed(0)}  MCP ${share(cpu.mcp)}  A2A v0.3 ${share(cpu.a2a)}  A2A v1.0 ${share(cpu.a2aV1)}`);
 };
 if (PAID <= 0) {
   printFree();

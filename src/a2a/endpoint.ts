@@ -1,24 +1,31 @@
 /**
- * @module a2a/endpoint — `POST /a2a`: A2A JSON-RPC (v0.3 method names: `message/send`,
- * `tasks/get`, `tasks/cancel`, and `message/stream` as server-sent events) with the official SDK's server pieces: its v0.3 JSON-RPC transport
- * handler over our implementation of its request handler interface (request-handler.ts: one turn of
- * our executor per message), tasks in our store. Each call's owner is
- * the caller's address: a task id of another caller is not found. A body that is not JSON is
- * -32700; every other protocol error is the SDK's JSON-RPC error, never a 500. A client that
- * activates the x402 extension (X-A2A-Extensions, or A2A 1.0's A2A-Extensions) gets it echoed as activated.
+ * @module a2a/endpoint — `POST /a2a`: A2A JSON-RPC in both wires on one endpoint, with the official
+ * SDK's server pieces over our request handler (request-handler.ts: one turn of our executor per
+ * message, tasks in our store): A2A v1.0 (`SendMessage`, `SendStreamingMessage`, `GetTask`,
+ * `CancelTask`) through its `JsonRpcTransportHandler`, and v0.3 (`message/send`, `message/stream`,
+ * `tasks/get`, `tasks/cancel`) through its compatibility handler (`LegacyJsonRpcTransportHandler`),
+ * chosen as the SDK's `legacyCompat` mount chooses: by the `A2A-Version` header, 0.3 when absent
+ * (a request without the header that names a v1.0 method is taken as v1.0). A version the card
+ * does not declare is the SDK's VersionNotSupported error. Params are checked against the wire's
+ * schema first (params.ts: -32602 naming the field). A body that is not JSON is -32700; every
+ * other protocol error is the SDK's JSON-RPC error, never a 500. A client that activates the x402
+ * extension (X-A2A-Extensions, or A2A 1.0's A2A-Extensions) gets it echoed as activated.
  */
-import { type AgentCard, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
+import { type AgentCard, A2A_VERSION_HEADER, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
+import { isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import { nestsDeeperThan } from "../json-depth.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
 import { type JobLookup, jobTasks } from "./job-tasks.ts";
+import { paramsProblem, type Wire } from "./params.ts";
 import { createA2aRequestHandler } from "./request-handler.ts";
-import { A2A_PATH, X402_EXTENSION_URI } from "./skills.ts";
+import type { A2aTasks } from "./task-store.ts";
+import { A2A_PATH, a2aInterfaces, X402_EXTENSION_URI } from "./skills.ts";
 
 export interface A2aEndpointDeps extends A2aExecutorDeps {
-  readonly tasks: TaskStore;
+  readonly tasks: A2aTasks;
   readonly jobStatus: JobLookup;
   readonly productVersion: string;
   readonly publicUrl: (request: Request) => string;
@@ -36,21 +43,27 @@ const json = (body: unknown, activated: readonly string[] = []) =>
   new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=utf-8", ...extensionHeaders(activated) } });
 
 type RpcId = string | number | null;
-const rpcError = (id: RpcId, error: unknown) => ({ jsonrpc: "2.0", id, error: LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) });
+type RpcError = { code: number; message: string; data?: unknown };
+/** Each wire's own error shapes (v1.0 adds the error info in `data`). */
+const errorBody: Record<Wire, (error: unknown) => RpcError> = {
+  "1.0": (error) => JsonRpcTransportHandler.mapToJSONRPCError(error),
+  "0.3": (error) => LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error),
+};
+const rpcError = (id: RpcId, error: RpcError) => ({ jsonrpc: "2.0", id, error });
 
 /**
  * A stream's events as server-sent events. The first event is awaited before answering, so a
  * refused message (unknown task, terminal task) is a plain JSON-RPC error; a later failure is the
  * stream's last event. A client that leaves ends the iteration (the turn itself runs to its end).
  */
-async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, activated: readonly string[], context: RequestContext): Promise<Response> {
+async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, wire: Wire, activated: readonly string[], context: RequestContext): Promise<Response> {
   let first: IteratorResult<unknown, void>;
   try {
     first = await events.next();
   } catch (error) {
     // Logged and counted like a refused message/send.
     context.outcome ??= "rpc_error";
-    return json(rpcError(id, error), activated);
+    return json(rpcError(id, errorBody[wire](error)), activated);
   }
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -64,7 +77,7 @@ async function sse(events: AsyncGenerator<unknown, void, undefined>, id: RpcId, 
         if (next.done) return controller.close();
         controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
       } catch (error) {
-        controller.enqueue(encoder.encode(formatSSEEvent(rpcError(id, error))));
+        controller.enqueue(encoder.encode(formatSSEEvent(rpcError(id, errorBody[wire](error)))));
         controller.close();
       }
     },
@@ -81,13 +94,13 @@ function activatedExtensions(request: Request): string[] {
   return asked.includes(X402_EXTENSION_URI) ? [X402_EXTENSION_URI] : [];
 }
 
-/** The card the SDK's transport handler reads (capabilities only); the public card is /.well-known/agent-card.json. */
+/** The card the SDK's transport handlers read (capabilities and the versions served); the public card is /.well-known/agent-card.json. */
 function handlerCard(version: string): AgentCard {
   return {
     name: "Tollbooth",
     description: "Pay-per-call web evidence and job skills.",
     version,
-    supportedInterfaces: [],
+    supportedInterfaces: a2aInterfaces("http://localhost"),
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [{ uri: X402_EXTENSION_URI, description: "x402 payments", required: false, params: undefined }] },
     defaultInputModes: ["application/json", "text/plain"],
     defaultOutputModes: ["application/json", "text/plain"],
@@ -95,8 +108,22 @@ function handlerCard(version: string): AgentCard {
   } as unknown as AgentCard;
 }
 
+/**
+ * The wire a request speaks: as its `A2A-Version` header says (the SDK's VersionNotSupportedError
+ * for one the card does not declare), else 0.3 as the SDK's compatibility mount takes it, unless it
+ * names a v1.0 method (the two wires' method names are disjoint).
+ */
+function wireOf(request: Request, method: unknown, card: AgentCard): Wire {
+  const asked = request.headers.get(A2A_VERSION_HEADER)?.trim();
+  if (!asked) return isV1JsonRpcMethod(method) ? "1.0" : "0.3";
+  validateVersion(asked, card, "JSONRPC");
+  return asked as Wire;
+}
+
 export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
-  const handler = new LegacyJsonRpcTransportHandler(createA2aRequestHandler({ card: handlerCard(deps.productVersion), tasks: jobTasks(deps.tasks, deps.jobStatus), agent: createA2aExecutor(deps) }));
+  const card = handlerCard(deps.productVersion);
+  const requestHandler = createA2aRequestHandler({ card, tasks: jobTasks(deps.tasks, deps.jobStatus), agent: createA2aExecutor(deps) });
+  const handlers: Record<Wire, JsonRpcTransportHandler | LegacyJsonRpcTransportHandler> = { "1.0": new JsonRpcTransportHandler(requestHandler), "0.3": new LegacyJsonRpcTransportHandler(requestHandler) };
   return async (request, context) => {
     context.route = A2A_PATH;
     const text = await request.text();
@@ -112,14 +139,25 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
       context.outcome = "invalid_request";
       return json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: send one JSON-RPC 2.0 request object (batches are not served)." } });
     }
-    const facts: A2aCallFacts = { requestId: context.id, clientAddress: () => context.clientIp, origin: deps.publicUrl(request), signal: request.signal, report: context };
-    const callContext = new ServerCallContext({
-      user: { isAuthenticated: false, userName: `addr:${context.clientIp}` },
-      state: new Map<string, unknown>([[CALL_FACTS, facts]]),
-    });
+    const rpc = body as { id?: unknown; method?: unknown; params?: unknown };
+    const id = (typeof rpc.id === "string" || typeof rpc.id === "number" ? rpc.id : null) as RpcId;
     const activated = activatedExtensions(request);
-    const answer = await handler.handle(body as Record<string, unknown>, callContext);
-    if (Symbol.asyncIterator in answer) return sse(answer, ((body as { id?: RpcId }).id ?? null) as RpcId, activated, context);
+    let wire: Wire;
+    try {
+      wire = wireOf(request, rpc.method, card);
+    } catch (error) {
+      context.outcome = "rpc_error";
+      return json(rpcError(id, errorBody["1.0"](error)), activated);
+    }
+    const problem = typeof rpc.method === "string" ? paramsProblem(wire, rpc.method, rpc.params) : undefined;
+    if (problem) {
+      context.outcome = "invalid_params";
+      return json(rpcError(id, { code: -32602, message: problem }), activated);
+    }
+    const facts: A2aCallFacts = { requestId: context.id, clientAddress: () => context.clientIp, origin: deps.publicUrl(request), signal: request.signal, report: context };
+    const callContext = new ServerCallContext({ requestedVersion: wire, state: new Map<string, unknown>([[CALL_FACTS, facts]]) });
+    const answer = await handlers[wire].handle(body as Record<string, unknown>, callContext);
+    if (Symbol.asyncIterator in answer) return sse(answer, id, wire, activated, context);
     if (answer.error) context.outcome ??= "rpc_error";
     // The payment flow works without activation (the card marks the extension not required); an activation asked for is confirmed.
     return json(answer, activated);

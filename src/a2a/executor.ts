@@ -4,12 +4,13 @@
  * a message names a skill and carries its input as a data part; a paid skill first answers
  * `input-required` with `x402.payment.status: "payment-required"` and the offer in
  * `x402.payment.required`; the next message on that task brings `payment-submitted` and the
- * `x402.payment.payload`, which must pay one of the terms offered for that task; the core then
- * verifies, runs, settles. Completed: `payment-completed` with `x402.payment.receipts`. Any
+ * `x402.payment.payload`, which must answer the offer made on that task (its resource carries the
+ * task's own offer id; its terms are one of those offered); the core then verifies, runs, settles. Completed: `payment-completed` with `x402.payment.receipts`. Any
  * failure: `failed` with `payment-failed` and no artifact (a failed settlement releases nothing).
  * `payment-rejected` cancels the task. Each turn (one message on a task) returns the whole task
  * as it stands after the turn; the request handler (request-handler.ts) saves and answers it.
  */
+import { randomBytes } from "node:crypto";
 import { TaskState } from "@a2a-js/sdk";
 import { ApiError, toApiError } from "../errors.ts";
 import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
@@ -58,6 +59,12 @@ export interface A2aAgent {
 interface Order {
   readonly skill: string;
   readonly input: Record<string, unknown>;
+  /**
+   * The resource the task's offer names: the skill's A2A URL with an offer id of its own, so a
+   * payment made for another task's offer (whose terms may be the very same) does not pay this one.
+   * (Absent on tasks stored before issue 40: the skill's URL.)
+   */
+  readonly resourceUrl?: string;
   /** Made from a text-only message (free-text.ts) rather than a data part. */
   readonly fromText?: boolean;
 }
@@ -99,12 +106,21 @@ function orderOf(message: Message, byId: ReadonlyMap<string, A2aSkill>): Order |
   return { skill: named, input };
 }
 
-/** The offer's terms a payload pays (`accepted` must be one of them, field for field). */
+/**
+ * Whether a payload answers this task's offer: it names the offer's resource (the task's own offer
+ * id, echoed by x402 clients from `x402.payment.required`) and `accepted` is one of the offered
+ * terms, field for field (a payload for cheaper input names a smaller amount).
+ */
 function paysOffered(payload: unknown, offered: unknown): boolean {
   if (!isObject(payload) || !isObject(payload.accepted) || !isObject(offered) || !Array.isArray(offered.accepts)) return false;
   const accepted = payload.accepted;
+  const resourceOf = (value: Record<string, unknown>) => (isObject(value.resource) ? value.resource.url : undefined);
+  if (resourceOf(payload) === undefined || resourceOf(payload) !== resourceOf(offered)) return false;
   return offered.accepts.some((term) => isObject(term) && ["scheme", "network", "amount", "asset", "payTo"].every((k) => term[k] === accepted[k]));
 }
+
+/** The resource a new order is offered under: the skill's A2A URL and a fresh offer id (128 random bits). */
+const offerResource = (origin: string, skill: string) => `${new URL(A2A_PATH, origin).toString()}?skill=${encodeURIComponent(skill)}&offer=${randomBytes(16).toString("hex")}`;
 
 export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
   const publish = (turn: TaskTurn, state: TaskState, message: Message, extra: { artifacts?: Task["artifacts"]; order?: Order; jobId?: string } = {}): Task => {
@@ -143,7 +159,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       alwaysOffer: true,
       report: facts.report,
     };
-    const resourceUrl = `${new URL(A2A_PATH, facts.origin).toString()}?skill=${encodeURIComponent(order.skill)}`;
+    const resourceUrl = order.resourceUrl ?? `${new URL(A2A_PATH, facts.origin).toString()}?skill=${encodeURIComponent(order.skill)}`;
     const completed = (result: unknown, settlement: SettleResponse | undefined) =>
       publish(turn, TaskState.TASK_STATE_COMPLETED, agentMessage(turn, [textPart(`${order.skill} completed.`)], settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settlement] } : undefined), {
         artifacts: [resultArtifact(order.skill, result)],
@@ -211,7 +227,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
     const payload = message.metadata?.[PAYLOAD_KEY];
     if (!paysOffered(payload, offered)) {
       facts.report.outcome = "payment_mismatch";
-      const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not pay one of the terms offered for this task (x402.payment.required). Nothing was charged." });
+      const error = new ApiError("PAYMENT_INVALID", { message: "The x402.payment.payload does not answer this task's offer: its resource must be the offer's (x402.payment.required.resource) and its accepted terms one of the offer's accepts. Nothing was charged." });
       return failed(turn, error, true);
     }
     return run(turn, order, payload);
@@ -224,7 +240,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
     if (offered !== undefined && order && status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) return paymentTurn(turn, offered, order);
     const placed = orderOf(turn.message, deps.byId);
     if ("problem" in placed) return inputRequired(turn, placed.problem);
-    return run(turn, placed, undefined);
+    return run(turn, { ...placed, resourceUrl: offerResource(turn.facts.origin, placed.skill) }, undefined);
   }
 
   return {

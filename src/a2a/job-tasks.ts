@@ -7,9 +7,9 @@
  */
 import { TaskState } from "@a2a-js/sdk";
 import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
-import type { TaskStore } from "@a2a-js/sdk/server";
 import type { JobRow } from "../jobs/job-store.ts";
 import { decodePaymentResponse } from "../x402/headers.ts";
+import type { A2aTasks } from "./task-store.ts";
 import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, RECEIPTS_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
 
 export type JobLookup = (id: string) => Promise<{ readonly row: JobRow; readonly view: Record<string, unknown> } | undefined>;
@@ -40,7 +40,7 @@ function ended(task: Task, job: Awaited<ReturnType<JobLookup>>): Task | undefine
   return undefined;
 }
 
-export function jobTasks(tasks: TaskStore, lookup: JobLookup): TaskStore {
+export function jobTasks(tasks: A2aTasks, lookup: JobLookup): A2aTasks {
   return {
     async load(taskId, context) {
       const task = await tasks.load(taskId, context);
@@ -59,6 +59,5 @@ export function jobTasks(tasks: TaskStore, lookup: JobLookup): TaskStore {
       }
       await tasks.save(task, context);
     },
-    list: (params, context) => tasks.list(params, context),
   };
 }

@@ -1,26 +1,29 @@
 /**
- * @module a2a/request-handler — the SDK's `A2ARequestHandler` for this agent, under the SDK's v0.3
- * JSON-RPC transport handler, in place of its `DefaultRequestHandler`: a message is one turn of
+ * @module a2a/request-handler — the SDK's `A2ARequestHandler` for this agent, under both of the
+ * SDK's JSON-RPC transport handlers (v1.0 and the v0.3 compatibility one), in place of its
+ * `DefaultRequestHandler`: a message is one turn of
  * the agent (executor.ts), which returns the whole task; the task is loaded once, saved once and
  * answered. (The default handler carries each turn through an event bus and a result manager that
  * reload and deep-copy the task per event: most of the cost of a free call over A2A.)
  * Turns on one task run one at a time, so two payments sent at once on a task cannot both run it.
- * `message/stream` answers the same turn as a stream: the task working, its artifacts, then its
- * final status. Push notifications, resubscription and the extended card are not served.
+ * A stream answers the same turn: the task working, its artifacts, then its final status. A task
+ * is found by its id alone, the only key to it (task-store.ts), so tasks are not listed. Push
+ * notifications, resubscription and the extended card are not served.
  */
 import { randomUUID } from "node:crypto";
 import { type AgentCard, TaskState } from "@a2a-js/sdk";
 import { PushNotificationNotSupportedError, RequestMalformedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import type { A2ARequestHandler, ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { type A2aAgent, type A2aCallFacts, CALL_FACTS, type TaskTurn } from "./executor.ts";
 import { agentMessage, type Message, type Task, textPart } from "./parts.ts";
+import type { A2aTasks } from "./task-store.ts";
 
 type SendParams = Parameters<A2ARequestHandler["sendMessage"]>[0];
 
 export interface A2aRequestHandlerDeps {
   /** What the SDK's transport handler reads of the card (capabilities); the public card is served elsewhere. */
   readonly card: AgentCard;
-  readonly tasks: TaskStore;
+  readonly tasks: A2aTasks;
   readonly agent: A2aAgent;
 }
 
@@ -40,11 +43,10 @@ function trimHistory(task: Task, historyLength: number | undefined): Task {
 
 export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequestHandler {
   const { tasks, agent } = deps;
-  // The tail of the turns queued on each caller's task id (another caller's messages never wait behind them); an entry lives while a turn does.
+  // The tail of the turns queued on each task id; an entry lives while a turn does.
   const turnsOn = new Map<string, Promise<void>>();
   /** Waits for the turns before on this task; the answer ends this one. */
-  async function turnSlot(id: string, context: ServerCallContext): Promise<() => void> {
-    const key = `${context.user?.userName ?? ""} ${id}`;
+  async function turnSlot(key: string): Promise<() => void> {
     const before = turnsOn.get(key);
     let end!: () => void;
     const mine = new Promise<void>((resolve) => (end = resolve));
@@ -56,9 +58,9 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
       if (turnsOn.get(key) === tail) turnsOn.delete(key);
     };
   }
-  async function oneAtATime<T>(taskId: string | undefined, context: ServerCallContext, work: () => Promise<T>): Promise<T> {
+  async function oneAtATime<T>(taskId: string | undefined, work: () => Promise<T>): Promise<T> {
     if (!taskId) return work();
-    const done = await turnSlot(taskId, context);
+    const done = await turnSlot(taskId);
     try {
       return await work();
     } finally {
@@ -66,7 +68,7 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     }
   }
 
-  async function loadOwn(taskId: string, context: ServerCallContext): Promise<Task> {
+  async function loadTask(taskId: string, context: ServerCallContext): Promise<Task> {
     const task = await tasks.load(taskId, context);
     if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
     return task;
@@ -79,7 +81,7 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     const facts = context.state.get(CALL_FACTS) as A2aCallFacts;
     let task: Task | undefined;
     if (incoming.taskId) {
-      task = await loadOwn(incoming.taskId, context);
+      task = await loadTask(incoming.taskId, context);
       if (isTerminal(task)) throw new UnsupportedOperationError(`Task ${task.id} is in a terminal state (${TaskState[task.status!.state]}) and cannot be modified.`);
       if (incoming.contextId && task.contextId && incoming.contextId !== task.contextId) {
         throw new RequestMalformedError(`contextId mismatch: message contextId '${incoming.contextId}' does not match task '${task.id}' contextId '${task.contextId}'`);
@@ -105,13 +107,13 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     },
 
     async sendMessage(params, context) {
-      return trimHistory(await oneAtATime(params.message?.taskId, context, async () => runTurn(await turnOf(params, context), context)), params.configuration?.historyLength);
+      return trimHistory(await oneAtATime(params.message?.taskId, async () => runTurn(await turnOf(params, context), context)), params.configuration?.historyLength);
     },
 
     async *sendMessageStream(params, context) {
       const taskId = params.message?.taskId;
       const historyLength = params.configuration?.historyLength;
-      const done = taskId ? await turnSlot(taskId, context) : () => {};
+      const done = taskId ? await turnSlot(taskId) : () => {};
       try {
         // A refused message throws before the first event: the endpoint answers it as a JSON-RPC error.
         const turn = await turnOf(params, context);
@@ -135,21 +137,19 @@ export function createA2aRequestHandler(deps: A2aRequestHandlerDeps): A2ARequest
     },
 
     async getTask(params, context) {
-      return trimHistory(await loadOwn(requireTaskId(params.id), context), params.historyLength);
+      return trimHistory(await loadTask(requireTaskId(params.id), context), params.historyLength);
     },
 
-    async listTasks(params, context) {
-      const pageSize = params.pageSize || 50;
-      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new RequestMalformedError("pageSize must be between 1 and 100");
-      const listed = await tasks.list({ ...params, pageSize }, context);
-      return { ...listed, tasks: listed.tasks.map((task) => trimHistory(task, params.historyLength)) };
+    // A task's id is the only key to it (task-store.ts): no caller may list tasks.
+    listTasks: async () => {
+      throw new UnsupportedOperationError("ListTasks is not served: a task is read by its id (tasks/get), the only key to it.");
     },
 
     cancelTask(params, context) {
       const taskId = requireTaskId(params.id);
       // After any turn in flight on it: work that has started is paid and settled as one step, never cut.
-      return oneAtATime(taskId, context, async () => {
-        const task = await loadOwn(taskId, context);
+      return oneAtATime(taskId, async () => {
+        const task = await loadTask(taskId, context);
         if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
         if (isTerminal(task)) throw new TaskNotCancelableError(`Task not cancelable: ${taskId}`);
         const message = agentMessage({ taskId, contextId: task.contextId }, [textPart("Task cancellation requested by user.")]);

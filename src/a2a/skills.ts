@@ -21,3 +21,9 @@ export function a2aSkillsOf(registry: Registry): ReadonlyMap<string, A2aSkill> {
   }
   return byId;
 }
+
+/** The A2A versions served at A2A_PATH over JSON-RPC: 1.0, and 0.3 through the SDK's compatibility handler. */
+export const A2A_VERSIONS = ["1.0", "0.3"] as const;
+
+/** The agent card's interfaces for A2A_PATH: one per version, the newest first (clients take the first they speak). */
+export const a2aInterfaces = (baseUrl: string) => A2A_VERSIONS.map((protocolVersion) => ({ url: new URL(A2A_PATH, baseUrl).toString(), protocolBinding: "JSONRPC", protocolVersion, tenant: "" }));

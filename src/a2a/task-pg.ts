@@ -1,8 +1,6 @@
 /**
- * @module a2a/task-pg — A2A tasks on PostgreSQL, shared by every instance. A task id belongs to the
- * caller that first saved it: the save is one `INSERT … ON CONFLICT DO UPDATE … WHERE owner = …`,
- * so of two instances saving one id under different owners, the first owner keeps it. `updated_at`
- * is `timestamptz`.
+ * @module a2a/task-pg — A2A tasks on PostgreSQL, shared by every instance: a task is saved whole
+ * under its id (one `INSERT … ON CONFLICT DO UPDATE`). `updated_at` is `timestamptz`.
  */
 import type { Migration } from "../store/db.ts";
 import type { Sql } from "../store/postgres.ts";
@@ -26,22 +24,23 @@ export const a2aTaskPgMigrations: readonly Migration[] = [
     UPDATE a2a_tasks SET finished = 1 WHERE (task::jsonb) #>> '{status,state}' IN ('3', '4', '5', '7', 'completed', 'failed', 'canceled', 'rejected');
     CREATE INDEX a2a_tasks_finished ON a2a_tasks (updated_at) WHERE finished = 1;`,
   },
+  {
+    id: "a2a_0003_task_id_is_the_key",
+    sql: `DROP INDEX a2a_tasks_owner;
+    ALTER TABLE a2a_tasks DROP COLUMN owner;`,
+  },
 ];
 
 export function createPgA2aTaskRows(sql: Sql): A2aTaskRows {
   return {
-    async save(id, owner, task, finished, at) {
+    async save(id, task, finished, at) {
       await sql`
-        INSERT INTO a2a_tasks (id, owner, task, finished, updated_at) VALUES (${id}, ${owner}, ${task}, ${finished ? 1 : 0}, ${at})
-        ON CONFLICT (id) DO UPDATE SET task = excluded.task, finished = excluded.finished, updated_at = excluded.updated_at
-        WHERE a2a_tasks.owner = excluded.owner`;
+        INSERT INTO a2a_tasks (id, task, finished, updated_at) VALUES (${id}, ${task}, ${finished ? 1 : 0}, ${at})
+        ON CONFLICT (id) DO UPDATE SET task = excluded.task, finished = excluded.finished, updated_at = excluded.updated_at`;
     },
     async load(id) {
-      const [row] = await sql<{ owner: string; task: string }[]>`SELECT owner, task FROM a2a_tasks WHERE id = ${id}`;
-      return row;
-    },
-    async list(owner, limit) {
-      return (await sql<{ task: string }[]>`SELECT task FROM a2a_tasks WHERE owner = ${owner} ORDER BY updated_at DESC LIMIT ${limit}`).map((r) => r.task);
+      const [row] = await sql<{ task: string }[]>`SELECT task FROM a2a_tasks WHERE id = ${id}`;
+      return row?.task;
     },
     async purgeFinished(before) {
       return (await sql`DELETE FROM a2a_tasks WHERE updated_at < ${before} AND finished = 1`).count;

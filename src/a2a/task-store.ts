@@ -1,18 +1,22 @@
 /**
  * @module a2a/task-store — A2A tasks in the service's database (the `a2a_tasks` table), as the
- * official SDK's `TaskStore`: a task is saved whole (JSON) under its owner, the caller that
- * created it, and loads only for that owner (another caller's task id is simply not found).
+ * `load` and `save` of the official SDK's `TaskStore`: a task is saved whole (JSON) under its id,
+ * and its id is the only key to it, as a job id is to its job: ids are made by the server (122
+ * random bits, never chosen by a caller) and tasks are not listed. (Tasks once belonged to the
+ * caller's address, which anyone on the same host or behind the same NAT shares: issue 40.)
  * Tasks outlive a restart like jobs do; finished ones (completed, failed, canceled, rejected) are
  * purged a week after their last change by the job service's sweep.
  *
  * The table family (issue 28) is `A2aTaskRows`, one asynchronous interface with two engines:
  * SQLite here (the default) and PostgreSQL (task-pg.ts).
  */
-import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Database, Migration } from "../store/db.ts";
 
 type Task = Parameters<TaskStore["save"]>[0];
-type ListTasksResponse = Awaited<ReturnType<TaskStore["list"]>>;
+
+/** What the request handler needs of a task store: a task by its id, and saving it. */
+export type A2aTasks = Pick<TaskStore, "load" | "save">;
 
 export const a2aTaskMigrations: Migration[] = [
   {
@@ -32,6 +36,12 @@ export const a2aTaskMigrations: Migration[] = [
     UPDATE a2a_tasks SET finished = 1 WHERE json_extract(task, '$.status.state') IN (3, 4, 5, 7, 'completed', 'failed', 'canceled', 'rejected');
     CREATE INDEX a2a_tasks_finished ON a2a_tasks (updated_at) WHERE finished = 1;`,
   },
+  {
+    // The task id is the key (issue 40): the caller's address no longer owns a task.
+    id: "a2a_0003_task_id_is_the_key",
+    sql: `DROP INDEX a2a_tasks_owner;
+    ALTER TABLE a2a_tasks DROP COLUMN owner;`,
+  },
 ];
 
 /** A finished task stays this long after its last change (its owner may still poll it), then is purged. */
@@ -48,49 +58,36 @@ export function isFinished(state: unknown): boolean {
 
 /** The a2a_tasks table behind either engine. */
 export interface A2aTaskRows {
-  /** Inserts the task, or replaces it when `owner` owns it; a task id owned by another caller is left alone. */
-  save(id: string, owner: string, task: string, finished: boolean, at: Date): Promise<void>;
-  load(id: string): Promise<{ owner: string; task: string } | undefined>;
-  /** The owner's tasks (JSON), most recently changed first. */
-  list(owner: string, limit: number): Promise<string[]>;
+  /** Inserts the task or replaces the one saved under its id. */
+  save(id: string, task: string, finished: boolean, at: Date): Promise<void>;
+  load(id: string): Promise<string | undefined>;
   /** Deletes finished tasks last changed before `before`; returns how many. */
   purgeFinished(before: Date): Promise<number>;
 }
 
-/** Who a call is, for task ownership: the user name the endpoint gave the call context. */
-export const ownerOf = (context: ServerCallContext): string => context.user?.userName || "unknown";
-
 export function createSqliteA2aTaskRows(db: Database): A2aTaskRows {
-  const get = db.prepare<{ owner: string; task: string }, [string]>("SELECT owner, task FROM a2a_tasks WHERE id = ?");
-  // A task id is claimed by its first owner: a save under another owner changes nothing.
-  const upsert = db.prepare<unknown, [string, string, string, number, string]>(
-    "INSERT INTO a2a_tasks (id, owner, task, finished, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET task = excluded.task, finished = excluded.finished, updated_at = excluded.updated_at WHERE a2a_tasks.owner = excluded.owner",
+  const get = db.prepare<{ task: string }, [string]>("SELECT task FROM a2a_tasks WHERE id = ?");
+  const upsert = db.prepare<unknown, [string, string, number, string]>(
+    "INSERT INTO a2a_tasks (id, task, finished, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET task = excluded.task, finished = excluded.finished, updated_at = excluded.updated_at",
   );
-  const page = db.prepare<{ task: string }, [string, number]>("SELECT task FROM a2a_tasks WHERE owner = ? ORDER BY updated_at DESC LIMIT ?");
   const purge = db.prepare<unknown, [string]>("DELETE FROM a2a_tasks WHERE updated_at < ? AND finished = 1");
   return {
-    async save(id, owner, task, finished, at) {
-      upsert.run(id, owner, task, finished ? 1 : 0, at.toISOString());
+    async save(id, task, finished, at) {
+      upsert.run(id, task, finished ? 1 : 0, at.toISOString());
     },
-    load: async (id) => get.get(id) ?? undefined,
-    list: async (owner, limit) => page.all(owner, limit).map((r) => r.task),
+    load: async (id) => get.get(id)?.task,
     purgeFinished: async (before) => purge.run(before.toISOString()).changes,
   };
 }
 
-export function createA2aTaskStore(rows: A2aTaskRows, now: () => Date = () => new Date()): TaskStore {
+export function createA2aTaskStore(rows: A2aTaskRows, now: () => Date = () => new Date()): A2aTasks {
   return {
-    async save(task: Task, context: ServerCallContext) {
-      await rows.save(task.id, ownerOf(context), JSON.stringify(task), isFinished(task.status?.state), now());
+    async save(task: Task) {
+      await rows.save(task.id, JSON.stringify(task), isFinished(task.status?.state), now());
     },
-    async load(taskId: string, context: ServerCallContext) {
+    async load(taskId: string) {
       const row = await rows.load(taskId);
-      return row && row.owner === ownerOf(context) ? (JSON.parse(row.task) as Task) : undefined;
-    },
-    async list(params, context): Promise<ListTasksResponse> {
-      const limit = Math.min(Math.max(params.pageSize || 50, 1), 100);
-      const tasks = (await rows.list(ownerOf(context), limit)).map((t) => JSON.parse(t) as Task);
-      return { tasks, nextPageToken: "", pageSize: tasks.length, totalSize: tasks.length };
+      return row === undefined ? undefined : (JSON.parse(row) as Task);
     },
   };
 }

@@ -2,7 +2,7 @@
  * @module docs/free-routes — the free GET documents, one table that both the router and the
  * OpenAPI document read, so a route is never listed twice.
  */
-import { A2A_PATH, X402_EXTENSION_URI } from "../a2a/skills.ts";
+import { A2A_PATH, a2aInterfaces, X402_EXTENSION_URI } from "../a2a/skills.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobFigureNeeds } from "../jobs/setup.ts";
@@ -102,8 +102,9 @@ export const agentCardServiceVersion = "3.4.1-opt";
 
 /**
  * An A2A v1.0 AgentCard (name, description, supportedInterfaces, version, capabilities, default
- * modes, skills with id/name/description/tags), keeping `url` and `protocolVersion` for 0.3
- * clients. Interfaces: A2A JSON-RPC at /a2a (v0.3 methods, the A2A x402 extension) and the HTTP+JSON jobs API.
+ * modes, skills with id/name/description/tags), keeping `url`, `protocolVersion` and `preferredTransport`
+ * for v0.3 readers (the card the SDK's compatibility layer writes with `embedV1Interfaces`: one
+ * document both kinds read). Interfaces: A2A JSON-RPC at /a2a in v1.0 and v0.3 (the A2A x402 extension).
  */
 function agentCard(docs: DocsContext) {
   const all = [...docs.catalogue.operations, ...docs.catalogue.skills];
@@ -114,13 +115,12 @@ function agentCard(docs: DocsContext) {
     description:
       `Pay-per-call web evidence and job skills for AI agents, paid per call with x402 v2 (exact scheme, USDC on ${docs.catalogue.pricedNetworks.map((n) => n.label).join(" or ")}). Skills: POST /v1/jobs with a skill field; async ones answer 202 and are polled at GET /v1/jobs/{id}.`,
     version: agentCardServiceVersion,
-    supportedInterfaces: [
-      // A2A messaging: JSON-RPC with the v0.3 method names (message/send, message/stream, tasks/get, tasks/cancel), paid with the A2A x402 extension.
-      { url: new URL(A2A_PATH, docs.baseUrl).toString(), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
-      { url: new URL("/v1/jobs", docs.baseUrl).toString(), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
-    ],
-    // Not an A2A binding: the same skills as MCP tools (stateless Streamable HTTP, paid with x402's MCP transport).
+    // A2A messaging at /a2a: JSON-RPC in A2A v1.0 and in v0.3 (selected by the A2A-Version header), paid with the A2A x402 extension.
+    supportedInterfaces: a2aInterfaces(docs.baseUrl),
+    // Not A2A bindings: the same skills as MCP tools (stateless Streamable HTTP, paid with x402's MCP transport) and as the HTTP jobs API.
     mcp: { url: new URL("/mcp", docs.baseUrl).toString(), transport: "streamable-http", tools: "tools/list" },
+    jobs: { url: new URL("/v1/jobs", docs.baseUrl).toString(), openapi: new URL("/openapi.json", docs.baseUrl).toString() },
+    // v0.3 readers: the same endpoint (no A2A-Version header means 0.3).
     url: new URL(A2A_PATH, docs.baseUrl).toString(),
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
@@ -240,7 +240,7 @@ function wellKnownX402(docs: DocsContext) {
     // The same operations and skills as MCP tools, paid through x402's MCP transport (_meta["x402/payment"]).
     mcp: { url: url("/mcp"), transport: "streamable-http", payment: "x402/payment" },
     // The same operations and skills as an A2A agent, paid through the A2A x402 extension (x402.payment.* message metadata).
-    a2a: { url: url(A2A_PATH), binding: "JSONRPC", protocolVersion: "0.3", extension: X402_EXTENSION_URI, payment: "x402.payment.payload" },
+    a2a: { url: url(A2A_PATH), binding: "JSONRPC", protocolVersion: "1.0", protocolVersions: ["1.0", "0.3"], extension: X402_EXTENSION_URI, payment: "x402.payment.payload" },
   };
 }
 

@@ -2,7 +2,7 @@
  * POST /a2a with payments off, in process: the official A2A client (@a2a-js/sdk, its v0.3
  * JSON-RPC transport) sends a message naming a skill with its input as a data part and gets the
  * completed task; plain text and an unknown skill get input-required saying what to send; a task
- * is read back with tasks/get, only by the caller that made it; protocol errors are JSON-RPC
+ * is read back with tasks/get by its id, the only key to it; protocol errors are JSON-RPC
  * errors (never a 500); tasks are rows of the database and outlive the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
@@ -129,20 +129,25 @@ describe("A2A with payments off", () => {
     expect(JSON.stringify(task.status?.message?.parts)).toContain("SOURCE_UNREACHABLE");
   });
 
-  it("reads a task back with tasks/get and cancels one waiting for input; another caller's task id is not found", async () => {
+  it("reads a task back with tasks/get and cancels one waiting for input; the task id is the key, whatever the address (issue 40)", async () => {
     const client = clientFrom("127.0.0.1");
     const done = taskOf(await send(client, [part({ $case: "data", value: { skill: "mcp.probe", text: "mine" } })]));
     const read = await client.getTask({ tenant: "", id: done.id, historyLength: undefined });
     expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactData(read)).toEqual({ $case: "data", value: { echoed: "mine" } });
+    // The holder of the id reads it from another address (the address was never a secret: a NAT or a proxy shares it).
     const other = clientFrom("10.0.0.9");
-    expect(String(await other.getTask({ tenant: "", id: done.id, historyLength: undefined }).catch((e: Error) => e))).toContain("not found");
+    expect(artifactData(await other.getTask({ tenant: "", id: done.id, historyLength: undefined }))).toEqual({ $case: "data", value: { echoed: "mine" } });
+    // From the very address that made it, an id the server did not give is not found.
+    const madeUp = crypto.randomUUID();
+    expect(String(await client.getTask({ tenant: "", id: madeUp, historyLength: undefined }).catch((e: Error) => e))).toContain("not found");
+    expect(String(await send(client, [part({ $case: "data", value: { skill: "mcp.probe", text: "x" } })], madeUp).catch((e: Error) => e))).toContain("not found");
     const waiting = taskOf(await send(client, [part({ $case: "text", value: "hello" })]));
-    expect(String(await other.cancelTask({ tenant: "", id: waiting.id, metadata: undefined }).catch((e: Error) => e))).toContain("not found");
-    // Another caller cannot continue it either.
-    expect(String(await send(other, [part({ $case: "data", value: { skill: "mcp.probe", text: "x" } })], waiting.id).catch((e: Error) => e))).toContain("not found");
-    const canceled = await client.cancelTask({ tenant: "", id: waiting.id, metadata: undefined });
+    const canceled = await other.cancelTask({ tenant: "", id: waiting.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // Tasks are not listed: a listing would hand out the keys.
+    const listed = (await (await rpc(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ListTasks", params: {} }))).json()) as { error?: { message: string } };
+    expect(listed.error?.message).toContain("ListTasks is not served");
   });
 
   it("speaks the v0.3 wire shapes to a raw JSON-RPC caller (the README's example)", async () => {
@@ -193,6 +198,49 @@ describe("A2A with payments off", () => {
       expect([body, answer.error?.code]).toEqual([body, code]);
       expect(JSON.stringify(answer)).not.toContain("    at ");
     }
+  });
+
+  it("answers invalid params with -32602 naming the field once, on both wires, before any code reads them (issue 40, defect 5)", async () => {
+    const v1 = { "A2A-Version": "1.0" };
+    const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ messageId: "m1", parts, ...extra });
+    const cases: [Record<string, string>, string, unknown, string][] = [
+      [{}, "tasks/get", { id: 5 }, "params.id must be string"],
+      [{}, "tasks/cancel", {}, "params.id is required"],
+      [{}, "message/send", { message: message([{ kind: "file", file: {} }], { role: "user" }) }, "params.message.parts[0].file"],
+      [{}, "message/send", { message: message([{ kind: "text", text: 7 }], { role: "user" }) }, "params.message.parts[0].text must be string"],
+      [{}, "message/send", { message: message([{ kind: "picture" }], { role: "user" }) }, "params.message.parts[0].kind must be one of text, data, file"],
+      [{}, "message/stream", { message: message([], { role: "user" }) }, "params.message.parts"],
+      [{}, "message/send", { message: message([{ kind: "data", data: { skill: "mcp.probe" } }], { role: "user", taskId: {} }) }, "params.message.taskId must be string"],
+      [v1, "GetTask", { id: ["x"] }, "params.id must be string"],
+      [v1, "SendMessage", { message: message([{ text: {} }], { role: "ROLE_USER" }) }, "params.message.parts[0].text must be string"],
+      [v1, "SendMessage", { message: message([{ nothing: 1 }], { role: "ROLE_USER" }) }, "params.message.parts[0] must carry one of text, data, raw, url"],
+      [v1, "SendStreamingMessage", { message: { parts: [{ text: "x" }], role: "ROLE_USER" } }, "params.message.messageId is required"],
+      [v1, "SendMessage", { message: message([{ text: "x" }], { role: "ROLE_USER" }), configuration: { historyLength: "all" } }, "params.configuration.historyLength must be integer"],
+    ];
+    for (const [headers, method, params, field] of cases) {
+      const res = await service.handle(new Request(`${ORIGIN}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }), "127.0.0.1");
+      const answer = (await res.json()) as { error?: { code: number; message: string } };
+      expect([method, answer.error?.code]).toEqual([method, -32602]);
+      expect(answer.error?.message).toStartWith(`Invalid params: ${field}`);
+      expect(answer.error!.message.split("params.").length).toBe(2);
+      expect(answer.error?.message).not.toMatch(/is not a function|is not an object|undefined|Cannot read/);
+    }
+  });
+
+  it("speaks A2A v1.0 and v0.3 on the one endpoint: by the A2A-Version header, else by the method's name; a version not served is refused", async () => {
+    const call = (method: string, params: unknown, headers: Record<string, string> = {}) =>
+      service.handle(new Request(`${ORIGIN}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method, params }) }), "127.0.0.1").then((r) => r.json() as Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>);
+    const sent = await call("SendMessage", { message: { messageId: "v1", role: "ROLE_USER", parts: [{ data: { skill: "mcp.probe", text: "v1" } }] } }, { "A2A-Version": "1.0" });
+    const task = sent.result?.task as { id: string; status: { state: string }; artifacts: { parts: unknown[] }[] };
+    expect(task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(task.artifacts[0]!.parts[0]).toEqual({ data: { echoed: "v1" }, mediaType: "application/json" });
+    // The same task on the other wire, in its shapes; without the header a v1.0 method name is taken as v1.0.
+    expect(((await call("tasks/get", { id: task.id })).result as { kind: string; status: { state: string } }).status.state).toBe("completed");
+    expect(((await call("GetTask", { id: task.id })).result as { status: { state: string } }).status.state).toBe("TASK_STATE_COMPLETED");
+    expect((await call("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } }, { "A2A-Version": "1.0" })).error?.code).toBe(-32601);
+    const refused = await call("GetTask", { id: task.id }, { "A2A-Version": "2.0" });
+    expect(refused.error?.code).toBe(-32009);
+    expect(refused.error?.message).toContain("1.0, 0.3");
   });
 
   it("keeps tasks in the database: a task made before a restart is read after it", async () => {

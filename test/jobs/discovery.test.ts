@@ -98,10 +98,10 @@ describe("agent card", () => {
       expect(String(i.url)).toMatch(/^https?:\/\//);
       expect(typeof i.protocolBinding).toBe("string");
     }
-    // A2A messaging is JSON-RPC with v0.3 method names at /a2a, also the 0.3 clients' url; the jobs API is HTTP+JSON.
+    // A2A messaging is JSON-RPC at /a2a in v1.0 and v0.3, also the 0.3 clients' url; the jobs API is not an A2A binding.
     expect(interfaces.map((i) => [i.protocolBinding, i.url, i.protocolVersion])).toEqual([
+      ["JSONRPC", "http://127.0.0.1:8402/a2a", "1.0"],
       ["JSONRPC", "http://127.0.0.1:8402/a2a", "0.3"],
-      ["HTTP+JSON", "http://127.0.0.1:8402/v1/jobs", "1.0"],
     ]);
     expect(card.url).toBe("http://127.0.0.1:8402/a2a");
     expect(card.preferredTransport).toBe("JSONRPC");

@@ -47,8 +47,8 @@ async function seed(store: Store) {
   const listing = await store.listings.add({ name: "alpha", description: "d", tags: ["crawl"], skills: ["crawl.site"], endpoint: "https://alpha.example/a2a", cardUrl: null, priceSummary: { "crawl.site": "0.2" }, networks: ["eip155:8453"], contact: "ops@alpha.example" }, at(0));
   await store.listings.recordCheck(listing.id, { at: at(9), reachable: true, latencyMs: 12, openForWork: true });
   await store.listings.add({ name: "beta", description: "d", tags: [], skills: [], endpoint: null, cardUrl: null, priceSummary: {}, networks: [], contact: null }, at(1));
-  await store.a2aTasks.save("task_1", "alice", JSON.stringify({ id: "task_1", status: { state: 3 } }), true, at(0));
-  await store.a2aTasks.save("task_2", "bob", JSON.stringify({ id: "task_2", status: { state: 2 } }), false, at(1));
+  await store.a2aTasks.save("task_1", JSON.stringify({ id: "task_1", status: { state: 3 } }), true, at(0));
+  await store.a2aTasks.save("task_2", JSON.stringify({ id: "task_2", status: { state: 2 } }), false, at(1));
   const keys = sqliteIdempotencyKeys(createIdempotencyStore(store.db, TTL));
   await keys.claim("caller", "k1", "body", at(0), "digest-1");
   await keys.remember("caller", "k1", { status: 202, headers: { location: "/v1/jobs/j1" }, body: '{"job_id":"j1"}' }, "j1");
@@ -63,7 +63,7 @@ async function readAll(store: Pick<Store, "quotes" | "listings" | "a2aTasks"> & 
     totals: await store.tickets.totals(at(30)),
     listings: await store.listings.listAll({ includeRemoved: true }),
     due: (await store.listings.dueForCheck(5)).map((l) => l.id),
-    tasks: [await store.a2aTasks.load("task_1"), await store.a2aTasks.load("task_2"), await store.a2aTasks.list("alice", 5)],
+    tasks: [await store.a2aTasks.load("task_1"), await store.a2aTasks.load("task_2")],
   };
 }
 
