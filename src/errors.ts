@@ -50,6 +50,12 @@ export const errorCodes = {
 
   BATCH_FAILED: { status: 422, message: "Every URL of the batch failed; see results. Nothing was charged." },
 
+  // ── web/search ────────────────────────────────────────────────────────────
+  SEARCH_ENGINE_FAILED: { status: 502, message: "The search engine failed (it answered an error status or something that is not its JSON); nothing was charged." },
+  SEARCH_ENGINE_TIMEOUT: { status: 504, message: "The search engine did not answer in time; nothing was charged." },
+  SEARCH_NO_RESULTS: { status: 404, message: "The search found nothing; nothing was charged." },
+  SEARCH_READS_FAILED: { status: 422, message: "The search found results but none of them could be read; nothing was charged." },
+
   // ── changes and PDF ───────────────────────────────────────────────────────
   BASELINE_MISMATCH: { status: 400, message: "previous_text does not hash to previous_sha256." },
   PATTERN_INVALID: { status: 400, message: "A line pattern (ignore_patterns or trigger_patterns) is not valid RE2 syntax, matches the empty line, or is over the limits." },

@@ -1,7 +1,8 @@
 /**
  * @module evidence/seal — signs evidence results after their payment settled, so the statement
  * can name the settlement transaction. A result the web layer noted (evidence/notes.ts) gets
- * `attestation: {jws, kid}`, as does each noted item of a batch; anything else passes unchanged.
+ * `attestation: {jws, kid}`, as does each noted item of a batch and each noted read of a search's
+ * results; anything else passes unchanged.
  */
 import { jose } from "./jose-lazy.ts";
 import type { EvidenceKeys, SigningKey } from "./key-file.ts";
@@ -47,11 +48,17 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
   return {
     async seal(result, call) {
       if (typeof result !== "object" || result === null) return result;
-      const batch = result as { batch?: unknown; results?: unknown };
       if (notedFactsOf(result)) return sealOne(result, call, await keys.current());
-      if (batch.batch === true && Array.isArray(batch.results) && batch.results.some((r) => notedFactsOf(r))) {
+      // A batch's results, or a search's results each carrying its read.
+      const items = (result as { results?: unknown }).results;
+      const readOf = (item: unknown) => (item as { read?: unknown } | null)?.read;
+      if (Array.isArray(items) && items.some((r) => notedFactsOf(r) || notedFactsOf(readOf(r)))) {
         const signing = await keys.current();
-        return { ...result, results: await Promise.all(batch.results.map((r: object) => sealOne(r, call, signing))) };
+        const sealItem = async (item: object) => {
+          const read = readOf(item);
+          return notedFactsOf(read) ? { ...item, read: await sealOne(read as object, call, signing) } : sealOne(item, call, signing);
+        };
+        return { ...result, results: await Promise.all(items.map(sealItem)) };
       }
       return result;
     },
