@@ -70,3 +70,8 @@ export { priceSearch, SearchOutputSchema, SearchRequestSchema } from "./search/s
 export type { SearchOutput, SearchRequest } from "./search/search-schemas.ts";
 export { searchEndpoint } from "./search/search-endpoint.ts";
 export { exampleSearchOutput, exampleSearchRequest } from "./search/search-example.ts";
+
+// web/map: a site's URLs from its sitemaps, feeds and start page.
+export { checkMapRequest, MapOutputSchema, mapPrice, MapRequestSchema } from "./crawl/map-schemas.ts";
+export type { MapOutput, MapRequest } from "./crawl/map-schemas.ts";
+export { mapSite } from "./crawl/site-map.ts";
