@@ -3,10 +3,9 @@
  * under sitemaps.org's limits: at most 50,000 URLs and 50 MiB uncompressed per file. Hostile files
  * are refused, not survived: a gzip body that inflates past 50 MiB (a gzip bomb) and a file that
  * declares a DOCTYPE or entities (billion laughs, external entities) end the call with a clear
- * code. The XML is read by htmlparser2's tokenizer, which expands no declared entity anyway.
+ * code.
  */
 import { gunzipSync } from "node:zlib";
-import { Parser } from "htmlparser2";
 import { ApiError } from "../errors.ts";
 
 /** sitemaps.org: per file. */
@@ -42,68 +41,69 @@ export function sitemapText(bytes: Uint8Array, where: string): string {
   return new TextDecoder("utf-8").decode(plain);
 }
 
-/** What a sitemap, index or feed lists; throws ApiError SITEMAP_TOO_LARGE or SITEMAP_XML_REFUSED. */
+const DECLARATION = /<!(doctype|entity|element|attlist)/i;
+const ROOT = /<(?:[\w.-]+:)?(urlset|sitemapindex|rss|feed|rdf)\b/i;
+const ENTRY = /<((?:[\w.-]+:)?(?:url|sitemap|item|entry))\b[^>]*>([\s\S]*?)<\/\1\s*>/gi;
+const XML_ESCAPES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** The text of an element as XML means it: CDATA unwrapped, the five predefined entities and character references decoded (nothing else is). */
+function xmlText(raw: string): string {
+  if (!raw.includes("&") && !raw.includes("<")) return raw.trim();
+  return raw
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
+    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, name: string) => {
+      if (name[0] !== "#") return XML_ESCAPES[name.toLowerCase()] ?? whole;
+      const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .trim();
+}
+
+const fieldPattern = (tags: string) => new RegExp(`<(?:[\\w.-]+:)?(?:${tags})\\b[^>]*>([\\s\\S]*?)</`, "i");
+const LOC = fieldPattern("loc");
+const LINK = fieldPattern("link");
+const LASTMOD = fieldPattern("lastmod|updated|pubDate");
+
+/** The text of the first element the pattern finds in an entry. */
+function fieldOf(entry: string, pattern: RegExp): string | undefined {
+  const found = pattern.exec(entry);
+  const text = found ? xmlText(found[1]!) : "";
+  return text || undefined;
+}
+
+/** An Atom entry's page: <link href="…"/> with rel alternate (or none). */
+function atomLink(entry: string): string | undefined {
+  for (const link of entry.matchAll(/<(?:[\w.-]+:)?link\b([^>]*)>/gi)) {
+    const attributes = link[1]!;
+    const href = /\bhref\s*=\s*("([^"]*)"|'([^']*)')/i.exec(attributes);
+    const rel = /\brel\s*=\s*("([^"]*)"|'([^']*)')/i.exec(attributes);
+    if (href && (rel === null || (rel[2] ?? rel[3]) === "alternate")) return xmlText(href[2] ?? href[3] ?? "") || undefined;
+  }
+  return undefined;
+}
+
+/**
+ * What a sitemap, index or feed lists; throws ApiError SITEMAP_TOO_LARGE or SITEMAP_XML_REFUSED. The
+ * file is scanned, not parsed: a DOCTYPE or entity declaration is refused before anything is read, and
+ * only the predefined entities are ever decoded, so no declared entity can be expanded.
+ */
 export function readSitemap(text: string, where: string): SitemapFile {
-  let root: string | undefined;
-  const sitemaps: string[] = [];
-  const urls: ListedUrl[] = [];
-  // The element whose text is being read (loc, lastmod, link, updated…), and the entry it belongs to.
-  let field: string | undefined;
-  let value = "";
-  let entry: { url?: string; lastmod?: string } | undefined;
-  let refused: ApiError | undefined;
-  const tooMany = () =>
-    new ApiError("SITEMAP_TOO_LARGE", { message: `${where} lists more than ${MAX_SITEMAP_URLS} URLs (a sitemap's limit).` });
-  const add = (target: { url?: string; lastmod?: string } | undefined) => {
-    if (!target?.url) return;
-    if (root === "sitemapindex") sitemaps.push(target.url);
-    else urls.push({ url: target.url, ...(target.lastmod ? { lastmod: target.lastmod } : {}) });
-    if (sitemaps.length + urls.length > MAX_SITEMAP_URLS) refused ??= tooMany();
-  };
-  const parser = new Parser(
-    {
-      onprocessinginstruction(name) {
-        // <!DOCTYPE …> and <!ENTITY …>: no sitemap or feed needs them; entity tricks start there.
-        if (/^!(doctype|entity|element|attlist)/i.test(name)) {
-          refused ??= new ApiError("SITEMAP_XML_REFUSED", { message: `${where} declares a DOCTYPE or entities, which no sitemap or feed needs: refused (entity expansion is never done).` });
-        }
-      },
-      onopentag(name, attributes) {
-        const tag = name.toLowerCase().replace(/^.*:/, "");
-        root ??= tag;
-        if (tag === "url" || tag === "sitemap" || tag === "item" || tag === "entry") entry = {};
-        else if (entry && (tag === "loc" || tag === "lastmod" || tag === "link" || tag === "updated" || tag === "pubdate")) {
-          field = tag;
-          value = "";
-          // Atom: <link href="…" rel="alternate"/> (the entry's page; other rels are not).
-          if (tag === "link" && attributes.href && (attributes.rel ?? "alternate") === "alternate") entry.url ??= attributes.href.trim();
-        }
-      },
-      ontext(text) {
-        if (field) value += text;
-      },
-      onclosetag(name) {
-        const tag = name.toLowerCase().replace(/^.*:/, "");
-        if (field === tag && entry) {
-          const text = value.trim();
-          if ((tag === "loc" || tag === "link") && text) entry.url ??= text;
-          else if ((tag === "lastmod" || tag === "updated" || tag === "pubdate") && text) entry.lastmod ??= text;
-          field = undefined;
-        }
-        if (entry && (tag === "url" || tag === "sitemap" || tag === "item" || tag === "entry")) {
-          add(entry);
-          entry = undefined;
-        }
-      },
-    },
-    { xmlMode: true, decodeEntities: true },
-  );
-  // Fed in slices so a refusal stops the reading early.
-  for (let at = 0; at < text.length && !refused; at += 1 << 20) parser.write(text.slice(at, at + (1 << 20)));
-  if (!refused) parser.end();
-  if (refused) throw refused;
-  if (root === "sitemapindex") return { kind: "index", sitemaps };
-  if (root === "urlset") return { kind: "urlset", urls };
-  if (root === "rss" || root === "feed" || root === "rdf") return { kind: "feed", urls };
-  return { kind: "other" };
+  if (DECLARATION.test(text)) {
+    throw new ApiError("SITEMAP_XML_REFUSED", { message: `${where} declares a DOCTYPE or entities, which no sitemap or feed needs: refused (entity expansion is never done).` });
+  }
+  const root = ROOT.exec(text)?.[1]?.toLowerCase();
+  if (root === undefined) return { kind: "other" };
+  const listed: ListedUrl[] = [];
+  for (const match of text.matchAll(ENTRY)) {
+    const entry = match[2]!;
+    const url = fieldOf(entry, LOC) ?? (root === "feed" ? atomLink(entry) : fieldOf(entry, LINK));
+    if (!url) continue;
+    if (listed.length === MAX_SITEMAP_URLS) {
+      throw new ApiError("SITEMAP_TOO_LARGE", { message: `${where} lists more than ${MAX_SITEMAP_URLS} URLs (a sitemap's limit).` });
+    }
+    const lastmod = fieldOf(entry, LASTMOD);
+    listed.push({ url, ...(lastmod ? { lastmod } : {}) });
+  }
+  if (root === "sitemapindex") return { kind: "index", sitemaps: listed.map((l) => l.url) };
+  return { kind: root === "urlset" ? "urlset" : "feed", urls: listed };
 }

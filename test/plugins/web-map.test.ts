@@ -139,6 +139,20 @@ describe("web.map against hostile sitemaps", () => {
     expect(await map({ url: hostile.url("/") })).toMatchObject({ status: 422, body: { error: "SITEMAP_TOO_LARGE" } });
   });
 
+  it("reads an RSS feed as a sitemap: CDATA and the predefined entities decoded, namespaced tags, duplicates merged", async () => {
+    const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
+      <item><title>One</title><link><![CDATA[${hostile.url("/post?id=1&page=2")}]]></link><pubDate>Mon, 30 Nov 2026 00:00:00 GMT</pubDate></item>
+      <item><title>Two</title><link>${hostile.url("/post?id=1&amp;page=2")}</link></item>
+      <item><title>Three</title><link>${hostile.url("/caf&#xE9;")}</link></item></channel></rss>`;
+    withSitemap(rss, "application/rss+xml");
+    const { status, body } = await map({ url: hostile.url("/"), sitemap: "only" });
+    expect(status).toBe(200);
+    expect(body.urls).toEqual([
+      { url: hostile.url("/post?id=1&page=2"), lastmod: "Mon, 30 Nov 2026 00:00:00 GMT", source: "sitemap" },
+      { url: hostile.url("/caf%C3%A9"), source: "sitemap" },
+    ]);
+  });
+
   it("maps a 50,000-URL sitemap within its limits", async () => {
     withSitemap(gz(urlset(Array.from({ length: 50_000 }, (_, i) => ({ loc: hostile.url(`/p/${i}`) })))), "application/gzip");
     const { status, body } = await map({ url: hostile.url("/"), limit: 100_000, sitemap: "only" });
