@@ -179,6 +179,27 @@ describe.skipIf(missing !== undefined)("web.search on a real searx", () => {
   });
 });
 
+describe("web.search's searx client", () => {
+  it("asks the instance's JSON API with the query, site, language and time range as searx names them", async () => {
+    const asked: URL[] = [];
+    const engine = brokenEngine((request) => {
+      asked.push(new URL(request.url));
+      return Response.json({ query: "q", results: [{ url: "https://example.org/a", title: "A", content: "a", engine: "wikipedia" }] });
+    });
+    const service = await testService(["--search-url", `http://127.0.0.1:${engine.port}/`]);
+    try {
+      const { status, body } = await post(service, { query: "tide tables", site: "example.org", lang: "de", time_range: "month" });
+      expect(status).toBe(200);
+      expect(body.results).toEqual([{ rank: 1, url: "https://example.org/a", title: "A", snippet: "a", engines: ["wikipedia"] }]);
+      expect(asked[0]!.pathname).toBe("/search");
+      expect(Object.fromEntries(asked[0]!.searchParams)).toEqual({ q: "tide tables site:example.org", format: "json", language: "de", time_range: "month" });
+    } finally {
+      await service.close();
+      await engine.stop(true);
+    }
+  });
+});
+
 describe("web.search engine failures", () => {
   const cases: [string, (request: Request) => Response | Promise<Response>, number, string][] = [
     ["answers 5xx", () => new Response("upstream down", { status: 502 }), 502, "SEARCH_ENGINE_FAILED"],
