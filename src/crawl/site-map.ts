@@ -67,14 +67,15 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
   let bytesRead = 0;
   let cut = false;
 
-  const fetchFile = async (url: string, maxBytes: number) => {
+  // A sitemap over its size limit ends the call (SITEMAP_TOO_LARGE); another file over its limit is only skipped.
+  const fetchFile = async (url: string, maxBytes: number, tooLargeCode: "SITEMAP_TOO_LARGE" | "SOURCE_TOO_LARGE" = "SITEMAP_TOO_LARGE") => {
     if (fetches >= MAX_MAP_FETCHES || bytesRead >= MAX_TOTAL_BYTES) {
       cut = true;
       return undefined;
     }
     fetches++;
     try {
-      const file = await web.fetchBytes(url, { maxBytes, tooLargeCode: "SITEMAP_TOO_LARGE", signal });
+      const file = await web.fetchBytes(url, { maxBytes, tooLargeCode, signal });
       bytesRead += file.bytes.length;
       return file;
     } catch (error) {
@@ -104,7 +105,7 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
   };
 
   if (mode !== "skip") {
-    const robots = await fetchFile(`${start.origin}/robots.txt`, ROBOTS_MAX_BYTES);
+    const robots = await fetchFile(`${start.origin}/robots.txt`, ROBOTS_MAX_BYTES, "SOURCE_TOO_LARGE");
     const listed = robots ? [...new TextDecoder().decode(robots.bytes).matchAll(/^[ \t]*sitemap[ \t]*:[ \t]*(\S+)/gim)].map((m) => m[1]!) : [];
     const queue = listed.length > 0 ? listed : [`${start.origin}/sitemap.xml`];
     const asked = new Set<string>();
