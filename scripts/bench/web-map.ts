@@ -15,7 +15,7 @@ const rounds = Number(option("rounds", "3"));
 const FILES = 10;
 const PER_FILE = 5_000;
 
-const files = new Map<string, { body: Uint8Array | string; type: string }>();
+const files = new Map<string, { body: Uint8Array<ArrayBuffer> | string; type: string }>();
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
