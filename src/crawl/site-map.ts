@@ -101,7 +101,7 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
   };
   const readListing = async (url: string) => {
     const file = await fetchFile(url, MAX_SITEMAP_BYTES);
-    return file && file.status >= 200 && file.status < 300 ? readSitemap(sitemapText(file.bytes, url), url) : undefined;
+    return file ? readSitemap(sitemapText(file.bytes, url), url) : undefined;
   };
 
   if (mode !== "skip") {

@@ -51,24 +51,39 @@ export async function getEngineJson(engine: string, url: URL, init: { headers?: 
       await response.body?.cancel();
       throw failed(`it answered HTTP ${response.status}`);
     }
-    const length = Number(response.headers.get("content-length") ?? 0);
-    if (length > MAX_ANSWER_BYTES) {
-      await response.body?.cancel();
-      throw failed("its answer is too large");
-    }
-    text = await response.text();
+    text = await boundedText(response, () => failed("its answer is too large"));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (timeout.aborted) throw new ApiError("SEARCH_ENGINE_TIMEOUT", { message: `The search engine (${engine}) did not answer within ${init.timeoutMs} ms. Nothing was charged.` });
     if (init.signal.aborted) throw init.signal.reason ?? error;
     throw failed("it could not be reached", error);
   }
-  if (text.length > MAX_ANSWER_BYTES) throw failed("its answer is too large");
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw failed("its answer is not JSON", error);
   }
+}
+
+/** The body as text, refused (`tooLarge`) once it passes MAX_ANSWER_BYTES, whatever its Content-Length says. */
+async function boundedText(response: Response, tooLarge: () => ApiError): Promise<string> {
+  if (Number(response.headers.get("content-length") ?? 0) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** A non-empty string field of an engine's JSON, else undefined. */

@@ -179,6 +179,19 @@ describe.skipIf(missing !== undefined)("web.search on a real searx", () => {
   });
 });
 
+/** A JSON answer that never ends (bounded at 64 MiB server side so a missing cap fails instead of hanging). */
+function endlessJson(): ReadableStream<Uint8Array> {
+  const chunk = new TextEncoder().encode(`{"results":[${'{"url":"https://example.org/","title":"x","content":"y"},'.repeat(1000)}`);
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent > 64 * 1024 * 1024) return controller.close();
+      sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+}
+
 describe("web.search's searx client", () => {
   it("asks the instance's JSON API with the query, site, language and time range as searx names them", async () => {
     const asked: URL[] = [];
@@ -205,6 +218,7 @@ describe("web.search engine failures", () => {
     ["answers 5xx", () => new Response("upstream down", { status: 502 }), 502, "SEARCH_ENGINE_FAILED"],
     ["answers garbage", () => new Response("<html>not json</html>", { headers: { "content-type": "text/html" } }), 502, "SEARCH_ENGINE_FAILED"],
     ["answers JSON of another shape", () => Response.json({ answers: [] }), 502, "SEARCH_ENGINE_FAILED"],
+    ["streams an endless answer (no Content-Length)", () => new Response(endlessJson(), { headers: { "content-type": "application/json" } }), 502, "SEARCH_ENGINE_FAILED"],
     ["never answers", (request) => new Promise((resolve) => request.signal.addEventListener("abort", () => resolve(new Response("late")))), 504, "SEARCH_ENGINE_TIMEOUT"],
   ];
   it.each(cases)("an engine that %s is %d %s, never a 500", async (_name, answer, status, code) => {
