@@ -139,6 +139,13 @@ describe("web.map against hostile sitemaps", () => {
     expect(await map({ url: hostile.url("/") })).toMatchObject({ status: 422, body: { error: "SITEMAP_TOO_LARGE" } });
   });
 
+  it("skips a sitemap on a refused address (the fetch guard) and maps the rest", async () => {
+    hostile.set("/robots.txt", "User-agent: *\nAllow: /\nSitemap: http://169.254.169.254/latest/meta-data/\n", "text/plain");
+    const { status, body } = await map({ url: hostile.url("/") });
+    expect(status).toBe(200);
+    expect(body.urls).toEqual([{ url: hostile.url("/a"), source: "page" }]);
+  });
+
   it("reads an RSS feed as a sitemap: CDATA and the predefined entities decoded, namespaced tags, duplicates merged", async () => {
     const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
       <item><title>One</title><link><![CDATA[${hostile.url("/post?id=1&page=2")}]]></link><pubDate>Mon, 30 Nov 2026 00:00:00 GMT</pubDate></item>

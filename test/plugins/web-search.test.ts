@@ -6,7 +6,10 @@
  * @see issue 42
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { a2aSkillsOf } from "../../src/a2a/skills.ts";
+import { buildCatalogue } from "../../src/docs/catalogue.ts";
 import { runDoctor } from "../../src/doctor/doctor.ts";
+import { compileTools } from "../../src/mcp/tools.ts";
 import { loadConfig } from "../../src/config.ts";
 import { priceSearch } from "../../src/search/search-schemas.ts";
 import { type Searx, searxMissing, startSearx } from "../support/searx.ts";
@@ -221,7 +224,7 @@ describe("web.search engine failures", () => {
     ["streams an endless answer (no Content-Length)", () => new Response(endlessJson(), { headers: { "content-type": "application/json" } }), 502, "SEARCH_ENGINE_FAILED"],
     ["never answers", (request) => new Promise((resolve) => request.signal.addEventListener("abort", () => resolve(new Response("late")))), 504, "SEARCH_ENGINE_TIMEOUT"],
   ];
-  it.each(cases)("an engine that %s is %d %s, never a 500", async (_name, answer, status, code) => {
+  it.each(cases)("an engine that %s is a 502/504 with its code, never a 500, and nothing is charged", async (_name, answer, status, code) => {
     const engine = brokenEngine(answer);
     const service = await testService(["--search-url", `http://127.0.0.1:${engine.port}`, "--search-timeout-ms", "800"]);
     try {
@@ -237,7 +240,7 @@ describe("web.search engine failures", () => {
 });
 
 describe("web.search with no engine configured", () => {
-  it("is offered nowhere: no route, not in the registry MCP tools and A2A skills are built from, no OpenAPI path, capability or card entry; doctor says how to turn it on", async () => {
+  it("is offered nowhere: no route, MCP tool, A2A skill, OpenAPI path, capability or card entry; doctor says how to turn it on", async () => {
     const service = await testService([]);
     try {
       expect(service.registry.plugins.map((p) => p.id)).not.toContain("web.search");
@@ -246,6 +249,10 @@ describe("web.search with no engine configured", () => {
       const openapi = (await (await service.request("/openapi.json")).json()) as { paths: Record<string, unknown> };
       expect(openapi.paths["/v1/web/search"]).toBeUndefined();
       expect(openapi.paths["/v1/web/read"]).toBeDefined();
+      const tools = compileTools(service.registry, buildCatalogue(service.registry), false);
+      expect([...tools.byName.keys()]).not.toContain("web_search");
+      expect([...tools.byName.keys()]).toContain("web_read");
+      expect([...a2aSkillsOf(service.registry).keys()]).not.toContain("web.search");
       for (const doc of ["/v1/capabilities", "/.well-known/agent-card.json", "/llms.txt"]) {
         expect(await (await service.request(doc)).text()).not.toContain("web.search");
       }
