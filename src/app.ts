@@ -38,6 +38,7 @@ import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
+import type { SearchEngine } from "./search/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
+  /** The search engine web/search asks (absent: none configured, and web/search is not in the registry). */
+  readonly search?: SearchEngine | undefined;
   readonly payments: Payments;
   readonly paymentInfo: PaymentInfo;
   /** The x402 gate when payments are on (free payment lookups). */
@@ -128,6 +131,7 @@ export function createApp(deps: AppDeps) {
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
       web: deps.web,
+      search: deps.search,
       manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,

@@ -17,6 +17,8 @@ import { logOutputFor } from "./log-output.ts";
 import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
 import { type Pricing, pricingFor } from "./plugin/price.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
+import type { ServerCapability } from "./plugin/define.ts";
+import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/search-config.ts";
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
@@ -41,10 +43,17 @@ export function userAgentFor(config: Pick<Config, "contactUrl">): string {
  * configured networks: `configuredPricing`; default Base and Algorand). Throws RegistryError naming
  * each bad declaration.
  */
-export async function loadRegistry(config: Pick<Config, "plugins">, pricing?: Pricing): Promise<Registry> {
+export async function loadRegistry(config: Pick<Config, "plugins"> & Partial<SearchConfig>, pricing?: Pricing): Promise<Registry> {
   const files: LoadedFile[] = loadBuiltinFiles();
   if (config.plugins) files.push(...(await loadExternalFiles(config.plugins)));
-  return buildRegistry(files, pricing);
+  return buildRegistry(files, pricing, capabilitiesOf(config));
+}
+
+/** What this configuration gives the endpoints that need something (plugin/define.ts ServerCapability). */
+export function capabilitiesOf(config: Partial<SearchConfig>): Set<ServerCapability> {
+  const capabilities = new Set<ServerCapability>();
+  if (hasSearchEngine(config)) capabilities.add("search");
+  return capabilities;
 }
 
 /** The registry priced for the networks this configuration takes payments on (throws ConfigError or RegistryError). */
@@ -189,7 +198,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   };
   // The port signed evidence names without --public-url: --port until the server listens (--port 0 picks one).
   const listening = { port: config.port };
-  const { app, freeAnswers } = createApp({ config, registry, store, web, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  const search = searchEngineFor(config);
+  const { app, freeAnswers } = createApp({ config, registry, store, web, search, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);

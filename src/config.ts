@@ -11,6 +11,7 @@ import { parseTrustedProxies } from "./http/client-address.ts";
 import { parseAllowedHosts } from "./http/door-guard.ts";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
+import { searchConfigFields } from "./search/search-config.ts";
 import { X402Config } from "./x402/config.ts";
 import { LlmConfig, resolveLlm } from "./llm/config.ts";
 
@@ -73,6 +74,7 @@ export const configFields = {
     description: "Resident memory (MiB) above which the server runs a full garbage collection on its own thread (checked every 250 ms, at most twice a second); 0: off.",
   }),
   ...renderConfigFields,
+  ...searchConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
   maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),

@@ -50,6 +50,18 @@ export const errorCodes = {
 
   BATCH_FAILED: { status: 422, message: "Every URL of the batch failed; see results. Nothing was charged." },
 
+  // ── web/search ────────────────────────────────────────────────────────────
+  SEARCH_ENGINE_FAILED: { status: 502, message: "The search engine failed (it answered an error status or something that is not its JSON); nothing was charged." },
+  SEARCH_ENGINE_TIMEOUT: { status: 504, message: "The search engine did not answer in time; nothing was charged." },
+  SEARCH_NO_RESULTS: { status: 404, message: "The search found nothing; nothing was charged." },
+  SEARCH_READS_FAILED: { status: 422, message: "The search found results but none of them could be read; nothing was charged." },
+
+  // ── web/map ───────────────────────────────────────────────────────────────
+  SITEMAP_TOO_LARGE: { status: 422, message: "A sitemap is over sitemaps.org's limits (50 MiB uncompressed, 50,000 URLs), or its gzip inflates past them; nothing was charged." },
+  SITEMAP_XML_REFUSED: { status: 422, message: "A sitemap or feed declares a DOCTYPE or entities, which no sitemap needs; refused, nothing was charged." },
+  MAP_NO_URLS: { status: 404, message: "No URL of the site was found; nothing was charged." },
+  SITEMAP_INVALID: { status: 422, message: "A sitemap could not be read (broken gzip); nothing was charged." },
+
   // ── changes and PDF ───────────────────────────────────────────────────────
   BASELINE_MISMATCH: { status: 400, message: "previous_text does not hash to previous_sha256." },
   PATTERN_INVALID: { status: 400, message: "A line pattern (ignore_patterns or trigger_patterns) is not valid RE2 syntax, matches the empty line, or is over the limits." },

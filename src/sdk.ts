@@ -65,3 +65,14 @@ export { admitQuote, QuoteOutputSchema, QuoteRequestSchema, quoteGoal } from "./
 export { admitRun, RunOutputSchema, RunRequestSchema, runQuote } from "./quotes/run-quote.ts";
 export { priceText, runTimeoutMs, tiers } from "./quotes/tiers.ts";
 export type { Tier, TierId } from "./quotes/tiers.ts";
+
+// web/search: the engines behind it are configured by the operator (--search-url, --brave-api-key).
+export { priceSearch, SearchOutputSchema, SearchRequestSchema } from "./search/search-schemas.ts";
+export type { SearchOutput, SearchRequest } from "./search/search-schemas.ts";
+export { searchEndpoint } from "./search/search-endpoint.ts";
+export { exampleSearchOutput, exampleSearchRequest } from "./search/search-example.ts";
+
+// web/map: a site's URLs from its sitemaps, feeds and start page.
+export { checkMapRequest, MapOutputSchema, mapPrice, MapRequestSchema } from "./crawl/map-schemas.ts";
+export type { MapOutput, MapRequest } from "./crawl/map-schemas.ts";
+export { mapSite } from "./crawl/site-map.ts";

@@ -11,6 +11,7 @@ import { checkLanguageModel } from "../llm/doctor.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";
+import { checkSearch } from "../search/search-doctor.ts";
 import type { Check, CheckResult } from "./check.ts";
 import { checkSharedSettlers } from "./instances.ts";
 import { operationChecks } from "./ops.ts";
@@ -62,7 +63,7 @@ const publicUrl: Check = (config) => {
   return { name: "public URL", status: "ok", detail: config.publicUrl };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkSharedSettlers(config), (config) => checkBrowser(config), checkLanguageModel, ...operationChecks];
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkSharedSettlers(config), (config) => checkBrowser(config), checkSearch, checkLanguageModel, ...operationChecks];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

@@ -1,7 +1,8 @@
 /**
  * @module evidence/seal — signs evidence results after their payment settled, so the statement
  * can name the settlement transaction. A result the web layer noted (evidence/notes.ts) gets
- * `attestation: {jws, kid}`, as does each noted item of a batch; anything else passes unchanged.
+ * `attestation: {jws, kid}`, as does each noted item of a batch and each noted read of a search's
+ * results; anything else passes unchanged.
  */
 import { jose } from "./jose-lazy.ts";
 import type { EvidenceKeys, SigningKey } from "./key-file.ts";
@@ -62,12 +63,19 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
   return {
     async seal(result, call) {
       if (typeof result !== "object" || result === null) return result;
-      const batch = result as { batch?: unknown; results?: unknown };
-      const items = notedFactsOf(result) ? undefined : batch.batch === true && Array.isArray(batch.results) && batch.results.some((r) => notedFactsOf(r)) ? (batch.results as object[]) : null;
-      if (items === null) return result;
-      const signing = await keys.current().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-      if (items === undefined) return sealOne(result, call, signing);
-      return { ...result, results: await Promise.all(items.map((r) => (notedFactsOf(r) ? sealOne(r, call, signing) : r))) };
+      const currentKey = () => keys.current().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (notedFactsOf(result)) return sealOne(result, call, await currentKey());
+      // A batch's results, or a search's results each carrying its read.
+      const items = (result as { results?: unknown }).results;
+      const readOf = (item: unknown) => (item as { read?: unknown } | null)?.read;
+      if (!Array.isArray(items) || !items.some((r) => notedFactsOf(r) || notedFactsOf(readOf(r)))) return result;
+      const signing = await currentKey();
+      const sealItem = async (item: object) => {
+        const read = readOf(item);
+        if (notedFactsOf(read)) return { ...item, read: await sealOne(read as object, call, signing) };
+        return notedFactsOf(item) ? sealOne(item, call, signing) : item;
+      };
+      return { ...result, results: await Promise.all((items as object[]).map(sealItem)) };
     },
   };
 }

@@ -10,6 +10,7 @@ import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
+import type { SearchEngine } from "../search/engine.ts";
 
 /** One skill as buyers see it in the catalogue (read-only). */
 export interface SkillSummary {
@@ -30,6 +31,8 @@ export interface PluginContext {
   readonly store: PluginStore;
   /** The guarded fetcher and extractor shared by every web feature. */
   readonly web: WebEngine;
+  /** The search engine, when the operator configured one (endpoints that need it declare `needs: ["search"]`). */
+  readonly search?: SearchEngine | undefined;
   /** The manager's open_for_work state, read at most a second ago (read-only). */
   readonly manager: () => ManagerState;
   /** The skills this server sells, with prices (read-only; the capabilities skill reports them). */

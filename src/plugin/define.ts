@@ -100,9 +100,19 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   readonly freeText?: FreeText<Static<I>>;
 }
 
+/**
+ * What an endpoint needs the operator to have configured. A server without it does not offer the
+ * endpoint at all (no route, catalogue, OpenAPI, MCP tool or A2A skill); `tollbooth doctor` says how
+ * to turn it on. `search`: a search engine (--search-url or --brave-api-key).
+ */
+export const serverCapabilities = ["search"] as const;
+export type ServerCapability = (typeof serverCapabilities)[number];
+
 export interface PluginDefinition<I extends TObject = TObject, O extends TSchema = TSchema>
   extends CommonDefinition<I, O> {
   readonly kind: "plugin";
+  /** Capabilities the endpoint is offered only with (see ServerCapability). */
+  readonly needs?: readonly ServerCapability[];
   /** Stable id, e.g. `web.read`; the file name is the id with `.` and `_` turned into `-`. */
   readonly id: string;
   /** `POST /v1/...`: paid endpoints are POST with a JSON body. */

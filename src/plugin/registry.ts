@@ -5,7 +5,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { errorCodes } from "../errors.ts";
-import { type AnyDefinition, type CheckFailure, definitionId, isDefinition, type PluginDefinition, type SkillDefinition } from "./define.ts";
+import { type AnyDefinition, type CheckFailure, definitionId, isDefinition, type PluginDefinition, type ServerCapability, serverCapabilities, type SkillDefinition } from "./define.ts";
 import { builtInPricing, type NetworkPrices, type Pricing, type PriceTable, resolvePrices } from "./price.ts";
 import { compileValidator, summarizeIssues, type Validator } from "./schema.ts";
 
@@ -45,6 +45,8 @@ export interface Registry {
   readonly pricing: Pricing;
   readonly plugins: readonly PluginEntry[];
   readonly skills: readonly SkillEntry[];
+  /** Endpoints checked but not offered: this server lacks a capability they need (define.ts ServerCapability). */
+  readonly withheld: readonly { readonly id: string; readonly missing: readonly ServerCapability[] }[];
   plugin(id: string): PluginEntry | undefined;
   skill(name: string): SkillEntry | undefined;
 }
@@ -72,10 +74,15 @@ export function fileStemFor(id: string): string {
   return id.replace(/[._]/g, "-");
 }
 
-/** Checks every file; prices against `pricing`, the configured networks (default: Base and Algorand, each required). */
-export function buildRegistry(files: readonly LoadedFile[], pricing: Pricing = builtInPricing): Registry {
+/**
+ * Checks every file; prices against `pricing`, the configured networks (default: Base and Algorand,
+ * each required). An endpoint that needs a capability not in `capabilities` is checked like any
+ * other but withheld: not offered on this server.
+ */
+export function buildRegistry(files: readonly LoadedFile[], pricing: Pricing = builtInPricing, capabilities: ReadonlySet<ServerCapability> = new Set()): Registry {
   const problems: DeclarationProblem[] = [];
   const plugins: PluginEntry[] = [];
+  const withheld: { id: string; missing: ServerCapability[] }[] = [];
   const skills: SkillEntry[] = [];
   const seenIds = new Map<string, string>();
   const seenRoutes = new Map<string, string>();
@@ -108,7 +115,10 @@ export function buildRegistry(files: readonly LoadedFile[], pricing: Pricing = b
         const other = seenRoutes.get(route);
         if (other) report("route", `duplicate route "${route}" (also in ${other})`);
         else seenRoutes.set(route, loaded.file);
-        if (!clash && !other) plugins.push(entry as PluginEntry);
+        const missing = (definition.needs ?? []).filter((need) => !capabilities.has(need));
+        if (clash || other) continue;
+        if (missing.length > 0) withheld.push({ id, missing });
+        else plugins.push(entry as PluginEntry);
       } else if (!clash) {
         skills.push(entry as SkillEntry);
       }
@@ -122,6 +132,7 @@ export function buildRegistry(files: readonly LoadedFile[], pricing: Pricing = b
     pricing,
     plugins: Object.freeze(plugins),
     skills: Object.freeze(skills),
+    withheld: Object.freeze(withheld),
     plugin: (id: string) => pluginById.get(id),
     skill: (name: string) => skillByName.get(name),
   });
@@ -160,6 +171,8 @@ function checkDefinition(
   if (definition.kind === "plugin") {
     if (typeof id !== "string" || !/^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/.test(id)) fail("id", `must look like "area.name", got ${JSON.stringify(id)}`);
     const route = definition.route as unknown;
+    const needs = definition.needs as unknown;
+    if (needs !== undefined && (!Array.isArray(needs) || needs.some((n) => !(serverCapabilities as readonly unknown[]).includes(n)))) fail("needs", `must be a list of capabilities (${serverCapabilities.join(", ")}), got ${JSON.stringify(needs)}`);
     if (typeof route !== "string" || !/^POST \/v1\/[a-z0-9/_.-]+$/.test(route)) {
       fail("route", `must be "POST /v1/<path>", got ${JSON.stringify(route)}`);
     } else if (reservedRoutes.has(route) || reservedPrefixes.some((p) => route.startsWith(p))) {

@@ -22,14 +22,19 @@ const Selector = t.String({
   description: `CSS selector; only the first matching element is extracted (HTML only). Matching is capped at ${MAX_SELECTOR_STEPS} steps a page (else 422 CONTENT_TOO_COMPLEX naming the selector).`,
 });
 
+/** How each page is read (web/read's options, also web/search's `read`). */
+export const ReadOptionFields = {
+  format: t.Optional(t.Union([t.Literal("text"), t.Literal("markdown")], { description: "markdown adds markdown and markdown_sha256; text is always returned." })),
+  selector: t.Optional(Selector),
+  render: t.Optional(t.Boolean({ description: "Run the page's JavaScript in a headless browser first (images, media and fonts are not loaded)." })),
+  max_chars: t.Optional(MaxChars),
+};
+
 export const ReadRequestSchema = t.Object(
   {
     url: t.Optional(Url),
     urls: t.Optional(t.Array(Url, { minItems: 1, maxItems: 10, uniqueItems: true, description: "1 to 10 URLs read as a batch." })),
-    format: t.Optional(t.Union([t.Literal("text"), t.Literal("markdown")], { description: "markdown adds markdown and markdown_sha256; text is always returned." })),
-    selector: t.Optional(Selector),
-    render: t.Optional(t.Boolean({ description: "Run the page's JavaScript in a headless browser first (images, media and fonts are not loaded)." })),
-    max_chars: t.Optional(MaxChars),
+    ...ReadOptionFields,
   },
   { additionalProperties: false, oneOf: [{ required: ["url"] }, { required: ["urls"] }] },
 );
@@ -172,7 +177,7 @@ export function checkChangesRequest(input: ChangesRequest): CheckFailure | strin
 }
 
 /** spec §4.4 prices, in USD per price column (the built-in families' columns; a loaded family falls back on one). */
-const perUrl = {
+export const perUrl = {
   single: { base: 0.005, algorand: 0.01 },
   batch: { base: 0.003, algorand: 0.006 },
   render: { base: 0.01, algorand: 0.02 },

@@ -59,7 +59,8 @@ export function inlineError(url: string, error: unknown): InlineError {
   return { ok: false, url, error: e.code, status: e.status, message: e.message };
 }
 
-function readOptions(input: ReadRequest, defaultFormat: "text" | "markdown"): Omit<ReadInput, "url"> {
+/** The engine's read options for a request's format, max_chars, selector and render. */
+export function readOptions(input: Pick<ReadRequest, "format" | "max_chars" | "selector" | "render">, defaultFormat: "text" | "markdown"): Omit<ReadInput, "url"> {
   return {
     format: input.format ?? defaultFormat,
     maxChars: input.max_chars ?? defaultMaxChars,

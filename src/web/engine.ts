@@ -86,6 +86,8 @@ export interface WebEngine {
   fetchBytes(url: string, options: { maxBytes: number; tooLargeCode?: ErrorCode; signal: AbortSignal }): Promise<FetchedBytes>;
   /** A PDF's embedded text, page by page (see web/pdf.ts). Throws ApiError. */
   readPdf: PdfReader;
+  /** Whether robots.txt of the URL's origin lets our agent fetch it (read once per origin and cached); throws only when the origin is unreachable. */
+  allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
 }
 
 /** HTML and plain sources are extracted into the same shape. */
@@ -256,6 +258,16 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
       return buildReadResult(resource, input, fetchedAt, options.extractHtml);
+    },
+
+    async allowedByRobots(url, signal) {
+      try {
+        await robots.assertAllowed(new URL(url), signal);
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "ROBOTS_DISALLOWED") return false;
+        throw error;
+      }
     },
 
     async fetchBytes(url, fetchOptions) {

@@ -31,6 +31,21 @@ describe("plugin registry", () => {
     expect(registry.plugin("text.reverse")?.priceOf({ text: "x" })).toEqual({ base: 4000, algorand: 4000 });
   });
 
+  it("withholds an endpoint whose needs this server lacks, checks it all the same, and refuses an unknown need (issue 42)", async () => {
+    const withNeeds = (id: string, route: string, needs: string) => pluginSource(id, route).replace("  summary:", `  needs: ${needs},\n  summary:`);
+    const files = await loadExternalFiles(pluginFolder({ "text-find.ts": withNeeds("text.find", "POST /v1/text/find", `["search"]`), "text-reverse.ts": pluginSource("text.reverse", "POST /v1/text/reverse") }));
+    const without = buildRegistry(files);
+    expect(without.plugins.map((p) => p.id)).toEqual(["text.reverse"]);
+    expect(without.plugin("text.find")).toBeUndefined();
+    expect(without.withheld).toEqual([{ id: "text.find", missing: ["search"] }]);
+    const offered = buildRegistry(files, undefined, new Set(["search"]));
+    expect(offered.plugins.map((p) => p.id)).toEqual(["text.find", "text.reverse"]);
+    expect(offered.withheld).toEqual([]);
+    expect(await problemsFor({ "text-mind.ts": withNeeds("text.mind", "POST /v1/text/mind", `["telepathy"]`) })).toEqual([
+      { file: "text-mind.ts", field: "needs", message: 'must be a list of capabilities (search), got ["telepathy"]' },
+    ]);
+  });
+
   it("checks a free-text declaration: an input function, anyText a boolean", async () => {
     const problems = await problemsFor({
       "m-one.ts": skillSource("m.one", { freeText: `"any text"` }),

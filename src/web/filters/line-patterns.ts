@@ -29,7 +29,8 @@ export const MAX_PATTERN_CHARS = 200;
 export const MAX_PROGRAM_SIZE = 500;
 export const MAX_TOTAL_PROGRAM_SIZE = 2000;
 
-export type PatternField = "ignore_patterns" | "trigger_patterns";
+/** The request field a list of patterns came in (web/changes' lines; web/map's include and exclude paths). */
+export type PatternField = "ignore_patterns" | "trigger_patterns" | "include" | "exclude";
 
 export interface LinePattern {
   readonly source: string;
