@@ -5,14 +5,14 @@
  * folder belongs to the `postgres` user and the commands run as it (runuser). Durability is off
  * (fsync, full-page writes): a test server keeps nothing.
  *
- * `postgresUnavailable()` says why no server can be started here (tests then skip with that
- * reason, printed); CI installs the package, so there it never skips.
+ * Whether one can be started here is test/support/requirements.ts's "postgres" requirement.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onFreshPort } from "./ports.ts";
+import { postgresBin } from "./requirements.ts";
 
 export interface TestPostgres {
   /** postgres://tollbooth@127.0.0.1:PORT/postgres */
@@ -22,23 +22,7 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-function binDir(): string | undefined {
-  const onPath = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
-  if (onPath) return join(onPath, "..");
-  const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin/pg_ctl"))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], "bin") : undefined;
-}
-
 const asRoot = process.getuid?.() === 0;
-
-/** Why PostgreSQL cannot be started here, or undefined when it can. */
-export function postgresUnavailable(): string | undefined {
-  if (!binDir()) return "PostgreSQL is not installed (no pg_ctl on PATH or in /usr/lib/postgresql/*/bin): apt-get install postgresql, as .ci/run does";
-  if (asRoot && spawnSync("id", ["-u", "postgres"]).status !== 0) return "running as root but there is no postgres user to run PostgreSQL as";
-  return undefined;
-}
 
 function run(bin: string, command: string, args: string[]): void {
   const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
@@ -46,9 +30,7 @@ function run(bin: string, command: string, args: string[]): void {
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
-  const reason = postgresUnavailable();
-  if (reason) throw new Error(reason);
-  const bin = binDir()!;
+  const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), "tb-pg-"));
   if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
