@@ -29,6 +29,7 @@ import { configuredNetworks, configuredPricing, setUpPayments } from "./configur
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import { type PaymentUpstreams, upstreamsLine, watchPaymentUpstreams } from "./doctor/payment-upstreams.ts";
 
 export const productVersion: string = packageJson.version;
 
@@ -71,6 +72,8 @@ export interface Service {
   readonly clients: ClientResolver;
   /** Prometheus metrics, built when the admin listener is on (--admin-port). */
   readonly metrics: Metrics | undefined;
+  /** With payments on: whether the facilitator and RPC/algod endpoints answer (checked from the start; /health shows it). */
+  readonly paymentUpstreams: PaymentUpstreams | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,8 @@ export interface BuildServiceOptions {
   readonly pollingIntervalMs?: number;
   /** Benchmarks only: results go out unsigned (scripts/bench/evidence-signing.ts measures what signing costs). */
   readonly unsignedEvidence?: boolean;
+  /** How soon an unreachable facilitator or RPC/algod is asked again (tests use less than the 15 s default). */
+  readonly upstreamRetryMs?: number;
 }
 
 /** The model skills' access: none without --llm-base-url (throws naming the setting when one is unusable). */
@@ -162,6 +167,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const settlers = gate ? await (await import("./x402/settler-addresses.ts")).settlerAddresses(gate.state.networks) : [];
   const heartbeat = await startHeartbeat(store.instances, { settlers, warn: (message, error) => log.warn(message, { error: error.message }) });
   const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
+  const paymentUpstreams = gate ? watchPaymentUpstreams(config, { ...(options.upstreamRetryMs ? { retryMs: options.upstreamRetryMs } : {}) }) : undefined;
+  paymentUpstreams?.onChange((status) => (status.available ? log.info(upstreamsLine(status)) : log.warn(upstreamsLine(status))));
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
     const reconcile = () =>
@@ -174,12 +181,14 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     reconciler.unref?.();
   }
   // Read by every free document: the same object for a second at a time (the documents reuse their text by it).
-  type Features = { readonly render: { readonly available: boolean; readonly detail: string } };
+  type Feature = { readonly available: boolean; readonly detail: string };
+  type Features = { readonly render: Feature; readonly settlement?: Feature };
   let featuresHeld: { readonly value: Features; readonly until: number } | undefined;
   const features = (): Features => {
     const now = performance.now();
     if (!featuresHeld || now >= featuresHeld.until) {
-      featuresHeld = { value: { render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" } }, until: now + 1000 };
+      const render = renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" };
+      featuresHeld = { value: paymentUpstreams ? { render, settlement: paymentUpstreams.status() } : { render }, until: now + 1000 };
     }
     return featuresHeld.value;
   };
@@ -213,8 +222,10 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     serve,
     clients,
     metrics,
+    paymentUpstreams,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      paymentUpstreams?.stop();
       freeTally?.stop();
       await heartbeat.stop();
       valve?.stop();
