@@ -6,11 +6,15 @@
  * what changed. Skips come from test/support/requirements.ts, which appends each to the skip log
  * this script names in TOLLBOOTH_TEST_SKIP_LOG; the counts come from bun's JUnit report, so a skip
  * from anywhere else is counted too. Under CI (CI=true) a run that skipped anything fails.
+ *
+ * Where PostgreSQL is installed, one server serves the whole run (test/support/postgres.ts): each
+ * file creates its own databases on it instead of running initdb and starting a server itself.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installHint, type RequirementId, type SkipRecord } from "../test/support/requirements.ts";
+import { RUN_POSTGRES_VARIABLE, startOwnPostgres, type TestPostgres } from "../test/support/postgres.ts";
+import { installHint, requirementProblem, type RequirementId, type SkipRecord } from "../test/support/requirements.ts";
 
 const root = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "tb-test-run-"));
@@ -29,12 +33,21 @@ const typecheck = Bun.spawn([join(root, "node_modules/.bin/tsc"), "--noEmit", "-
 });
 const typecheckDone = Promise.all([new Response(typecheck.stdout).text(), new Response(typecheck.stderr).text(), typecheck.exited]).then(([out, err, code]) => ({ out: out + err, code, took: seconds(startedAt) }));
 
+const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300 });
 const tests = Bun.spawn([process.execPath, "test", "--timeout", "30000", "--reporter=junit", `--reporter-outfile=${junit}`, ...process.argv.slice(2)], {
   cwd: root,
   stdio: ["inherit", "inherit", "inherit"],
-  env: { ...process.env, TOLLBOOTH_TEST_SKIP_LOG: skipLog },
+  env: { ...process.env, TOLLBOOTH_TEST_SKIP_LOG: skipLog, ...(postgres ? { [RUN_POSTGRES_VARIABLE]: postgres.url } : {}) },
 });
+// An interrupted run leaves no server behind.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    tests.kill(signal);
+    void postgres?.stop().finally(() => process.exit(130));
+  });
+}
 const testsCode = await tests.exited;
+await postgres?.stop();
 const testsTook = seconds(startedAt);
 const checked = await typecheckDone;
 
