@@ -82,7 +82,8 @@ if (total > 0 || records.length > 0) {
   for (const [requirement, found] of byRequirement) {
     const files = [...new Set(found.map((r) => r.file))];
     const tests = files.reduce((sum, file) => sum + (skipped.get(file) ?? 0), 0);
-    lines.push(`  without ${requirement} (${tests} test(s): ${files.join(", ")}): ${installHint(requirement as RequirementId)}`);
+    const named = files.length > 3 ? `${files.slice(0, 3).join(", ")}, …` : files.join(", ");
+    lines.push(`  without ${requirement}: ${tests} test(s) in ${files.length} file(s) (${named}); to run them: ${installHint(requirement as RequirementId)}`);
   }
   const explained = new Set(records.map((r) => r.file));
   for (const [file, count] of skipped) if (!explained.has(file)) lines.push(`  ${file}: ${count} skipped with no requirement recorded (a test.skip or test.todo)`);
