@@ -31,6 +31,7 @@ import { configuredNetworks, configuredPricing, setUpPayments } from "./configur
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import { type PaymentUpstreams, upstreamsLine, watchPaymentUpstreams } from "./doctor/payment-upstreams.ts";
 
 export const productVersion: string = packageJson.version;
 
@@ -82,6 +83,8 @@ export interface Service {
   readonly metrics: Metrics | undefined;
   /** The port the server listens on, once started. */
   readonly listening: { port: number };
+  /** With payments on: whether the facilitator and RPC/algod endpoints answer (checked from the start; /health shows it). */
+  readonly paymentUpstreams: PaymentUpstreams | undefined;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,8 @@ export interface BuildServiceOptions {
   readonly pollingIntervalMs?: number;
   /** Benchmarks only: results go out unsigned (scripts/bench/evidence-signing.ts measures what signing costs). */
   readonly unsignedEvidence?: boolean;
+  /** How soon an unreachable facilitator or RPC/algod is asked again (tests use less than the 15 s default). */
+  readonly upstreamRetryMs?: number;
 }
 
 /** The model skills' access: none without --llm-base-url (throws naming the setting when one is unusable). */
@@ -173,6 +178,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const settlers = gate ? await (await import("./x402/settler-addresses.ts")).settlerAddresses(gate.state.networks) : [];
   const heartbeat = await startHeartbeat(store.instances, { settlers, warn: (message, error) => log.warn(message, { error: error.message }) });
   const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
+  const paymentUpstreams = gate ? watchPaymentUpstreams(config, { ...(options.upstreamRetryMs ? { retryMs: options.upstreamRetryMs } : {}) }) : undefined;
+  paymentUpstreams?.onChange((status) => (status.available ? log.info(upstreamsLine(status)) : log.warn(upstreamsLine(status))));
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
     const reconcile = () =>
@@ -186,13 +193,14 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   // Read by every free document: the same object for a second at a time (the documents reuse their text by it).
   type Feature = { readonly available: boolean; readonly detail: string };
-  type Features = { readonly render: Feature; readonly local_try?: Feature };
+  type Features = { readonly render: Feature; readonly local_try?: Feature; readonly settlement?: Feature };
   const localTry = config.localTry ? { local_try: { available: true, detail: localTryNotice } } : {};
   let featuresHeld: { readonly value: Features; readonly until: number } | undefined;
   const features = (): Features => {
     const now = performance.now();
     if (!featuresHeld || now >= featuresHeld.until) {
-      featuresHeld = { value: { render: renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" }, ...localTry }, until: now + 1000 };
+      const render = renderer ? renderer.status() : { available: false, detail: options.web ? "engine supplied by the caller" : "render is off (--render off)" };
+      featuresHeld = { value: { render, ...localTry, ...(paymentUpstreams ? { settlement: paymentUpstreams.status() } : {}) }, until: now + 1000 };
     }
     return featuresHeld.value;
   };
@@ -231,8 +239,10 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     serve,
     clients,
     metrics,
+    paymentUpstreams,
     async close() {
       if (reconciler) clearInterval(reconciler);
+      paymentUpstreams?.stop();
       freeTally?.stop();
       await heartbeat.stop();
       valve?.stop();

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor/doctor.ts";
+import { upstreamsLine } from "./doctor/payment-upstreams.ts";
 import { openOperatorStore } from "./database.ts";
 import { commandHelp, type ParsedCommand, parseCommand, UsageError } from "./cli/args.ts";
 import { commands } from "./cli/commands.ts";
@@ -126,6 +127,8 @@ async function main(args: string[]): Promise<number> {
     case "serve": {
       const service = await startService(config);
       for (const line of banner(service)) console.log(line);
+      // With payments on: a line as soon as the facilitator or RPC/algod is found unreachable, and when it answers again.
+      service.paymentUpstreams?.onChange((status) => console.log(`  ${upstreamsLine(status)}`));
       const stop = async () => {
         await service.close();
         process.exit(0);

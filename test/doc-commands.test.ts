@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { repoRoot } from "./support/binary-build.ts";
 import { freePort } from "./support/ports.ts";
+import { skipWithout } from "./support/requirements.ts";
 
 const docFiles = ["README.md", ...readdirSync(join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 const NOT_RUN = /^<!-- not run: (.+) -->$/;
@@ -134,8 +135,7 @@ const printed: Record<string, readonly string[]> = {
 };
 
 // The commands use curl, as a reader's terminal would; a machine without it cannot run them.
-const noCurl = Bun.which("curl") === null;
-if (noCurl) console.log("SKIP test/doc-commands.test.ts runs: curl is not installed (apt-get install curl)");
+const noCurl = skipWithout("curl", "the documented commands (README, docs/)");
 
 for (const file of docFiles) {
   const runnable = blocks.filter((b) => b.file === file && b.notRun === undefined);

@@ -31,7 +31,10 @@ async function checkNetwork(n: ConfiguredNetwork, config: Config): Promise<Check
       if (kinds.length === 0) return { name, status: "fail", detail: `facilitator ${facilitator.url} does not list exact on ${n.network}` };
       return { name, status: "ok", detail: `pay to ${n.payTo}; facilitator ${facilitator.url} supports exact on ${n.network}` };
     } catch (error) {
-      return { name, status: "fail", detail: `facilitator ${facilitator.url} unreachable: ${(error as Error).message}` };
+      // The remote client's error names the facilitator already; what went wrong is its cause.
+      const { message, cause } = error as Error;
+      const said = message.startsWith("facilitator ") ? message : `facilitator ${facilitator.url} unreachable: ${message}`;
+      return { name, status: "fail", detail: cause instanceof Error ? `${said}: ${cause.message}` : said };
     }
   }
   if (n.family === "loaded") return { name, status: "ok", detail: `pay to ${n.payTo}; settling locally (family ${n.familyName})` };

@@ -21,7 +21,7 @@ let v03: A2aCaller;
 let url: string;
 
 beforeAll(async () => {
-  if (postgres.unavailable) return;
+  if (postgres.skip) return;
   url = await postgres.freshDatabase();
   stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), loopbackTargets: false, args: ["--database-url", url] });
   [v1, v03] = (await Promise.all(a2aWires.map((wire) => wire.connect(stage.base)))) as [A2aCaller, A2aCaller];
@@ -31,7 +31,7 @@ afterAll(async () => {
   await stage?.stop();
 });
 
-describe.skipIf(!!postgres.unavailable)("A2A tasks on PostgreSQL, across the two wires", () => {
+describe.skipIf(postgres.skip)("A2A tasks on PostgreSQL, across the two wires", () => {
   it("opens a task over v1.0, pays it over v0.3, reads it back over v1.0 completed with the receipt, charged once", async () => {
     const { fx } = stage;
     const balance = () => fx.token.balanceOf(fx.buyer.address);

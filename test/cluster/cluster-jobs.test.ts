@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pluginFolder } from "../support/plugin-files.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { skipWithout } from "../support/requirements.ts";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../support/round-robin-proxy.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
-const unavailable = postgresUnavailable();
-if (unavailable) console.warn(`SKIPPED: the four-instance cluster test: ${unavailable}`);
+const noPostgres = skipWithout("postgres", "the four-instance cluster test");
 
 const root = join(import.meta.dir, "../..");
 const runLog = join(mkdtempSync(join(tmpdir(), "tb-cluster-log-")), "runs.log");
@@ -50,7 +50,7 @@ let instances: StartedProcess[] = [];
 let proxy: RoundRobinProxy | undefined;
 
 beforeAll(async () => {
-  if (unavailable) return;
+  if (noPostgres) return;
   pg = await startPostgres();
   const url = await pg.createDatabase("cluster");
   const plugins = pluginFolder({ "cluster-work.ts": skill });
@@ -119,7 +119,7 @@ async function waitFinished(id: string, deadline: number): Promise<JobView> {
   }
 }
 
-test.skipIf(unavailable !== undefined)(
+test.skipIf(noPostgres)(
   "50 jobs across four instances complete exactly once, also after one instance is killed with jobs running; the cluster cap holds",
   async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => submit(proxy!.url, { skill: "cluster.work", n }, `10.0.${Math.floor(n / 4)}.${n % 4 + 1}`)));
@@ -171,7 +171,7 @@ test.skipIf(unavailable !== undefined)(
   120_000,
 );
 
-test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instances: the same job from another instance, 422 for another body", async () => {
+test.skipIf(noPostgres)("an Idempotency-Key holds across instances: the same job from another instance, 422 for another body", async () => {
   const [a, b, c] = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
   const first = await submit(a!.baseUrl, { skill: "cluster.work", n: 500 }, "10.8.8.8", "cluster-key-1");
   expect(first.status).toBe(202);
@@ -190,7 +190,7 @@ test.skipIf(unavailable !== undefined)("an Idempotency-Key holds across instance
   expect(views.map((v) => [v.status, v.result?.n])).toEqual(Array(3).fill(["completed", 500]));
 }, 60_000);
 
-test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the cluster: its calls on every instance count together", async () => {
+test.skipIf(noPostgres)("a caller's rate limit holds for the cluster: its calls on every instance count together", async () => {
   const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
   const statuses: number[] = [];
   // One caller, spread over the live instances in turn: the limit is reached whichever instance answers.
@@ -205,7 +205,7 @@ test.skipIf(unavailable !== undefined)("a caller's rate limit holds for the clus
   expect((await submit(live[0]!.baseUrl, { skill: "cluster.work", n: 700 }, "10.9.9.10")).status).toBe(202);
 }, 30_000);
 
-test.skipIf(unavailable !== undefined)("every instance publishes the one evidence key set the cluster signs with", async () => {
+test.skipIf(noPostgres)("every instance publishes the one evidence key set the cluster signs with", async () => {
   const live = instances.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
   const sets = await Promise.all(live.map(async (p) => (await (await fetch(`${p.baseUrl}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }));
   expect(sets[0]!.keys.length).toBe(1);

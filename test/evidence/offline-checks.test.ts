@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { pythonCheck, webCryptoCheck } from "../../src/evidence/check-snippets.ts";
 import { renderLlmsTxt } from "../../src/docs/markdown.ts";
 import { repoRoot } from "../support/binary-build.ts";
+import { skipWithout } from "../support/requirements.ts";
 
 type Json = Record<string, unknown>;
 const vector = JSON.parse(readFileSync(join(repoRoot, "test/fixtures/evidence/vector.json"), "utf8")) as { result: Json & { attestation: { jws: string; kid: string } }; jwks: { keys: Json[] }; source_file: string };
@@ -93,10 +94,9 @@ describe("the documented WebCrypto check", () => {
   });
 });
 
-const hasCryptography = Bun.spawnSync(["python3", "-c", "import cryptography"]).exitCode === 0;
 describe("the documented Python check", () => {
-  // Python's standard library has no Ed25519; the check needs the cryptography package (installed here).
-  it.skipIf(!hasCryptography)("gives the same answer for every case", async () => {
+  // Python's standard library has no Ed25519; the check needs the cryptography package.
+  it.skipIf(skipWithout("python-cryptography", "the documented Python evidence check"))("gives the same answer for every case", async () => {
     const file = join(tmp, "check.py");
     writeFileSync(file, `${docBlock("python")}\n\nimport sys\nfor c in json.load(sys.stdin): print(check_evidence(c["result"], c["jwks"]))\n`);
     const proc = Bun.spawn(["python3", file], { stdin: new TextEncoder().encode(JSON.stringify(cases)), stdout: "pipe", stderr: "pipe" });

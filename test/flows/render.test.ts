@@ -3,12 +3,11 @@
  * say whether it works, and `--render off` refuses it with 503. Needs Debian's chromium (CI installs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { findBrowser } from "../../src/web/render/browser-discovery.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
+import { skipWithout } from "../support/requirements.ts";
 import { type TestService, testService } from "../support/service.ts";
 
-const browser = findBrowser().found;
-if (!browser) console.warn("\n*** render flow tests SKIPPED: no Chromium found (apt-get install -y chromium) ***\n");
+const noBrowser = skipWithout("chromium", "render:true through the service");
 const scripted = `<html><head><title>Built by script</title></head><body><main id="app"></main>
 <script>document.getElementById("app").innerHTML = "<h1>Rendered</h1><p>" + ["only", "with", "javascript"].join(" ") + "</p>";</script></body></html>`;
 
@@ -29,7 +28,7 @@ afterAll(async () => {
   await site.stop();
 }, 60_000);
 
-describe.skipIf(!browser)("render:true through the service", () => {
+describe.skipIf(noBrowser)("render:true through the service", () => {
   it("runs the page's script before extraction, and says so", async () => {
     const res = await service.request("/v1/web/read", { method: "POST", json: { url: site.url("/app"), render: true } });
     expect(res.status).toBe(200);

@@ -10,12 +10,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { x402Client } from "@x402/core/client";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
-import { type Searx, searxMissing, startSearx } from "../support/searx.ts";
+import { type Searx, startSearx } from "../support/searx.ts";
+import { skipWithout } from "../support/requirements.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { NETWORK } from "../x402/evm-fixture.ts";
 
-const missing = searxMissing();
-if (missing) console.warn(`\n*** ${missing} ***\n`);
+const missing = skipWithout("searx", "paid web.search on a real searx") ? "searx" : undefined;
 
 describe.skipIf(missing !== undefined)("paid web.search", () => {
   let searx: Searx;

@@ -8,15 +8,18 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { type RunningService, startService } from "../../src/boot.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { seedOperatorData } from "../support/operator-seed.ts";
+import { launchChromium } from "../support/browser.ts";
+import { skipWithout } from "../support/requirements.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "tb-admin-"));
 const data = join(tmp, "data");
 let service: RunningService;
+const noBrowser = skipWithout("chromium", "the admin dashboard in a real browser");
 let browser: Browser | undefined;
 let adminUrl: string;
 let publicUrl: string;
@@ -108,8 +111,8 @@ describe("admin listener", () => {
     expect(expected().manager.openForWork).toBe(true);
   });
 
-  it("shows the database's figures in a real browser, and pauses and resumes from it", async () => {
-    browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  it.skipIf(noBrowser)("shows the database's figures in a real browser, and pauses and resumes from it", async () => {
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1100 });
     const scriptErrors: string[] = [];

@@ -7,15 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { type RunningService, startService } from "../../src/boot.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitator.ts";
 import { onFreshPort } from "../support/ports.ts";
+import { launchChromium } from "../support/browser.ts";
+import { skipWithout } from "../support/requirements.ts";
 
 let service: RunningService;
 let facilitator: FacilitatorServer;
+const noBrowser = skipWithout("chromium", "Swagger UI at /docs in a real browser");
 let browser: Browser | undefined;
 let base: string;
 
@@ -53,8 +56,8 @@ describe("/docs", () => {
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   });
 
-  it("renders our document in Chromium and tries a paid route into its 402 preview", async () => {
-    browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  it.skipIf(noBrowser)("renders our document in Chromium and tries a paid route into its 402 preview", async () => {
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1000 });
     const requested: string[] = [];

@@ -15,6 +15,7 @@ import { runDoctor } from "../../src/doctor/doctor.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { backupDatabase } from "../../src/store/backup.ts";
 import { repoRoot } from "../support/binary-build.ts";
+import { skipWithout } from "../support/requirements.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "tb-deploy-"));
 
@@ -44,7 +45,7 @@ describe("tollbooth install", () => {
     expect((await run([process.execPath, join(repoRoot, "src/main.ts"), "install", "--root", root, "--binary", "/bin/true"])).out).toContain("kept");
   });
 
-  it.skipIf(!existsSync("/usr/bin/systemd-analyze"))("passes systemd-analyze verify, which does catch a broken unit", async () => {
+  it.skipIf(skipWithout("systemd-analyze", "systemd-analyze verify of the installed units"))("passes systemd-analyze verify, which does catch a broken unit", async () => {
     const units = ["tollbooth.service", "tollbooth-backup.service", "tollbooth-backup.timer"].map((u) => join(root, "etc/systemd/system", u));
     const verified = await run(["systemd-analyze", "verify", "--man=no", ...units]);
     expect(verified.out + verified.err).toBe("");

@@ -12,12 +12,12 @@ import { runDoctor } from "../../src/doctor/doctor.ts";
 import { compileTools } from "../../src/mcp/tools.ts";
 import { loadConfig } from "../../src/config.ts";
 import { priceSearch } from "../../src/search/search-schemas.ts";
-import { type Searx, searxMissing, startSearx } from "../support/searx.ts";
+import { type Searx, startSearx } from "../support/searx.ts";
+import { skipWithout } from "../support/requirements.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 
-const missing = searxMissing();
-if (missing) console.warn(`\n*** ${missing} ***\n`);
+const missing = skipWithout("searx", "web.search on a real searx") ? "searx" : undefined;
 
 type Body = Record<string, unknown> & { results?: (Record<string, unknown> & { read?: Record<string, unknown> })[] };
 

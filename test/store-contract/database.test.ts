@@ -11,7 +11,6 @@ import { allMigrations, allPgMigrations, families, familiesNotOnPostgres, openPg
 import { filePostgres } from "../support/store-engines.ts";
 
 const postgres = filePostgres("database", "the PostgreSQL side of the database tests");
-const pgUnavailable = postgres.unavailable;
 
 
 describe("the engines of each table family", () => {
@@ -36,7 +35,7 @@ describe("the engines of each table family", () => {
   });
 });
 
-describe.skipIf(pgUnavailable !== undefined)("a store on a real PostgreSQL", () => {
+describe.skipIf(postgres.skip)("a store on a real PostgreSQL", () => {
   it("opens the whole store on PostgreSQL, and opens and migrates every family's facets", async () => {
     const url = await postgres.freshDatabase();
     const whole = await openPgStore(url);

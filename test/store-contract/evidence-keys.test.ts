@@ -18,7 +18,6 @@ import { sealedWebRead } from "../support/sealed-read.ts";
 import { filePostgres } from "../support/store-engines.ts";
 
 const postgres = filePostgres("evidence_keys", "the PostgreSQL side of the evidence key contract");
-const pgUnavailable = postgres.unavailable;
 
 interface Pair {
   readonly one: EvidenceKeySet;
@@ -39,7 +38,7 @@ const engines: { name: string; skip: boolean; open(): Promise<Pair> }[] = [
   },
   {
     name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
+    skip: postgres.skip,
     async open() {
       const url = await postgres.freshDatabase();
       const [a, b] = await Promise.all([openPgFacets(url, { max: 2 }), openPgFacets(url, { max: 2 })]);
@@ -118,7 +117,7 @@ for (const engine of engines) {
   });
 }
 
-describe.skipIf(pgUnavailable !== undefined)("evidence key set on PostgreSQL, instances at once", () => {
+describe.skipIf(postgres.skip)("evidence key set on PostgreSQL, instances at once", () => {
   const pg = engines[1]!;
 
   it(

@@ -24,7 +24,6 @@ import { openPostgres, type Sql } from "../../src/store/postgres.ts";
 import { filePostgres } from "../support/store-engines.ts";
 
 const postgres = filePostgres("migrate", "tollbooth migrate-store on PostgreSQL");
-const unavailable = postgres.unavailable;
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, seconds));
 const TTL = 24 * 3_600_000;
@@ -94,7 +93,7 @@ async function withPg<T>(url: string, use: (sql: Sql) => Promise<T>): Promise<T>
   }
 }
 
-describe.skipIf(unavailable !== undefined)("tollbooth migrate-store", () => {
+describe.skipIf(postgres.skip)("tollbooth migrate-store", () => {
   it("copies every ported table in one go and the PostgreSQL engines read back what the SQLite ones read", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-migrate-"));
     const store = openStore(dir);

@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { openPgFacets, type PgFacets } from "../../src/database.ts";
 import { createPaymentGate, type PaidOperation, type PaymentGate } from "../../src/x402/gate.ts";
 import type { PaymentPayload } from "../../src/x402/messages.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
+import { skipWithout } from "../support/requirements.ts";
 import { type EvmFixture, startEvmFixture } from "../x402/evm-fixture.ts";
 import { type PaidServer, startPaidServer } from "../x402/paid-server.ts";
 
-const pgUnavailable = postgresUnavailable();
-if (pgUnavailable) console.warn(`SKIPPED: four instances on one PostgreSQL: ${pgUnavailable}`);
+const noPostgres = skipWithout("postgres", "four instances on one PostgreSQL");
 
 const instanceCount = 4;
 const operation = (_body: Record<string, unknown>, url: URL): PaidOperation => ({
@@ -48,7 +48,7 @@ function startProxy(backends: readonly string[]) {
 }
 
 beforeAll(async () => {
-  if (pgUnavailable) return;
+  if (noPostgres) return;
   [pg, fx] = await Promise.all([startPostgres(), startEvmFixture()]);
   const url = await pg.createDatabase("four_instances");
   for (let i = 0; i < instanceCount; i++) {
@@ -69,7 +69,7 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-describe.skipIf(pgUnavailable !== undefined)(`${instanceCount} instances on one PostgreSQL`, () => {
+describe.skipIf(noPostgres)(`${instanceCount} instances on one PostgreSQL`, () => {
   it("settles one signature sent to every instance at once exactly once, and every instance looks it up alike", async () => {
     const base = `http://127.0.0.1:${proxy!.port}`;
     const header = await fx.capturePayment(`${base}/v1/echo`, { text: "hi" });

@@ -9,7 +9,6 @@ import { createRateLimiter, type RateLimiter } from "../../src/paid-call/rate-li
 import { filePostgres } from "../support/store-engines.ts";
 
 const postgres = filePostgres("rate", "the PostgreSQL side of the rate-limit contract");
-const pgUnavailable = postgres.unavailable;
 
 const start = Date.UTC(2026, 10, 27, 12, 0, 0);
 
@@ -32,7 +31,7 @@ const engines: { name: string; skip: boolean; shared: boolean; open(): Promise<L
   },
   {
     name: "PostgreSQL",
-    skip: pgUnavailable !== undefined,
+    skip: postgres.skip,
     shared: true,
     async open() {
       const url = await postgres.freshDatabase();

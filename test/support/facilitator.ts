@@ -22,12 +22,13 @@ export interface FacilitatorServer {
   stop(): Promise<void>;
 }
 
-export function startFacilitatorServer(impl: FacilitatorImplementation, options: { apiKey?: string } = {}): FacilitatorServer {
+/** `port`: a fixed port (a facilitator that comes up where a server already expects it); a free one by default. */
+export function startFacilitatorServer(impl: FacilitatorImplementation, options: { apiKey?: string; port?: number } = {}): FacilitatorServer {
   const calls: string[] = [];
   let authorized = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     async fetch(request) {
       const path = new URL(request.url).pathname;
       calls.push(`${request.method} ${path}`);

@@ -5,14 +5,18 @@
  * folder belongs to the `postgres` user and the commands run as it (runuser). Durability is off
  * (fsync, full-page writes): a test server keeps nothing.
  *
- * `postgresUnavailable()` says why no server can be started here (tests then skip with that
- * reason, printed); CI installs the package, so there it never skips.
+ * Whether one can be started here is test/support/requirements.ts's "postgres" requirement.
+ *
+ * `npm test` (scripts/test.ts) starts one server for the whole run and names it in
+ * TOLLBOOTH_TEST_POSTGRES_URL: a test file then gets that server (each file's databases named apart)
+ * instead of paying initdb and a start of its own.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onFreshPort } from "./ports.ts";
+import { postgresBin } from "./requirements.ts";
 
 export interface TestPostgres {
   /** postgres://tollbooth@127.0.0.1:PORT/postgres */
@@ -22,33 +26,25 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-function binDir(): string | undefined {
-  const onPath = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
-  if (onPath) return join(onPath, "..");
-  const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin/pg_ctl"))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], "bin") : undefined;
-}
-
 const asRoot = process.getuid?.() === 0;
-
-/** Why PostgreSQL cannot be started here, or undefined when it can. */
-export function postgresUnavailable(): string | undefined {
-  if (!binDir()) return "PostgreSQL is not installed (no pg_ctl on PATH or in /usr/lib/postgresql/*/bin): apt-get install postgresql, as .ci/run does";
-  if (asRoot && spawnSync("id", ["-u", "postgres"]).status !== 0) return "running as root but there is no postgres user to run PostgreSQL as";
-  return undefined;
-}
 
 function run(bin: string, command: string, args: string[]): void {
   const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
   execFileSync(file, argv, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
 }
 
+/** The variable scripts/test.ts names the run's server in. */
+export const RUN_POSTGRES_VARIABLE = "TOLLBOOTH_TEST_POSTGRES_URL";
+
+/** The run's server when scripts/test.ts started one, else a server of this file's own. */
 export async function startPostgres(): Promise<TestPostgres> {
-  const reason = postgresUnavailable();
-  if (reason) throw new Error(reason);
-  const bin = binDir()!;
+  const runServer = process.env[RUN_POSTGRES_VARIABLE];
+  return runServer ? onServer(runServer, async () => {}) : startOwnPostgres();
+}
+
+/** `maxConnections`: the run's server holds every file's pools one after another, and those a file leaves open. */
+export async function startOwnPostgres(options: { maxConnections?: number } = {}): Promise<TestPostgres> {
+  const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), "tb-pg-"));
   if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
@@ -59,7 +55,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   run(bin, "initdb", ["-D", data, "-U", "tollbooth", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
   // The port is probed right before the start (initdb takes seconds), and probed again if it was taken meanwhile.
   const port = await onFreshPort(async (port) => {
-    const settings = [`-p ${port}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", "-c max_connections=60"];
+    const settings = [`-p ${port}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`, "-c fsync=off", "-c full_page_writes=off", "-c synchronous_commit=off", `-c max_connections=${options.maxConnections ?? 60}`];
     const log = join(dir, `server-${port}.log`);
     try {
       run(bin, "pg_ctl", ["-D", data, "-l", log, "-o", settings.join(" "), "-w", "-t", "60", "start"]);
@@ -70,26 +66,34 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
     return port;
   });
-  const url = `postgres://tollbooth@127.0.0.1:${port}/postgres`;
-  const { default: postgres } = await import("postgres");
+  return onServer(`postgres://tollbooth@127.0.0.1:${port}/postgres`, async () => {
+    try {
+      run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+/** Databases on the server at `url`, named apart from other files' (a suffix of this module's own). */
+function onServer(url: string, stop: () => Promise<void>): TestPostgres {
+  const suffix = Math.random().toString(36).slice(2, 8);
   return {
     url,
     async createDatabase(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${name} is not a plain identifier`);
+      const database = `${name}_${suffix}`;
+      const { default: postgres } = await import("postgres");
       const admin = postgres(url, { max: 1, onnotice: () => {} });
       try {
-        await admin.unsafe(`CREATE DATABASE ${name}`);
+        await admin.unsafe(`CREATE DATABASE ${database}`);
       } finally {
         await admin.end();
       }
-      return `postgres://tollbooth@127.0.0.1:${port}/${name}`;
+      const created = new URL(url);
+      created.pathname = `/${database}`;
+      return created.toString();
     },
-    async stop() {
-      try {
-        run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop,
   };
 }

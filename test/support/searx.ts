@@ -11,12 +11,6 @@ import { freePort } from "./ports.ts";
 const SEARX_RUN = "/usr/bin/searx-run";
 const SEARX_TEMPLATES = "/usr/share/python3-searx";
 
-/** Why searx cannot run here (undefined: it can). One line, for a skipped test to print. */
-export function searxMissing(): string | undefined {
-  if (existsSync(SEARX_RUN) && existsSync(SEARX_TEMPLATES)) return undefined;
-  return "searx tests SKIPPED: Debian's searx is not installed (apt-get install searx)";
-}
-
 /** One hit as a json_engine source answers it. */
 export interface SourceHit {
   readonly url: string;

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Database, type Migration, openDatabase } from "../../src/store/db.ts";
 import { openPostgres, type Sql } from "../../src/store/postgres.ts";
-import { postgresUnavailable, startPostgres, type TestPostgres } from "./postgres.ts";
+import { startPostgres, type TestPostgres } from "./postgres.ts";
+import { skipWithout } from "./requirements.ts";
 
 export interface Instances<T> {
   readonly one: T;
@@ -68,8 +69,8 @@ export function familyOpeners<T>(factories: EngineFactories<T>): EngineOpeners<T
 }
 
 export interface FilePostgres {
-  /** Why PostgreSQL cannot be started here (its cases are skipped, the reason printed), or undefined. */
-  readonly unavailable: string | undefined;
+  /** PostgreSQL cannot be started here: its cases are skipped (the reason printed once, test/support/requirements.ts). */
+  readonly skip: boolean;
   /** A fresh, empty database on this file's server; its URL. */
   freshDatabase(): Promise<string>;
 }
@@ -79,18 +80,17 @@ export interface FilePostgres {
  * at top level); `what` names the cases skipped where it cannot be started.
  */
 export function filePostgres(prefix: string, what = `the PostgreSQL side of the ${prefix} store contract`): FilePostgres {
-  const unavailable = postgresUnavailable();
-  if (unavailable) console.warn(`SKIPPED: ${what}: ${unavailable}`);
+  const skip = skipWithout("postgres", what);
   let server: TestPostgres | undefined;
   let databases = 0;
   beforeAll(async () => {
-    if (!unavailable) server = await startPostgres();
+    if (!skip) server = await startPostgres();
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
   });
   return {
-    unavailable,
+    skip,
     freshDatabase: () => server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`),
   };
 }
@@ -102,7 +102,7 @@ export function storeEngines<T>(prefix: string, factories: EngineFactories<T>): 
 
 /** Both engines, each opened twice on one fresh database as two instances would open it. */
 export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): StoreEngine<T>[] {
-  const { unavailable, freshDatabase } = filePostgres(prefix);
+  const { skip, freshDatabase } = filePostgres(prefix);
   const pair = (a: Opened<T>, b: Opened<T>): Instances<T> => ({
     one: a.value,
     two: b.value,
@@ -129,7 +129,7 @@ export function engineInstances<T>(prefix: string, openers: EngineOpeners<T>): S
     },
     {
       name: "PostgreSQL",
-      skip: unavailable !== undefined,
+      skip,
       async open() {
         const url = await freshDatabase();
         const [a, b] = await Promise.all([openers.pg(url), openers.pg(url)]);

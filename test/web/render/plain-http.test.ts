@@ -3,28 +3,19 @@
  * owns ports 80 and 443 of 127.0.0.1: a page's host that refuses 443, and one whose 443 accepts and
  * never answers. Chromium's HTTPS upgrade used to try https first: the refused host failed 502, the silent
  * one took 3.6 s and then failed for a minute (the https origin's robots.txt failure was cached).
- * The namespace needs root (unshare) and iproute2 (to bring `lo` up); skipped, loudly, without them.
+ * The namespace needs root (unshare) and iproute2 (to bring `lo` up); skipped, with one line saying so, without them.
  */
 import { describe, expect, it } from "bun:test";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { findBrowser } from "../../../src/web/render/browser-discovery.ts";
+import { skipWithout } from "../../support/requirements.ts";
 import type { PlainHttpReport } from "./plain-http-namespace.ts";
 
 const NAMESPACE_SCRIPT = join(import.meta.dir, "plain-http-namespace.ts");
 const BRING_UP_LO = 'ip link set lo up && exec "$0" "$@"';
 
-function namespaceProblem(): string | undefined {
-  if (!findBrowser().found) return "no Chromium found";
-  const probe = spawnSync("unshare", ["-n", "sh", "-c", "ip link set lo up"], { encoding: "utf8" });
-  if (probe.error) return `unshare is unavailable (${probe.error.message})`;
-  if (probe.status !== 0) return `unshare -n with ip link failed (needs root and iproute2): ${probe.stderr.trim()}`;
-  return undefined;
-}
-
-const problem = namespaceProblem();
-if (problem) console.warn(`\n!!!!!!!! PLAIN-HTTP RENDER TESTS SKIPPED: ${problem} !!!!!!!!\n`);
-const describeInNamespace = problem ? describe.skip : describe;
+const what = "render:true on plain-http pages in a network namespace";
+const describeInNamespace = skipWithout("chromium", what) || skipWithout("network-namespace", what) ? describe.skip : describe;
 
 /** Runs plain-http-namespace.ts in a fresh network namespace with `lo` up, with extra Chromium switches. */
 function runInNamespace(extraChromiumArgs: string[]): Promise<PlainHttpReport> {

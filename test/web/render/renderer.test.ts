@@ -1,11 +1,10 @@
 /**
- * The renderer with the real Chromium (issue 7). Skipped, loudly, only when no browser is found;
+ * The renderer with the real Chromium (issue 7). Skipped, with one line saying so, only when no browser is found;
  * CI installs Debian's chromium, so they run there.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { ApiError } from "../../../src/errors.ts";
-import { findBrowser } from "../../../src/web/render/browser-discovery.ts";
 import { createWebEngine, type WebEngine } from "../../../src/web/engine.ts";
 import { LANE_IDLE, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
 import { UNSETTLED_WARNING } from "../../../src/web/render/render-page.ts";
@@ -14,12 +13,9 @@ import { listProcessTree } from "../../../scripts/bench/render-rss.ts";
 import { exchange } from "./raw-proxy.ts";
 import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
 import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";
+import { skipWithout } from "../../support/requirements.ts";
 
-const browser = findBrowser();
-if (!browser.found) {
-  console.warn(`\n!!!!!!!! RENDER TESTS SKIPPED: ${browser.detail} !!!!!!!!\n`);
-}
-const describeWithBrowser = browser.found ? describe : describe.skip;
+const describeWithBrowser = skipWithout("chromium", "the renderer with a real Chromium") ? describe.skip : describe;
 const USER_AGENT = "Tollbooth/test (+https://example.invalid/contact)";
 const SLOW = 60_000;
 
