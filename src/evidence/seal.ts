@@ -12,8 +12,8 @@ import { canonicalStatement, type EvidenceStatement, evidenceJwsType, evidenceSt
 export interface SealCall {
   /** The server's public base URL. */
   readonly server: string;
-  /** The settled payment (network and transaction), absent or all null when unpaid. */
-  readonly payment?: { readonly network: string | null; readonly transaction: string | null } | undefined;
+  /** The settled payment (network and transaction; the resource and request its receipt names), absent or all null when unpaid. */
+  readonly payment?: { readonly network: string | null; readonly transaction: string | null; readonly resourceUrl?: string; readonly requestId?: string } | undefined;
 }
 
 export interface EvidenceSeal {
@@ -30,6 +30,16 @@ export async function signStatement(statement: EvidenceStatement, signing: Signi
   return { jws, kid: signing.kid };
 }
 
+/** The statement's payment: what the x402 receipt of the same call names (network, transaction, resource, request id). */
+function paymentOf(payment: NonNullable<SealCall["payment"]>): NonNullable<EvidenceStatement["payment"]> {
+  return {
+    network: payment.network,
+    transaction: payment.transaction,
+    ...(payment.resourceUrl !== undefined ? { resource: payment.resourceUrl } : {}),
+    ...(payment.requestId !== undefined ? { request_id: payment.requestId } : {}),
+  };
+}
+
 export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => new Date()): EvidenceSeal {
   const sealOne = async (result: object, call: SealCall, signing: SigningKey): Promise<object> => {
     const facts = notedFactsOf(result);
@@ -40,7 +50,7 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
       ...facts,
       server: call.server,
       issued_at: now().toISOString(),
-      payment: paid ? { network: call.payment!.network, transaction: call.payment!.transaction } : null,
+      payment: paid ? paymentOf(call.payment!) : null,
     };
     return { ...result, attestation: await signStatement(statement, signing) };
   };
