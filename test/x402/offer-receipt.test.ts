@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402HTTPClient } from "@x402/core/client";
 import {
+  createOfferJWS,
   extractOffersFromPaymentRequired,
   extractReceiptFromResponse,
   type JWSSignedOffer,
@@ -23,12 +24,16 @@ import {
   verifyOfferSignatureJWS,
   verifyReceiptSignatureJWS,
 } from "@x402/extensions/offer-receipt";
+import { exportJWK, generateKeyPair } from "jose";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { buy, type BuyOptions } from "../../src/buyer/buy.ts";
+import { buyMcp } from "../../src/buyer/buy-mcp.ts";
 import { BuyerRefusal } from "../../src/buyer/key-file.ts";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
 import { decodePaymentRequired, encodePaymentRequired } from "../../src/x402/headers.ts";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "../../src/x402/messages.ts";
+import { repoRoot } from "../support/binary-build.ts";
 import { type OfficialSeller, startOfficialSeller } from "../support/official-seller.ts";
 import { type BuyerStage, countingFetch, withBuyerPage } from "../support/paid-stage.ts";
 import { NETWORK } from "./evm-fixture.ts";
@@ -224,6 +229,19 @@ describe("tollbooth buy --require-signed", () => {
     expect(await stage.fx.token.balanceOf(stage.fx.buyer.address)).toBe(before);
   });
 
+  it("as the command: exit 1 with the reason on stderr, and nothing in the spend log", async () => {
+    const spendLog = join(stage.tmp, "cli-unsigned.jsonl");
+    const proc = Bun.spawn(
+      [process.execPath, join(repoRoot, "src/main.ts"), "buy", unsigned.url, "--json", '{"text":"hi"}', "--network", NETWORK, "--asset", stage.fx.token.address, "--key-file", stage.keyFile, "--spend-log", spendLog, "--require-signed"],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    expect(err).toContain("tollbooth buy: refused: --require-signed: the 402 carries no signed offer");
+    expect(existsSync(spendLog)).toBe(false);
+  });
+
   it("without the flag pays the unsigned seller and says the offer and receipt were unsigned", async () => {
     const outcome = await buy(options({ url: unsigned.url, json: JSON.stringify({ text: "hi" }), requireSigned: false }));
     expect(outcome.status).toBe(200);
@@ -232,25 +250,77 @@ describe("tollbooth buy --require-signed", () => {
     expect(outcome.receiptSignature).toMatchObject({ signed: false, valid: false });
   });
 
-  it("refuses an offer whose signed terms were altered on the way (a cheaper amount shown): nothing is signed", async () => {
-    const { f, seen } = countingFetch();
-    // The seller's 402, its first offer's signed payload edited to a lower price; the shown price edited alike.
-    const altering: typeof fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  /** A fetch that hands the buyer the seller's 402 after `edit` changed it on the way (the seller itself is real). */
+  const editing402 = (f: typeof fetch, edit: (required: PaymentRequired) => Promise<void> | void): typeof fetch =>
+    (async (input: RequestInfo | URL, init?: RequestInit) => {
       const response = await f(input, init);
       const header = response.headers.get("payment-required");
-      if (response.status !== 402 || !header) return response;
-      const decoded = decodePaymentRequired(header);
-      if (!decoded.ok) return response;
-      const required = decoded.value;
-      const offers = extractOffersFromPaymentRequired(required as never) as JWSSignedOffer[];
-      offers[0]!.signature = tampered(offers[0]!.signature, "amount", "4000")[0]!;
-      required.accepts[0] = { ...required.accepts[0]!, amount: "4000" };
+      const decoded = response.status === 402 && header ? decodePaymentRequired(header) : undefined;
+      if (!decoded?.ok) return response;
+      await edit(decoded.value);
       const headers = new Headers(response.headers);
-      headers.set("payment-required", encodePaymentRequired(required));
+      headers.set("payment-required", encodePaymentRequired(decoded.value));
       return new Response(await response.text(), { status: 402, headers });
     }) as typeof fetch;
-    const attempt = buy(options({ fetch: altering }));
-    await expect(attempt).rejects.toThrow(/--require-signed: the signed offer does not verify.*nothing was signed/);
+  const firstOffer = (required: PaymentRequired) => (extractOffersFromPaymentRequired(required as never) as JWSSignedOffer[])[0]!;
+
+  it("refuses an offer whose signed terms were altered on the way (a cheaper amount shown): nothing is signed", async () => {
+    const { f, seen } = countingFetch();
+    const altering = editing402(f, (required) => {
+      firstOffer(required).signature = tampered(firstOffer(required).signature, "amount", "4000")[0]!;
+      required.accepts[0] = { ...required.accepts[0]!, amount: "4000" };
+    });
+    await expect(buy(options({ fetch: altering }))).rejects.toThrow(/--require-signed: the signed offer does not verify.*nothing was signed/);
     expect(seen.signatures).toBe(0);
+  });
+
+  it("refuses terms shown differently from the ones signed, and an offer re-signed with a key the seller does not publish", async () => {
+    const { f, seen } = countingFetch();
+    const cheaper = editing402(f, (required) => {
+      required.accepts[0] = { ...required.accepts[0]!, amount: "4000" };
+    });
+    await expect(buy(options({ fetch: cheaper }))).rejects.toThrow(/--require-signed: no signed offer states the terms to be paid/);
+    // Re-signed whole with the official extension and a key of the forger's own (did:jwk: the official verifier accepts it without a key).
+    const pair = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+    const jwk = await exportJWK(pair.publicKey);
+    const forger = {
+      kid: `did:jwk:${Buffer.from(JSON.stringify({ ...jwk, alg: "EdDSA" })).toString("base64url")}#0`,
+      format: "jws" as const,
+      algorithm: "EdDSA",
+      sign: async (bytes: Uint8Array) => Buffer.from(await crypto.subtle.sign("Ed25519", pair.privateKey, bytes as Uint8Array<ArrayBuffer>)).toString("base64url"),
+    };
+    const resigned = editing402(f, async (required) => {
+      const accepted = required.accepts[0]!;
+      const offer = await createOfferJWS(required.resource.url, { acceptIndex: 0, ...accepted, offerValiditySeconds: 60 }, forger);
+      expect(await verifyOfferSignatureJWS(offer)).toMatchObject({ amount: accepted.amount });
+      (required.extensions!["offer-receipt"] as { info: { offers: JWSSignedOffer[] } }).info.offers = [offer];
+    });
+    await expect(buy(options({ fetch: resigned }))).rejects.toThrow(/--require-signed: the signed offer does not verify: key id did:jwk:.* is not did:web of the seller's host/);
+    expect(seen.signatures).toBe(0);
+  });
+
+  it("reports a receipt altered on the way as not verifying (the payment itself went through)", async () => {
+    const altering = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      const header = response.headers.get("payment-response");
+      if (!header) return response;
+      const settlement = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as SettleResponse;
+      const receipt = (settlement.extensions!["offer-receipt"] as { info: { receipt: JWSSignedReceipt } }).info.receipt;
+      receipt.signature = tampered(receipt.signature, "resourceUrl", `${base}/v1/web/fetch`)[0]!;
+      const headers = new Headers(response.headers);
+      headers.set("payment-response", Buffer.from(JSON.stringify(settlement)).toString("base64"));
+      return new Response(await response.text(), { status: response.status, headers });
+    }) as typeof fetch;
+    const outcome = await buy(options({ fetch: altering }));
+    expect(outcome.receipt).toMatchObject({ success: true });
+    expect(outcome.receiptSignature).toMatchObject({ signed: true, valid: false, detail: expect.stringContaining("the signed receipt does not verify") });
+  });
+
+  it("pays a signing MCP server the same way: the offer checked before, the receipt after", async () => {
+    const outcome = await buyMcp({ ...options(), url: `${base}/mcp`, tool: "web_read" });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.offerSignature).toMatchObject({ signed: true, valid: true });
+    expect({ ...outcome.receiptSignature }).toMatchObject({ signed: true, valid: true, resourceUrl: `${base}/mcp?tool=web_read` });
+    expect(outcome.evidence).toMatchObject({ valid: true, detail: expect.stringContaining("the signed receipt's request req_") });
   });
 });
