@@ -6,6 +6,7 @@
  * for EIP-712 the offer's payTo address. The offer must state the very terms the buyer is about to
  * sign and still be valid; the receipt must name the payer, network, transaction and resource paid.
  */
+import { didWebOf, OFFER_RECEIPT } from "../x402/offer-receipt.ts";
 import type { Requirement } from "./offer.ts";
 
 type Extension = typeof import("@x402/extensions/offer-receipt");
@@ -30,7 +31,6 @@ export interface ReceiptCheck extends TermsCheck {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const OFFER_RECEIPT = "offer-receipt";
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** What the checks read from the seller: its published keys. */
@@ -46,7 +46,7 @@ class Unbound extends Error {}
 async function sellerKeyFor(extension: Extension, jws: string, seller: SellerKeys): Promise<{ key: Record<string, unknown>; kid: string }> {
   const header = extension.extractJWSHeader(jws);
   const kid = typeof header.kid === "string" ? header.kid : "";
-  const expected = `did:web:${encodeURIComponent(new URL(seller.sellerUrl).host)}#`;
+  const expected = `${didWebOf(seller.sellerUrl)}#`;
   if (!kid.startsWith(expected)) throw new Unbound(`key id ${kid || "(none)"} is not did:web of the seller's host (${expected}…)`);
   const jwksUrl = new URL("/.well-known/jwks.json", seller.sellerUrl).toString();
   const response = await seller.fetch(jwksUrl, { headers: { accept: "application/json" } });
