@@ -30,16 +30,6 @@ export async function signStatement(statement: EvidenceStatement, signing: Signi
   return { jws, kid: signing.kid };
 }
 
-/** The statement's payment: what the x402 receipt of the same call names (network, transaction, resource, request id). */
-function paymentOf(payment: NonNullable<SealCall["payment"]>): NonNullable<EvidenceStatement["payment"]> {
-  return {
-    network: payment.network,
-    transaction: payment.transaction,
-    ...(payment.resourceUrl !== undefined ? { resource: payment.resourceUrl } : {}),
-    ...(payment.requestId !== undefined ? { request_id: payment.requestId } : {}),
-  };
-}
-
 export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => new Date()): EvidenceSeal {
   const sealOne = async (result: object, call: SealCall, signing: SigningKey): Promise<object> => {
     const facts = notedFactsOf(result);
@@ -65,5 +55,15 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
       }
       return result;
     },
+  };
+}
+
+/** The statement's payment: what the x402 receipt of the same call names (network, transaction, resource, request id). */
+function paymentOf(payment: NonNullable<SealCall["payment"]>): NonNullable<EvidenceStatement["payment"]> {
+  return {
+    network: payment.network,
+    transaction: payment.transaction,
+    ...(payment.resourceUrl !== undefined ? { resource: payment.resourceUrl } : {}),
+    ...(payment.requestId !== undefined ? { request_id: payment.requestId } : {}),
   };
 }
