@@ -23,6 +23,7 @@ import { evidenceRoutes } from "./http/evidence-routes.ts";
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
+import { didDocumentPath } from "./x402/offer-receipt.ts";
 import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
 import type { A2aHandler } from "./a2a/endpoint.ts";
 import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
@@ -274,6 +275,7 @@ export function createApp(deps: AppDeps) {
 
   const evidence = evidenceRoutes(deps.evidenceKeys, log);
   app.get(jwksPath, ({ request }) => evidence.jwks(request));
+  app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
   app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
 
   for (const entry of registry.plugins) {

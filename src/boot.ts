@@ -166,7 +166,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
-      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs });
+      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys });
   } catch (error) {
     valve?.stop();
     await store.close();

@@ -13,6 +13,7 @@ import type { ReceiptStore } from "./store/receipts.ts";
 import { type ConfiguredNetwork, resolveNetworks, X402ConfigError, type X402Config } from "./x402/config.ts";
 import { loadFamilyFolders } from "./x402/family-registry.ts";
 import type { PaymentGate } from "./x402/gate.ts";
+import type { ReceiptKeySource } from "./x402/offer-receipt.ts";
 import type { RefundSender } from "./x402/refund.ts";
 import { loadRefundSenders } from "./x402/refund-senders.ts";
 
@@ -67,11 +68,18 @@ export async function configuredPricing(config: Config): Promise<Pricing> {
  * The payment rails over the configured networks (`configuredNetworks`); the chain libraries under
  * them (viem, algosdk: ~15 MB of RSS) are loaded here only when payments are on.
  */
-export async function setUpPayments(config: Config, networks: readonly ConfiguredNetwork[], receipts: ReceiptStore, options: { fetch?: typeof fetch; pollingIntervalMs?: number } = {}): Promise<PaymentSetup> {
+export async function setUpPayments(
+  config: Config,
+  networks: readonly ConfiguredNetwork[],
+  receipts: ReceiptStore,
+  options: { fetch?: typeof fetch; pollingIntervalMs?: number; receiptKeys?: ReceiptKeySource } = {},
+): Promise<PaymentSetup> {
   if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
   const x402 = x402ConfigFrom(config);
   const { createPaymentGate } = await import("./x402/gate.ts");
-  const gate = createPaymentGate({ config: x402, receipts, ...options });
+  const { receiptKeys, ...gateOptions } = options;
+  const offerReceipts = receiptKeys ? await (await import("./x402/offer-receipt.ts")).createOfferReceiptSigner(receiptKeys) : undefined;
+  const gate = createPaymentGate({ config: x402, receipts, ...gateOptions, ...(offerReceipts ? { offerReceipts } : {}) });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
   return { payments: createX402Payments(gate.state, networks), info: paymentInfoFor(networks), gate, refundSenders };
 }

@@ -54,8 +54,9 @@ Commands:
   verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]
-      [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1]
-                         pay a paid route of any x402 v2 seller within a budget (official x402 client)
+      [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1] [--require-signed]
+                         pay a paid route of any x402 v2 seller within a budget (official x402 client);
+                         the seller's signed offer and receipt (x402 offer-receipt) are checked
   buy --mcp URL TOOL [--json ARGS] [the same budget flags]
                          pay one tool of an MCP server the same way (x402 MCP transport)
   types DIR              write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check
@@ -253,6 +254,7 @@ async function main(args: string[]): Promise<number> {
         keyFile: flag("key-file"),
         spendLog: flag("spend-log"),
         algodUrl: flag("algod-url"),
+        requireSigned: on("require-signed"),
       });
     case "doctor": {
       const report = await runDoctor(config);

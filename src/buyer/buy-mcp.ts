@@ -10,10 +10,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { checkEvidence, type EvidenceCheck, hasAttestation } from "./evidence-check.ts";
+import { checkEvidence, type EvidenceCheck, hasAttestation, namesOf } from "./evidence-check.ts";
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
 import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
+import { checkSignedReceipt, type ReceiptCheck, type TermsCheck } from "./signed-terms.ts";
 import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
 export const PAYMENT_META_KEY = "x402/payment";
@@ -37,6 +38,10 @@ export interface BuyMcpOutcome {
   /** `_meta["x402/payment-response"]` of the paid call, when the server sent one. */
   readonly receipt?: Receipt;
   readonly evidence?: EvidenceCheck;
+  /** The server's signed offer (offer-receipt extension), checked before paying. */
+  readonly offerSignature?: TermsCheck;
+  /** The server's signed receipt in `_meta["x402/payment-response"]`, checked after paying. */
+  readonly receiptSignature?: ReceiptCheck;
   /** The paid call was answered with a payment offer again (no second signature was made). */
   readonly askedAgain?: boolean;
 }
@@ -66,8 +71,10 @@ function offerIn(result: CallToolResult): { x402Version: 2; accepts: unknown[] }
   return body as { x402Version: 2; accepts: unknown[] };
 }
 
+const settlementIn = (result: CallToolResult): unknown => (result._meta as Record<string, unknown> | undefined)?.[PAYMENT_RESPONSE_META_KEY];
+
 function receiptIn(result: CallToolResult): Receipt | undefined {
-  const response = (result._meta as Record<string, unknown> | undefined)?.[PAYMENT_RESPONSE_META_KEY];
+  const response = settlementIn(result);
   if (!isObject(response) || typeof response.success !== "boolean") return undefined;
   const text = (v: unknown) => (typeof v === "string" ? v : undefined);
   return toReceipt({ success: response.success, transaction: text(response.transaction), network: text(response.network), payer: text(response.payer) });
@@ -89,7 +96,7 @@ export async function buyMcp(options: BuyMcpOptions): Promise<BuyMcpOutcome> {
     const required = offerIn(preview);
     if (!required) return { isError: preview.isError === true, body: bodyOf(preview) };
 
-    const { payload, paid: what } = await signVetted(key, required as never, options, { url: options.url, tool: options.tool });
+    const { payload, paid: what, terms, offer } = await signVetted(key, required as never, options, { url: options.url, tool: options.tool, fetch: doFetch });
     let paid: CallToolResult;
     try {
       paid = await call({ [PAYMENT_META_KEY]: payload });
@@ -108,9 +115,10 @@ export async function buyMcp(options: BuyMcpOptions): Promise<BuyMcpOutcome> {
       ...(receipt?.transaction ? { transaction: receipt.transaction } : {}),
     });
     const body = bodyOf(paid);
-    const outcome: BuyMcpOutcome = { isError, body, paid: what, ...(receipt ? { receipt } : {}) };
+    const receiptSignature = !isError && receipt?.success ? await checkSignedReceipt(settlementIn(paid), terms, { sellerUrl: options.url, fetch: doFetch }, now()) : undefined;
+    const outcome: BuyMcpOutcome = { isError, body, paid: what, offerSignature: offer, ...(receipt ? { receipt } : {}), ...(receiptSignature ? { receiptSignature } : {}) };
     if (isError) return isObject(body) && "accepts" in body ? { ...outcome, askedAgain: true } : outcome;
-    if (hasAttestation(body)) return { ...outcome, evidence: await checkEvidence(options.url, body, receipt?.transaction, doFetch) };
+    if (hasAttestation(body)) return { ...outcome, evidence: await checkEvidence(options.url, body, namesOf(receipt, receiptSignature), doFetch) };
     return outcome;
   } finally {
     await client.close();

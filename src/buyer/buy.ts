@@ -6,10 +6,11 @@
  * A Tollbooth's signed evidence in the answer is verified against the seller's published keys.
  */
 import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { checkEvidence, type EvidenceCheck, hasAttestation } from "./evidence-check.ts";
+import { checkEvidence, type EvidenceCheck, hasAttestation, namesOf } from "./evidence-check.ts";
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
 import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
+import { checkSignedReceipt, type ReceiptCheck, type TermsCheck } from "./signed-terms.ts";
 import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
 /** The budget (network, asset, caps, spend log) as the MCP buyer takes it, and what to buy over HTTP. */
@@ -30,6 +31,10 @@ export interface BuyOutcome {
   readonly receipt?: Receipt;
   /** The signed evidence in the answer, checked against the seller's /.well-known/jwks.json. */
   readonly evidence?: EvidenceCheck;
+  /** The seller's signed offer (offer-receipt extension), checked before paying. */
+  readonly offerSignature?: TermsCheck;
+  /** The seller's signed receipt in PAYMENT-RESPONSE, checked after paying. */
+  readonly receiptSignature?: ReceiptCheck;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -63,17 +68,18 @@ export async function buy(options: BuyOptions): Promise<BuyOutcome> {
   } catch (error) {
     throw new BuyerRefusal(`the 402 carries no readable x402 v2 PAYMENT-REQUIRED: ${(error as Error).message}`);
   }
-  const { payload, paid: what } = await signVetted(key, required, options, { url: options.url });
+  const { payload, paid: what, terms, offer } = await signVetted(key, required, options, { url: options.url, fetch: doFetch });
   const paid = await doFetch(options.url, init(http.encodePaymentSignatureHeader(payload)));
   const body = await readBody(paid);
-  let receipt: Receipt | undefined;
+  let settlement: unknown;
   if (paid.headers.get("payment-response")) {
     try {
-      receipt = toReceipt(http.getPaymentSettleResponse((name) => paid.headers.get(name)));
+      settlement = http.getPaymentSettleResponse((name) => paid.headers.get(name));
     } catch {
-      receipt = undefined;
+      settlement = undefined;
     }
   }
+  const receipt = settlement ? toReceipt(settlement as Parameters<typeof toReceipt>[0]) : undefined;
   const settled = paid.ok && receipt?.success === true;
   appendSpend(options.spendLog, {
     event: settled ? "settled" : "not_settled",
@@ -82,8 +88,9 @@ export async function buy(options: BuyOptions): Promise<BuyOutcome> {
     status: paid.status,
     ...(receipt?.transaction ? { transaction: receipt.transaction } : {}),
   });
-  const outcome: BuyOutcome = { status: paid.status, body, paid: what, ...(receipt ? { receipt } : {}) };
+  const receiptSignature = receipt?.success ? await checkSignedReceipt(settlement, terms, { sellerUrl: options.url, fetch: doFetch }, now()) : undefined;
+  const outcome: BuyOutcome = { status: paid.status, body, paid: what, offerSignature: offer, ...(receipt ? { receipt } : {}), ...(receiptSignature ? { receiptSignature } : {}) };
   if (paid.status === 402) return outcome; // asked again: the caller reports it; no second signature
-  if (paid.ok && hasAttestation(body)) return { ...outcome, evidence: await checkEvidence(options.url, body, receipt?.transaction, doFetch) };
+  if (paid.ok && hasAttestation(body)) return { ...outcome, evidence: await checkEvidence(options.url, body, namesOf(receipt, receiptSignature), doFetch) };
   return outcome;
 }

@@ -18,7 +18,20 @@ export const hasAttestation = (body: unknown): boolean => {
   return b.attestation !== undefined || (b.batch === true && Array.isArray(b.results) && b.results.some((r) => typeof r === "object" && r !== null && "attestation" in r));
 };
 
-export async function checkEvidence(sellerUrl: string, body: unknown, transaction: string | undefined, doFetch: typeof fetch): Promise<EvidenceCheck> {
+/** What the settlement receipt names: the transaction, and when its signature verified, the resource and request id. */
+export interface ReceiptNames {
+  readonly transaction?: string | undefined;
+  readonly resourceUrl?: string | undefined;
+  readonly requestId?: string | undefined;
+}
+
+/** What a receipt names for the evidence check: its transaction, and the resource and request once its signature verified. */
+export function namesOf(receipt: { readonly transaction?: string } | undefined, signed: { readonly valid: boolean; readonly resourceUrl?: string; readonly requestId?: string } | undefined): ReceiptNames {
+  return { transaction: receipt?.transaction, ...(signed?.valid ? { resourceUrl: signed.resourceUrl, requestId: signed.requestId } : {}) };
+}
+
+export async function checkEvidence(sellerUrl: string, body: unknown, receipt: ReceiptNames, doFetch: typeof fetch): Promise<EvidenceCheck> {
+  const { transaction } = receipt;
   const jwksUrl = new URL("/.well-known/jwks.json", sellerUrl).toString();
   let jwks: { keys: Record<string, unknown>[] };
   try {
@@ -33,5 +46,15 @@ export async function checkEvidence(sellerUrl: string, body: unknown, transactio
   if (outcome.failed) return { valid: false, failed: outcome.failed.part, detail: outcome.failed.detail };
   const unpaid = outcome.statements.find((s) => transaction !== undefined && s.payment?.transaction !== transaction);
   if (unpaid) return { valid: false, failed: "payment", detail: `the statement names transaction ${String(unpaid.payment?.transaction)}, the receipt ${transaction}` };
-  return { valid: true, detail: `${outcome.statements.length} signed result(s) verified against ${jwksUrl}${transaction ? `, naming transaction ${transaction}` : ""}` };
+  // A statement that names the resource or request (newer servers) must name the receipt's.
+  const named = (["resource", "request_id"] as const).map((field) => [field, field === "resource" ? receipt.resourceUrl : receipt.requestId] as const);
+  for (const [field, expected] of named) {
+    const other = expected === undefined ? undefined : outcome.statements.find((s) => s.payment?.[field] !== undefined && s.payment[field] !== expected);
+    if (other) return { valid: false, failed: `payment.${field}`, detail: `the statement names ${field} ${String(other.payment?.[field])}, the signed receipt ${expected}` };
+  }
+  const linked = receipt.requestId !== undefined && outcome.statements.every((s) => s.payment?.request_id === receipt.requestId);
+  return {
+    valid: true,
+    detail: `${outcome.statements.length} signed result(s) verified against ${jwksUrl}${transaction ? `, naming transaction ${transaction}` : ""}${linked ? ` and the signed receipt's request ${receipt.requestId}` : ""}`,
+  };
 }

@@ -12,6 +12,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
 import { type BuyerKey, BuyerRefusal } from "./key-file.ts";
 import { type Requirement, vetOffer } from "./offer.ts";
+import { checkSignedOffer, type PaidTerms, type TermsCheck } from "./signed-terms.ts";
 import { appendSpend, signedToday } from "./spend-log.ts";
 
 export interface Budget {
@@ -25,6 +26,8 @@ export interface Budget {
   /** Algorand: the algod the client asks for suggested params; absent: the official client's public default (AlgoNode) for mainnet or testnet. */
   readonly algodUrl?: string | undefined;
   readonly now?: () => Date;
+  /** Refuse a seller whose offer (before paying) or receipt (after) is not signed by a key bound to it. */
+  readonly requireSigned?: boolean | undefined;
 }
 
 export interface Paid {
@@ -44,7 +47,12 @@ export function checkBudget(budget: Budget): void {
 }
 
 /** Vets `required.accepts` against the budget, then signs the vetted offer once; throws BuyerRefusal (nothing signed) when it does not pass. */
-export async function signVetted(key: BuyerKey, required: PaymentRequired, budget: Budget, resource: { readonly url: string; readonly tool?: string }): Promise<{ payload: PaymentPayload; paid: Paid }> {
+export async function signVetted(
+  key: BuyerKey,
+  required: PaymentRequired,
+  budget: Budget,
+  resource: { readonly url: string; readonly tool?: string; readonly fetch: typeof fetch },
+): Promise<{ payload: PaymentPayload; paid: Paid; terms: PaidTerms; offer: TermsCheck }> {
   const now = budget.now ?? (() => new Date());
   const offer = vetOffer(required.accepts, {
     network: budget.network,
@@ -56,6 +64,8 @@ export async function signVetted(key: BuyerKey, required: PaymentRequired, budge
     payer: key.family === "avm" ? key.address : undefined,
   });
   const vetted = offer.requirement;
+  const offerCheck = await checkSignedOffer(required, vetted, { sellerUrl: resource.url, fetch: resource.fetch }, now());
+  if (budget.requireSigned && !offerCheck.valid) throw new BuyerRefusal(`--require-signed: ${offerCheck.detail}; nothing was signed`);
   // The selector only ever hands the client the offer vetted above; the spend controls repeat its cap.
   const client = new x402Client((_version, accepts) => {
     const chosen = accepts.find((a) => sameOffer(a as Requirement, vetted));
@@ -67,7 +77,9 @@ export async function signVetted(key: BuyerKey, required: PaymentRequired, budge
   client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: vetted.network as `${string}:${string}`, asset: vetted.asset, maxAmountPerPayment: vetted.amount }] });
   const payload = await client.createPaymentPayload(required);
   appendSpend(budget.spendLog, { event: "signed", at: now().toISOString(), url: resource.url, ...(resource.tool ? { tool: resource.tool } : {}), network: vetted.network, asset: vetted.asset, pay_to: vetted.payTo, amount: vetted.amount, usd: offer.usd });
-  return { payload, paid: { usd: offer.usd, network: vetted.network, payTo: vetted.payTo } };
+  const payer = key.family === "evm" ? privateKeyToAccount(key.privateKey).address : key.address;
+  const terms: PaidTerms = { resourceUrl: (required as { resource?: { url?: string } }).resource?.url, payer, network: vetted.network, payTo: vetted.payTo };
+  return { payload, paid: { usd: offer.usd, network: vetted.network, payTo: vetted.payTo }, terms, offer: offerCheck };
 }
 
 /** What the buyer keeps of a seller's settlement response. */

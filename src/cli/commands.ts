@@ -133,6 +133,7 @@ const specs: readonly CommandSpec[] = [
       "key-file": { type: "string", value: "FILE", help: "the payer's private key, mode 0600 (EVM: 0x hex; Algorand: 25-word mnemonic or base64 secret key)" },
       "spend-log": { type: "string", value: "FILE", help: "the local spend log (default ~/.tollbooth/spend-log.jsonl)" },
       mcp: { type: "boolean", help: "buy over MCP: the words are the MCP endpoint URL and the TOOL to call" },
+      "require-signed": { type: "boolean", help: "refuse a seller whose offer is not signed by a key it publishes (offer-receipt extension; nothing is signed), and fail when the receipt is not" },
     },
   },
   { name: "types", words: "DIR", maxWords: 1, summary: "Write tollbooth.d.ts and a tsconfig.json so plugin files in DIR type-check with no node_modules.", flags: {} },

@@ -4,6 +4,7 @@
  */
 import { A2A_PATH, a2aInterfaces, X402_EXTENSION_URI } from "../a2a/skills.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
+import { didDocumentPath } from "../x402/offer-receipt.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobFigureNeeds } from "../jobs/setup.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
@@ -201,7 +202,7 @@ function about(docs: DocsContext) {
     ...(docs.jobs ? { limits: docs.jobs.limits } : {}),
     stats_7d: figures?.stats_7d ?? null,
     sla: figures?.sla ?? null,
-    free_endpoints: [...freeRoutes.map((r) => r.path), jwksPath, `POST ${evidenceVerifyPath}`],
+    free_endpoints: [...freeRoutes.map((r) => r.path), jwksPath, didDocumentPath, `POST ${evidenceVerifyPath}`],
   };
 }
 

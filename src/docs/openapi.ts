@@ -4,6 +4,7 @@
  * operation.
  */
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
+import { didDocumentPath } from "../x402/offer-receipt.ts";
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
@@ -253,6 +254,14 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
       summary: "Free JWK Set of the Ed25519 keys that sign evidence results (the signing key first, retired keys stay published).",
       tags: ["free"],
       responses: { "200": { description: "{ keys: [{ kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig }] }", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+  paths[didDocumentPath] = {
+    get: {
+      operationId: "evidence.did",
+      summary: "Free DID document of did:web:<this host>: the evidence keys as verification methods, which the kid of signed x402 offers and receipts (offer-receipt extension) resolves to.",
+      tags: ["free"],
+      responses: { "200": { description: "{ id, verificationMethod: [{ id: did:web:…#kid, type: JsonWebKey2020, publicKeyJwk }], assertionMethod }", content: { "application/did+json": { schema: { type: "object" } } } } },
     },
   };
   paths[evidenceVerifyPath] = {

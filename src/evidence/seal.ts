@@ -13,8 +13,8 @@ import { canonicalStatement, type EvidenceStatement, evidenceJwsType, evidenceSt
 export interface SealCall {
   /** The server's public base URL. */
   readonly server: string;
-  /** The settled payment (network and transaction), absent or all null when unpaid. */
-  readonly payment?: { readonly network: string | null; readonly transaction: string | null } | undefined;
+  /** The settled payment (network and transaction; the resource and request its receipt names), absent or all null when unpaid. */
+  readonly payment?: { readonly network: string | null; readonly transaction: string | null; readonly resourceUrl?: string; readonly requestId?: string } | undefined;
 }
 
 export interface EvidenceSeal {
@@ -56,7 +56,7 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
       ...facts,
       server: call.server,
       issued_at: now().toISOString(),
-      payment: paid ? { network: call.payment!.network, transaction: call.payment!.transaction } : null,
+      payment: paid ? paymentOf(call.payment!) : null,
     };
     return { ...result, attestation: await signStatement(statement, signing) };
   };
@@ -77,5 +77,15 @@ export function createEvidenceSeal(keys: EvidenceKeys, now: () => Date = () => n
       };
       return { ...result, results: await Promise.all((items as object[]).map(sealItem)) };
     },
+  };
+}
+
+/** The statement's payment: what the x402 receipt of the same call names (network, transaction, resource, request id). */
+function paymentOf(payment: NonNullable<SealCall["payment"]>): NonNullable<EvidenceStatement["payment"]> {
+  return {
+    network: payment.network,
+    transaction: payment.transaction,
+    ...(payment.resourceUrl !== undefined ? { resource: payment.resourceUrl } : {}),
+    ...(payment.requestId !== undefined ? { request_id: payment.requestId } : {}),
   };
 }

@@ -46,8 +46,12 @@ export interface EvidenceStatement extends SourceFacts {
   /** The server's public base URL (its JWKS is at /.well-known/jwks.json under it). */
   readonly server: string;
   readonly issued_at: string;
-  /** The settled payment; null when the call was not paid (payments off). */
-  readonly payment: { readonly network: string | null; readonly transaction: string | null } | null;
+  /**
+   * The settled payment; null when the call was not paid (payments off). `resource` and `request_id`
+   * (added in place, statement version unchanged: older statements lack them) are the resource URL and
+   * request id that the signed x402 receipt of the same payment (offer-receipt extension) names.
+   */
+  readonly payment: { readonly network: string | null; readonly transaction: string | null; readonly resource?: string; readonly request_id?: string } | null;
 }
 
 export type { Attestation } from "./attestation-schema.ts";

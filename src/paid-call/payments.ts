@@ -33,6 +33,9 @@ export interface SettlementFacts {
   readonly network: string | null;
   readonly transaction: string | null;
   readonly paymentId: string | null;
+  /** The resource URL and request the signed receipt names (the evidence statement names them too). */
+  readonly resourceUrl?: string;
+  readonly requestId?: string;
 }
 
 export type SettleOutcome =

@@ -49,7 +49,8 @@ export function createX402Payments(state: GateState, networks: readonly PaymentN
         const result = await settlePayment(state, payment, { requestId, operationId });
         if (result.kind === "settled") {
           const r = result.receipt;
-          return { kind: "settled", settlement: result.settlement, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id } };
+          const named = { ...(payment.resourceUrl ? { resourceUrl: payment.resourceUrl } : {}), requestId };
+          return { kind: "settled", settlement: result.settlement, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id, ...named } };
         }
         const answer = result.answer;
         const pending = answer.kind === "refused" && answer.code === "SETTLEMENT_PENDING";

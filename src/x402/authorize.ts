@@ -13,6 +13,7 @@ import { decodePaymentSignature, type DecodedPaymentSignature, decodePaymentValu
 import { normalizeNetwork } from "./networks.ts";
 import { declarePaymentIdentifier, digestJson, fingerprintCall, PAYMENT_IDENTIFIER, readPaymentIdentifier, type ReplayClaim } from "./payment-identifier.ts";
 import { type PaymentAnswer, refusal } from "./payment-answer.ts";
+import { OFFER_RECEIPT } from "./offer-receipt.ts";
 import { buildOffers, type PriceUsd } from "./pricing.ts";
 import type { Rail } from "./families.ts";
 import { reasons, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type ResourceInfo } from "./messages.ts";
@@ -53,6 +54,8 @@ export interface VerifiedPayment {
   readonly validBefore: number | null;
   readonly requirements: PaymentRequirements;
   readonly payload: PaymentPayload;
+  /** The resource URL offered (the receipt names it); absent in snapshots taken before receipts were signed. */
+  readonly resourceUrl?: string;
   /** The buyer's payment-identifier and this call's fingerprint, when the operation is replayable. */
   readonly paymentIdentifier?: { readonly id: string; readonly fingerprint: string };
 }
@@ -107,12 +110,15 @@ export function extensionsFor(op: PaidOperation): Record<string, unknown> | unde
 /** The offers (PaymentRequired) for an operation: the free price preview. */
 export async function challengeFor(state: GateState, op: PaidOperation, error?: string): Promise<PaymentRequired> {
   const resource: ResourceInfo = { url: op.resource.url, description: op.resource.description, mimeType: op.resource.mimeType };
-  const extensions = extensionsFor(op);
+  const accepts = await offersFor(state, op);
+  // Signed offers are regenerated on every 402 (fresh validUntil): they stay out of the echo check.
+  const signed = state.offerReceipts ? { [OFFER_RECEIPT]: await state.offerReceipts.offers(op.resource.url, accepts) } : undefined;
+  const extensions = signed ? { ...extensionsFor(op), ...signed } : extensionsFor(op);
   return {
     x402Version: 2,
     ...(error ? { error } : {}),
     resource,
-    accepts: await offersFor(state, op),
+    accepts,
     ...(extensions ? { extensions } : {}),
   };
 }
@@ -244,6 +250,7 @@ async function authorizeSteps(state: GateState, presented: PresentedPayment, op:
       validBefore: identity.validBefore ?? null,
       requirements,
       payload,
+      resourceUrl: op.resource.url,
       ...(identifier ? { paymentIdentifier: identifier } : {}),
     },
   };

@@ -9,6 +9,7 @@ import type { Database } from "../store/db.ts";
 import { type ConfiguredNetwork, resolveNetworks, type X402Config } from "./config.ts";
 import { createReplayCache, type ReplayCache, type ReplayCacheOptions } from "./payment-identifier.ts";
 import { createRails, type Rail } from "./families.ts";
+import type { OfferReceiptSigner } from "./offer-receipt.ts";
 
 export interface GateState {
   readonly config: X402Config;
@@ -19,6 +20,8 @@ export interface GateState {
   /** Receipts whose settle call is running in this process; reconcile leaves them alone. */
   readonly settling: Set<string>;
   readonly replays: ReplayCache;
+  /** Signs offers and receipts (the offer-receipt extension); absent: they go out unsigned. */
+  readonly offerReceipts?: OfferReceiptSigner;
 }
 
 export interface GateStateDeps {
@@ -33,6 +36,7 @@ export interface GateStateDeps {
   readonly pollingIntervalMs?: number;
   /** Held results for payment-identifier retries (TTL and byte budget; the clock is `now`). */
   readonly replay?: Omit<ReplayCacheOptions, "now">;
+  readonly offerReceipts?: OfferReceiptSigner;
 }
 
 function receiptsOf(deps: GateStateDeps): ReceiptStore {
@@ -53,5 +57,6 @@ export function createGateState(deps: GateStateDeps): GateState {
     rails: createRails(networks, { config, now, fetch: deps.fetch, pollingIntervalMs: deps.pollingIntervalMs }),
     settling: new Set(),
     replays: createReplayCache({ ...deps.replay, now: () => now().getTime() }),
+    ...(deps.offerReceipts ? { offerReceipts: deps.offerReceipts } : {}),
   };
 }

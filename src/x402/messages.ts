@@ -67,6 +67,8 @@ export const SettleResponse = Type.Object({
   amount: Type.Optional(Type.String()),
   errorReason: Type.Optional(Type.String()),
   errorMessage: Type.Optional(Type.String()),
+  /** e.g. `offer-receipt`: the signed receipt of a successful settlement. */
+  extensions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 export type SettleResponse = Static<typeof SettleResponse>;
 

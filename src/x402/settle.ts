@@ -8,6 +8,7 @@ import type { VerifiedPayment } from "./authorize.ts";
 import type { GateState } from "./gate-state.ts";
 import { encodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "./headers.ts";
 import { type PaymentAnswer, refusal } from "./payment-answer.ts";
+import { OFFER_RECEIPT } from "./offer-receipt.ts";
 import { digestJson, type HeldAnswer } from "./payment-identifier.ts";
 import { reasons, type PaymentRequirements, type SettleResponse } from "./messages.ts";
 
@@ -33,6 +34,19 @@ function failed(response: SettleResponse, requirements: PaymentRequirements): Pa
     settlement: publicSettleResponse(response, requirements),
     details: { reason: response.errorReason ?? reasons.unexpectedSettleError },
   });
+}
+
+/** A successful settlement with its signed receipt (offer-receipt extension), when the gate signs them. */
+async function signedReceipt(state: GateState, settlement: SettleResponse, payment: VerifiedPayment, requestId: string): Promise<SettleResponse> {
+  if (!state.offerReceipts) return settlement;
+  const receipt = await state.offerReceipts.receipt({
+    resourceUrl: payment.resourceUrl ?? payment.payload.resource?.url ?? "",
+    payer: settlement.payer ?? payment.payer,
+    network: settlement.network,
+    transaction: settlement.transaction,
+    requestId,
+  });
+  return { ...settlement, extensions: { [OFFER_RECEIPT]: receipt } };
 }
 
 export async function settlePayment(state: GateState, payment: VerifiedPayment, context: { requestId: string; operationId: string }): Promise<SettleResult> {
@@ -73,7 +87,7 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
     await store.markSettled(payment.receiptId, transaction, now());
     const receipt = await store.get(payment.receiptId);
     if (!receipt) throw new Error("settled receipt vanished");
-    const settlement = publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements);
+    const settlement = await signedReceipt(state, publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements), payment, context.requestId);
     if (identifier) state.replays.settled(identifier.id, payment.receiptId, digestJson(payment.payload), { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(settlement) });
     return { kind: "settled", settlement, receipt };
   }

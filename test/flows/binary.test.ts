@@ -53,7 +53,7 @@ describe("dist/tollbooth", () => {
     expect(await res.json()).toMatchObject({ ok: true, skill: "word.count", result: { words: 3 } });
   });
 
-  it("loads the payment code it splits into its own chunk: payments on answer a 402 challenge", async () => {
+  it("loads the payment code it splits into its own chunk: payments on answer a 402 challenge, its offers signed (offer-receipt)", async () => {
     // The facilitator is never called for a challenge; nothing listens on the discard port.
     const paid = await startProcess(
       [binary, "serve", "--port", "0", "--data", "data-paid", "--payments", "on", "--pay-to-base", "0x1111111111111111111111111111111111111111", "--facilitator-url", "http://127.0.0.1:9", "--public-url", "http://127.0.0.1:8402"],
@@ -66,7 +66,9 @@ describe("dist/tollbooth", () => {
         body: JSON.stringify({ url: "https://example.com/" }),
       });
       expect(res.status).toBe(402);
-      expect(res.headers.get("payment-required")).toBeTruthy();
+      const required = JSON.parse(Buffer.from(res.headers.get("payment-required") ?? "", "base64").toString("utf8")) as { extensions?: Record<string, { info?: { offers?: { format: string }[] } }> };
+      // The official extension is bundled and loaded with the payment code.
+      expect(required.extensions?.["offer-receipt"]?.info?.offers?.[0]?.format).toBe("jws");
     } finally {
       await paid.stop();
     }
