@@ -20,7 +20,7 @@ import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
-import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
+import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
@@ -110,7 +110,12 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
-    ...(renderer ? { renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation) } : {}),
+    ...(renderer
+      ? {
+          renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
+          screenshotter: (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.screenshot(url, spec, signal, checkNavigation),
+        }
+      : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
     ...(pdfThread ? { readPdf: pdfThread.read } : {}),
   });
