@@ -63,6 +63,8 @@ export interface Service {
   readonly paymentInfo: PaymentInfo;
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
+  /** Starts the browser now rather than at the first render (nothing when rendering is off); never throws. */
+  warmRenderer(): Promise<void>;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: (request: Request, client: Parameters<RequestHandler>[1]) => Promise<Response>;
   /** The same handler as the server runs it: a free document's answer comes back without a promise. */
@@ -214,6 +216,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       const f = features().render;
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
+    warmRenderer: async () => renderer?.warm(),
     handle: async (request, clientIp) => serve(request, clientIp),
     serve,
     clients,
@@ -271,6 +274,8 @@ export async function startService(config: Config, options: BuildServiceOptions 
       throw new Error(`the admin listener cannot bind ${config.adminHost}:${config.adminPort}: ${(error as Error).message}`);
     }
   }
+  // Off the start's clock: the server answers while Chromium launches (~1 s); a render arriving meanwhile waits for the same launch.
+  if (config.renderWarm === "on") void service.warmRenderer();
   // Marks the data folder as held (tollbooth restore refuses while it is; doctor finds the admin port).
   const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port, ...(admin ? { adminPort: admin.port } : {}) });
   return {

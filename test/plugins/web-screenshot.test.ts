@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listProcessTree } from "../../scripts/bench/render-rss.ts";
 import { verifyEvidence } from "../../src/evidence/verify.ts";
 import { findBrowser } from "../../src/web/render/browser-discovery.ts";
 import type { PaymentPayload, PaymentRequired } from "../../src/x402/messages.ts";
@@ -27,7 +28,7 @@ let tmp: string;
 
 beforeAll(async () => {
   site = await startRenderSite();
-  stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000"] });
+  stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000", "--render-warm", "on"] });
   transports = await connectPaidTransports(stage.base, stage.officialBuyer(), { path: "/v1/web/screenshot", tool: "web_screenshot", skill: "web.screenshot" });
   tmp = mkdtempSync(join(tmpdir(), "screenshot-verify-"));
 }, SLOW);
@@ -42,6 +43,25 @@ afterAll(async () => {
 const sign = async (offer: PaymentRequired) => (await stage.officialBuyer().createPaymentPayload(offer as never)) as unknown as PaymentPayload;
 const balances = async () => ({ buyer: await stage.fx.token.balanceOf(stage.fx.buyer.address), payTo: await stage.fx.token.balanceOf(stage.fx.payTo) });
 const jwks = async () => (await (await fetch(`${stage.base}/.well-known/jwks.json`)).json()) as Parameters<typeof verifyEvidence>[1];
+
+/** Browsers this test process started: Chromium with a renderer profile (browser-launch.ts). */
+function browsersStarted(): number {
+  return listProcessTree(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((arg) => arg.startsWith("--user-data-dir=") && arg.includes("tollbooth-chromium-"));
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe.skipIf(!browser)("web.screenshot service start", () => {
+  it("starts the browser with the server (--render-warm on), before any render asks for it", async () => {
+    const until = Date.now() + 30_000;
+    while (browsersStarted() === 0 && Date.now() < until) await Bun.sleep(100);
+    expect(browsersStarted()).toBeGreaterThan(0);
+  }, SLOW);
+});
 
 describe.skipIf(!browser).each(["http", "mcp", "a2a"] as const)("paid web.screenshot over %s", (name) => {
   it("is paid once for a capture whose signed statement names the image's hash, size and viewport", async () => {
@@ -80,6 +100,7 @@ describe.skipIf(!browser).each(["http", "mcp", "a2a"] as const)("paid web.screen
 });
 
 describe.skipIf(!browser)("web.screenshot over HTTP", () => {
+
   it("prices a full page at 0.02 and refuses an unparsable selector with 400 before any offer", async () => {
     const full = await transports.http.order({ url: site.url("/shot.html"), full_page: true });
     expect(full.offer.accepts[0]!.amount).toBe("20000");
