@@ -270,6 +270,7 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
     cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
     cdp.send("Network.setBypassServiceWorker", { bypass: true }),
     page.evaluateOnNewDocument(refuseServiceWorkers),
+    page.evaluateOnNewDocument(refusePopups),
   ]);
   return {
     arm(initialUrl, options, signal) {
@@ -288,6 +289,16 @@ function isSchemeUpgrade(url: string, asked: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs in every document before its scripts: window.open opens nothing and returns null, as a blocked
+ * popup does. --block-new-web-contents blocks popups too, but under a storm of window.open calls Chromium
+ * 156 still let one start loading (seen in test/web/render/screenshot.test.ts) before the context closed
+ * it, outside this page's request guard.
+ */
+function refusePopups(): void {
+  Object.defineProperty(window, "open", { value: () => null, writable: false, configurable: false });
 }
 
 /** Runs in every document before its scripts: service worker registration is refused. */
