@@ -22,7 +22,7 @@ import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/se
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
-import { createWebEngine, type NavigationCheck, type WebEngine } from "./web/engine.ts";
+import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
@@ -73,6 +73,8 @@ export interface Service {
   readonly paymentInfo: PaymentInfo;
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
+  /** Starts the browser now rather than at the first render (nothing when rendering is off); never throws. */
+  warmRenderer(): Promise<void>;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: (request: Request, client: Parameters<RequestHandler>[1]) => Promise<Response>;
   /** The same handler as the server runs it: a free document's answer comes back without a promise. */
@@ -126,7 +128,12 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
-    ...(renderer ? { renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation) } : {}),
+    ...(renderer
+      ? {
+          renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
+          screenshotter: (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.screenshot(url, spec, signal, checkNavigation),
+        }
+      : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
     ...(pdfThread ? { readPdf: pdfThread.read } : {}),
   });
@@ -235,6 +242,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
     listening,
+    warmRenderer: async () => renderer?.warm(),
     handle: async (request, clientIp) => serve(request, clientIp),
     serve,
     clients,
@@ -295,6 +303,8 @@ export async function startService(config: Config, options: BuildServiceOptions 
       throw new Error(`the admin listener cannot bind ${config.adminHost}:${config.adminPort}: ${(error as Error).message}`);
     }
   }
+  // Off the start's clock: the server answers while Chromium launches (~1 s); a render arriving meanwhile waits for the same launch.
+  if (config.renderWarm === "on") void service.warmRenderer();
   // Marks the data folder as held (tollbooth restore refuses while it is; doctor finds the admin port).
   const clearMark = config.data === ":memory:" ? () => {} : writeServerMark(config.data, { port: server.port, ...(admin ? { adminPort: admin.port } : {}) });
   return {

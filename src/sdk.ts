@@ -46,6 +46,8 @@ export {
 export { changesEndpoint, fetchEndpoint, pdfEndpoint, readEndpoint } from "./web/endpoints.ts";
 export { exampleChangesResult, exampleFilteredChangesRequest, exampleFilteredChangesResult, exampleMarkdownResult, examplePdfResult, examplePreviousText, exampleReadResult } from "./web/examples.ts";
 export { toCompactResult } from "./web/read-result.ts";
+export { checkScreenshotRequest, exampleScreenshotRequest, exampleScreenshotResult, priceScreenshot, ScreenshotRequestSchema, ScreenshotResultSchema } from "./web/screenshot-schema.ts";
+export { screenshotEndpoint } from "./web/screenshot.ts";
 
 // web/extract (the endpoint and the job skill): values tied to quotes from the page text.
 export { checkExtractRequest, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-schemas.ts";

@@ -8,143 +8,39 @@
  * charged once. The transport files (test/mcp/, test/a2a/, test/flows/) test the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Role, TaskState } from "@a2a-js/sdk";
-import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type x402Client, x402HTTPClient } from "@x402/core/client";
-import type { PaymentPayload, PaymentRequired, SettleResponse } from "../src/x402/messages.ts";
+import type { x402Client } from "@x402/core/client";
+import type { PaymentPayload, PaymentRequired } from "../src/x402/messages.ts";
 import { mcpProbeSource } from "./mcp/mcp-probe-plugin.ts";
 import { type PaidStage, startPaidStage } from "./support/paid-stage.ts";
+import { connectPaidTransports, type PaidTransports, type Transport } from "./support/paid-transports.ts";
 import { pluginFolder } from "./support/plugin-files.ts";
 import { type EvmFixture, NETWORK, USDC } from "./x402/evm-fixture.ts";
 
-/** What a paying call came back with, whatever the transport. */
-interface Outcome {
-  readonly settled: boolean;
-  /** Whether the answer carries the work's result (HTTP: a 200 body; MCP: tool content; A2A: a task not failed, or an artifact). */
-  readonly released: boolean;
-  /** The whole answer as text, to look for a released result. */
-  readonly answer: string;
-  /** The error code the transport carried, when it names one. */
-  readonly error?: string;
-}
-
-/** An offer for exact input, and the paying call that goes with it (for A2A, on the offer's task). */
-interface Order {
-  readonly offer: PaymentRequired;
-  pay(payload: PaymentPayload): Promise<Outcome>;
-}
-
-interface Transport {
-  readonly name: string;
-  order(input: Record<string, unknown>): Promise<Order>;
-}
-
 let stage: PaidStage;
 let fx: EvmFixture;
-let base: string;
-let mcp: Client;
-let a2a: LegacyJsonRpcTransport;
 let buyer: x402Client;
-let http: x402HTTPClient;
+let transports: PaidTransports;
 
 beforeAll(async () => {
   stage = await startPaidStage({ plugins: pluginFolder({ "mcp-probe.ts": mcpProbeSource }), args: ["--rate-limit-per-min", "10000"], loopbackTargets: false });
-  ({ fx, base } = stage);
-  mcp = new Client({ name: "paid-transports-test", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-  a2a = new LegacyJsonRpcTransport({ endpoint: `${base}/a2a` });
+  ({ fx } = stage);
   buyer = buyerFor(fx.buyer.key);
-  http = new x402HTTPClient(buyer);
+  transports = await connectPaidTransports(stage.base, buyer, { path: "/v1/mcp-probe", tool: "mcp_probe", skill: "mcp.probe" });
 }, 60_000);
 
 afterAll(async () => {
-  await mcp?.close();
+  await transports?.close();
   await stage?.stop();
 });
 
 const buyerFor = (key: `0x${string}`): x402Client => stage.officialBuyer(key);
 
-/** The `error` field of an answer that is a JSON object, if any. */
-function errorIn(text: string): string | undefined {
-  try {
-    return (JSON.parse(text) as { error?: string }).error;
-  } catch {
-    return undefined;
-  }
-}
-
-const overHttp: Transport = {
-  name: "HTTP",
-  async order(input) {
-    const post = (headers: Record<string, string>) => fetch(`${base}/v1/mcp-probe`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(input) });
-    const unpaid = await post({});
-    expect(unpaid.status).toBe(402);
-    const offer = http.getPaymentRequiredResponse((name) => unpaid.headers.get(name), await unpaid.json()) as unknown as PaymentRequired;
-    return {
-      offer,
-      async pay(payload) {
-        const res = await post(http.encodePaymentSignatureHeader(payload as never));
-        const answer = await res.text();
-        const settled = res.status === 200 && res.headers.get("payment-response") !== null && (http.getPaymentSettleResponse((name) => res.headers.get(name)) as unknown as SettleResponse).success;
-        return { settled, released: res.status === 200, answer, error: errorIn(answer) };
-      },
-    };
-  },
-};
-
-const overMcp: Transport = {
-  name: "MCP",
-  async order(input) {
-    const call = (meta?: Record<string, unknown>) => mcp.callTool({ name: "mcp_probe", arguments: input, ...(meta ? { _meta: meta } : {}) }) as Promise<CallToolResult>;
-    const unpaid = await call();
-    expect(unpaid.isError).toBe(true);
-    return {
-      offer: unpaid.structuredContent as unknown as PaymentRequired,
-      async pay(payload) {
-        const result = await call({ "x402/payment": payload });
-        const response = (result._meta as Record<string, unknown> | undefined)?.["x402/payment-response"] as SettleResponse | undefined;
-        const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-        return { settled: !result.isError && response?.success === true, released: !result.isError, answer: JSON.stringify(result), error: result.isError ? errorIn(text) : undefined };
-      },
-    };
-  },
-};
-
-type Task = Awaited<ReturnType<LegacyJsonRpcTransport["getTask"]>>;
-const a2aSend = async (content: { $case: "data"; value: Record<string, unknown> } | { $case: "text"; value: string }, taskId = "", metadata?: Record<string, unknown>) =>
-  (await a2a.sendMessage({
-    tenant: "",
-    message: { messageId: crypto.randomUUID(), contextId: "", taskId, role: Role.ROLE_USER, parts: [{ content, metadata: undefined, filename: "", mediaType: "" }], metadata, extensions: [], referenceTaskIds: [] },
-    configuration: undefined,
-    metadata: undefined,
-  })) as Task;
-const a2aMeta = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>;
-
-const overA2a: Transport = {
-  name: "A2A",
-  async order(input) {
-    const task = await a2aSend({ $case: "data", value: { skill: "mcp.probe", ...input } });
-    expect(a2aMeta(task)["x402.payment.status"]).toBe("payment-required");
-    return {
-      offer: a2aMeta(task)["x402.payment.required"] as PaymentRequired,
-      async pay(payload) {
-        const done = await a2aSend({ $case: "text", value: "payment" }, task.id, { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload });
-        const meta = a2aMeta(done);
-        const settled = meta["x402.payment.status"] === "payment-completed" && (meta["x402.payment.receipts"] as SettleResponse[] | undefined)?.[0]?.success === true;
-        const released = done.status?.state !== TaskState.TASK_STATE_FAILED || done.artifacts.length > 0 || meta["x402.payment.status"] !== "payment-failed";
-        return { settled, released, answer: JSON.stringify(done), error: meta["x402.payment.error"] as string | undefined };
-      },
-    };
-  },
-};
-
 const sign = async (offer: PaymentRequired, signer = buyer) => (await signer.createPaymentPayload(offer as never)) as unknown as PaymentPayload;
 const balances = async () => ({ buyer: await fx.token.balanceOf(fx.buyer.address), payTo: await fx.token.balanceOf(fx.payTo) });
 
-describe.each([overHttp, overMcp, overA2a])("paid mcp.probe over $name", (transport) => {
+describe.each(["http", "mcp", "a2a"] as const)("paid mcp.probe over %s", (name) => {
+  // The clients connect in beforeAll; the table is built before it runs.
+  const transport: Transport = { name: name.toUpperCase(), order: (input) => transports[name].order(input) };
   it("offers the exact price for the input, the same on every transport", async () => {
     const one = await transport.order({ text: "hi" });
     const three = await transport.order({ text: "hi", copies: 3 });

@@ -9,6 +9,7 @@
  * data folder, logs to a file) runs in a child Bun process, so the tree measured is that process
  * and the Chromium it launches. This process serves the fixture pages, runs the clients and samples
  * /proc; none of that is counted.
+ * Also a viewport web/screenshot of the simple page, one at a time.
  * Usage: bun scripts/bench/render.ts [rounds=20] [--browser /path/to/chromium] [--service-arg=--flag=value ...]
  * Targets (2-core machine): p50 < 400 ms for the simple script-built page, peak RSS < 800 MB.
  */
@@ -61,7 +62,10 @@ interface ReadReply {
   message?: string;
   text?: string;
   javascript_rendered?: boolean;
+  image_sha256?: string;
 }
+
+type Kind = "read" | "render" | "screenshot";
 
 async function runParent(): Promise<void> {
   const args = process.argv.slice(2);
@@ -88,6 +92,7 @@ async function runParent(): Promise<void> {
   });
   const servicePid = child.pid!;
   const endpoint = new URL("/v1/web/read", ready.ready).href;
+  const screenshotEndpoint = new URL("/v1/web/screenshot", ready.ready).href;
   console.log(`service: pid ${servicePid} at ${ready.ready}; render ${ready.render}`);
   if (!ready.render.startsWith("on")) {
     child.send("stop");
@@ -95,14 +100,17 @@ async function runParent(): Promise<void> {
     return;
   }
 
-  async function readOnce(url: string, render: boolean): Promise<boolean> {
-    const res = await fetch(endpoint, {
+  /** A plain read, a rendered read, or a viewport screenshot (web/screenshot) of `url`. */
+  async function readOnce(url: string, kind: Kind): Promise<boolean> {
+    const render = kind === "render";
+    const res = await fetch(kind === "screenshot" ? screenshotEndpoint : endpoint, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ url, format: "text", max_chars: 20_000, render }),
+      body: JSON.stringify(kind === "screenshot" ? { url, viewport: { width: 1280, height: 800 } } : { url, format: "text", max_chars: 20_000, render }),
       signal: AbortSignal.timeout(30_000),
     });
     const reply = (await res.json()) as ReadReply;
+    if (kind === "screenshot") return reply.ok && typeof reply.image_sha256 === "string";
     if (!reply.ok) {
       console.error(`  ${url}: ${res.status} ${reply.error} ${reply.message ?? ""}`);
       return false;
@@ -111,7 +119,7 @@ async function runParent(): Promise<void> {
     return !render || (reply.javascript_rendered === true && !(reply.text ?? "").includes("Loading…"));
   }
 
-  async function run(urls: string[], concurrency: number, render: boolean): Promise<RunResult> {
+  async function run(urls: string[], concurrency: number, kind: Kind): Promise<RunResult> {
     const latencies: number[] = [];
     let failures = 0;
     let next = 0;
@@ -121,7 +129,7 @@ async function runParent(): Promise<void> {
         while (next < urls.length) {
           const url = urls[next++]!;
           const t = performance.now();
-          const ok = await readOnce(url, render).catch((error: Error) => (console.error(`  ${url}: ${error.message}`), false));
+          const ok = await readOnce(url, kind).catch((error: Error) => (console.error(`  ${url}: ${error.message}`), false));
           if (!ok) failures++;
           latencies.push(performance.now() - t);
         }
@@ -143,34 +151,41 @@ async function runParent(): Promise<void> {
 
   const idle = readTreeRssBytes(servicePid);
   console.log(`load average before the run: ${loadAverage()}`);
-  console.log(`service idle, before the browser starts: RSS ${mib(idle.bytes)}, PSS ${mib(idle.pssBytes)} (${idle.processes} process)`);
+  console.log(`service idle at start (the browser launching with --render-warm on): RSS ${mib(idle.bytes)}, PSS ${mib(idle.pssBytes)} (${idle.processes} process)`);
   const rss = sampleTreeRss(servicePid);
   let t = performance.now();
   rss.phase("first render");
-  await run([site.url("/script-built.html")], 1, true);
-  console.log(`first render (browser launch + first context + render): ${(performance.now() - t).toFixed(0)} ms`);
+  await run([site.url("/script-built.html")], 1, "render");
+  console.log(`first render after the service said it was ready (what is left of the browser launch + render): ${(performance.now() - t).toFixed(0)} ms`);
 
   const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
-  const sequentialSimple: RunResult = { latencies: [], wallMs: 0, failures: 0 };
-  rss.phase("simple page, 1 at a time");
-  for (const url of simple) {
-    // A caller at a time, with a short gap between calls (the spare context is ready again).
-    const r = await run([url], 1, true);
-    sequentialSimple.latencies.push(...r.latencies);
-    sequentialSimple.wallMs += r.wallMs;
-    sequentialSimple.failures += r.failures;
-    await pause();
+  /** A caller at a time, with a short gap between calls (the spare context is ready again). */
+  async function oneAtATime(pages: string[], kind: Kind): Promise<RunResult> {
+    const total: RunResult = { latencies: [], wallMs: 0, failures: 0 };
+    for (const url of pages) {
+      const r = await run([url], 1, kind);
+      total.latencies.push(...r.latencies);
+      total.wallMs += r.wallMs;
+      total.failures += r.failures;
+      await pause();
+    }
+    return total;
   }
-  report("render, simple page, 1 at a time", sequentialSimple);
+  rss.phase("simple page, 1 at a time");
+  report("render, simple page, 1 at a time", await oneAtATime(simple, "render"));
   rss.phase(`simple page, ${pool} at once`);
-  report(`render, simple page, ${pool} at once`, await run(simple, pool, true));
+  report(`render, simple page, ${pool} at once`, await run(simple, pool, "render"));
+  rss.phase("simple page, 4 at once");
+  report("render, simple page, 4 at once", await run(simple, 4, "render"));
   rss.phase(`3 page kinds, ${pool} at once`);
-  report(`render, 3 page kinds, ${pool} at once`, await run(urls, pool, true));
+  report(`render, 3 page kinds, ${pool} at once`, await run(urls, pool, "render"));
   rss.phase("3 page kinds, 10 at once");
-  report("render, 3 page kinds, 10 at once", await run(urls, 10, true));
+  report("render, 3 page kinds, 10 at once", await run(urls, 10, "render"));
+  rss.phase("screenshot, 1 at a time");
+  report("screenshot 1280x800, 1 at a time", await oneAtATime(simple, "screenshot"));
   const peak = rss.stop();
-  report("no render, simple page, 1 at a time", await run(simple, 1, false));
-  report(`no render, 3 page kinds, ${pool} at once`, await run(urls, pool, false));
+  report("no render, simple page, 1 at a time", await run(simple, 1, "read"));
+  report(`no render, 3 page kinds, ${pool} at once`, await run(urls, pool, "read"));
   console.log(`load average after the run: ${loadAverage()}`);
 
   console.log(

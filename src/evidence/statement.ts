@@ -26,18 +26,32 @@ export interface SourceFacts {
   readonly source_status: number;
   readonly fetched_at: string;
   readonly content_type: string;
-  /** SHA-256 of the downloaded bytes, lowercase hex. */
-  readonly source_sha256: string;
-  /** SHA-256 of the returned text (well-formed UTF-8), lowercase hex. */
-  readonly text_sha256: string;
+  /** SHA-256 of the downloaded bytes, lowercase hex (absent in a screenshot's statement). */
+  readonly source_sha256?: string;
+  /** SHA-256 of the returned text (well-formed UTF-8), lowercase hex (absent in a screenshot's statement). */
+  readonly text_sha256?: string;
   /** With format markdown: SHA-256 of the returned Markdown. */
   readonly markdown_sha256?: string;
   /** web/extract: SHA-256 of the canonical JSON of the extraction (extractionSha256). */
   readonly extraction_sha256?: string;
-  readonly format: "text" | "markdown" | "pdf-text";
+  readonly format: "text" | "markdown" | "pdf-text" | "screenshot";
+  /** web/screenshot: SHA-256 of the image bytes, lowercase hex. */
+  readonly image_sha256?: string;
+  /** web/screenshot: the image's media type and pixel size. */
+  readonly image?: { readonly content_type: string; readonly width: number; readonly height: number };
+  /** web/screenshot: the viewport the page was laid out in, and what was captured. */
+  readonly viewport?: ScreenshotViewport;
   readonly selector?: string;
   /** The extraction's result version, e.g. `web-read/1`. */
   readonly version: string;
+}
+
+/** The viewport a screenshot's page was laid out in (CSS pixels), and whether the full page was captured. */
+export interface ScreenshotViewport {
+  readonly width: number;
+  readonly height: number;
+  readonly device_scale_factor: number;
+  readonly full_page: boolean;
 }
 
 /** The signed statement: the source facts, who sold it, when, and the payment when paid. */

@@ -2,7 +2,8 @@
  * @module evidence/verify — checks a signed evidence result (or each item of a batch) against a
  * JWK Set: the JWS header, the key id, the Ed25519 signature, the statement, the result's fields
  * against the statement's, the hash of the text (and Markdown) in the result, of a web/extract
- * result's extraction (data, evidence, unsupported, partial), and of the source bytes when given. `malformed` is anything that is not a signed result at all; `checked` says
+ * result's extraction (data, evidence, unsupported, partial), of a screenshot's image (and its size and
+ * viewport), and of the source bytes when given. `malformed` is anything that is not a signed result at all; `checked` says
  * which part held and the first that did not.
  */
 import canonicalize from "canonicalize";
@@ -35,7 +36,7 @@ export interface JwkSet {
 }
 
 /** Fields a result shows that its statement also states: they must be equal. */
-const sharedFields = ["url", "final_url", "source_status", "fetched_at", "content_type", "source_sha256", "text_sha256", "markdown_sha256", "selector", "version"] as const;
+const sharedFields = ["url", "final_url", "source_status", "fetched_at", "content_type", "source_sha256", "text_sha256", "markdown_sha256", "image_sha256", "selector", "version"] as const;
 
 class Malformed extends Error {
   constructor(
@@ -129,11 +130,34 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
     const signed = statement.extraction_sha256;
     check("extraction", hash === signed, `SHA-256 of the extraction ${hash}, statement ${signed === undefined ? "signs no extraction" : String(signed)}`);
   }
+  checkScreenshot(result, statement, check);
   if (source) {
     const hash = bytesSha256(source);
     check("source", hash === statement.source_sha256, `SHA-256 of the source ${hash}, statement ${String(statement.source_sha256)}`);
   }
   return { checks, statement };
+}
+
+/**
+ * A web/screenshot result: the image it shows must hash to the signed image_sha256 (an image beside a
+ * statement that signs none is refused), and its size and viewport must be the signed ones.
+ */
+function checkScreenshot(result: Record<string, unknown>, statement: EvidenceStatement, check: (part: string, ok: boolean, detail: string) => void): void {
+  if (typeof result.image_base64 === "string") {
+    const hash = bytesSha256(Buffer.from(result.image_base64, "base64"));
+    const signed = statement.image_sha256;
+    check("image", hash === signed, `SHA-256 of the image ${hash}, statement ${signed === undefined ? "signs no image" : signed}`);
+  }
+  if (result.width !== undefined || result.height !== undefined) {
+    const signed = statement.image;
+    const ok = signed !== undefined && result.width === signed.width && result.height === signed.height;
+    check("image_size", ok, `result ${String(result.width)}x${String(result.height)}, statement ${signed ? `${signed.width}x${signed.height}` : "states no image size"}`);
+  }
+  if (result.viewport !== undefined) {
+    const shown = canonicalize(result.viewport);
+    const signed = statement.viewport === undefined ? undefined : canonicalize(statement.viewport);
+    check("viewport", shown === signed, `result ${String(shown)}, statement ${signed ?? "states no viewport"}`);
+  }
 }
 
 /** Verifies a result or a batch of them; `source` is the downloaded bytes of a single result, when the caller has them. */

@@ -15,14 +15,14 @@ import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
 import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./fetch/robots.ts";
 import { extractPlain } from "./extract/source-text.ts";
 import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
-import type { Renderer } from "./render/contract.ts";
+import type { CapturedScreenshot, NavigationCheck, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
 import { limitText, sha256Hex } from "./text/text-output.ts";
 
 /** spec §8: source size (web). */
 export const WEB_MAX_BYTES = 1024 * 1024;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,text/csv;q=0.7,application/json;q=0.7,*/*;q=0.1";
 
-export type { NavigationCheck, RenderedPage, Renderer } from "./render/contract.ts";
+export type { CapturedScreenshot, NavigationCheck, RenderedPage, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
 
 export interface WebEngineOptions {
   /** Names the product and a contact URL, e.g. "Tollbooth/0.1 (+https://example.com/contact)". */
@@ -42,6 +42,8 @@ export interface WebEngineOptions {
   /** Opens connections (default: Bun's fetch pinned to the vetted address). Tests inject a recording one. */
   connector?: Connector;
   renderer?: Renderer;
+  /** Captures screenshots (the renderer's browser); without it web/screenshot is 503 RENDER_UNAVAILABLE. */
+  screenshotter?: Screenshotter;
   /** Extracts HTML pages (default: `extractHtml` on this thread; the server passes its worker pool). */
   extractHtml?: HtmlExtractor;
   /** Reads PDFs (default: `readPdf` on this thread; the server passes its PDF thread). */
@@ -88,6 +90,13 @@ export interface WebEngine {
   readPdf: PdfReader;
   /** Whether robots.txt of the URL's origin lets our agent fetch it (read once per origin and cached); throws only when the origin is unreachable. */
   allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
+  /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
+  screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
+}
+
+export interface Screenshot extends CapturedScreenshot {
+  url: string;
+  fetchedAt: string;
 }
 
 /** HTML and plain sources are extracted into the same shape. */
@@ -235,11 +244,17 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     return fetcher.fetch(url, { maxBytes, robots, accept: HTML_ACCEPT, signal });
   }
 
-  async function render(url: string, signal: AbortSignal): Promise<FetchedResource & { warnings?: readonly string[] }> {
-    if (!options.renderer) throw new ApiError("RENDER_UNAVAILABLE");
+  /** The page's URL vetted and allowed by robots.txt, and the check the browser asks for each later navigation. */
+  async function admitToBrowser(url: string, signal: AbortSignal): Promise<{ href: string; checkNavigation: NavigationCheck }> {
     const target = await vetTarget(url, { resolver: options.resolver, allowLoopbackTargets: options.allowLoopbackTargets });
     await robots.assertAllowed(target.url, signal);
-    const page = await options.renderer(target.url.href, signal, (next, navigationSignal) => robots.assertAllowed(next, navigationSignal));
+    return { href: target.url.href, checkNavigation: (next, navigationSignal) => robots.assertAllowed(next, navigationSignal) };
+  }
+
+  async function render(url: string, signal: AbortSignal): Promise<FetchedResource & { warnings?: readonly string[] }> {
+    if (!options.renderer) throw new ApiError("RENDER_UNAVAILABLE");
+    const { href, checkNavigation } = await admitToBrowser(url, signal);
+    const page = await options.renderer(href, signal, checkNavigation);
     return {
       url,
       finalUrl: page.finalUrl,
@@ -268,6 +283,13 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
         if (error instanceof ApiError && error.code === "ROBOTS_DISALLOWED") return false;
         throw error;
       }
+    },
+
+    async screenshot(url, spec, signal) {
+      if (!options.screenshotter) throw new ApiError("RENDER_UNAVAILABLE");
+      const fetchedAt = new Date().toISOString();
+      const { href, checkNavigation } = await admitToBrowser(url, signal);
+      return { url, fetchedAt, ...(await options.screenshotter(href, spec, signal, checkNavigation)) };
     },
 
     async fetchBytes(url, fetchOptions) {

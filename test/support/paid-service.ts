@@ -27,6 +27,8 @@ export async function startPaidServiceWith(x402: unknown, data = ":memory:", opt
         "--data", data, "--port", String(port), "--host", "127.0.0.1", "--public-url", `http://127.0.0.1:${port}`, "--payments", "on",
         ...(options.loopbackTargets === false ? [] : ["--unsafe-allow-loopback-targets"]),
         "--memory-soft-limit-mb", "0",
+        // Paid flows that render say so (--render-warm on): the others need no browser started for them.
+        "--render-warm", "off",
         ...(options.args ?? []),
       ],
       env: { TOLLBOOTH_X402: JSON.stringify(x402) },

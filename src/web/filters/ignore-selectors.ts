@@ -14,19 +14,31 @@ export const MAX_SELECTOR_CHARS = 300;
 
 /** Throws ApiError SELECTOR_INVALID naming the first selector css-select cannot compile, or the limits broken. */
 export function checkIgnoreSelectors(selectors: readonly string[] | undefined): void {
+  checkSelectorList(selectors, "ignore_selectors", MAX_IGNORE_SELECTORS);
+}
+
+/** The same checks for any list of a caller's selectors, named `${field}[i]` (web/screenshot's hide). */
+export function checkSelectorList(selectors: readonly string[] | undefined, field: string, maxSelectors: number): void {
   if (!selectors) return;
-  if (selectors.length > MAX_IGNORE_SELECTORS) {
-    throw new ApiError("SELECTOR_INVALID", { message: `ignore_selectors has ${selectors.length} selectors; at most ${MAX_IGNORE_SELECTORS}.` });
+  if (selectors.length > maxSelectors) {
+    throw new ApiError("SELECTOR_INVALID", { message: `${field} has ${selectors.length} selectors; at most ${maxSelectors}.` });
   }
-  selectors.forEach((selector, index) => {
-    const where = `ignore_selectors[${index}] ${JSON.stringify(selector.slice(0, MAX_SELECTOR_CHARS))}`;
-    if (selector.trim() === "" || selector.length > MAX_SELECTOR_CHARS) {
-      throw new ApiError("SELECTOR_INVALID", { message: `${where}: a selector has 1 to ${MAX_SELECTOR_CHARS} characters.` });
-    }
-    try {
-      compile(selector);
-    } catch (cause) {
-      throw new ApiError("SELECTOR_INVALID", { message: `${where}: not a valid CSS selector (${(cause as Error).message}).`, cause });
-    }
-  });
+  selectors.forEach((selector, index) => checkSelector(selector, `${field}[${index}]`));
+}
+
+/**
+ * Throws ApiError SELECTOR_INVALID when a caller's selector is empty, over MAX_SELECTOR_CHARS or not one
+ * css-select compiles (`where` names it, e.g. "selector" or "hide[2]"). A selector that passes may still be
+ * refused by a browser, whose syntax differs at the edges; the browser's own refusal is SELECTOR_INVALID too.
+ */
+export function checkSelector(selector: string, where: string): void {
+  const named = `${where} ${JSON.stringify(selector.slice(0, MAX_SELECTOR_CHARS))}`;
+  if (selector.trim() === "" || selector.length > MAX_SELECTOR_CHARS) {
+    throw new ApiError("SELECTOR_INVALID", { message: `${named}: a selector has 1 to ${MAX_SELECTOR_CHARS} characters.` });
+  }
+  try {
+    compile(selector);
+  } catch (cause) {
+    throw new ApiError("SELECTOR_INVALID", { message: `${named}: not a valid CSS selector (${(cause as Error).message}).`, cause });
+  }
 }

@@ -2,7 +2,8 @@
  * @module web/render/browser-launch — starts one headless Chromium whose only way out is the guard
  * proxy: every scheme goes to the proxy (loopback included), the host resolver answers nothing
  * (so Chromium cannot resolve or bypass), QUIC and non-proxied WebRTC UDP are off, and
- * popups, permission prompts, images and background services are off at the browser level.
+ * popups, permission prompts and background services are off at the browser level (images are
+ * failed per page by its request guard: a screenshot loads them, a text render does not).
  * What background traffic Chromium still makes (sign-in's ListAccounts, the component updater
  * in this headless build) is sent to addresses that exist nowhere and lands on the proxy's base
  * port, which admits nothing: only render contexts have a lane, and a lane admits only what its
@@ -132,7 +133,8 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--deny-permission-prompts",
     "--block-new-web-contents",
-    "--blink-settings=imagesEnabled=false",
+    // Images are not switched off here (screenshots need them): each page's request guard fails image requests
+    // before they are sent, except on a screenshot's page (render-page.ts BLOCKED_RESOURCE_TYPES).
     // Frames stay in the page's process so the page's request interception sees their requests too.
     `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,${[...DISABLED_SERVICE_FEATURES, ...DISABLED_UPGRADE_FEATURES].join(",")}`,
     "--disable-site-isolation-trials",

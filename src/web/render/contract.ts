@@ -23,3 +23,32 @@ export type NavigationCheck = (url: URL, signal: AbortSignal) => Promise<void>;
  */
 export type Renderer = (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<RenderedPage>;
 
+
+/** What to capture: the page's viewport, its full height (capped), or one element. Selectors are already checked. */
+export interface ScreenshotSpec {
+  viewport: { width: number; height: number; deviceScaleFactor: number };
+  fullPage: boolean;
+  selector?: string;
+  format: "png" | "jpeg" | "webp";
+  /** 1–100, jpeg and webp only. */
+  quality?: number;
+  /** Waited for after the page settled: a selector to appear, or milliseconds. */
+  waitFor?: { selector: string } | { ms: number };
+  /** Elements hidden before the capture (cookie banners). */
+  hide?: readonly string[];
+}
+
+export interface CapturedScreenshot {
+  image: Uint8Array;
+  /** Pixels of the image (CSS pixels × device scale factor). */
+  width: number;
+  height: number;
+  /** The full page (or element) was taller than the height cap and was cut there. */
+  truncated: boolean;
+  finalUrl: string;
+  status: number;
+  warnings: string[];
+}
+
+/** Captures `url` in a headless browser under the same guards as a render. */
+export type Screenshotter = (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<CapturedScreenshot>;

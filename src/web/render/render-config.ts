@@ -11,6 +11,10 @@ export const renderConfigFields = {
     default: "on",
     description: "on: render:true runs pages in headless Chromium when a browser is found; off: render:true is refused with 503.",
   }),
+  renderWarm: t.Union([t.Literal("on"), t.Literal("off")], {
+    default: "on",
+    description: "on: the server starts the browser (and a fresh context) as it starts, so the first render does not wait for a launch; off: at the first render.",
+  }),
   browserPath: t.Optional(
     t.String({ minLength: 1, description: "Chromium/Chrome executable for render:true. Default: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome, …" }),
   ),

@@ -5,11 +5,12 @@
  */
 import { ApiError } from "../../errors.ts";
 import { outcomeWithin } from "./outcome-within.ts";
-import type { NavigationCheck } from "./contract.ts";
+import type { CapturedScreenshot, NavigationCheck, ScreenshotSpec } from "./contract.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
 import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
-import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext } from "./render-page.ts";
+import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext, type RenderProgress } from "./render-page.ts";
+import { captureInContext, type ScreenshotLimits } from "./screenshot-page.ts";
 import { createRenderSlots } from "./render-slots.ts";
 import type { TargetPolicy } from "../fetch/target-guard.ts";
 
@@ -33,6 +34,8 @@ export interface RendererOptions {
   /** Fresh contexts kept open ahead of demand (default 1; 0 opens each on the caller's clock). */
   spareContexts?: number;
   maxHtmlChars?: number;
+  /** Screenshots: image height cap (px), image byte cap, longest wait_for selector wait. */
+  screenshotLimits?: Partial<ScreenshotLimits>;
   /** Chromium's sandbox (default: on unless running as root, where Chromium cannot use it). */
   sandbox?: boolean;
   /** Tests: the proxy's socket opener, its decision log, and each render context's lane as it opens. */
@@ -69,6 +72,8 @@ export interface BrowserRenderer {
    * RENDER_FAILED, AT_CAPACITY, guard and robots refusals).
    */
   render(url: string, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<RenderedDom>;
+  /** A screenshot under the same pool, deadline and guards as a render (plus SELECTOR_NOT_FOUND, SELECTOR_INVALID, SCREENSHOT_TOO_LARGE). */
+  screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<CapturedScreenshot>;
   status(): RendererStatus;
   stats(): RendererStats;
   /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
@@ -101,9 +106,15 @@ const DEFAULTS = {
   maxHtmlChars: 5 * 1024 * 1024,
 };
 const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
+/** Stated in docs/screenshot.md. */
+export const SCREENSHOT_LIMITS: ScreenshotLimits = { maxImageHeight: 16_384, maxImageBytes: 5 * 1024 * 1024, maxWaitMs: 10_000 };
+
+/** What one render or screenshot does with its fresh context, under the renderer's deadline. */
+type ContextWork<T> = (context: RenderContext, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
 
 export function createRenderer(options: RendererOptions): BrowserRenderer {
   const settings = { ...DEFAULTS, ...definedOnly(options) };
+  const screenshotLimits: ScreenshotLimits = { ...SCREENSHOT_LIMITS, ...definedOnly(options.screenshotLimits ?? {}) };
   const discovery: BrowserDiscovery = findBrowser(options.browserPath);
   const sandbox = options.sandbox ?? process.getuid?.() !== 0;
   const slots = createRenderSlots(settings.pages, settings.maxQueue);
@@ -226,7 +237,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  async function renderOnce(url: string, signal: AbortSignal, checkNavigation: NavigationCheck | undefined, done: () => void): Promise<RenderedDom> {
+  async function runInContext<T>(work: ContextWork<T>, signal: AbortSignal, done: () => void): Promise<T> {
     const generation = acquireGeneration();
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.totalTimeoutMs)]);
     const timedOut = new Promise<never>((_, reject) => {
@@ -249,10 +260,10 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       // has a page free for it. Opening one costs the browser ~160 ms of CPU: opened as the render
       // started, it slowed this render's navigation and its last requests.
       const progress = { onQuieting: () => refillSpares(generation) };
-      const work = opened.then((context) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline, progress));
-      work.catch(() => undefined);
+      const working = opened.then((context) => work(context, deadline, progress));
+      working.catch(() => undefined);
       try {
-        return await Promise.race([work, timedOut, generation.lost]);
+        return await Promise.race([working, timedOut, generation.lost]);
       } catch (error) {
         if (error instanceof ApiError) throw error;
         if (generation.dead) throw new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced.", cause: error });
@@ -285,14 +296,24 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
+  /** Waits for a page of the pool, then runs `work` in a fresh context of it. */
+  async function inPool<T>(signal: AbortSignal, work: ContextWork<T>): Promise<T> {
+    if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
+    if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
+    await slots.acquire(signal);
+    renders++;
+    return runInContext(work, signal, () => slots.release());
+  }
+
   return {
-    async render(url, signal, checkNavigation) {
-      if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
-      if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
-      await slots.acquire(signal);
-      renders++;
-      const releaseSlot = () => slots.release();
-      return renderOnce(url, signal, checkNavigation, releaseSlot);
+    render(url, signal, checkNavigation) {
+      return inPool(signal, (context, deadline, progress) => renderInContext(context, url, { ...pageOptions, checkNavigation }, deadline, progress));
+    },
+
+    screenshot(url, spec, signal, checkNavigation) {
+      return inPool(signal, (context, deadline, progress) =>
+        captureInContext(context, url, spec, { ...pageOptions, checkNavigation }, screenshotLimits, deadline, progress),
+      );
     },
 
     status() {

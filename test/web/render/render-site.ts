@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 
 export const RENDER_FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "render");
 
@@ -21,6 +22,41 @@ export interface RenderSite {
   /** Highest number of /slow.html requests in flight at once. */
   peakSlow(): number;
   stop(): Promise<void>;
+}
+
+let redPng: Buffer | undefined;
+let hugePng: Buffer | undefined;
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG of `rows` (each a filter byte and the row's samples) with colour type 0 (grey) or 2 (RGB). */
+function png(width: number, height: number, colourType: 0 | 2, rows: Buffer): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = colourType;
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, pngChunk("IHDR", header), pngChunk("IDAT", deflateSync(rows)), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
+  return png(width, height, 2, Buffer.concat(Array.from({ length: height }, () => row)));
+}
+
+function grayPng(width: number, height: number): Buffer {
+  const row = Buffer.alloc(1 + width, 0x80);
+  row[0] = 0; // filter: none
+  return png(width, height, 0, Buffer.concat(Array.from({ length: height }, () => row)));
 }
 
 export async function startRenderSite(options: { slowMs?: number } = {}): Promise<RenderSite> {
@@ -41,6 +77,9 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     if (path === "/robots.txt") return send(200, "text/plain", "User-agent: *\nDisallow: /private\n");
     if (path === "/data.json") return send(200, "application/json", JSON.stringify({ sentence: DATA_SENTENCE }));
     if (path.startsWith("/asset/")) return send(200, "application/octet-stream", Buffer.alloc(64));
+    // Screenshot fixtures: a small red image, and one that states 8000×8000 pixels in 60 KiB (a decompression bomb).
+    if (path.startsWith("/image/huge")) return send(200, "image/png", (hugePng ??= grayPng(8000, 8000)));
+    if (path.startsWith("/image/")) return send(200, "image/png", (redPng ??= solidPng(64, 64, [255, 0, 0])));
     if (path === "/download.bin") return send(200, "application/octet-stream", Buffer.alloc(1024), { "content-disposition": "attachment; filename=payload.bin" });
     if (path === "/sw.js") return send(200, "text/javascript", "self.addEventListener('fetch', () => {});");
     if (path === "/popup-target.html") return send(200, "text/html", "<p>popup</p>");

@@ -4,32 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { ApiError } from "../../../src/errors.ts";
-import { createWebEngine, type WebEngine } from "../../../src/web/engine.ts";
 import { LANE_IDLE, NOT_A_RENDER, NOT_REQUESTED, type ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
 import { UNSETTLED_WARNING } from "../../../src/web/render/render-page.ts";
-import { type BrowserRenderer, createRenderer, type RendererOptions } from "../../../src/web/render/renderer.ts";
+import { createRenderer } from "../../../src/web/render/renderer.ts";
 import { listProcessTree } from "../../../scripts/bench/render-rss.ts";
 import { exchange } from "./raw-proxy.ts";
-import { createRecordingResolver, createRecordingSockets, PRIVATE_NAMES } from "./recording-socket.ts";
+import { createRecordingSockets } from "./recording-socket.ts";
+import { createHarness, eventually, type Harness, rejection, USER_AGENT } from "./render-harness.ts";
 import { DATA_SENTENCE, type RenderSite, startRenderSite } from "./render-site.ts";
 import { skipWithout } from "../../support/requirements.ts";
 
 const describeWithBrowser = skipWithout("chromium", "the renderer with a real Chromium") ? describe.skip : describe;
-const USER_AGENT = "Tollbooth/test (+https://example.invalid/contact)";
 const SLOW = 60_000;
-
-function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  return promise.then(
-    () => {
-      throw new Error("expected the render to fail");
-    },
-    (error: unknown) => {
-      if (!(error instanceof ApiError)) throw error;
-      return error;
-    },
-  );
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -38,46 +24,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
-
-interface Harness {
-  renderer: BrowserRenderer;
-  engine: WebEngine;
-  sockets: ReturnType<typeof createRecordingSockets>;
-  names: ReturnType<typeof createRecordingResolver>;
-  decisions: ProxyDecision[];
-}
-
-function createHarness(overrides: Partial<RendererOptions> = {}): Harness {
-  const sockets = createRecordingSockets();
-  const names = createRecordingResolver(PRIVATE_NAMES);
-  const decisions: ProxyDecision[] = [];
-  const renderer = createRenderer({
-    userAgent: USER_AGENT,
-    policy: { allowLoopbackTargets: true, resolver: names.resolver },
-    proxyConnect: sockets.connect,
-    onProxyDecision: (d) => decisions.push(d),
-    navigationTimeoutMs: 4_000,
-    totalTimeoutMs: 8_000,
-    settleTimeoutMs: 1_500,
-    ...overrides,
-  });
-  const engine = createWebEngine({
-    userAgent: USER_AGENT,
-    allowLoopbackTargets: true,
-    resolver: names.resolver,
-    renderer: (url, signal, checkNavigation) => renderer.render(url, signal, checkNavigation),
-  });
-  return { renderer, engine, sockets, names, decisions };
 }
 
 describeWithBrowser("web/renderer with Chromium", () => {
