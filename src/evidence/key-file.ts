@@ -124,18 +124,18 @@ export async function openEvidenceKeys(dataDir: string, now: () => Date = () => 
   }
   let file = readKeyFile(path);
   let signing = await signingKeyOf(file);
-  let seen = statSync(path).mtimeMs;
+  let seen = fileVersion(path);
   let checkedAt = Date.now();
   const fresh = async () => {
     if (Date.now() - checkedAt < recheckMs) return;
     checkedAt = Date.now();
-    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-    if (mtime === undefined || mtime === seen) return;
+    const version = fileVersion(path);
+    if (version === undefined || version === seen) return;
     // A rotation: take the new file whole, or keep signing with the old key if it cannot be read.
     const next = readKeyFile(path);
     signing = await signingKeyOf(next);
     file = next;
-    seen = mtime;
+    seen = version;
   };
   return {
     current: async () => {
@@ -166,4 +166,10 @@ export async function rotateEvidenceKeys(dataDir: string, now = new Date()): Pro
   const keys = file.keys.map((k): StoredKey => (k.kid === file.current ? { kid: k.kid, created_at: k.created_at, retired_at: now.toISOString(), public: k.public } : k));
   writeKeyFile(path, { format: fileFormat, current: fresh.kid, keys: [fresh, ...keys] });
   return { retired: file.current, current: fresh.kid, path };
+}
+
+/** What tells a rewritten key file from the one read: its modification time alone can stay the same when a rotation follows within the kernel's timestamp tick. */
+function fileVersion(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
 }

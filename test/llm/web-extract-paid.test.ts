@@ -79,7 +79,8 @@ describe("web/extract paid (official buyer, anvil)", () => {
     expect(receipt.value.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await verifyEvidence(done.body.result, await jwks())).toMatchObject({
       valid: true,
-      statements: [{ version: "web-extract/1", server: "http://127.0.0.1:8402", payment: { network: receipt.value.network, transaction: receipt.value.transaction } }],
+      // Without --public-url the statement names the bind address (payments on binds 0.0.0.0), never the caller's Host.
+      statements: [{ version: "web-extract/1", server: "http://0.0.0.0:8402", payment: { network: receipt.value.network, transaction: receipt.value.transaction } }],
     });
   }, 30_000);
 

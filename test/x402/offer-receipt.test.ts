@@ -184,7 +184,8 @@ describe("signed offers and receipts over A2A", () => {
     const task = await send({ $case: "data", value: { skill: "web.read", url: pageUrl() } });
     expect(meta(task)["x402.payment.status"]).toBe("payment-required");
     const required = meta(task)["x402.payment.required"] as PaymentRequired;
-    expect(required.resource.url).toBe(`${base}/a2a?skill=web.read`);
+    // Each offer names its own task's offer id (A2A payments are bound to the offer made for that task).
+    expect(required.resource.url).toStartWith(`${base}/a2a?skill=web.read&offer=`);
     await expectSignedOffers(required);
 
     const done = await send({ $case: "text", value: "payment" }, task.id, { "x402.payment.status": "payment-submitted", "x402.payment.payload": await sign(required) });
