@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordPage, trainBlockModel, type BlockRecord } from "./block-model/training.ts";
+import { recordPage, trainBlockModel } from "./block-model/training.ts";
 import { option } from "./bench/dev-set.ts";
 import { loadSources, sourceOrder, WIDE_SET_DIR } from "./bench/extraction-sources.ts";
 
@@ -17,13 +17,13 @@ const pages = loadSources({
   news: option("news", join(repoRoot, ".tmp/extraction/news")),
   trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
 });
-const records: BlockRecord[] = [];
-for (const page of pages) records.push(...recordPage(page).records);
+const pagesRecorded = pages.map(recordPage);
+const labelled = pagesRecorded.flatMap((page) => page.blocks.filter((block) => block.label !== undefined));
 const recorded = performance.now();
-const model = trainBlockModel(records);
+const model = trainBlockModel(pagesRecorded);
 const out = option("out", join(repoRoot, "src/web/extract/block-model.json"));
 writeFileSync(out, `${JSON.stringify(model, null, 1)}\n`);
 const counts = sourceOrder(pages).map((source) => `${source} ${pages.filter((page) => page.source === source).length}`);
 console.log(`pages: ${counts.join(", ")}`);
-console.log(`blocks: ${records.length} labelled (${records.filter((record) => record.label === 1).length} boilerplate); words in the model: ${Object.keys(model.words).length}; threshold ${model.threshold}`);
+console.log(`blocks: ${labelled.length} labelled (${labelled.filter((block) => block.label === 1).length} boilerplate); words in the model: ${Object.keys(model.words).length}; threshold ${model.threshold}`);
 console.log(`recording ${((recorded - started) / 1000).toFixed(1)} s, training ${((performance.now() - recorded) / 1000).toFixed(1)} s; written to ${out}`);

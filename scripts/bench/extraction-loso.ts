@@ -6,34 +6,33 @@
  * trained on every source: seen figures) on each source, the wide set pooled, and the 150-page dev set.
  *
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
- * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR
- * (each skipped when absent; default .tmp/extraction/news and .tmp/extraction/trafeval in the repository).
+ * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
+ * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
+ * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import { recordPage, trainBlockModel, type BlockRecord } from "../block-model/training.ts";
+import { recordPage, trainBlockModel } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
-import { loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
+import { EVALUATION_ONLY, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
 const repoRoot = join(import.meta.dir, "..", "..");
 const pages = loadSources({
   wide: option("wide", WIDE_SET_DIR),
   news: option("news", join(repoRoot, ".tmp/extraction/news")),
   trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
+  trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
 });
 const order = sourceOrder(pages);
 const started = performance.now();
 
-/** Today's text of every page (the recorder removes nothing) and the labelled blocks. */
-const todayTexts = new Map<string, string>();
-const records: BlockRecord[] = [];
-for (const page of pages) {
-  const recorded = recordPage(page);
-  todayTexts.set(page.id, recorded.text);
-  records.push(...recorded.records);
-}
+/** Today's text of every page (the recorder removes nothing) and its blocks. */
+const recorded = pages.map(recordPage);
+const todayTexts = new Map(recorded.map((page) => [page.page.id, page.text]));
+const blockCount = recorded.reduce((sum, page) => sum + page.blocks.length, 0);
+const labelled = recorded.flatMap((page) => page.blocks.filter((block) => block.label !== undefined));
 const recordedAt = performance.now();
 
 function extractWith(model: BlockModel, of: readonly SourcePage[], into: Map<string, string>): void {
@@ -50,12 +49,14 @@ function extractWith(model: BlockModel, of: readonly SourcePage[], into: Map<str
 const heldOutTexts = new Map<string, string>();
 const thresholds: Record<string, number> = {};
 let trainingMs = 0;
-for (const source of order) {
+const folds = order.filter((source) => !(source in EVALUATION_ONLY));
+for (const source of folds) {
   const trainStart = performance.now();
-  const model = trainBlockModel(records.filter((record) => record.source !== source));
+  const model = trainBlockModel(recorded.filter((page) => page.page.source !== source && !(page.page.source in EVALUATION_ONLY)));
   trainingMs += performance.now() - trainStart;
-  thresholds[source] = model.threshold;
-  extractWith(model, pages.filter((page) => page.source === source), heldOutTexts);
+  const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
+  for (const of of order) if (heldOut(of)) thresholds[of] = model.threshold;
+  extractWith(model, pages.filter((page) => heldOut(page.source)), heldOutTexts);
 }
 const shippedTexts = new Map<string, string>();
 extractWith(SHIPPED_BLOCK_MODEL, pages, shippedTexts);
@@ -73,8 +74,8 @@ extractWith(SHIPPED_BLOCK_MODEL, devPages, devShipped);
 
 const f = (value: number) => value.toFixed(4);
 const cell = (score: SourceScore) => `${f(score.f1)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`;
-console.log(`pages ${pages.length}, labelled blocks ${records.length} (boilerplate ${records.filter((r) => r.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${order.length} models ${(trainingMs / 1000).toFixed(1)} s`);
-console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only)`);
+console.log(`pages ${pages.length}, blocks ${blockCount}, labelled ${labelled.length} (boilerplate ${labelled.filter((block) => block.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${folds.length} models ${(trainingMs / 1000).toFixed(1)} s`);
+console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only; ${Object.entries(EVALUATION_ONLY).map(([only, fold]) => `${only} is never trained on and is held out with ${fold}`).join("; ")})`);
 console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | shipped model (seen)`);
 const rows: Record<string, unknown>[] = [];
 for (const [i, source] of order.entries()) {

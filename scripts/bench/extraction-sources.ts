@@ -11,17 +11,20 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DEV_SET_DIR } from "./dev-set.ts";
 
-type TpFpFn = [number, number, number];
+export type TpFpFn = [number, number, number];
+export type SnippetCounts = [tp: number, fn: number, fp: number, tn: number];
 /** The shared harness's scorer (outside the repository, so loaded by path): shingle F1 as the wide set's by-source.ts scores it. */
 const scorer = (await import(join(DEV_SET_DIR, "..", "score.ts"))) as {
   shingleMatch(truth: string, prediction: string): TpFpFn;
   metricsFrom(items: TpFpFn[]): { f1: number; precision: number; recall: number };
 };
 const { metricsFrom, shingleMatch } = scorer;
+export { metricsFrom };
 
 export const WIDE_SET_DIR = join(DEV_SET_DIR, "..", "wide");
 
-export type Truth = { kind: "text"; text: string } | { kind: "snippets"; with: string[]; without: string[] };
+/** A text truth, or snippets (`collapse`: matched with whitespace collapsed on both sides, as trafilatura's current eval_common.py does). */
+export type Truth = { kind: "text"; text: string } | { kind: "snippets"; with: string[]; without: string[]; collapse?: boolean };
 
 export interface SourcePage {
   id: string;
@@ -48,14 +51,14 @@ export function loadTextSet(dir: string, rename: (source: string) => string = (s
 }
 
 /** trafilatura's snippet set as built by trafeval/prepare.py (data/pages.json, data/html/<id>.html.gz). */
-export function loadSnippetSet(dir: string, source: string): SourcePage[] {
+export function loadSnippetSet(dir: string, source: string, collapse = false): SourcePage[] {
   const pages = JSON.parse(readFileSync(join(dir, "pages.json"), "utf8")) as { id: string; url: string; with: string[]; without: string[] }[];
   return pages.map((page) => ({
     id: `${source}-${page.id}`,
     source,
     html: gunzipText(join(dir, "html", `${page.id}.html.gz`)),
     url: page.url,
-    truth: { kind: "snippets", with: page.with, without: page.without },
+    truth: { kind: "snippets", with: page.with, without: page.without, collapse },
   }));
 }
 
@@ -65,21 +68,29 @@ export interface SourceDirs {
   news?: string;
   /** trafeval prepare.py output; skipped when absent. */
   trafeval?: string;
+  /** trafeval-current.py output (trafilatura's current set); skipped when absent. Measured, never trained on. */
+  trafevalCurrent?: string;
 }
+
+/** Sources scored but never trained on, and the source whose fold also holds them out (the same pages, grown). */
+export const EVALUATION_ONLY: Record<string, string> = { "trafilatura-2026": "trafilatura-2022" };
 
 /** Every source found in `dirs`, pages in a stable order. */
 export function loadSources(dirs: SourceDirs): SourcePage[] {
   const pages = loadTextSet(dirs.wide);
   if (dirs.news && existsSync(join(dirs.news, "ground-truth.json"))) pages.push(...loadTextSet(dirs.news, () => "l3s-news"));
   if (dirs.trafeval && existsSync(join(dirs.trafeval, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafeval, "trafilatura-2022"));
+  if (dirs.trafevalCurrent && existsSync(join(dirs.trafevalCurrent, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafevalCurrent, "trafilatura-2026", true));
   return pages;
 }
 
 /** Snippet counts of one page (comparison.py: a plain substring test on the extracted text). */
-function snippetCounts(truth: { with: string[]; without: string[] }, text: string): [number, number, number, number] {
+export function snippetCounts(truth: { with: string[]; without: string[]; collapse?: boolean }, extracted: string): SnippetCounts {
+  const norm = (value: string) => (truth.collapse ? value.replace(/\s+/g, " ").trim() : value);
+  const text = norm(extracted);
   let tp = 0, fn = 0, fp = 0, tn = 0;
-  for (const snippet of truth.with) snippet !== "" && text.includes(snippet) ? tp++ : fn++;
-  for (const snippet of truth.without) snippet !== "" && text.includes(snippet) ? fp++ : tn++;
+  for (const snippet of truth.with) snippet !== "" && text.includes(norm(snippet)) ? tp++ : fn++;
+  for (const snippet of truth.without) snippet !== "" && text.includes(norm(snippet)) ? fp++ : tn++;
   return [tp, fn, fp, tn];
 }
 
@@ -103,14 +114,18 @@ export function scoreBySource(pages: readonly SourcePage[], texts: ReadonlyMap<s
       else snippetCounts(page.truth, text).forEach((count, i) => (snippets[i] = (snippets[i] as number) + count));
     }
     if (shingled.length > 0) return { source, pages: own.length, ...metricsFrom(shingled) };
-    const [tp, fn, fp] = snippets as [number, number, number, number];
-    return { source, pages: own.length, f1: (2 * tp) / (2 * tp + fp + fn), precision: tp / (tp + fp), recall: tp / (tp + fn) };
+    return { source, pages: own.length, ...snippetMetrics(snippets as SnippetCounts) };
   });
+}
+
+/** F, precision and recall of summed snippet counts (comparison.py's calculate_scores). */
+export function snippetMetrics([tp, fn, fp]: SnippetCounts): { f1: number; precision: number; recall: number } {
+  return { f1: (2 * tp) / (2 * tp + fp + fn), precision: tp / (tp + fp), recall: tp / (tp + fn) };
 }
 
 /** Sources in a stable order: the wide set's first, then the others as found. */
 export function sourceOrder(pages: readonly SourcePage[]): string[] {
-  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022"];
+  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026"];
   const found = [...new Set(pages.map((page) => page.source))];
   return [...preferred.filter((source) => found.includes(source)), ...found.filter((source) => !preferred.includes(source))];
 }
