@@ -232,6 +232,8 @@ export interface TrainOptions {
   maxShare?: number;
   /** How much F1 a training source may lose at the chosen threshold (chooseThreshold). */
   tolerance?: number;
+  /** "mean": the threshold raising the training sources' mean F1 most; "maximin": the one raising their least gain most. */
+  criterion?: "mean" | "maximin";
 }
 
 interface TrainingBlock {
@@ -322,7 +324,7 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     threshold: 1.01,
     maxShare,
   };
-  model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005);
+  model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean");
   return model;
 }
 
@@ -334,7 +336,7 @@ const THRESHOLDS = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45,
  * out of today's text and scored as the harness scores) while none of them loses more than `tolerance`; above 1
  * (the filter removes nothing) when no threshold gains.
  */
-function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number): number {
+function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number, criterion: "mean" | "maximin"): number {
   const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (block.share <= model.maxShare ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
   const at = (threshold: number) => (page: RecordedPage) => (probabilities.get(page) as number[]).map((p) => p >= threshold);
   const unchanged = new Map<RecordedPage, TpFpFn | SnippetCounts>();
@@ -344,7 +346,7 @@ function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tole
   for (const threshold of THRESHOLDS) {
     const after = proxySourceF1(pages, at(threshold), unchanged);
     const deltas = [...before].map(([source, f1]) => (after.get(source) ?? 0) - f1);
-    const gain = deltas.reduce((sum, delta) => sum + delta, 0) / deltas.length;
+    const gain = criterion === "maximin" ? Math.min(...deltas) : deltas.reduce((sum, delta) => sum + delta, 0) / deltas.length;
     if (Math.min(...deltas) >= -tolerance && gain > bestGain) (bestGain = gain), (best = threshold);
   }
   return best;
