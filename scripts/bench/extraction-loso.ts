@@ -6,6 +6,7 @@
  * trained on every source: seen figures) on each source, the wide set pooled, and the 150-page dev set.
  *
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
+ *     [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices; the shipped column stays the file's)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
  * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
  * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
@@ -14,7 +15,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import { recordPage, trainBlockModel } from "../block-model/training.ts";
+import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { EVALUATION_ONLY, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
@@ -26,6 +27,12 @@ const pages = loadSources({
   trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
 });
 const order = sourceOrder(pages);
+/** Training choices to judge (training.ts TrainOptions); the defaults are the shipped model's. */
+const trainOptions: TrainOptions = {
+  criterion: option("criterion", "mean") === "maximin" ? "maximin" : "mean",
+  l2: Number(option("l2", "1e-4")),
+  minPages: Number(option("min-pages", "10")),
+};
 const started = performance.now();
 
 /** Today's text of every page (the recorder removes nothing) and its blocks. */
@@ -52,7 +59,7 @@ let trainingMs = 0;
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 for (const source of folds) {
   const trainStart = performance.now();
-  const model = trainBlockModel(recorded.filter((page) => page.page.source !== source && !(page.page.source in EVALUATION_ONLY)));
+  const model = trainBlockModel(recorded.filter((page) => page.page.source !== source && !(page.page.source in EVALUATION_ONLY)), trainOptions);
   trainingMs += performance.now() - trainStart;
   const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
   for (const of of order) if (heldOut(of)) thresholds[of] = model.threshold;
