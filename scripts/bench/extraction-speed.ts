@@ -9,7 +9,8 @@
  * CPU time (this thread's, see extraction-thread-clock.ts): on a loaded machine the difference is
  * time spent waiting for a core, not extraction work.
  *
- *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N] [--tail N]
+ *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N] [--tail N] [--block-filter]
+ * --block-filter adds our extraction with the learned block filter on (block-filter.ts, off by default).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -18,6 +19,7 @@ import { gunzipSync } from "node:zlib";
 import { Window } from "happy-dom";
 import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
 import { extractHtml } from "../../src/web/extract/extract.ts";
+import { modelJudge, SHIPPED_BLOCK_MODEL } from "../../src/web/extract/block-filter.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
 import { REFERENCE_WINDOW_SETTINGS, readabilityText } from "./readability-reference.ts";
@@ -27,6 +29,7 @@ const rounds = Number(option("rounds", "3"));
 const limit = Number(option("limit", "0"));
 const tail = Number(option("tail", "0"));
 const URL_BASE = "https://example.com/";
+const shippedJudge = modelJudge(SHIPPED_BLOCK_MODEL);
 
 const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
 const chosen = limit > 0 ? files.slice(0, limit) : files;
@@ -35,6 +38,7 @@ const pages = chosen.map((f) => gunzipSync(readFileSync(join(dataDir, "html", f)
 type Runner = (html: string) => Promise<unknown>;
 const runners: Record<string, Runner> = {
   "ours (extractHtml, text)": (html) => extractHtml({ html, url: URL_BASE, markdown: false }),
+  ...(process.argv.includes("--block-filter") ? { "ours with the learned block filter": (html: string) => extractHtml({ html, url: URL_BASE, markdown: false, blockJudge: shippedJudge }) } : {}),
   "readability on happy-dom": (html) => readabilityText(html),
   "happy-dom parse alone (Window+write+close)": async (html) => {
     const window = new Window({ url: URL_BASE, settings: REFERENCE_WINDOW_SETTINGS });

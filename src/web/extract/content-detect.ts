@@ -6,6 +6,7 @@
  */
 import type { DomChanges } from "./content-changes.ts";
 import { createElement, parentElementOf, type Element } from "./dom.ts";
+import { filterBlocks } from "./block-filter.ts";
 import { chooseContent } from "./content-choose.ts";
 import { cleanContent } from "./content-clean.ts";
 import { ownProse, walkDocument, type DetectOptions, type Info } from "./content-score.ts";
@@ -35,5 +36,6 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
   for (const element of lead) changes.move(root, element, first);
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
   cleanContent(walk, root, prose, changes);
+  if (options.blocks) filterBlocks(root, body, options.title ?? "", options.blocks, changes);
   return root;
 }

@@ -5,6 +5,7 @@
  * element counts, how a paragraph scores or what the walk drops unseen belongs here; the measures the choosing
  * and cleaning rules read from those counts (link density, prose, final score) are defined here too.
  */
+import type { BlockJudge } from "./block-filter.ts";
 import { isTag, isText, selectFirstIn, type ChildNode, type Element } from "./dom.ts";
 import { NEVER_CONTENT, NEVER_CONTENT_TAGS, CHROME_TAGS, CONTENT_NAMED, classifyElement, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
@@ -63,6 +64,8 @@ export interface DetectOptions {
   keepComments?: boolean;
   /** The page's <title>, to find the heading that holds it (see preferTitled). */
   title?: string;
+  /** The learned filter's judge of the cleaned content's leaf blocks (block-filter.ts); none: no such filter. */
+  blocks?: BlockJudge;
 }
 
 export interface Walk {

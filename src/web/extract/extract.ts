@@ -15,6 +15,7 @@ import { ApiError } from "../../errors.ts";
 import { firstMatchIn, outermostMatchesIn, SelectorBudget } from "./caller-selectors.ts";
 import { renderCanonicalText, renderInlineText } from "../text/canonical-text.ts";
 import { DomChanges } from "./content-changes.ts";
+import { DEFAULT_BLOCK_JUDGE, type BlockJudge } from "./block-filter.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
@@ -71,6 +72,11 @@ export interface ExtractHtmlInput {
    */
   ignoreSelectors?: readonly string[];
   markdown: boolean;
+  /**
+   * The learned block filter's judge (block-filter.ts): undefined for the shipped default (DEFAULT_BLOCK_JUDGE), null
+   * for none. Benchmarks and training pass their own.
+   */
+  blockJudge?: BlockJudge | null;
 }
 
 /** Main content shorter than this (characters of canonical text) counts as "found too little". */
@@ -251,9 +257,9 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, keepComments = false): MainContent | undefined {
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
   const headline = selectFirstIn(body, "h1")?.cloneNode(true);
-  const content = detectMainContent(body, { useNames, keepComments, title: pageTitle }, changes);
+  const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, ...(blocks ? { blocks } : {}) }, changes);
   if (!content) return undefined;
   keepHeadline(content, headline, changes, pageTitle);
   const text = canonicalTextOf(content);
@@ -301,17 +307,18 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const body = page.body;
     const changes = new DomChanges();
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
+    const blocks = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
     const detect = () => {
-      let found = findMainContent(body, true, changes, minChars, declaredTitle);
+      let found = findMainContent(body, true, changes, minChars, declaredTitle, blocks);
       if (!found) {
         changes.undo();
-        found = findMainContent(body, false, changes, minChars, declaredTitle);
+        found = findMainContent(body, false, changes, minChars, declaredTitle, blocks);
       }
       if (!found) {
         changes.undo();
         // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
         // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
-        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, true);
+        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, blocks, true);
       }
       return found;
     };

@@ -1,0 +1,105 @@
+/**
+ * Leave-one-source-out judgement of the learned block filter (issue 44): for each public source in turn, the block
+ * model is trained on all the others (scripts/block-model/training.ts) and the left-out source is extracted with
+ * it; its F1 is printed beside today's extraction (the filter off) in the same run. A source the model never saw
+ * going down means the filter does not generalise. Then the shipped model (src/web/extract/block-model.json,
+ * trained on every source: seen figures) on each source, the wide set pooled, and the 150-page dev set.
+ *
+ *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
+ *     [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices; the shipped column stays the file's)
+ * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
+ * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
+ * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { extractHtmlSync } from "../../src/web/extract/extract.ts";
+import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
+import { DEV_SET_DIR, option } from "./dev-set.ts";
+import { EVALUATION_ONLY, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
+
+const repoRoot = join(import.meta.dir, "..", "..");
+const pages = loadSources({
+  wide: option("wide", WIDE_SET_DIR),
+  news: option("news", join(repoRoot, ".tmp/extraction/news")),
+  trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
+  trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
+});
+const order = sourceOrder(pages);
+/** Training choices to judge (training.ts TrainOptions); the defaults are the shipped model's. */
+const trainOptions: TrainOptions = {
+  criterion: option("criterion", "mean") === "maximin" ? "maximin" : "mean",
+  l2: Number(option("l2", "1e-4")),
+  minPages: Number(option("min-pages", "10")),
+};
+const started = performance.now();
+
+/** Today's text of every page (the recorder removes nothing) and its blocks. */
+const recorded = pages.map(recordPage);
+const todayTexts = new Map(recorded.map((page) => [page.page.id, page.text]));
+const blockCount = recorded.reduce((sum, page) => sum + page.blocks.length, 0);
+const labelled = recorded.flatMap((page) => page.blocks.filter((block) => block.label !== undefined));
+const recordedAt = performance.now();
+
+function extractWith(model: BlockModel, of: readonly SourcePage[], into: Map<string, string>): void {
+  const judge = modelJudge(model);
+  for (const page of of) {
+    try {
+      into.set(page.id, extractHtmlSync({ html: page.html, url: page.url, markdown: false, blockJudge: judge }).text);
+    } catch {
+      into.set(page.id, "");
+    }
+  }
+}
+
+const heldOutTexts = new Map<string, string>();
+const thresholds: Record<string, number> = {};
+let trainingMs = 0;
+const folds = order.filter((source) => !(source in EVALUATION_ONLY));
+for (const source of folds) {
+  const trainStart = performance.now();
+  const model = trainBlockModel(recorded.filter((page) => page.page.source !== source && !(page.page.source in EVALUATION_ONLY)), trainOptions);
+  trainingMs += performance.now() - trainStart;
+  const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
+  for (const of of order) if (heldOut(of)) thresholds[of] = model.threshold;
+  extractWith(model, pages.filter((page) => heldOut(page.source)), heldOutTexts);
+}
+const shippedTexts = new Map<string, string>();
+extractWith(SHIPPED_BLOCK_MODEL, pages, shippedTexts);
+
+const today = scoreBySource(pages, todayTexts, order);
+const heldOut = scoreBySource(pages, heldOutTexts, order);
+const shipped = scoreBySource(pages, shippedTexts, order);
+const wideSources = ["dragnet", "cleaneval", "portal", "readability"];
+const widePages = pages.map((page) => (wideSources.includes(page.source) ? { ...page, source: "wide pooled" } : page));
+const pooled = (texts: Map<string, string>) => scoreBySource(widePages, texts, ["wide pooled"])[0] as SourceScore;
+const devPages = loadTextSet(option("dev", DEV_SET_DIR));
+const devToday = new Map(devPages.map((page) => [page.id, extractHtmlSync({ html: page.html, url: page.url, markdown: false, blockJudge: null }).text]));
+const devShipped = new Map<string, string>();
+extractWith(SHIPPED_BLOCK_MODEL, devPages, devShipped);
+
+const f = (value: number) => value.toFixed(4);
+const cell = (score: SourceScore) => `${f(score.f1)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`;
+console.log(`pages ${pages.length}, blocks ${blockCount}, labelled ${labelled.length} (boilerplate ${labelled.filter((block) => block.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${folds.length} models ${(trainingMs / 1000).toFixed(1)} s`);
+console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only; ${Object.entries(EVALUATION_ONLY).map(([only, fold]) => `${only} is never trained on and is held out with ${fold}`).join("; ")})`);
+console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | shipped model (seen)`);
+const rows: Record<string, unknown>[] = [];
+for (const [i, source] of order.entries()) {
+  const before = today[i] as SourceScore;
+  const after = heldOut[i] as SourceScore;
+  const seen = shipped[i] as SourceScore;
+  const delta = after.f1 - before.f1;
+  console.log(`${source.padEnd(18)} ${String(before.pages).padStart(5)}  ${cell(before).padEnd(28)}  ${cell(after).padEnd(28)}  ${(delta >= 0 ? "+" : "") + delta.toFixed(4)}  ${(thresholds[source] ?? 0).toFixed(2)}  | ${cell(seen)}`);
+  rows.push({ source, pages: before.pages, today: before, heldOut: after, shipped: seen, threshold: thresholds[source] });
+}
+const wideToday = pooled(todayTexts);
+const wideHeldOut = pooled(heldOutTexts);
+const wideShipped = pooled(shippedTexts);
+console.log(`${"wide pooled".padEnd(18)} ${String(wideToday.pages).padStart(5)}  ${cell(wideToday).padEnd(28)}  ${cell(wideHeldOut).padEnd(28)}  ${((wideHeldOut.f1 - wideToday.f1 >= 0 ? "+" : "") + (wideHeldOut.f1 - wideToday.f1).toFixed(4))}        | ${cell(wideShipped)}`);
+const [devBefore, devAfter] = [scoreBySource(devPages, devToday, ["dev"])[0], scoreBySource(devPages, devShipped, ["dev"])[0]] as [SourceScore, SourceScore];
+console.log(`${"dev (150, unseen by training)".padEnd(30)} today ${cell(devBefore)}   shipped model ${cell(devAfter)}`);
+const worse = order.filter((_, i) => (heldOut[i] as SourceScore).f1 < (today[i] as SourceScore).f1);
+console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
+const json = option("json", "");
+if (json) writeFileSync(json, JSON.stringify({ rows, wide: { today: wideToday, heldOut: wideHeldOut, shipped: wideShipped }, dev: { today: devBefore, shipped: devAfter } }, null, 1));

@@ -1,0 +1,131 @@
+/**
+ * The public annotated extraction sets as sources for training the block model and judging it source by source:
+ * the wide set's four (dragnet, cleaneval, portal, readability), L3S-GN1 news (unseen-set.ts --source news, both
+ * halves) and trafilatura's 2022 snippet set (../shared/bench/extraction/trafeval/prepare.py --out DIR). Each page
+ * carries its truth: a text (scored with the shared scorer's shingle F1) or "with"/"without" snippets (scored as
+ * trafilatura's comparison.py did). Never the Zyte/scrapinghub article-extraction-benchmark pages, nor a set that
+ * includes them (issue 44). The pages are read from their folders and never committed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { DEV_SET_DIR } from "./dev-set.ts";
+
+export type TpFpFn = [number, number, number];
+export type SnippetCounts = [tp: number, fn: number, fp: number, tn: number];
+/** The shared harness's scorer (outside the repository, so loaded by path): shingle F1 as the wide set's by-source.ts scores it. */
+const scorer = (await import(join(DEV_SET_DIR, "..", "score.ts"))) as {
+  shingleMatch(truth: string, prediction: string): TpFpFn;
+  metricsFrom(items: TpFpFn[]): { f1: number; precision: number; recall: number };
+};
+const { metricsFrom, shingleMatch } = scorer;
+export { metricsFrom };
+
+export const WIDE_SET_DIR = join(DEV_SET_DIR, "..", "wide");
+
+/** A text truth, or snippets (`collapse`: matched with whitespace collapsed on both sides, as trafilatura's current eval_common.py does). */
+export type Truth = { kind: "text"; text: string } | { kind: "snippets"; with: string[]; without: string[]; collapse?: boolean };
+
+export interface SourcePage {
+  id: string;
+  source: string;
+  html: string;
+  url: string;
+  truth: Truth;
+}
+
+const gunzipText = (path: string) => gunzipSync(readFileSync(path)).toString("utf8");
+
+/** Pages of a harness-format set (html/<id>.html.gz, ground-truth.json with a source per page); `rename` maps its source names. */
+export function loadTextSet(dir: string, rename: (source: string) => string = (source) => source): SourcePage[] {
+  const truth = JSON.parse(readFileSync(join(dir, "ground-truth.json"), "utf8")) as Record<string, { articleBody: string; source?: string }>;
+  return Object.entries(truth)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([id, entry]) => ({
+      id,
+      source: rename(entry.source ?? "dev"),
+      html: gunzipText(join(dir, "html", `${id}.html.gz`)),
+      url: "https://example.com/",
+      truth: { kind: "text", text: entry.articleBody },
+    }));
+}
+
+/** trafilatura's snippet set as built by trafeval/prepare.py (data/pages.json, data/html/<id>.html.gz). */
+export function loadSnippetSet(dir: string, source: string, collapse = false): SourcePage[] {
+  const pages = JSON.parse(readFileSync(join(dir, "pages.json"), "utf8")) as { id: string; url: string; with: string[]; without: string[] }[];
+  return pages.map((page) => ({
+    id: `${source}-${page.id}`,
+    source,
+    html: gunzipText(join(dir, "html", `${page.id}.html.gz`)),
+    url: page.url,
+    truth: { kind: "snippets", with: page.with, without: page.without, collapse },
+  }));
+}
+
+export interface SourceDirs {
+  wide: string;
+  /** unseen-set.ts --source news output; skipped when absent. */
+  news?: string;
+  /** trafeval prepare.py output; skipped when absent. */
+  trafeval?: string;
+  /** trafeval-current.py output (trafilatura's current set); skipped when absent. Measured, never trained on. */
+  trafevalCurrent?: string;
+}
+
+/** Sources scored but never trained on, and the source whose fold also holds them out (the same pages, grown). */
+export const EVALUATION_ONLY: Record<string, string> = { "trafilatura-2026": "trafilatura-2022" };
+
+/** Every source found in `dirs`, pages in a stable order. */
+export function loadSources(dirs: SourceDirs): SourcePage[] {
+  const pages = loadTextSet(dirs.wide);
+  if (dirs.news && existsSync(join(dirs.news, "ground-truth.json"))) pages.push(...loadTextSet(dirs.news, () => "l3s-news"));
+  if (dirs.trafeval && existsSync(join(dirs.trafeval, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafeval, "trafilatura-2022"));
+  if (dirs.trafevalCurrent && existsSync(join(dirs.trafevalCurrent, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafevalCurrent, "trafilatura-2026", true));
+  return pages;
+}
+
+/** Snippet counts of one page (comparison.py: a plain substring test on the extracted text). */
+export function snippetCounts(truth: { with: string[]; without: string[]; collapse?: boolean }, extracted: string): SnippetCounts {
+  const norm = (value: string) => (truth.collapse ? value.replace(/\s+/g, " ").trim() : value);
+  const text = norm(extracted);
+  let tp = 0, fn = 0, fp = 0, tn = 0;
+  for (const snippet of truth.with) snippet !== "" && text.includes(norm(snippet)) ? tp++ : fn++;
+  for (const snippet of truth.without) snippet !== "" && text.includes(norm(snippet)) ? fp++ : tn++;
+  return [tp, fn, fp, tn];
+}
+
+export interface SourceScore {
+  source: string;
+  pages: number;
+  f1: number;
+  precision: number;
+  recall: number;
+}
+
+/** F1, precision and recall of `texts` (by page id) over `pages`, one row per source, in `order`. */
+export function scoreBySource(pages: readonly SourcePage[], texts: ReadonlyMap<string, string>, order: readonly string[]): SourceScore[] {
+  return order.map((source) => {
+    const own = pages.filter((page) => page.source === source);
+    const shingled: TpFpFn[] = [];
+    const snippets = [0, 0, 0, 0];
+    for (const page of own) {
+      const text = texts.get(page.id) ?? "";
+      if (page.truth.kind === "text") shingled.push(shingleMatch(page.truth.text, text));
+      else snippetCounts(page.truth, text).forEach((count, i) => (snippets[i] = (snippets[i] as number) + count));
+    }
+    if (shingled.length > 0) return { source, pages: own.length, ...metricsFrom(shingled) };
+    return { source, pages: own.length, ...snippetMetrics(snippets as SnippetCounts) };
+  });
+}
+
+/** F, precision and recall of summed snippet counts (comparison.py's calculate_scores). */
+export function snippetMetrics([tp, fn, fp]: SnippetCounts): { f1: number; precision: number; recall: number } {
+  return { f1: (2 * tp) / (2 * tp + fp + fn), precision: tp / (tp + fp), recall: tp / (tp + fn) };
+}
+
+/** Sources in a stable order: the wide set's first, then the others as found. */
+export function sourceOrder(pages: readonly SourcePage[]): string[] {
+  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026"];
+  const found = [...new Set(pages.map((page) => page.source))];
+  return [...preferred.filter((source) => found.includes(source)), ...found.filter((source) => !preferred.includes(source))];
+}

@@ -1,0 +1,70 @@
+/**
+ * @module web/extract/block-filter — the learned precision filter: after the rules have chosen and cleaned the
+ * content, a logistic model (weights in a JSON file written by scripts/train-block-model.ts, trained offline on
+ * public annotated pages; see docs/extraction-model.md) scores each leaf block of it (block-features.ts) and
+ * removes those it is confident are boilerplate: captions and credits, bylines and datelines, teasers, widget
+ * labels. A block holding a large share of the content is never removed, whatever the model says.
+ */
+import type { DomChanges } from "./content-changes.ts";
+import { blockViews, collapsedBodyText, NUMERIC_FEATURES, type BlockView } from "./block-features.ts";
+import type { Element } from "./dom.ts";
+import shippedModel from "./block-model.json";
+
+export interface BlockModel {
+  /** The numeric features the weights were trained on, in order (must equal NUMERIC_FEATURES). */
+  numeric: string[];
+  numericWeights: number[];
+  /** Class/id/itemprop words with a weight (absent words weigh nothing). */
+  words: Record<string, number>;
+  bias: number;
+  /** A block is removed when its probability of being boilerplate is at least this. */
+  threshold: number;
+  /** Blocks holding more than this share of the content's characters are never removed. */
+  maxShare: number;
+}
+
+/**
+ * What judges the blocks: a model, or (for training) a recorder that sees every block and removes none.
+ * `judge` returns whether to remove the block.
+ */
+export interface BlockJudge {
+  /** Called before the blocks of one detection try (a page may be detected more than once). */
+  start?(): void;
+  judge(view: BlockView): boolean;
+}
+
+/** The model's probability that a block is boilerplate. */
+export function boilerplateProbability(model: BlockModel, view: BlockView): number {
+  let sum = model.bias;
+  const weights = model.numericWeights;
+  for (let i = 0; i < view.numeric.length; i++) sum += (weights[i] ?? 0) * (view.numeric[i] as number);
+  for (const word of view.words) sum += model.words[word] ?? 0;
+  return 1 / (1 + Math.exp(-sum));
+}
+
+/** A judge removing what `model` scores at or above its threshold, below its share limit. */
+export function modelJudge(model: BlockModel): BlockJudge {
+  if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
+  return {
+    judge: (view) => view.numeric[NUMERIC_FEATURES.indexOf("share_of_content")]! <= model.maxShare && boilerplateProbability(model, view) >= model.threshold,
+  };
+}
+
+/** Removes the leaf blocks of `root` that `judge` names boilerplate (`body`: the page's body, for repetition). */
+export function filterBlocks(root: Element, body: Element, title: string, judge: BlockJudge, changes: DomChanges): void {
+  judge.start?.();
+  const views = blockViews(root, { bodyText: collapsedBodyText(body), title: title.replace(/\s+/g, " ").trim().toLowerCase() });
+  for (const view of views) if (judge.judge(view)) changes.remove(view.block.element);
+}
+
+/** The model trained on every public source (scripts/train-block-model.ts writes it). */
+export const SHIPPED_BLOCK_MODEL: BlockModel = shippedModel;
+
+/**
+ * Whether extraction runs the shipped model by default. Off until leave-one-source-out shows no source it was not
+ * trained on going down (scripts/bench/extraction-loso.ts; docs/extraction-model.md).
+ */
+export const BLOCK_FILTER_ON = false;
+
+/** The shipped model's judge when the filter is on by default, else none. */
+export const DEFAULT_BLOCK_JUDGE: BlockJudge | undefined = BLOCK_FILTER_ON ? modelJudge(SHIPPED_BLOCK_MODEL) : undefined;

@@ -1,0 +1,61 @@
+/**
+ * The learned block filter: its leaf blocks are the content's text blocks in order, a model's judge removes the
+ * blocks it scores as boilerplate and nothing else, a block holding most of the content is never removed, and the
+ * shipped model was trained on the features this code computes.
+ */
+import { describe, expect, it } from "bun:test";
+import { leafBlocks, NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
+import { BLOCK_FILTER_ON, modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../../src/web/extract/block-filter.ts";
+import { parsePage } from "../../../src/web/extract/content-parse.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const para = (n: number) => `<p>Paragraph ${n} of the report tells, plainly and at length, how the dam was built and who paid for it.</p>`;
+const page = (inner: string) => `<html><body><div id="nav"><a href="/">Home</a></div><div class="story">${inner}</div></body></html>`;
+
+/** A model that weighs only class words: `byline` far towards boilerplate. */
+function wordModel(words: Record<string, number>, maxShare = 0.5): BlockModel {
+  return { numeric: [...NUMERIC_FEATURES], numericWeights: NUMERIC_FEATURES.map(() => 0), words, bias: -5, threshold: 0.9, maxShare };
+}
+
+describe("learned block filter", () => {
+  it("finds the leaf blocks of a content in order, not their containers", () => {
+    const { body } = parsePage(`<div><p>One <a href="/x">link</a></p><ul><li>Two</li><li><div>Three</div></li></ul><figure><img src="/a.jpg"><figcaption>Four</figcaption></figure><div><span>Five</span></div><div></div></div>`);
+    const blocks = leafBlocks(body);
+    expect(blocks.map((block) => `${block.element.name}:${block.text}`)).toEqual(["p:One link", "li:Two", "div:Three", "figcaption:Four", "div:Five"]);
+    expect(blocks[0]?.linkChars).toBe(4);
+  });
+
+  it("removes the blocks the model scores as boilerplate, and only with a judge", () => {
+    const html = page(`<div class="byline">By Jane Doe, staff writer</div>${para(1)}${para(2)}<p class="byline-note">Jane Doe writes about dams</p>${para(3)}`);
+    const judge = modelJudge(wordModel({ byline: 10 }));
+    const filtered = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: judge }).text;
+    expect(filtered).not.toContain("By Jane Doe");
+    expect(filtered).not.toContain("Jane Doe writes about dams");
+    expect(filtered).toContain("Paragraph 1 of the report");
+    expect(filtered).toContain("Paragraph 3 of the report");
+    const unfiltered = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: null }).text;
+    expect(unfiltered).toContain("By Jane Doe");
+    expect(unfiltered).toContain("Jane Doe writes about dams");
+  });
+
+  it("never removes a block holding more than the model's share of the content", () => {
+    const long = `<p class="byline">${"The whole story of the dam, told in one long paragraph that is most of the page. ".repeat(12)}</p>`;
+    const html = page(`${long}${para(1)}`);
+    const text = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: modelJudge(wordModel({ byline: 10 }, 0.25)) }).text;
+    expect(text).toContain("The whole story of the dam");
+  });
+
+  it("refuses a model trained on other features, and the shipped model is this code's", () => {
+    expect(() => modelJudge({ ...wordModel({}), numeric: ["log_chars"] })).toThrow();
+    expect(SHIPPED_BLOCK_MODEL.numeric).toEqual([...NUMERIC_FEATURES]);
+    expect(SHIPPED_BLOCK_MODEL.numericWeights.length).toBe(NUMERIC_FEATURES.length);
+    expect(() => modelJudge(SHIPPED_BLOCK_MODEL)).not.toThrow();
+  });
+
+  it("extracts by default as the shipped switch says", () => {
+    const html = page(`<div class="author-box">Jane Doe is a staff writer</div>${para(1)}${para(2)}${para(3)}<div class="author-bio">More by Jane Doe</div>`);
+    const byDefault = extractHtmlSync({ html, url: "https://example.com/a", markdown: false }).text;
+    const expected = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: BLOCK_FILTER_ON ? modelJudge(SHIPPED_BLOCK_MODEL) : null }).text;
+    expect(byDefault).toBe(expected);
+  });
+});
