@@ -11,7 +11,7 @@
  * the skipping path can be run on a machine that has them (nothing else reads it).
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync } from "node:fs";
+import { accessSync, appendFileSync, constants, existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "bun:test";
 import { findBrowser, USUAL_BROWSER_PATHS } from "../../src/web/render/browser-discovery.ts";
@@ -58,7 +58,12 @@ function probeNetworkNamespace(): string | undefined {
 }
 
 function probeSearx(): string | undefined {
-  return existsSync("/usr/bin/searx-run") && existsSync("/usr/share/python3-searx") ? undefined : "Debian's searx is not installed (no /usr/bin/searx-run)";
+  try {
+    accessSync("/usr/bin/searx-run", constants.X_OK);
+  } catch {
+    return "Debian's searx is not installed (no runnable /usr/bin/searx-run)";
+  }
+  return existsSync("/usr/share/python3-searx") ? undefined : "Debian's searx is not installed whole (no /usr/share/python3-searx)";
 }
 
 function probeSystemdAnalyze(): string | undefined {
