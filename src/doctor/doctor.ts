@@ -11,7 +11,7 @@ import { checkLanguageModel } from "../llm/doctor.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";
-import { checkSearch } from "../search/search-doctor.ts";
+import { checkSearch } from "./search.ts";
 import type { Check, CheckResult } from "./check.ts";
 import { checkSharedSettlers } from "./instances.ts";
 import { operationChecks } from "./ops.ts";

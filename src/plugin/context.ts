@@ -10,7 +10,7 @@ import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
-import type { SearchEngine } from "../search/engine.ts";
+import type { SearchEngine } from "../web/search-engine.ts";
 
 /** One skill as buyers see it in the catalogue (read-only). */
 export interface SkillSummary {

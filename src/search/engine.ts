@@ -1,40 +1,11 @@
 /**
- * @module search/engine — the one small interface every search engine answers through (a SearXNG
- * instance, the Brave Search API), and the JSON GET they share: an engine that times out is
+ * @module search/engine — what the search engines (web/search-engine.ts is their port) share: the JSON GET, an engine that times out is
  * SEARCH_ENGINE_TIMEOUT (504), one that fails, answers 4xx/5xx or answers something that is not its
  * JSON is SEARCH_ENGINE_FAILED (502). Never a 500, and the endpoint charges nothing for either.
  */
 import { ApiError } from "../errors.ts";
 
-export type TimeRange = "day" | "week" | "month" | "year";
-
-export interface SearchQuery {
-  readonly query: string;
-  /** How many hits are wanted (the engine may give fewer). */
-  readonly limit: number;
-  /** Only pages of this host name. */
-  readonly site?: string;
-  /** A language code such as "en" or "de". */
-  readonly lang?: string;
-  readonly timeRange?: TimeRange;
-}
-
-export interface SearchHit {
-  readonly url: string;
-  readonly title: string;
-  readonly snippet: string;
-  /** The engines that found it (a metasearch instance merges several). */
-  readonly engines: readonly string[];
-}
-
-export interface SearchEngine {
-  /** "searx" or "brave", for logs, doctor and the catalogue. */
-  readonly name: string;
-  /** Where it asks (its base URL), for doctor; never holds a key. */
-  readonly endpoint: string;
-  /** Hits in the engine's order. Throws ApiError SEARCH_ENGINE_FAILED or SEARCH_ENGINE_TIMEOUT. */
-  search(query: SearchQuery, signal: AbortSignal): Promise<SearchHit[]>;
-}
+export type { SearchEngine, SearchHit, SearchQuery, TimeRange } from "../web/search-engine.ts";
 
 /** An engine answer larger than this is refused (a results page is a few tens of KiB). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;

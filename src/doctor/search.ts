@@ -1,9 +1,9 @@
 /**
- * @module search/search-doctor — `tollbooth doctor`'s line on web/search: which engine answers it,
+ * @module doctor/search — `tollbooth doctor`'s line on web/search: which engine answers it,
  * or how to turn it on.
  */
-import type { Check } from "../doctor/check.ts";
-import { searchEngineFor } from "./search-config.ts";
+import { searchEngineFor } from "../search/search-config.ts";
+import type { Check } from "./check.ts";
 
 /** `tollbooth doctor`: which engine answers web/search, or how to turn it on. */
 export const checkSearch: Check = (config) => {
