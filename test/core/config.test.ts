@@ -2,17 +2,8 @@ import { describe, expect, it } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, envName, flagName, loadConfig, storeProblems } from "../../src/config.ts";
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
+import { envName, flagName, loadConfig, storeProblems } from "../../src/config.ts";
+import { problemsOf } from "../support/config-problems.ts";
 
 describe("config", () => {
   it("has working defaults: port 8402, ./data, payments off bound to loopback", () => {

@@ -8,26 +8,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { banner, startService } from "../../src/boot.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config.ts";
 import { runDoctor } from "../../src/doctor/doctor.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { startPageServer } from "../support/page-server.ts";
 import { testService } from "../support/service.ts";
+import { problemsOf } from "../support/config-problems.ts";
 
 const pages = startPageServer();
 afterAll(() => pages.stop());
 const pageUrl = pages.url("/pages/article.html");
 const paid = ["--payments", "on", "--pay-to-base", `0x${"a".repeat(40)}`, "--facilitator-url", "http://127.0.0.1:9/"];
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("local-try configuration", () => {
   it("allows loopback targets and binds loopback, also with payments on", () => {
