@@ -5,7 +5,7 @@
  * domain; Algorand: Algorand addresses for payTo and any fee payer), and a price within the
  * per-call and daily caps.
  */
-import algosdk from "algosdk";
+import { buyerFamily } from "../x402/buyer-family.ts";
 import { type Family, findKnownNetwork, type NetworkInfo, normalizeNetwork } from "../x402/networks.ts";
 import { BuyerRefusal } from "./key-file.ts";
 
@@ -71,16 +71,8 @@ export function vetOffer(accepts: unknown, rules: OfferRules): VettedOffer {
   const missing = (["amount", "payTo", "maxTimeoutSeconds"] as const).filter((f) => (f === "maxTimeoutSeconds" ? typeof offer[f] !== "number" : !isAddressLike(offer[f])));
   if (missing.length > 0) throw new BuyerRefusal(`the 402 offer lacks ${missing.join(", ")}: the client cannot sign it`);
   if (!/^\d{1,30}$/.test(offer.amount)) throw new BuyerRefusal(`the 402 amount "${offer.amount}" is not an integer of atomic units`);
-  if (family === "evm") {
-    const eip712 = offer.extra as { name?: unknown; version?: unknown } | undefined;
-    if (typeof eip712?.name !== "string" || typeof eip712?.version !== "string") throw new BuyerRefusal("the 402 offer lacks the token's EIP-712 name and version (extra.name, extra.version)");
-  } else {
-    if (!/^\d{1,20}$/.test(offer.asset)) throw new BuyerRefusal(`the 402 asset "${offer.asset}" is not an Algorand asset id`);
-    if (!algosdk.isValidAddress(offer.payTo)) throw new BuyerRefusal(`the 402 payTo "${offer.payTo}" is not an Algorand address`);
-    const feePayer = offer.extra?.feePayer;
-    if (feePayer !== undefined && (typeof feePayer !== "string" || !algosdk.isValidAddress(feePayer))) throw new BuyerRefusal("the 402 offer's extra.feePayer is not an Algorand address");
-    if (feePayer !== undefined && feePayer === rules.payer) throw new BuyerRefusal("the 402 offer names the buyer's own account as fee payer (the buyer would sign the group's fee transaction too): refused");
-  }
+  const problem = buyerFamily(family).offerProblem(offer, rules.payer ?? "");
+  if (problem) throw new BuyerRefusal(problem);
   const usd = Number(offer.amount) / 10 ** decimals;
   if (usd > rules.maxUsd) throw new BuyerRefusal(`the price is $${usd} and --max-usd is $${rules.maxUsd}: refused, nothing was signed`);
   if (rules.spentTodayUsd + usd > rules.dailyCapUsd + 1e-9) {

@@ -1,15 +1,12 @@
 /**
  * @module buyer/vetting-signer — the one place a buyer signs: the seller's offers are vetted
  * (buyer/offer.ts: network, asset, fields, --max-usd, the daily cap) before the official x402
- * client (@x402/core with @x402/evm, or @x402/avm on Algorand) signs exactly the offer vetted, and
+ * client (@x402/core, with the paying family's scheme: x402/buyer-family.ts) signs exactly the offer vetted, and
  * the signature is written to the spend log the moment it exists. Shared by the HTTP buyer and the
  * MCP buyer.
  */
-import { toClientAvmSigner } from "@x402/avm";
-import { ExactAvmScheme } from "@x402/avm/exact/client";
 import { x402Client } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
+import { buyerFamily } from "../x402/buyer-family.ts";
 import { type BuyerKey, BuyerRefusal } from "./key-file.ts";
 import { type Requirement, vetOffer } from "./offer.ts";
 import { checkSignedOffer, type PaidTerms, type TermsCheck } from "./signed-terms.ts";
@@ -61,7 +58,7 @@ export async function signVetted(
     maxUsd: budget.maxUsd,
     dailyCapUsd: budget.dailyCapUsd,
     spentTodayUsd: signedToday(budget.spendLog, now()),
-    payer: key.family === "avm" ? key.address : undefined,
+    payer: key.address,
   });
   const vetted = offer.requirement;
   const offerCheck = await checkSignedOffer(required, vetted, { sellerUrl: resource.url, fetch: resource.fetch }, now());
@@ -72,13 +69,11 @@ export async function signVetted(
     if (!chosen) throw new BuyerRefusal("the offer to sign is not the one vetted: refused");
     return chosen;
   });
-  if (key.family === "evm") registerExactEvmScheme(client, { signer: privateKeyToAccount(key.privateKey), networks: [vetted.network as `${string}:${string}`] });
-  else client.register(vetted.network as `${string}:${string}`, new ExactAvmScheme(toClientAvmSigner(key.secretKey), budget.algodUrl ? { algodUrl: budget.algodUrl } : undefined) as never);
+  buyerFamily(key.family).registerSigner(client, key, vetted.network as `${string}:${string}`, { algodUrl: budget.algodUrl });
   client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: vetted.network as `${string}:${string}`, asset: vetted.asset, maxAmountPerPayment: vetted.amount }] });
   const payload = await client.createPaymentPayload(required);
   appendSpend(budget.spendLog, { event: "signed", at: now().toISOString(), url: resource.url, ...(resource.tool ? { tool: resource.tool } : {}), network: vetted.network, asset: vetted.asset, pay_to: vetted.payTo, amount: vetted.amount, usd: offer.usd });
-  const payer = key.family === "evm" ? privateKeyToAccount(key.privateKey).address : key.address;
-  const terms: PaidTerms = { resourceUrl: (required as { resource?: { url?: string } }).resource?.url, payer, network: vetted.network, payTo: vetted.payTo };
+  const terms: PaidTerms = { resourceUrl: (required as { resource?: { url?: string } }).resource?.url, payer: key.address, network: vetted.network, payTo: vetted.payTo };
   return { payload, paid: { usd: offer.usd, network: vetted.network, payTo: vetted.payTo }, terms, offer: offerCheck };
 }
 
