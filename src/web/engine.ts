@@ -13,6 +13,7 @@ import { createGuardedFetcher, type FetchedResource } from "./fetch/fetch-guard.
 import { type Connector, createPinnedConnector } from "./fetch/http-connector.ts";
 import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
 import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./fetch/robots.ts";
+import type { RobotsMatcher } from "./fetch/robots-rules.ts";
 import { extractPlain } from "./extract/source-text.ts";
 import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
 import type { CapturedScreenshot, NavigationCheck, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
@@ -90,6 +91,8 @@ export interface WebEngine {
   readPdf: PdfReader;
   /** Whether robots.txt of the URL's origin lets our agent fetch it (read once per origin and cached); throws only when the origin is unreachable. */
   allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
+  /** robots.txt of one origin as a synchronous test of a path with its query, for checking many URLs of one site; throws only when the origin is unreachable. */
+  robotsMatcher(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
   /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
 }
@@ -284,6 +287,8 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
         throw error;
       }
     },
+
+    robotsMatcher: (origin, signal) => robots.matcherFor(origin, signal),
 
     async screenshot(url, spec, signal) {
       if (!options.screenshotter) throw new ApiError("RENDER_UNAVAILABLE");
