@@ -22,6 +22,8 @@ import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/se
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
+import type { EvidenceKeys } from "./evidence/key-file.ts";
+import { createRequestSigner, type RequestSigner } from "./fetch-identity/request-signer.ts";
 import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
@@ -123,11 +125,12 @@ export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): Ex
   return size > 0 ? createExtractPool({ size }) : undefined;
 }
 
-/** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread): WebEngine {
+/** The web engine with the renderer (and, in the server, the extraction threads and the fetch identity) wired in; `tollbooth read` extracts in-thread and signs nothing. */
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread, signRequest?: RequestSigner): WebEngine {
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
+    ...(signRequest ? { signRequest } : {}),
     ...(renderer
       ? {
           renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
@@ -157,6 +160,11 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const pdfThread = options.web ? undefined : createPdfThread();
   // prom-client loads only with the admin listener (a chunk of its own in the binary).
   const metrics = config.adminPort !== undefined ? (await import("./admin/metrics.ts")).createMetrics({ store, renderer, extractThreads: extractPool }) : undefined;
+  // The fetch identity signs with the evidence keys, opened below: its signer waits for them.
+  const identityKeys = Promise.withResolvers<EvidenceKeys>();
+  identityKeys.promise.catch(() => undefined);
+  const signRequest =
+    config.fetchIdentity === "on" && config.publicUrl ? createRequestSigner({ publicUrl: config.publicUrl, currentKey: async () => (await identityKeys.promise).current() }) : undefined;
   const web =
     options.web ??
     createWebEngineFor(
@@ -164,17 +172,20 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       renderer && metrics ? { ...renderer, render: metrics.timeRender(renderer.render) } : renderer,
       extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
       pdfThread,
+      signRequest,
     );
   let setup;
   let llm;
   let evidenceKeys;
   try {
     evidenceKeys = await store.evidenceKeys.open();
+    identityKeys.resolve(evidenceKeys);
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
       : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys });
   } catch (error) {
+    identityKeys.reject(error);
     valve?.stop();
     await store.close();
     await extractPool?.close();

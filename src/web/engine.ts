@@ -40,6 +40,8 @@ export interface WebEngineOptions {
   maxBytes?: number;
   /** Product token matched against robots.txt User-agent lines (default: the first token of userAgent). */
   robotsAgent?: string;
+  /** Web Bot Auth headers for each outgoing request (fetch-identity/request-signer.ts); none when absent. */
+  signRequest?: (url: URL) => Promise<Record<string, string>>;
   /** Opens connections (default: Bun's fetch pinned to the vetted address). Tests inject a recording one. */
   connector?: Connector;
   renderer?: Renderer;
@@ -232,6 +234,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     connector: options.connector ?? createPinnedConnector(),
     headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
     totalTimeoutMs: options.totalTimeoutMs ?? 15_000,
+    ...(options.signRequest ? { signRequest: options.signRequest } : {}),
   });
   const robots: RobotsPolicy = createRobotsPolicy({
     agent: options.robotsAgent ?? readProductToken(options.userAgent),
