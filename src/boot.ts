@@ -114,9 +114,9 @@ export function createModelAccessFor(config: Config, web: WebEngine, log: Logger
 }
 
 /** The headless-browser renderer for render:true, or undefined when rendering is switched off. */
-export function createRendererFor(config: Config): BrowserRenderer | undefined {
+export function createRendererFor(config: Config, signRequest?: RequestSigner): BrowserRenderer | undefined {
   const options = rendererOptionsFromConfig(config, { userAgent: userAgentFor(config) });
-  return options ? createRenderer(options) : undefined;
+  return options ? createRenderer({ ...options, ...(signRequest ? { signRequest } : {}) }) : undefined;
 }
 
 /** The server's extraction threads, or undefined when extraction stays on the server's thread (--extract-workers 0). */
@@ -153,18 +153,18 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const store = config.databaseUrl
     ? await openPgStore(config.databaseUrl, { warn: (message, error) => log.warn(message, { error: error.message }) })
     : openStore(config.data);
-  const renderer = options.web ? undefined : createRendererFor(config);
+  // The fetch identity signs with the evidence keys, opened below: its signer waits for them.
+  const identityKeys = Promise.withResolvers<EvidenceKeys>();
+  identityKeys.promise.catch(() => undefined);
+  const signRequest =
+    config.fetchIdentity === "on" && config.publicUrl ? createRequestSigner({ publicUrl: config.publicUrl, currentKey: async () => (await identityKeys.promise).current() }) : undefined;
+  const renderer = options.web ? undefined : createRendererFor(config, signRequest);
   const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : holdMemoryValve(config.memorySoftLimitMb * 1024 * 1024);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
   const pdfThread = options.web ? undefined : createPdfThread();
   // prom-client loads only with the admin listener (a chunk of its own in the binary).
   const metrics = config.adminPort !== undefined ? (await import("./admin/metrics.ts")).createMetrics({ store, renderer, extractThreads: extractPool }) : undefined;
-  // The fetch identity signs with the evidence keys, opened below: its signer waits for them.
-  const identityKeys = Promise.withResolvers<EvidenceKeys>();
-  identityKeys.promise.catch(() => undefined);
-  const signRequest =
-    config.fetchIdentity === "on" && config.publicUrl ? createRequestSigner({ publicUrl: config.publicUrl, currentKey: async () => (await identityKeys.promise).current() }) : undefined;
   const web =
     options.web ??
     createWebEngineFor(

@@ -18,6 +18,9 @@ import { loadConfig } from "../../src/config.ts";
 import { rotateEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { problemsOf } from "../support/config-problems.ts";
+import { skipWithout } from "../support/requirements.ts";
+
+const noBrowser = skipWithout("chromium", "the browser's requests signed when rendering");
 
 type Jwk = JsonWebKey & { kid: string };
 interface Seen {
@@ -86,6 +89,12 @@ beforeAll(async () => {
       );
       seen.push({ path, request, verdict });
       if (path === "/robots.txt") return new Response("User-agent: *\nDisallow: /private\n", { headers: { "content-type": "text/plain" } });
+      if (path === "/app.js") return new Response("document.querySelector('main').insertAdjacentHTML('beforeend', '<p>Written by the script.</p>');", { headers: { "content-type": "text/javascript" } });
+      if (path === "/app") {
+        return new Response(`<!doctype html><html><head><title>App</title><script src="/app.js" defer></script></head><body><main><p>${"Words of the app. ".repeat(30)}</p></main></body></html>`, {
+          headers: { "content-type": "text/html; charset=utf-8" },
+        });
+      }
       return new Response(`<!doctype html><html><head><title>Page ${path}</title></head><body><main><p>${"Words of the page. ".repeat(30)}</p></main></body></html>`, {
         headers: { "content-type": "text/html; charset=utf-8" },
       });
@@ -150,6 +159,21 @@ describe("fetch identity (Web Bot Auth)", () => {
     const directory = await plain.handle(new Request(`http://127.0.0.1:8402${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`), "127.0.0.1");
     expect(directory.status).toBe(404);
   }, 30_000);
+
+  it.skipIf(noBrowser)("signs the browser's requests when rendering (the page and its script), verified by the site", async () => {
+    seen.length = 0;
+    const response = await signing.handle(
+      new Request("http://127.0.0.1:8402/v1/web/read", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `http://127.0.0.1:${origin.port}/app`, render: true }) }),
+      "127.0.0.1",
+    );
+    const body = (await response.json()) as { text?: string };
+    expect(response.status).toBe(200);
+    expect(body.text).toContain("Written by the script.");
+    const byPath = new Map(seen.map((s) => [s.path, s.verdict]));
+    expect(byPath.get("/app")).toMatchObject({ ok: true });
+    expect(byPath.get("/app.js")).toMatchObject({ ok: true });
+    expect(seen.filter((s) => !s.verdict.ok)).toEqual([]);
+  }, 120_000);
 
   it("needs --public-url to be turned on", () => {
     expect(problemsOf(() => loadConfig({ argv: ["--fetch-identity", "on"] }))).toEqual([
