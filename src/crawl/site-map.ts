@@ -10,8 +10,7 @@ import { ApiError } from "../errors.ts";
 import { WEB_MAX_BYTES } from "../web/engine.ts";
 import type { WebCapabilities } from "../web/endpoints.ts";
 import { firstMatch } from "../web/filters/line-patterns.ts";
-import { ROBOTS_MAX_BYTES } from "../web/fetch/robots.ts";
-import type { RobotsMatcher } from "../web/fetch/robots-rules.ts";
+import { ROBOTS_MAX_BYTES, type RobotsMatcher } from "../web/fetch/robots.ts";
 import { compileMapPatterns, DEFAULT_MAP_URLS, type MapOutput, type MappedUrl, type MapRequest } from "./map-schemas.ts";
 import { pageOffers } from "./page-links.ts";
 import { MAX_SITEMAP_BYTES, readSitemap, sitemapText } from "./sitemap-read.ts";
@@ -20,7 +19,11 @@ export const MAX_MAP_FETCHES = 50;
 const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
 const MAX_CANDIDATES = 200_000;
 
-interface Candidate extends MappedUrl {
+/** A URL found; one object shape for all (no optional fields), as there may be 200,000 of them. */
+interface Candidate {
+  url: string;
+  source: MappedUrl["source"];
+  lastmod: string | undefined;
   /** Title or anchor text, for `search`. */
   words: string;
   origin: string;
@@ -32,10 +35,10 @@ interface Candidate extends MappedUrl {
 const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
 /**
- * After an origin as the URL parser spells it: characters the parser leaves as they are, and no
- * `/.` (no dot segment to remove). A URL of a known origin whose rest is this is canonical already.
+ * After an origin as the URL parser spells it: characters the parser leaves as they are (and no `/.`,
+ * checked apart: no dot segment to remove). A URL of a known origin whose rest is this is canonical already.
  */
-const PLAIN_REST = /^\/(?:[A-Za-z0-9\-_~/?=&]|\.(?<!\/\.))*$/;
+const PLAIN_REST = /^\/[A-Za-z0-9\-._~/?=&]*$/;
 
 /**
  * Canonical forms of URLs on one site: http(s), no fragment, no default port, no user info. The URL
@@ -46,8 +49,10 @@ function createCanonicaliser(site: string) {
   const origins = new Set<string>();
   return (raw: string): { href: string; origin: string; path: string } | undefined => {
     const slash = raw.indexOf("/", raw.indexOf("//") + 2);
-    if (slash > 0 && origins.has(raw.slice(0, slash)) && PLAIN_REST.test(raw.slice(slash))) {
-      return { href: raw, origin: raw.slice(0, slash), path: raw.slice(slash) };
+    if (slash > 0) {
+      const origin = raw.slice(0, slash);
+      const rest = raw.slice(slash);
+      if (origins.has(origin) && PLAIN_REST.test(rest) && !rest.includes("/.")) return { href: raw, origin, path: rest };
     }
     let url: URL;
     try {
@@ -107,21 +112,21 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
     }
   };
   const canonical = createCanonicaliser(site);
-  const consider = (raw: string, source: MappedUrl["source"], extra: { lastmod?: string; words?: string } = {}) => {
+  const consider = (raw: string, source: MappedUrl["source"], lastmod: string | undefined, words: string) => {
     const url = canonical(raw);
     if (!url) return;
     const key = url.href;
     const seen = found.get(key);
     if (seen) {
-      if (extra.words) seen.words += ` ${extra.words}`;
-      if (!seen.lastmod && extra.lastmod) seen.lastmod = extra.lastmod;
+      if (words) seen.words += ` ${words}`;
+      if (!seen.lastmod && lastmod) seen.lastmod = lastmod;
       return;
     }
     if (found.size >= MAX_CANDIDATES) {
       cut = true;
       return;
     }
-    found.set(key, { url: key, source, words: extra.words ?? "", origin: url.origin, path: url.path, ...(extra.lastmod ? { lastmod: extra.lastmod } : {}) });
+    found.set(key, { url: key, source, lastmod, words, origin: url.origin, path: url.path });
   };
   const readListing = async (url: string) => {
     const file = await fetchFile(url, MAX_SITEMAP_BYTES);
@@ -139,7 +144,7 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
       asked.add(next);
       const file = await readListing(next);
       if (file?.kind === "index") queue.push(...file.sitemaps);
-      else if (file?.kind === "urlset" || file?.kind === "feed") for (const u of file.urls) consider(u.url, "sitemap", u.lastmod ? { lastmod: u.lastmod } : {});
+      else if (file?.kind === "urlset" || file?.kind === "feed") for (const u of file.urls) consider(u.url, "sitemap", u.lastmod, "");
     }
   }
   if (mode !== "only") {
@@ -150,9 +155,9 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
     const offers = pageOffers(new TextDecoder().decode(page.bytes), page.finalUrl);
     for (const feed of [...new Set(offers.feeds)]) {
       const file = await readListing(feed);
-      if (file?.kind === "feed" || file?.kind === "urlset") for (const u of file.urls) consider(u.url, "feed", u.lastmod ? { lastmod: u.lastmod } : {});
+      if (file?.kind === "feed" || file?.kind === "urlset") for (const u of file.urls) consider(u.url, "feed", u.lastmod, "");
     }
-    for (const link of offers.links) consider(link.url, "page", { words: link.text });
+    for (const link of offers.links) consider(link.url, "page", undefined, link.text);
   }
 
   const limit = input.limit ?? DEFAULT_MAP_URLS;

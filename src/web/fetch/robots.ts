@@ -8,6 +8,8 @@
 import { ApiError } from "../../errors.ts";
 import { compileRobots, type RobotsMatcher } from "./robots-rules.ts";
 
+export type { RobotsMatcher } from "./robots-rules.ts";
+
 export interface RobotsFile {
   status: number;
   body: string;
