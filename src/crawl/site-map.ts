@@ -47,12 +47,16 @@ const PLAIN_REST = /^\/[A-Za-z0-9\-._~/?=&]*$/;
  */
 function createCanonicaliser(site: string) {
   const origins = new Set<string>();
+  /** The origin the last URL had: a sitemap's URLs share one, so it is tried first. */
+  let last = "";
   return (raw: string): { href: string; origin: string; path: string } | undefined => {
-    const slash = raw.indexOf("/", raw.indexOf("//") + 2);
-    if (slash > 0) {
-      const origin = raw.slice(0, slash);
-      const rest = raw.slice(slash);
-      if (origins.has(origin) && PLAIN_REST.test(rest) && !rest.includes("/.")) return { href: raw, origin, path: rest };
+    if (last === "" || !raw.startsWith(last) || raw.charCodeAt(last.length) !== 0x2f) {
+      const slash = raw.indexOf("/", raw.indexOf("//") + 2);
+      if (slash > 0 && origins.has(raw.slice(0, slash))) last = raw.slice(0, slash);
+    }
+    if (last !== "" && raw.startsWith(last) && raw.charCodeAt(last.length) === 0x2f) {
+      const rest = raw.slice(last.length);
+      if (PLAIN_REST.test(rest) && !rest.includes("/.")) return { href: raw, origin: last, path: rest };
     }
     let url: URL;
     try {
