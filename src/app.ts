@@ -20,6 +20,7 @@ import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
 import { evidenceRoutes } from "./http/evidence-routes.ts";
+import { signaturesDirectoryPath, signaturesDirectoryResponse } from "./fetch-identity/signatures-directory.ts";
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
@@ -45,7 +46,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts">> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -277,6 +278,13 @@ export function createApp(deps: AppDeps) {
   app.get(jwksPath, ({ request }) => evidence.jwks(request));
   app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
   app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
+  if (deps.config.fetchIdentity === "on" && deps.config.publicUrl) {
+    const publicUrl = deps.config.publicUrl;
+    app.get(signaturesDirectoryPath, ({ request }) => {
+      contextOf(request).route = signaturesDirectoryPath;
+      return signaturesDirectoryResponse(deps.evidenceKeys, publicUrl);
+    });
+  }
 
   for (const entry of registry.plugins) {
     const route = entry.definition.route;

@@ -22,6 +22,8 @@ import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/se
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
+import type { EvidenceKeys } from "./evidence/key-file.ts";
+import { createRequestSigner, type RequestSigner } from "./fetch-identity/request-signer.ts";
 import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
@@ -112,9 +114,9 @@ export function createModelAccessFor(config: Config, web: WebEngine, log: Logger
 }
 
 /** The headless-browser renderer for render:true, or undefined when rendering is switched off. */
-export function createRendererFor(config: Config): BrowserRenderer | undefined {
+export function createRendererFor(config: Config, signRequest?: RequestSigner): BrowserRenderer | undefined {
   const options = rendererOptionsFromConfig(config, { userAgent: userAgentFor(config) });
-  return options ? createRenderer(options) : undefined;
+  return options ? createRenderer({ ...options, ...(signRequest ? { signRequest } : {}) }) : undefined;
 }
 
 /** The server's extraction threads, or undefined when extraction stays on the server's thread (--extract-workers 0). */
@@ -123,11 +125,12 @@ export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): Ex
   return size > 0 ? createExtractPool({ size }) : undefined;
 }
 
-/** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread): WebEngine {
+/** The web engine with the renderer (and, in the server, the extraction threads and the fetch identity) wired in; `tollbooth read` extracts in-thread and signs nothing. */
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread, signRequest?: RequestSigner): WebEngine {
   return createWebEngine({
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
+    ...(signRequest ? { signRequest } : {}),
     ...(renderer
       ? {
           renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
@@ -150,7 +153,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const store = config.databaseUrl
     ? await openPgStore(config.databaseUrl, { warn: (message, error) => log.warn(message, { error: error.message }) })
     : openStore(config.data);
-  const renderer = options.web ? undefined : createRendererFor(config);
+  // The fetch identity signs with the evidence keys, opened below: its signer waits for them.
+  const identityKeys = Promise.withResolvers<EvidenceKeys>();
+  identityKeys.promise.catch(() => undefined);
+  const signRequest =
+    config.fetchIdentity === "on" && config.publicUrl ? createRequestSigner({ publicUrl: config.publicUrl, currentKey: async () => (await identityKeys.promise).current() }) : undefined;
+  const renderer = options.web ? undefined : createRendererFor(config, signRequest);
   const valve = options.web || config.memorySoftLimitMb === 0 ? undefined : holdMemoryValve(config.memorySoftLimitMb * 1024 * 1024);
   const extractPool = options.web ? undefined : createExtractPoolFor(config);
   // PDFs are read on their own thread (started on the first one) so mupdf never holds the event loop.
@@ -164,17 +172,20 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       renderer && metrics ? { ...renderer, render: metrics.timeRender(renderer.render) } : renderer,
       extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
       pdfThread,
+      signRequest,
     );
   let setup;
   let llm;
   let evidenceKeys;
   try {
     evidenceKeys = await store.evidenceKeys.open();
+    identityKeys.resolve(evidenceKeys);
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
       : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys });
   } catch (error) {
+    identityKeys.reject(error);
     valve?.stop();
     await store.close();
     await extractPool?.close();

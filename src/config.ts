@@ -12,6 +12,7 @@ import { parseAllowedHosts } from "./http/door-guard.ts";
 import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { searchConfigFields } from "./search/search-config.ts";
+import { fetchIdentityConfigFields, fetchIdentityProblem } from "./fetch-identity/fetch-identity-config.ts";
 import { X402Config } from "./x402/config.ts";
 import { LlmConfig, resolveLlm } from "./llm/config.ts";
 
@@ -75,6 +76,7 @@ export const configFields = {
   }),
   ...renderConfigFields,
   ...searchConfigFields,
+  ...fetchIdentityConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
   maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),
@@ -205,6 +207,8 @@ export function loadConfig({ argv = [], env = {} }: ConfigSources): Config {
   if (raw.payments === "on" && !raw.x402 && !raw.facilitatorUrl) {
     throw new ConfigError(["--facilitator-url: required with --pay-to-base / --pay-to-algorand (or give local settlement keys in the config file's \"x402\")"]);
   }
+  const identityProblem = fetchIdentityProblem(raw);
+  if (identityProblem) throw new ConfigError([identityProblem]);
   try {
     resolveLlm(raw);
   } catch (error) {

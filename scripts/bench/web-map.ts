@@ -41,6 +41,8 @@ const signal = new AbortController().signal;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 const mapTimes: number[] = [];
+/** CPU time of this process (the map and the loopback site serving it) per map: steadier than wall time on a loaded machine. */
+const mapCpu: number[] = [];
 const readTimes: number[] = [];
 const rssAdded: number[] = [];
 for (let round = 0; round < rounds; round++) {
@@ -49,8 +51,11 @@ for (let round = 0; round < rounds; round++) {
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
   let start = performance.now();
+  const cpuBefore = process.cpuUsage();
   const mapped = await mapSite({ url: `${origin}/`, limit: 100_000, sitemap: "only" }, { web, signal });
   mapTimes.push(performance.now() - start);
+  const cpu = process.cpuUsage(cpuBefore);
+  mapCpu.push((cpu.user + cpu.system) / 1000);
   clearInterval(sampler);
   rssAdded.push(Math.max(peak, process.memoryUsage().rss) - rssBefore);
   if (mapped.count !== FILES * PER_FILE) throw new Error(`mapped ${mapped.count} URLs, expected ${FILES * PER_FILE}`);
@@ -60,6 +65,8 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`web/map, ${FILES * PER_FILE} URLs (index of ${FILES} gzip sitemaps): median ${median(mapTimes).toFixed(0)} ms (${mapTimes.map((t) => t.toFixed(0)).join(", ")}), resident memory added ${mb(median(rssAdded))} MB`);
+console.log(
+  `web/map, ${FILES * PER_FILE} URLs (index of ${FILES} gzip sitemaps): median ${median(mapTimes).toFixed(0)} ms (${mapTimes.map((t) => t.toFixed(0)).join(", ")}), CPU ${median(mapCpu).toFixed(0)} ms, resident memory added ${mb(median(rssAdded))} MB`,
+);
 console.log(`web/read, one page of the same site:           median ${median(readTimes).toFixed(1)} ms (${readTimes.map((t) => t.toFixed(1)).join(", ")})`);
 await server.stop(true);

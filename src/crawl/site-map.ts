@@ -10,7 +10,7 @@ import { ApiError } from "../errors.ts";
 import { WEB_MAX_BYTES } from "../web/engine.ts";
 import type { WebCapabilities } from "../web/endpoints.ts";
 import { firstMatch } from "../web/filters/line-patterns.ts";
-import { ROBOTS_MAX_BYTES } from "../web/fetch/robots.ts";
+import { ROBOTS_MAX_BYTES, type RobotsMatcher } from "../web/fetch/robots.ts";
 import { compileMapPatterns, DEFAULT_MAP_URLS, type MapOutput, type MappedUrl, type MapRequest } from "./map-schemas.ts";
 import { pageOffers } from "./page-links.ts";
 import { MAX_SITEMAP_BYTES, readSitemap, sitemapText } from "./sitemap-read.ts";
@@ -19,24 +19,56 @@ export const MAX_MAP_FETCHES = 50;
 const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
 const MAX_CANDIDATES = 200_000;
 
-interface Candidate extends MappedUrl {
+/** A URL found; one object shape for all (no optional fields), as there may be 200,000 of them. */
+interface Candidate {
+  url: string;
+  source: MappedUrl["source"];
+  lastmod: string | undefined;
   /** Title or anchor text, for `search`. */
   words: string;
+  origin: string;
+  /** Path and query, what include/exclude and robots.txt look at. */
+  path: string;
 }
 
 /** The site's host without a leading www., so example.com and www.example.com are one site. */
 const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
-/** The canonical form of a URL on `site`: http(s), no fragment, no default port; undefined when it is elsewhere or not a URL. */
-function canonicalOn(raw: string, site: string): URL | undefined {
-  try {
-    const url = new URL(raw.trim());
+/**
+ * After an origin as the URL parser spells it: characters the parser leaves as they are (and no `/.`,
+ * checked apart: no dot segment to remove). A URL of a known origin whose rest is this is canonical already.
+ */
+const PLAIN_REST = /^\/[A-Za-z0-9\-._~/?=&]*$/;
+
+/**
+ * Canonical forms of URLs on one site: http(s), no fragment, no default port, no user info. The URL
+ * parser decides; a URL that starts with an origin it already spelled and holds only plain
+ * characters after it is taken as written (a sitemap's 50,000 URLs parse once, not each time).
+ */
+function createCanonicaliser(site: string) {
+  const origins = new Set<string>();
+  /** The origin the last URL had: a sitemap's URLs share one, so it is tried first. */
+  let last = "";
+  return (raw: string): { href: string; origin: string; path: string } | undefined => {
+    if (last === "" || !raw.startsWith(last) || raw.charCodeAt(last.length) !== 0x2f) {
+      const slash = raw.indexOf("/", raw.indexOf("//") + 2);
+      if (slash > 0 && origins.has(raw.slice(0, slash))) last = raw.slice(0, slash);
+    }
+    if (last !== "" && raw.startsWith(last) && raw.charCodeAt(last.length) === 0x2f) {
+      const rest = raw.slice(last.length);
+      if (PLAIN_REST.test(rest) && !rest.includes("/.")) return { href: raw, origin: last, path: rest };
+    }
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      return undefined;
+    }
     if ((url.protocol !== "http:" && url.protocol !== "https:") || siteOf(url.hostname) !== site || url.username || url.password) return undefined;
     url.hash = "";
-    return url;
-  } catch {
-    return undefined;
-  }
+    origins.add(url.origin);
+    return { href: url.href, origin: url.origin, path: url.pathname + url.search };
+  };
 }
 
 /** How many of the search words the URL and its words hold (words in the title or anchor count twice). */
@@ -83,21 +115,22 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
       return undefined;
     }
   };
-  const consider = (raw: string, source: MappedUrl["source"], extra: { lastmod?: string; words?: string } = {}) => {
-    const url = canonicalOn(raw, site);
+  const canonical = createCanonicaliser(site);
+  const consider = (raw: string, source: MappedUrl["source"], lastmod: string | undefined, words: string) => {
+    const url = canonical(raw);
     if (!url) return;
     const key = url.href;
     const seen = found.get(key);
     if (seen) {
-      if (extra.words) seen.words += ` ${extra.words}`;
-      if (!seen.lastmod && extra.lastmod) seen.lastmod = extra.lastmod;
+      if (words) seen.words += ` ${words}`;
+      if (!seen.lastmod && lastmod) seen.lastmod = lastmod;
       return;
     }
     if (found.size >= MAX_CANDIDATES) {
       cut = true;
       return;
     }
-    found.set(key, { url: key, source, words: extra.words ?? "", ...(extra.lastmod ? { lastmod: extra.lastmod } : {}) });
+    found.set(key, { url: key, source, lastmod, words, origin: url.origin, path: url.path });
   };
   const readListing = async (url: string) => {
     const file = await fetchFile(url, MAX_SITEMAP_BYTES);
@@ -115,7 +148,7 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
       asked.add(next);
       const file = await readListing(next);
       if (file?.kind === "index") queue.push(...file.sitemaps);
-      else if (file?.kind === "urlset" || file?.kind === "feed") for (const u of file.urls) consider(u.url, "sitemap", u.lastmod ? { lastmod: u.lastmod } : {});
+      else if (file?.kind === "urlset" || file?.kind === "feed") for (const u of file.urls) consider(u.url, "sitemap", u.lastmod, "");
     }
   }
   if (mode !== "only") {
@@ -126,32 +159,35 @@ export async function mapSite(input: MapRequest, { web, signal }: WebCapabilitie
     const offers = pageOffers(new TextDecoder().decode(page.bytes), page.finalUrl);
     for (const feed of [...new Set(offers.feeds)]) {
       const file = await readListing(feed);
-      if (file?.kind === "feed" || file?.kind === "urlset") for (const u of file.urls) consider(u.url, "feed", u.lastmod ? { lastmod: u.lastmod } : {});
+      if (file?.kind === "feed" || file?.kind === "urlset") for (const u of file.urls) consider(u.url, "feed", u.lastmod, "");
     }
-    for (const link of offers.links) consider(link.url, "page", { words: link.text });
+    for (const link of offers.links) consider(link.url, "page", undefined, link.text);
   }
 
   const limit = input.limit ?? DEFAULT_MAP_URLS;
-  const pathOf = (url: string) => {
-    const parsed = new URL(url);
-    return parsed.pathname + parsed.search;
-  };
-  let candidates = [...found.values()].filter((c) => {
-    const path = pathOf(c.url);
-    return (patterns.include.length === 0 || firstMatch(patterns.include, path) >= 0) && firstMatch(patterns.exclude, path) < 0;
-  });
+  const filtered = patterns.include.length > 0 || patterns.exclude.length > 0;
+  let candidates = [...found.values()].filter(
+    (c) => !filtered || ((patterns.include.length === 0 || firstMatch(patterns.include, c.path) >= 0) && firstMatch(patterns.exclude, c.path) < 0),
+  );
   if (input.search) {
     const words = input.search.toLowerCase().split(/\s+/).filter(Boolean);
     const scored = candidates.map((c, index) => ({ c, index, score: scoreOf(c, words) }));
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     candidates = scored.map((s) => s.c);
   }
+  // robots.txt is read once per origin and asked synchronously for each URL.
+  const matchers = new Map<string, RobotsMatcher>();
   const urls: MappedUrl[] = [];
   let robotsExcluded = 0;
   let next = 0;
   for (; next < candidates.length && urls.length < limit; next++) {
-    const { words: _words, ...mapped } = candidates[next]!;
-    if (await web.allowedByRobots(mapped.url, signal)) urls.push(mapped);
+    const { url, source, lastmod, origin, path } = candidates[next]!;
+    let allowed = matchers.get(origin);
+    if (!allowed) {
+      allowed = await web.robotsMatcher(origin, signal);
+      matchers.set(origin, allowed);
+    }
+    if (allowed(path)) urls.push(lastmod ? { url, source, lastmod } : { url, source });
     else robotsExcluded++;
   }
   if (urls.length === 0 && robotsExcluded === 0) {

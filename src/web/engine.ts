@@ -12,7 +12,7 @@ import type { HtmlExtractor } from "./threads/extract-pool.ts";
 import { createGuardedFetcher, type FetchedResource } from "./fetch/fetch-guard.ts";
 import { type Connector, createPinnedConnector } from "./fetch/http-connector.ts";
 import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
-import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsPolicy } from "./fetch/robots.ts";
+import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsMatcher, type RobotsPolicy } from "./fetch/robots.ts";
 import { extractPlain } from "./extract/source-text.ts";
 import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
 import type { CapturedScreenshot, NavigationCheck, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
@@ -39,6 +39,8 @@ export interface WebEngineOptions {
   maxBytes?: number;
   /** Product token matched against robots.txt User-agent lines (default: the first token of userAgent). */
   robotsAgent?: string;
+  /** Web Bot Auth headers for each outgoing request (fetch-identity/request-signer.ts); none when absent. */
+  signRequest?: (url: URL) => Promise<Record<string, string>>;
   /** Opens connections (default: Bun's fetch pinned to the vetted address). Tests inject a recording one. */
   connector?: Connector;
   renderer?: Renderer;
@@ -90,6 +92,8 @@ export interface WebEngine {
   readPdf: PdfReader;
   /** Whether robots.txt of the URL's origin lets our agent fetch it (read once per origin and cached); throws only when the origin is unreachable. */
   allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
+  /** robots.txt of one origin as a synchronous test of a path with its query, for checking many URLs of one site; throws only when the origin is unreachable. */
+  robotsMatcher(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
   /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
 }
@@ -229,6 +233,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     connector: options.connector ?? createPinnedConnector(),
     headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
     totalTimeoutMs: options.totalTimeoutMs ?? 15_000,
+    ...(options.signRequest ? { signRequest: options.signRequest } : {}),
   });
   const robots: RobotsPolicy = createRobotsPolicy({
     agent: options.robotsAgent ?? readProductToken(options.userAgent),
@@ -284,6 +289,8 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
         throw error;
       }
     },
+
+    robotsMatcher: (origin, signal) => robots.matcherFor(origin, signal),
 
     async screenshot(url, spec, signal) {
       if (!options.screenshotter) throw new ApiError("RENDER_UNAVAILABLE");

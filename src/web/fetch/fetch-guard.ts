@@ -24,6 +24,8 @@ export interface GuardedFetcherOptions {
   connector: Connector;
   headersTimeoutMs: number;
   totalTimeoutMs: number;
+  /** Extra headers identifying the fetcher to the site (Web Bot Auth signatures), made per hop for its URL. */
+  signRequest?: (url: URL) => Promise<Record<string, string>>;
 }
 
 export interface GuardedFetchOptions {
@@ -60,6 +62,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     for (let hop = 0; ; hop++) {
       const target = await vetTarget(current, policy);
       if (fetchOptions.robots) await fetchOptions.robots.assertAllowed(target.url, signal);
+      const identity = options.signRequest ? await options.signRequest(target.url) : undefined;
       if (signal.aborted) throw new ApiError("SOURCE_TIMEOUT", { message: "The source did not answer in time." });
       const response = await options.connector({
         url: target.url,
@@ -71,6 +74,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           "accept-encoding": "gzip, deflate, br",
           "accept-language": "en;q=1.0, *;q=0.5",
           connection: "close",
+          ...identity,
         },
         headersTimeoutMs: options.headersTimeoutMs,
         signal,

@@ -5,8 +5,10 @@
  * allowed; 5xx or a robots.txt on a refused address: everything refused (ROBOTS_DISALLOWED);
  * unreachable or timed out: nothing fetched, and the caller gets that network error (502/504).
  */
-import robotsParser from "robots-parser";
 import { ApiError } from "../../errors.ts";
+import { compileRobots, type RobotsMatcher } from "./robots-rules.ts";
+
+export type { RobotsMatcher } from "./robots-rules.ts";
 
 export interface RobotsFile {
   status: number;
@@ -32,7 +34,7 @@ export interface RobotsPolicyOptions {
 }
 
 type Verdict =
-  | { kind: "rules"; isAllowed: (url: string) => boolean }
+  | { kind: "rules"; isAllowed: RobotsMatcher }
   | { kind: "allow-all" }
   | { kind: "deny-all"; reason: string }
   /** The origin itself is unreachable: the page could not be fetched either, so the caller sees why (502/504), not a denial. */
@@ -49,6 +51,11 @@ interface Entry {
 export interface RobotsPolicy {
   /** Throws ApiError ROBOTS_DISALLOWED when robots.txt of the URL's origin refuses it. */
   assertAllowed(url: URL, signal: AbortSignal): Promise<void>;
+  /**
+   * robots.txt of one origin as a synchronous test of a path with its query (many URLs of one site
+   * checked at once, as web/map does); throws only when the origin is unreachable.
+   */
+  matcherFor(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
 }
 
 /** RFC 9309 §2.5: parse at least the first 500 KiB. */
@@ -75,8 +82,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
       return { kind: "deny-all", reason: `robots.txt is unreachable (${reason})` };
     }
     if (file.status >= 200 && file.status < 300) {
-      const robot = robotsParser(robotsUrl, file.body);
-      return { kind: "rules", isAllowed: (url) => robot.isAllowed(url, options.agent) !== false };
+      return { kind: "rules", isAllowed: compileRobots(file.body, options.agent) };
     }
     if (file.status >= 400 && file.status < 500) return { kind: "allow-all" };
     return { kind: "deny-all", reason: `robots.txt answered with status ${file.status}` };
@@ -104,6 +110,14 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
   }
 
   return {
+    async matcherFor(origin, signal) {
+      const verdict = await getVerdict(origin, signal);
+      if (verdict.kind === "unreachable") throw verdict.error;
+      if (verdict.kind === "rules") return (path) => path === "/robots.txt" || verdict.isAllowed(path);
+      const allowed = verdict.kind === "allow-all";
+      return (path) => allowed || path === "/robots.txt";
+    },
+
     async assertAllowed(url, signal) {
       if (url.pathname === "/robots.txt") return;
       const verdict = await getVerdict(url.origin, signal);
@@ -112,7 +126,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
       if (verdict.kind === "deny-all") {
         throw new ApiError("ROBOTS_DISALLOWED", { message: `Not fetched: ${verdict.reason}, so the site is treated as disallowing crawlers (RFC 9309).` });
       }
-      if (!verdict.isAllowed(url.href)) {
+      if (!verdict.isAllowed(url.pathname + url.search)) {
         throw new ApiError("ROBOTS_DISALLOWED", { message: `robots.txt of ${url.origin} does not allow ${url.pathname} for our user agent.` });
       }
     },

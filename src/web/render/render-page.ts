@@ -48,6 +48,8 @@ export interface PageRenderOptions {
   checkNavigation?: NavigationCheck;
   /** Request types failed before they are sent (default BLOCKED_RESOURCE_TYPES; a screenshot loads images and fonts). */
   blockedResourceTypes?: readonly Protocol.Network.ResourceType[];
+  /** Web Bot Auth headers for each http(s) request the page lets through (fetch-identity/request-signer.ts). */
+  signRequest?: (url: URL) => Promise<Record<string, string>>;
 }
 
 export interface RenderedDom extends RenderedPage {
@@ -239,7 +241,7 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
       }
       if (event.resourceType !== "Document") {
         lane.admit(event.request.url);
-        await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
+        await cdp.send("Fetch.continueRequest", await continuation(event, armed.options));
         return;
       }
       const { initialUrl, options, signal } = armed;
@@ -262,8 +264,9 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
       }
       if (isMain) navigated = true;
       lane.admit(event.request.url);
-      await cdp.send("Fetch.continueRequest", { requestId: event.requestId });
-    })().catch(() => undefined);
+      await cdp.send("Fetch.continueRequest", await continuation(event, options));
+      // A request that could not be signed (or vetted) is failed, never left paused or sent without its identity.
+    })().catch(() => cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "Failed" }).catch(() => undefined));
   });
   await Promise.all([
     // Every request pauses here (Chromium's fetch filter does not know every resource type, e.g. TextTrack).
@@ -278,6 +281,19 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
     },
     refusal: () => mainRefusal,
   };
+}
+
+/**
+ * How a paused request goes on: unchanged, or with the fetch identity's headers added to the ones the
+ * browser set (CDP replaces the whole header list when one is given). Tunnelled HTTPS cannot be
+ * changed at the proxy, so the browser is where its requests are signed.
+ */
+async function continuation(event: Protocol.Fetch.RequestPausedEvent, options: PageRenderOptions): Promise<Protocol.Fetch.ContinueRequestRequest> {
+  if (!options.signRequest || !/^https?:/i.test(event.request.url)) return { requestId: event.requestId };
+  const identity = await options.signRequest(new URL(event.request.url));
+  const names = new Set(Object.keys(identity));
+  const kept = Object.entries(event.request.headers).filter(([name]) => !names.has(name.toLowerCase()));
+  return { requestId: event.requestId, headers: [...kept, ...Object.entries(identity)].map(([name, value]) => ({ name, value: String(value) })) };
 }
 
 /** `url` is `asked` (an http URL) with only its scheme changed to https. */

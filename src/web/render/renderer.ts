@@ -20,6 +20,8 @@ export interface RendererOptions {
   userAgent: string;
   /** Same policy as the plain fetcher (resolver, test-only loopback switch). */
   policy: TargetPolicy;
+  /** Web Bot Auth headers for each request a page sends (the fetch identity); none when absent. */
+  signRequest?: (url: URL) => Promise<Record<string, string>>;
   /** Pages rendering at once (default 2, fits 2 cores). */
   pages?: number;
   /** Renders waiting for a page at most; more are refused AT_CAPACITY (default 32). */
@@ -124,6 +126,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     quietMs: settings.quietMs,
     maxHtmlChars: settings.maxHtmlChars,
     policy: options.policy,
+    ...(options.signRequest ? { signRequest: options.signRequest } : {}),
   };
   let proxy: Promise<GuardProxy> | undefined;
   let current: Generation | undefined;
