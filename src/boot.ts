@@ -22,7 +22,9 @@ import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/se
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
-import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
+import { type ArchiveSpec, createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine, type WebEngineOptions } from "./web/engine.ts";
+import { signWaczHash } from "./evidence/wacz-signing.ts";
+import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
@@ -124,14 +126,16 @@ export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): Ex
 }
 
 /** The web engine with the renderer (and, in the server, the extraction threads) wired in; `tollbooth read` extracts in-thread. */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread): WebEngine {
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread, signArchive?: WebEngineOptions["signArchive"]): WebEngine {
   return createWebEngine({
+    ...(signArchive ? { signArchive } : {}),
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
     ...(renderer
       ? {
           renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
           screenshotter: (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.screenshot(url, spec, signal, checkNavigation),
+          archiver: (url: string, spec: ArchiveSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.archive(url, spec, signal, checkNavigation),
         }
       : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
@@ -164,10 +168,15 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       renderer && metrics ? { ...renderer, render: metrics.timeRender(renderer.render) } : renderer,
       extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
       pdfThread,
+      // Archives are signed with the evidence key opened just below (before any request can arrive).
+      async (hash) => {
+        if (!evidenceKeys) throw new Error("the evidence keys are not open yet");
+        return signWaczHash(hash, await evidenceKeys.current(), `Tollbooth ${productVersion}`);
+      },
     );
   let setup;
   let llm;
-  let evidenceKeys;
+  let evidenceKeys: EvidenceKeys | undefined;
   try {
     evidenceKeys = await store.evidenceKeys.open();
     llm = createModelAccessFor(config, web, log);

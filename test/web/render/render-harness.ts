@@ -57,6 +57,7 @@ export function createHarness(overrides: Partial<RendererOptions> = {}): Harness
     resolver: names.resolver,
     renderer: (url, signal, checkNavigation) => renderer.render(url, signal, checkNavigation),
     screenshotter: (url, spec, signal, checkNavigation) => renderer.screenshot(url, spec, signal, checkNavigation),
+    archiver: (url, spec, signal, checkNavigation) => renderer.archive(url, spec, signal, checkNavigation),
   });
   return { renderer, engine, sockets, names, decisions };
 }
