@@ -10,7 +10,7 @@ import net from "node:net";
 import { unzipSync } from "fflate";
 import { WARCParser } from "warcio";
 import { checkWacz } from "../../../src/evidence/wacz-check.ts";
-import { archiveEndpoint } from "../../../src/web/archive/archive.ts";
+import { archiveEndpoint } from "../../../src/web/archive.ts";
 import { createWebEngine } from "../../../src/web/engine.ts";
 import type { ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
 import { createRenderer } from "../../../src/web/render/renderer.ts";

@@ -1,10 +1,10 @@
 /**
- * @module web/archive/archive-schema — the request and result of web/archive, its request check, its
+ * @module web/archive-schema — the request and result of web/archive, its request check, its
  * price, its bounds and its example.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import type { NetworkPrices } from "../../plugin/price.ts";
-import { AttestationSchema } from "../../evidence/attestation-schema.ts";
+import type { NetworkPrices } from "../plugin/price.ts";
+import { AttestationSchema } from "../evidence/attestation-schema.ts";
 
 export const ARCHIVE_RESULT_VERSION = "web-archive/1";
 const MiB = 1024 * 1024;

@@ -1,16 +1,16 @@
 /**
- * @module web/archive/archive — what the web/archive plugin file runs: the page captured as the browser
+ * @module web/archive — what the web/archive plugin file runs: the page captured as the browser
  * loaded it (or fetched alone, without a browser) → a WARC (warc-records.ts) → a signed WACZ
  * (wacz-package.ts) → the answer, noted as evidence that signs the package's hash and the key that
  * signed the package. Nothing of the page outlives the answer: every byte lives in this call's memory.
  */
-import { noteEvidence } from "../../evidence/notes.ts";
-import type { CapturedArchive, WebEngine } from "../engine.ts";
-import type { WebCapabilities } from "../endpoints.ts";
-import { sha256Hex } from "../text/text-output.ts";
+import { noteEvidence } from "../evidence/notes.ts";
+import type { CapturedArchive, WebEngine } from "./engine.ts";
+import type { WebCapabilities } from "./endpoints.ts";
+import { sha256Hex } from "./text/text-output.ts";
 import { ARCHIVE_BOUNDS, ARCHIVE_RESULT_VERSION, type ArchiveRequest, type ArchiveResult } from "./archive-schema.ts";
-import { buildWacz } from "./wacz-package.ts";
-import { buildWarc } from "./warc-records.ts";
+import { buildWacz } from "./archive/wacz-package.ts";
+import { buildWarc } from "./archive/warc-records.ts";
 
 const SOFTWARE = "Tollbooth web/archive (warcio.js, fflate)";
 const UNSIGNED_WARNING = "This server has no package signing key: the WACZ carries no signature (the attestation still signs its hash).";
