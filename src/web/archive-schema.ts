@@ -5,6 +5,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { AttestationSchema } from "../evidence/attestation-schema.ts";
+import { capturedPageFields } from "./screenshot-schema.ts";
 
 export const ARCHIVE_RESULT_VERSION = "web-archive/1";
 const MiB = 1024 * 1024;
@@ -41,12 +42,7 @@ const ResourceSchema = t.Object({ url: t.String(), status: t.Integer(), type: t.
 const LeftOutSchema = t.Object({ url: t.String(), reason: t.String() });
 
 export const ArchiveResultSchema = t.Object({
-  ok: t.Literal(true),
-  version: t.String(),
-  url: t.String(),
-  final_url: t.String(),
-  fetched_at: t.String(),
-  source_status: t.Integer(),
+  ...capturedPageFields,
   title: t.String(),
   content_type: t.Literal("application/wacz"),
   wacz_base64: t.String({ description: "The WACZ file, base64: save it as page.wacz and open it in ReplayWeb.page." }),

@@ -6,6 +6,7 @@
  */
 import { noteEvidence } from "../evidence/notes.ts";
 import type { CapturedArchive, WebEngine } from "./engine.ts";
+import { capturedPageFacts } from "./evidence-facts.ts";
 import type { WebCapabilities } from "./endpoints.ts";
 import { sha256Hex } from "./text/text-output.ts";
 import { ARCHIVE_BOUNDS, ARCHIVE_RESULT_VERSION, type ArchiveRequest, type ArchiveResult } from "./archive-schema.ts";
@@ -93,10 +94,7 @@ export async function archiveEndpoint(input: ArchiveRequest, { web, signal }: We
     content_is_untrusted: true,
   };
   return noteEvidence(result, {
-    url: result.url,
-    final_url: result.final_url,
-    source_status: result.source_status,
-    fetched_at: result.fetched_at,
+    ...capturedPageFacts(result),
     content_type: "application/wacz",
     format: "wacz",
     package_sha256: result.package_sha256,

@@ -130,9 +130,12 @@ export async function startArchiveRecorder(page: Page, limits: ArchiveLimits): P
     const reason = event.blockedReason === "inspector" || /BLOCKED_BY_CLIENT/.test(event.errorText) ? "not fetched: the browser is not let load this kind of resource (audio, video, favicons, prefetches, pings)" : `failed: ${event.errorText}`;
     leaveOut(entry, entry.leftOutBecause ?? (/TUNNEL_CONNECTION_FAILED/.test(event.errorText) ? "refused by the render guard (not a public address)" : reason));
   });
-  // The browser's buffers hold every body the caps could keep, so a kept body is never evicted before it is read.
-  const buffer = Math.min(limits.maxBytes, 2 ** 31 - 1);
-  await cdp.send("Network.enable", { maxTotalBufferSize: buffer, maxResourceBufferSize: Math.min(limits.maxResourceBytes, buffer) });
+  // The browser's buffers hold every body the caps could keep and the one that crosses them, with room to spare,
+  // so a body is never evicted before it is read (one past the per-resource cap is left out whatever the buffer holds).
+  // (A 64 KiB body was evicted from a 64 KiB + 1 byte resource buffer: the buffers are twice the caps, plus a margin.)
+  const MiB = 1024 * 1024;
+  const total = Math.min(2 * (limits.maxBytes + limits.maxResourceBytes) + 4 * MiB, 2 ** 31 - 1);
+  await cdp.send("Network.enable", { maxTotalBufferSize: total, maxResourceBufferSize: Math.min(2 * limits.maxResourceBytes + MiB, total) });
 
   return {
     async finish() {

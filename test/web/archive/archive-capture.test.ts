@@ -6,17 +6,13 @@
  * address; and a page that never finishes loading ends within the deadline.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import net from "node:net";
 import { unzipSync } from "fflate";
 import { WARCParser } from "warcio";
 import { checkWacz } from "../../../src/evidence/wacz-check.ts";
 import { archiveEndpoint } from "../../../src/web/archive.ts";
 import { createWebEngine } from "../../../src/web/engine.ts";
-import type { ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
-import { createRenderer } from "../../../src/web/render/renderer.ts";
 import { skipWithout } from "../../support/requirements.ts";
-import { createRecordingResolver } from "../render/recording-socket.ts";
-import { createHarness, type Harness, rejection, USER_AGENT } from "../render/render-harness.ts";
+import { createHarness, createStandInRenderer, type Harness, rejection, USER_AGENT } from "../render/render-harness.ts";
 import { type RenderSite, startRenderSite } from "../render/render-site.ts";
 
 const describeWithBrowser = skipWithout("chromium", "web/archive's capture in a real Chromium") ? describe.skip : describe;
@@ -128,22 +124,7 @@ describeWithBrowser("web/archive and private addresses", () => {
   it("refuses every subresource a page aims at 127.0.0.1 or 169.254.169.254 (never connected, never archived, listed as refused)", async () => {
     const site = await startRenderSite();
     const sitePort = Number(new URL(site.origin).port);
-    const names = createRecordingResolver({ "site.test": ["93.184.216.34"] });
-    const attempts: string[] = [];
-    const decisions: ProxyDecision[] = [];
-    const renderer = createRenderer({
-      userAgent: USER_AGENT,
-      policy: { allowLoopbackTargets: false, resolver: names.resolver },
-      proxyConnect: (address, port) => {
-        attempts.push(`${address}:${port}`);
-        if (address === "93.184.216.34" && port === 80) return net.connect({ host: "127.0.0.1", port: sitePort });
-        const socket = new net.Socket();
-        queueMicrotask(() => socket.destroy(new Error(`test connector refused ${address}`)));
-        return socket;
-      },
-      onProxyDecision: (d) => decisions.push(d),
-      ...DEADLINES,
-    });
+    const { renderer, attempts, decisions } = createStandInRenderer(sitePort, DEADLINES);
     try {
       await renderer.warm();
       const capture = await renderer.archive(`http://site.test/ssrf-shot.html?port=${sitePort}`, limits(), timeout());
