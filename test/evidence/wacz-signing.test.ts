@@ -71,7 +71,8 @@ describe("checkWacz", () => {
     const keys = await openEvidenceKeys(":memory:");
     const wacz = await samplePackage(async (hash) => signWaczHash(hash, await keys.current(), "test"));
     const changed = rezip(wacz, (files) => {
-      files["pages/pages.jsonl"]![5] ^= 1;
+      const pages = files["pages/pages.jsonl"]!;
+      pages[5] = pages[5]! ^ 1;
     });
     expect(await failedParts(changed)).toEqual(["wacz.files.pages/pages.jsonl"]);
     expect(await failedParts(rezip(wacz, (files) => delete files["indexes/index.cdx"]))).toEqual(["wacz.files.indexes/index.cdx"]);
