@@ -24,7 +24,8 @@ import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./dat
 import { startHeartbeat } from "./store/heartbeat.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createRequestSigner, type RequestSigner } from "./fetch-identity/request-signer.ts";
-import { createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine } from "./web/engine.ts";
+import { type ArchiveSpec, createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine, type WebEngineOptions } from "./web/engine.ts";
+import { signWaczHash } from "./evidence/wacz-signing.ts";
 import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
@@ -125,9 +126,10 @@ export function createExtractPoolFor(config: Pick<Config, "extractWorkers">): Ex
   return size > 0 ? createExtractPool({ size }) : undefined;
 }
 
-/** The web engine with the renderer (and, in the server, the extraction threads and the fetch identity) wired in; `tollbooth read` extracts in-thread and signs nothing. */
-export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread, signRequest?: RequestSigner): WebEngine {
+/** The web engine with the renderer (and, in the server, the extraction threads, the fetch identity and the archive signer) wired in; `tollbooth read` extracts in-thread and signs nothing. */
+export function createWebEngineFor(config: Config, renderer: BrowserRenderer | undefined, extractPool?: ExtractPool, pdfThread?: PdfThread, signRequest?: RequestSigner, signArchive?: WebEngineOptions["signArchive"]): WebEngine {
   return createWebEngine({
+    ...(signArchive ? { signArchive } : {}),
     userAgent: userAgentFor(config),
     allowLoopbackTargets: config.unsafeAllowLoopbackTargets,
     ...(signRequest ? { signRequest } : {}),
@@ -135,6 +137,7 @@ export function createWebEngineFor(config: Config, renderer: BrowserRenderer | u
       ? {
           renderer: (url: string, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.render(url, signal, checkNavigation),
           screenshotter: (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.screenshot(url, spec, signal, checkNavigation),
+          archiver: (url: string, spec: ArchiveSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => renderer.archive(url, spec, signal, checkNavigation),
         }
       : {}),
     ...(extractPool ? { extractHtml: extractPool.extract } : {}),
@@ -173,10 +176,15 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       extractPool && metrics ? { ...extractPool, extract: metrics.timeExtraction(extractPool.extract) } : extractPool,
       pdfThread,
       signRequest,
+      // Archives are signed with the evidence key opened just below (before any request can arrive).
+      async (hash) => {
+        if (!evidenceKeys) throw new Error("the evidence keys are not open yet");
+        return signWaczHash(hash, await evidenceKeys.current(), `Tollbooth ${productVersion}`);
+      },
     );
   let setup;
   let llm;
-  let evidenceKeys;
+  let evidenceKeys: EvidenceKeys | undefined;
   try {
     evidenceKeys = await store.evidenceKeys.open();
     identityKeys.resolve(evidenceKeys);

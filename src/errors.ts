@@ -67,6 +67,7 @@ export const errorCodes = {
   PATTERN_INVALID: { status: 400, message: "A line pattern (ignore_patterns or trigger_patterns) is not valid RE2 syntax, matches the empty line, or is over the limits." },
   PDF_TOO_LARGE: { status: 422, message: "The PDF is larger than 5 MiB." },
   SCREENSHOT_TOO_LARGE: { status: 422, message: "The screenshot image is larger than 5 MiB; nothing was charged." },
+  ARCHIVE_TOO_LARGE: { status: 422, message: "The page's own document does not fit the archive's byte cap (max_bytes); nothing was charged." },
   PDF_TOO_MANY_PAGES: { status: 422, message: "The PDF has more than 20 pages." },
   NOT_A_PDF: { status: 422, message: "The source is not a PDF file." },
   PDF_UNREADABLE: { status: 422, message: "The PDF is damaged beyond repair." },

@@ -48,6 +48,8 @@ export { exampleChangesResult, exampleFilteredChangesRequest, exampleFilteredCha
 export { toCompactResult } from "./web/read-result.ts";
 export { checkScreenshotRequest, exampleScreenshotRequest, exampleScreenshotResult, priceScreenshot, ScreenshotRequestSchema, ScreenshotResultSchema } from "./web/screenshot-schema.ts";
 export { screenshotEndpoint } from "./web/screenshot.ts";
+export { ArchiveRequestSchema, ArchiveResultSchema, checkArchiveRequest, exampleArchiveRequest, exampleArchiveResult, priceArchive } from "./web/archive-schema.ts";
+export { archiveEndpoint } from "./web/archive.ts";
 
 // web/extract (the endpoint and the job skill): values tied to quotes from the page text.
 export { checkExtractRequest, ExtractOutputSchema, ExtractRequestSchema, priceExtract } from "./grounding/extract-schemas.ts";

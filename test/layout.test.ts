@@ -18,6 +18,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   filters: ["extract", "text"],
   threads: ["extract", "filters", "pdf", "text"],
   render: ["fetch"],
+  archive: ["render"],
 };
 
 /** The files of a room that code outside it may import (its doors); everything else is its inside. */
@@ -30,11 +31,13 @@ const DOORS: Record<string, readonly string[]> = {
   filters: ["ignore-selectors.ts", "line-patterns.ts", "line-filter.ts"],
   threads: ["extract-pool.ts", "pdf-thread.ts"],
   render: ["contract.ts", "renderer.ts", "render-config.ts", "browser-doctor.ts"],
+  archive: ["warc-records.ts", "wacz-package.ts"],
 };
 
 /** Imports inside a room by a room that may not see it (render uses only fetch's guard). */
 const NARROWER: Record<string, Record<string, readonly string[]>> = {
   render: { fetch: ["target-guard.ts"] },
+  archive: { render: ["contract.ts"] },
   threads: { extract: ["extract.ts", "content-parse.ts"] },
 };
 

@@ -34,7 +34,11 @@ export interface SourceFacts {
   readonly markdown_sha256?: string;
   /** web/extract: SHA-256 of the canonical JSON of the extraction (extractionSha256). */
   readonly extraction_sha256?: string;
-  readonly format: "text" | "markdown" | "pdf-text" | "screenshot";
+  readonly format: "text" | "markdown" | "pdf-text" | "screenshot" | "wacz";
+  /** web/archive: SHA-256 of the WACZ file's bytes, lowercase hex. */
+  readonly package_sha256?: string;
+  /** web/archive: the ECDSA P-384 public key (SPKI, base64) whose signature the WACZ's datapackage-digest.json carries. */
+  readonly wacz_public_key?: string;
   /** web/screenshot: SHA-256 of the image bytes, lowercase hex. */
   readonly image_sha256?: string;
   /** web/screenshot: the image's media type and pixel size. */

@@ -93,7 +93,7 @@ export async function verifyForCli({ file, jwks: jwksFlag, source: sourceFlag }:
     return 1;
   }
   for (const check of outcome.checks) console.log(`${check.ok ? "ok    " : "FAILED"} ${check.part}: ${check.detail}`);
-  if (!source) console.log("source: not checked (no --source FILE and no source_base64 in the file)");
+  if (!source && !outcome.statements.some((statement) => statement.format === "wacz")) console.log("source: not checked (no --source FILE and no source_base64 in the file)");
   if (outcome.failed) {
     console.log(`INVALID: ${outcome.failed.part} does not hold`);
     return 1;

@@ -11,6 +11,7 @@ import type { JWK } from "jose";
 import { jose } from "./jose-lazy.ts";
 import { bytesSha256, type EvidenceStatement, evidenceJwsType, evidenceStatementVersion, extractionFields, extractionSha256, textSha256 } from "./statement.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
+import { checkWacz } from "./wacz-check.ts";
 
 export interface Check {
   /** header, kid, signature, statement, a field name (url, text_sha256, …), text, markdown, extraction, source; prefixed `results[i].` in a batch. */
@@ -36,7 +37,7 @@ export interface JwkSet {
 }
 
 /** Fields a result shows that its statement also states: they must be equal. */
-const sharedFields = ["url", "final_url", "source_status", "fetched_at", "content_type", "source_sha256", "text_sha256", "markdown_sha256", "image_sha256", "selector", "version"] as const;
+const sharedFields = ["url", "final_url", "source_status", "fetched_at", "content_type", "source_sha256", "text_sha256", "markdown_sha256", "image_sha256", "selector", "package_sha256", "wacz_public_key", "version"] as const;
 
 class Malformed extends Error {
   constructor(
@@ -131,7 +132,10 @@ async function verifyItem(result: Record<string, unknown>, jwks: JwkSet, prefix:
     check("extraction", hash === signed, `SHA-256 of the extraction ${hash}, statement ${signed === undefined ? "signs no extraction" : String(signed)}`);
   }
   checkScreenshot(result, statement, check);
-  if (source) {
+  // A WACZ is checked from the answer's wacz_base64, or from the file given as the source.
+  const wacz = typeof result.wacz_base64 === "string" ? new Uint8Array(Buffer.from(result.wacz_base64, "base64")) : statement.format === "wacz" ? source : undefined;
+  if (wacz) await checkArchive(wacz, statement, check);
+  if (source && statement.format !== "wacz") {
     const hash = bytesSha256(source);
     check("source", hash === statement.source_sha256, `SHA-256 of the source ${hash}, statement ${String(statement.source_sha256)}`);
   }
@@ -157,6 +161,22 @@ function checkScreenshot(result: Record<string, unknown>, statement: EvidenceSta
     const shown = canonicalize(result.viewport);
     const signed = statement.viewport === undefined ? undefined : canonicalize(statement.viewport);
     check("viewport", shown === signed, `result ${String(shown)}, statement ${signed ?? "states no viewport"}`);
+  }
+}
+
+/**
+ * A web/archive package: the file must hash to the signed package_sha256, hold together as a WACZ
+ * (wacz-check.ts) and carry the package signature of the P-384 key the statement names.
+ */
+async function checkArchive(wacz: Uint8Array, statement: EvidenceStatement, check: (part: string, ok: boolean, detail: string) => void): Promise<void> {
+  const hash = bytesSha256(wacz);
+  const signed = statement.package_sha256;
+  check("package", hash === signed, `SHA-256 of the WACZ ${hash}, statement ${signed === undefined ? "signs no package" : signed}`);
+  const outcome = await checkWacz(wacz);
+  for (const item of outcome.checks) check(item.part, item.ok, item.detail);
+  if (outcome.publicKey !== undefined) {
+    const named = statement.wacz_public_key;
+    check("wacz.key", outcome.publicKey === named, outcome.publicKey === named ? "the package is signed by the key the statement names" : `the package names key ${outcome.publicKey.slice(0, 24)}…, the statement ${named === undefined ? "names none" : `${named.slice(0, 24)}…`}`);
   }
 }
 

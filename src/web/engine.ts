@@ -15,14 +15,15 @@ import { READ_RESULT_VERSION, type ReadResult } from "./read-result.ts";
 import { createRobotsPolicy, readProductToken, ROBOTS_MAX_BYTES, type RobotsMatcher, type RobotsPolicy } from "./fetch/robots.ts";
 import { extractPlain } from "./extract/source-text.ts";
 import { vetTarget, type Resolver } from "./fetch/target-guard.ts";
-import type { CapturedScreenshot, NavigationCheck, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
+import type { WaczSignedData } from "../evidence/wacz-signing.ts";
+import type { Archiver, ArchiveSpec, CapturedArchive, CapturedScreenshot, NavigationCheck, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
 import { limitText, sha256Hex } from "./text/text-output.ts";
 
 /** spec §8: source size (web). */
 export const WEB_MAX_BYTES = 1024 * 1024;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,text/csv;q=0.7,application/json;q=0.7,*/*;q=0.1";
 
-export type { CapturedScreenshot, NavigationCheck, RenderedPage, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
+export type { Archiver, ArchiveSpec, CapturedArchive, CapturedExchange, CapturedScreenshot, LeftOutResource, NavigationCheck, RenderedPage, Renderer, Screenshotter, ScreenshotSpec } from "./render/contract.ts";
 
 export interface WebEngineOptions {
   /** Names the product and a contact URL, e.g. "Tollbooth/0.1 (+https://example.com/contact)". */
@@ -46,6 +47,10 @@ export interface WebEngineOptions {
   renderer?: Renderer;
   /** Captures screenshots (the renderer's browser); without it web/screenshot is 503 RENDER_UNAVAILABLE. */
   screenshotter?: Screenshotter;
+  /** Signs a WACZ package's hash (the server's evidence key, evidence/wacz-signing.ts); without it archives go out unsigned, with a warning. */
+  signArchive?: (datapackageHash: string) => Promise<WaczSignedData>;
+  /** Archives pages as the browser loads them (the renderer's browser); without it web/archive with render is 503 RENDER_UNAVAILABLE. */
+  archiver?: Archiver;
   /** Extracts HTML pages (default: `extractHtml` on this thread; the server passes its worker pool). */
   extractHtml?: HtmlExtractor;
   /** Reads PDFs (default: `readPdf` on this thread; the server passes its PDF thread). */
@@ -96,6 +101,10 @@ export interface WebEngine {
   robotsMatcher(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
   /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
+  /** Every request and response of a public page as the browser loads it: the same target guard and robots.txt as a render. Throws ApiError. */
+  archive(url: string, spec: ArchiveSpec, signal: AbortSignal): Promise<CapturedArchive & { url: string; fetchedAt: string }>;
+  /** The package signature of a WACZ (undefined when this engine has no signer). */
+  signArchive(datapackageHash: string): Promise<WaczSignedData | undefined>;
 }
 
 export interface Screenshot extends CapturedScreenshot {
@@ -297,6 +306,17 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const { href, checkNavigation } = await admitToBrowser(url, signal);
       return { url, fetchedAt, ...(await options.screenshotter(href, spec, signal, checkNavigation)) };
+    },
+
+    async archive(url, spec, signal) {
+      if (!options.archiver) throw new ApiError("RENDER_UNAVAILABLE");
+      const fetchedAt = new Date().toISOString();
+      const { href, checkNavigation } = await admitToBrowser(url, signal);
+      return { url, fetchedAt, ...(await options.archiver(href, spec, signal, checkNavigation)) };
+    },
+
+    async signArchive(datapackageHash) {
+      return options.signArchive?.(datapackageHash);
     },
 
     async fetchBytes(url, fetchOptions) {

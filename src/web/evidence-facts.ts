@@ -28,6 +28,11 @@ export function readFacts(read: ReadResult): SourceFacts {
   };
 }
 
+/** The page a browser capture (web/screenshot, web/archive) was made of, as its statement names it. */
+export function capturedPageFacts(result: { url: string; final_url: string; source_status: number; fetched_at: string }): Pick<SourceFacts, "url" | "final_url" | "source_status" | "fetched_at"> {
+  return { url: result.url, final_url: result.final_url, source_status: result.source_status, fetched_at: result.fetched_at };
+}
+
 /** Notes `result` as evidence of the read it was made from (the read itself, or a projection of it). */
 export function noteRead<T extends object>(result: T, read: ReadResult): T {
   return noteEvidence(result, readFacts(read));

@@ -46,13 +46,18 @@ export const ScreenshotRequestSchema = t.Object(
 );
 export type ScreenshotRequest = Static<typeof ScreenshotRequestSchema>;
 
-export const ScreenshotResultSchema = t.Object({
+/** The fields a browser capture's result opens with (web/screenshot, web/archive). */
+export const capturedPageFields = {
   ok: t.Literal(true),
   version: t.String(),
   url: t.String(),
   final_url: t.String(),
   fetched_at: t.String(),
   source_status: t.Integer(),
+};
+
+export const ScreenshotResultSchema = t.Object({
+  ...capturedPageFields,
   width: t.Integer({ description: "Image pixels." }),
   height: t.Integer({ description: "Image pixels." }),
   format: Format,

@@ -5,6 +5,7 @@
  */
 import { noteEvidence } from "../evidence/notes.ts";
 import type { ScreenshotSpec } from "./engine.ts";
+import { capturedPageFacts } from "./evidence-facts.ts";
 import type { WebCapabilities } from "./endpoints.ts";
 import { SCREENSHOT_RESULT_VERSION, type ScreenshotRequest, type ScreenshotResult } from "./screenshot-schema.ts";
 import { sha256Hex } from "./text/text-output.ts";
@@ -45,10 +46,7 @@ export async function screenshotEndpoint(input: ScreenshotRequest, { web, signal
     content_is_untrusted: true,
   };
   return noteEvidence(result, {
-    url: result.url,
-    final_url: result.final_url,
-    source_status: result.source_status,
-    fetched_at: result.fetched_at,
+    ...capturedPageFacts(result),
     content_type: "text/html",
     format: "screenshot",
     image_sha256: result.image_sha256,

@@ -52,3 +52,58 @@ export interface CapturedScreenshot {
 
 /** Captures `url` in a headless browser under the same guards as a render. */
 export type Screenshotter = (url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<CapturedScreenshot>;
+
+/** The bounds of one archive capture. */
+export interface ArchiveLimits {
+  /** Bytes of response bodies kept in all (the page's own document first). */
+  maxBytes: number;
+  /** One response body larger than this is left out. */
+  maxResourceBytes: number;
+  /** Responses kept at most (redirect hops included). */
+  maxResources: number;
+}
+
+/** What to archive: the capture's bounds, and whether to add a screenshot of the viewport. */
+export interface ArchiveSpec {
+  limits: ArchiveLimits;
+  screenshot: boolean;
+}
+
+/** One request and its response as the browser made and received them (the body decoded, as the page saw it). */
+export interface CapturedExchange {
+  url: string;
+  method: string;
+  requestHeaders: Record<string, string>;
+  /** A POST's body, when the browser reported it. */
+  requestBody?: Uint8Array;
+  status: number;
+  statusText: string;
+  /** The HTTP version the response came over (e.g. "http/1.1", "h2"). */
+  protocol: string;
+  responseHeaders: Record<string, string>;
+  body: Uint8Array;
+  /** When the request was sent (ISO 8601). */
+  sentAt: string;
+  /** CDP resource type: Document, Script, Image, ... */
+  resourceType: string;
+}
+
+/** A response the capture saw but did not keep, and why. */
+export interface LeftOutResource {
+  url: string;
+  reason: string;
+}
+
+export interface CapturedArchive {
+  /** In the order the responses finished (the page's document first). */
+  exchanges: CapturedExchange[];
+  leftOut: LeftOutResource[];
+  screenshot?: { image: Uint8Array; width: number; height: number };
+  title: string;
+  finalUrl: string;
+  status: number;
+  warnings: string[];
+}
+
+/** Archives `url` as a headless browser loads it, under the same guards as a render. */
+export type Archiver = (url: string, spec: ArchiveSpec, signal: AbortSignal, checkNavigation?: NavigationCheck) => Promise<CapturedArchive>;

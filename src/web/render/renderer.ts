@@ -5,7 +5,8 @@
  */
 import { ApiError } from "../../errors.ts";
 import { outcomeWithin } from "./outcome-within.ts";
-import type { CapturedScreenshot, NavigationCheck, ScreenshotSpec } from "./contract.ts";
+import type { ArchiveSpec, CapturedArchive, CapturedScreenshot, NavigationCheck, ScreenshotSpec } from "./contract.ts";
+import { archiveInContext } from "./archive-page.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
 import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
@@ -76,6 +77,8 @@ export interface BrowserRenderer {
   render(url: string, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<RenderedDom>;
   /** A screenshot under the same pool, deadline and guards as a render (plus SELECTOR_NOT_FOUND, SELECTOR_INVALID, SCREENSHOT_TOO_LARGE). */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<CapturedScreenshot>;
+  /** Every request and response of the page as it loads, under the same pool, deadline and guards (plus ARCHIVE_TOO_LARGE). */
+  archive(url: string, spec: ArchiveSpec, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<CapturedArchive>;
   status(): RendererStatus;
   stats(): RendererStats;
   /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
@@ -317,6 +320,10 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       return inPool(signal, (context, deadline, progress) =>
         captureInContext(context, url, spec, { ...pageOptions, checkNavigation }, screenshotLimits, deadline, progress),
       );
+    },
+
+    archive(url, spec, signal, checkNavigation) {
+      return inPool(signal, (context, deadline, progress) => archiveInContext(context, url, spec, { ...pageOptions, checkNavigation }, deadline, progress));
     },
 
     status() {

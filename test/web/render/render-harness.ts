@@ -1,4 +1,5 @@
 /** @module test/render/render-harness — a renderer on the recording proxy sockets and resolver, the engine over it, and waiting helpers. */
+import net from "node:net";
 import { ApiError } from "../../../src/errors.ts";
 import { createWebEngine, type WebEngine } from "../../../src/web/engine.ts";
 import type { ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
@@ -57,6 +58,38 @@ export function createHarness(overrides: Partial<RendererOptions> = {}): Harness
     resolver: names.resolver,
     renderer: (url, signal, checkNavigation) => renderer.render(url, signal, checkNavigation),
     screenshotter: (url, spec, signal, checkNavigation) => renderer.screenshot(url, spec, signal, checkNavigation),
+    archiver: (url, spec, signal, checkNavigation) => renderer.archive(url, spec, signal, checkNavigation),
   });
   return { renderer, engine, sockets, names, decisions };
+}
+
+export interface StandInRenderer {
+  renderer: BrowserRenderer;
+  /** Every address:port the proxy tried to connect to. */
+  attempts: string[];
+  decisions: ProxyDecision[];
+}
+
+/**
+ * A renderer with loopback targets not allowed, whose page host site.test resolves to a public stand-in
+ * (93.184.216.34:80) that the socket opener sends to the fixture on `sitePort`; any other connection fails.
+ */
+export function createStandInRenderer(sitePort: number, overrides: Partial<RendererOptions> = {}): StandInRenderer {
+  const names = createRecordingResolver({ "site.test": ["93.184.216.34"] });
+  const attempts: string[] = [];
+  const decisions: ProxyDecision[] = [];
+  const renderer = createRenderer({
+    userAgent: USER_AGENT,
+    policy: { allowLoopbackTargets: false, resolver: names.resolver },
+    proxyConnect: (address, port) => {
+      attempts.push(`${address}:${port}`);
+      if (address === "93.184.216.34" && port === 80) return net.connect({ host: "127.0.0.1", port: sitePort });
+      const socket = new net.Socket();
+      queueMicrotask(() => socket.destroy(new Error(`test connector refused ${address}`)));
+      return socket;
+    },
+    onProxyDecision: (d) => decisions.push(d),
+    ...overrides,
+  });
+  return { renderer, attempts, decisions };
 }

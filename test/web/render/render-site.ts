@@ -80,6 +80,10 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     // Screenshot fixtures: a small red image, and one that states 8000×8000 pixels in 60 KiB (a decompression bomb).
     if (path.startsWith("/image/huge")) return send(200, "image/png", (hugePng ??= grayPng(8000, 8000)));
     if (path.startsWith("/image/")) return send(200, "image/png", (redPng ??= solidPng(64, 64, [255, 0, 0])));
+    // Archive fixtures: a style sheet, and n KiB of bytes (a resource over the per-resource cap).
+    if (path === "/archive.css") return send(200, "text/css", "h1 { color: rgb(0, 0, 255); }\n");
+    if (path === "/padded.html") return send(200, "text/html; charset=utf-8", `<!doctype html><title>Padded</title><p>${"padding ".repeat(10_240)}</p>`);
+    if (path.startsWith("/blob/")) return send(200, "application/octet-stream", Buffer.alloc(Math.min(Number(path.slice(6)) || 0, 4096) * 1024, 0x61));
     if (path === "/download.bin") return send(200, "application/octet-stream", Buffer.alloc(1024), { "content-disposition": "attachment; filename=payload.bin" });
     if (path === "/sw.js") return send(200, "text/javascript", "self.addEventListener('fetch', () => {});");
     if (path === "/popup-target.html") return send(200, "text/html", "<p>popup</p>");

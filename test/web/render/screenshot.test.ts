@@ -4,14 +4,10 @@
  * page loads, robots.txt, and hostile pages that must end within the render deadline.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import net from "node:net";
 import type { ScreenshotSpec } from "../../../src/web/render/contract.ts";
 import { readImageSize } from "../../../src/web/render/image-size.ts";
-import type { ProxyDecision } from "../../../src/web/render/proxy-guard.ts";
 import { UNSETTLED_WARNING } from "../../../src/web/render/render-page.ts";
-import { createRenderer } from "../../../src/web/render/renderer.ts";
-import { createRecordingResolver } from "./recording-socket.ts";
-import { createHarness, type Harness, rejection, USER_AGENT } from "./render-harness.ts";
+import { createHarness, createStandInRenderer, type Harness, rejection } from "./render-harness.ts";
 import { type RenderSite, startRenderSite } from "./render-site.ts";
 import { skipWithout } from "../../support/requirements.ts";
 
@@ -156,22 +152,7 @@ describeWithBrowser("web/screenshot and private addresses", () => {
     const site = await startRenderSite();
     const sitePort = Number(new URL(site.origin).port);
     // The page's host resolves to a public stand-in that the socket opener sends to the fixture; loopback is not allowed.
-    const names = createRecordingResolver({ "site.test": ["93.184.216.34"] });
-    const attempts: string[] = [];
-    const decisions: ProxyDecision[] = [];
-    const renderer = createRenderer({
-      userAgent: USER_AGENT,
-      policy: { allowLoopbackTargets: false, resolver: names.resolver },
-      proxyConnect: (address, port) => {
-        attempts.push(`${address}:${port}`);
-        if (address === "93.184.216.34" && port === 80) return net.connect({ host: "127.0.0.1", port: sitePort });
-        const socket = new net.Socket();
-        queueMicrotask(() => socket.destroy(new Error(`test connector refused ${address}`)));
-        return socket;
-      },
-      onProxyDecision: (d) => decisions.push(d),
-      ...DEADLINES,
-    });
+    const { renderer, attempts, decisions } = createStandInRenderer(sitePort, DEADLINES);
     try {
       await renderer.warm();
       const shot = await renderer.screenshot(`http://site.test/ssrf-shot.html?port=${sitePort}`, spec(), timeout());
