@@ -173,7 +173,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
-      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys });
+      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys, deliveryRefunds: store.deliveryRefunds });
   } catch (error) {
     valve?.stop();
     await store.close();

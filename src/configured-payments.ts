@@ -6,7 +6,7 @@
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
-import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
+import { createX402Payments, paymentInfoFor, type X402PaymentsOptions } from "./paid-call/x402-payments.ts";
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";
 import { type Pricing, pricingFor } from "./plugin/price.ts";
 import type { ReceiptStore } from "./store/receipts.ts";
@@ -72,14 +72,14 @@ export async function setUpPayments(
   config: Config,
   networks: readonly ConfiguredNetwork[],
   receipts: ReceiptStore,
-  options: { fetch?: typeof fetch; pollingIntervalMs?: number; receiptKeys?: ReceiptKeySource } = {},
+  options: { fetch?: typeof fetch; pollingIntervalMs?: number; receiptKeys?: ReceiptKeySource; deliveryRefunds?: X402PaymentsOptions["deliveryRefunds"] } = {},
 ): Promise<PaymentSetup> {
   if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
   const x402 = x402ConfigFrom(config);
   const { createPaymentGate } = await import("./x402/gate.ts");
-  const { receiptKeys, ...gateOptions } = options;
+  const { receiptKeys, deliveryRefunds, ...gateOptions } = options;
   const offerReceipts = receiptKeys ? await (await import("./x402/offer-receipt.ts")).createOfferReceiptSigner(receiptKeys) : undefined;
   const gate = createPaymentGate({ config: x402, receipts, ...gateOptions, ...(offerReceipts ? { offerReceipts } : {}) });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
-  return { payments: createX402Payments(gate.state, networks), info: paymentInfoFor(networks), gate, refundSenders };
+  return { payments: createX402Payments(gate.state, networks, deliveryRefunds ? { deliveryRefunds } : {}), info: paymentInfoFor(networks), gate, refundSenders };
 }
