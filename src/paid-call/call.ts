@@ -134,16 +134,18 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   const ctx = deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin });
   const admittedBy = await entry.definition.admit?.(value as never, ctx);
   await beforePayment?.(value);
+  const byDelivery = "delivered" in entry.definition && entry.definition.delivered !== undefined;
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: options.resourceUrl,
-    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)) + ("delivered" in entry.definition && entry.definition.delivered ? DELIVERY_SENTENCE : ""),
+    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)) + (byDelivery ? DELIVERY_SENTENCE : ""),
     priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price, entry.pricing) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
     outputExample: entry.definition.examples[0]?.output,
     ...(options.mcpTool !== undefined ? { mcpTool: options.mcpTool } : {}),
+    ...(byDelivery ? { byDelivery } : {}),
     ...(replayable ? { body: input } : {}),
   };
   const authorized = await deps.payments.authorize(call.payment, charge, { requestId: call.requestId, ...(call.alwaysOffer ? { alwaysOffer: true } : {}) });

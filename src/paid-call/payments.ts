@@ -25,6 +25,8 @@ export interface Charge {
   readonly outputExample?: unknown;
   /** Set when the call came as an MCP tool: the bazaar entry names the tool, not an HTTP route. */
   readonly mcpTool?: string;
+  /** Priced by delivery (the entry declares `delivered`): `priceMicros` is a limit. */
+  readonly byDelivery?: boolean;
 }
 
 /** What a settlement produced, for work that records it (null fields: payments off or unknown). */

@@ -34,6 +34,7 @@ export function paidOperationFor(charge: Charge, networks: readonly PaymentNetwo
             inputSchema,
           },
     ...(isReplayableCharge(charge) ? { requestDigest: digestJson(charge.body) } : {}),
+    ...(charge.byDelivery ? { byDelivery: true } : {}),
   };
 }
 
