@@ -24,7 +24,7 @@ import { skipWithout } from "../support/requirements.ts";
 import { type Searx, startSearx } from "../support/searx.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { deployUptoContracts } from "../support/upto-contracts.ts";
-import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
+import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
 
 const missing = skipWithout("searx", "web.search paid with upto on anvil");
 type Network = `${string}:${string}`;
@@ -37,6 +37,7 @@ describe.skipIf(missing)("web.search paid with upto (Permit2 on anvil)", () => {
   let service: RunningService;
   let base: string;
   let buyer: x402Client;
+  let refunder: { key: `0x${string}`; address: `0x${string}` };
 
   beforeAll(async () => {
     fx = await startEvmFixture();
@@ -59,7 +60,10 @@ describe.skipIf(missing)("web.search paid with upto (Permit2 on anvil)", () => {
     for (const name of ["wren", "robin"]) site.set(`/${name}`, `<!doctype html><html><head><title>${name}</title></head><body><main><h1>${name}</h1><p>The ${name} sings at dawn in the hedge by the lane.</p></main></body></html>`);
     searx.answer("songbirds", { alpha: [{ url: site.url("/wren"), title: "wren", content: "a small bird" }], beta: [{ url: site.url("/robin"), title: "robin", content: "a red breast" }] });
     searx.answer("lost-birds", { alpha: [{ url: site.url("/gone-wren"), title: "gone", content: "" }], beta: [{ url: site.url("/gone-robin"), title: "gone too", content: "" }] });
-    const x402 = fx.config({ facilitator: { url: facilitator.url } }, { settlement: "remote", settlerPrivateKey: undefined });
+    // A refund account holding USDC: what an exact payment settled beyond the delivery is paid back from it.
+    refunder = await fx.anvil.fundedAccount();
+    await fx.token.mint(refunder.address, USDC);
+    const x402 = fx.config({ facilitator: { url: facilitator.url } }, { settlement: "remote", settlerPrivateKey: undefined, refundPrivateKey: refunder.key });
     ({ service, base } = await startPaidServiceWith(x402, ":memory:", { args: ["--search-url", searx.url, "--rate-limit-per-min", "10000"] }));
     buyer = new x402Client();
     registerExactEvmScheme(buyer, { signer: privateKeyToAccount(fx.buyer.key), networks: [NETWORK] });
@@ -111,6 +115,29 @@ describe.skipIf(missing)("web.search paid with upto (Permit2 on anvil)", () => {
       expect(JSON.parse(paid.text).reads).toEqual({ succeeded: 0, failed: 2 });
       expect(settledAmount(paid)).toMatchObject({ success: true, amount: "5000" });
       expect((await balances()).buyer).toBe(before.buyer - 5_000n);
+    },
+    120_000,
+  );
+
+  it(
+    "pays a buyer without upto back: exact settles the limit, and the undelivered reads are refunded from the refund account",
+    async () => {
+      const exactOnly = new x402Client();
+      registerExactEvmScheme(exactOnly, { signer: privateKeyToAccount(fx.buyer.key), networks: [NETWORK] });
+      exactOnly.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
+      const before = await balances();
+      const paid = await payOverHttp(exactOnly, `${base}/v1/web/search`, { query: "songbirds", limit: 4, read: true });
+      expect(paid).toMatchObject({ status: 200, settled: true });
+      expect(settledAmount(paid)).toMatchObject({ success: true, amount: "17000" });
+      const deadline = Date.now() + 60_000;
+      let refunds = await service.store.deliveryRefunds.list();
+      while (refunds[0]?.state !== "paid" && Date.now() < deadline) {
+        await Bun.sleep(200);
+        refunds = await service.store.deliveryRefunds.list();
+      }
+      expect(refunds).toMatchObject([{ operationId: "web.search", priceMicros: 6_000, quotedMicros: 17_000, state: "paid" }]);
+      // Net: the search and the 2 reads delivered.
+      expect((await balances()).buyer).toBe(before.buyer - 11_000n);
     },
     120_000,
   );
