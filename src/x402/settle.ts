@@ -58,7 +58,7 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
   const rail = state.rails.get(payment.network);
   const requirements = context.amount !== undefined ? { ...payment.requirements, amount: context.amount } : payment.requirements;
   const keep = { accepted: payment.payload.accepted, payload: payment.payload.payload, x402Version: 2, requirements };
-  if (!rail || !(await store.claimForSettlement(payment.receiptId, { requestId: context.requestId, operationId: context.operationId, settleRequest: JSON.stringify(keep), now: now() }))) {
+  if (!rail || !(await store.claimForSettlement(payment.receiptId, { requestId: context.requestId, operationId: context.operationId, settleRequest: JSON.stringify(keep), now: now(), ...(context.amount !== undefined ? { amount: context.amount } : {}) }))) {
     // Not reserved any more (released, already settling or settled): never settle twice.
     return { kind: "answer", answer: failed({ success: false, transaction: "", network: payment.network, errorReason: reasons.invalidTransactionState }, requirements) };
   }

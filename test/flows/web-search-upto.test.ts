@@ -100,6 +100,8 @@ describe.skipIf(missing)("web.search paid with upto (Permit2 on anvil)", () => {
       expect(after.buyer).toBe(before.buyer - 11_000n);
       expect(after.payTo).toBe(before.payTo + 11_000n);
       expect(await service.store.deliveryRefunds.list()).toEqual([]);
+      // The receipt keeps what was settled, not the limit.
+      expect((await service.store.figures.recentReceipts(10, "settled")).map((r) => r.amount)).toEqual(["11000"]);
       expect(facilitator.calls.filter((c) => c !== "GET /supported")).toEqual(["POST /verify", "POST /settle"]);
     },
     120_000,
