@@ -191,7 +191,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     llm = createModelAccessFor(config, web, log);
     setup = options.payments
       ? { ...options.payments, gate: undefined, refundSenders: undefined }
-      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys });
+      : await setUpPayments(config, networks, store.receipts, { fetch: options.facilitatorFetch, pollingIntervalMs: options.pollingIntervalMs, receiptKeys: evidenceKeys, deliveryRefunds: { ledger: store.deliveryRefunds, log } });
   } catch (error) {
     identityKeys.reject(error);
     valve?.stop();
@@ -201,6 +201,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     throw error;
   }
   const { info, gate, refundSenders } = setup;
+  const payDeliveryRefunds = "payDeliveryRefunds" in setup ? setup.payDeliveryRefunds : undefined;
   const settlers = gate ? await (await import("./x402/settler-addresses.ts")).settlerAddresses(gate.state.networks) : [];
   const heartbeat = await startHeartbeat(store.instances, { settlers, warn: (message, error) => log.warn(message, { error: error.message }) });
   const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
@@ -208,11 +209,13 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   paymentUpstreams?.onChange((status) => (status.available ? log.info(upstreamsLine(status)) : log.warn(upstreamsLine(status))));
   let reconciler: ReturnType<typeof setInterval> | undefined;
   if (gate) {
-    const reconcile = () =>
-      gate.reconcile().then(
+    const reconcile = () => {
+      void payDeliveryRefunds?.();
+      return gate.reconcile().then(
         (r) => (r.settled || r.failed || r.released ? log.info("payments reconciled", r) : undefined),
         (error: Error) => log.warn("payment reconciliation failed", { error: error.message }),
       );
+    };
     void reconcile();
     reconciler = setInterval(reconcile, reconcileEveryMs);
     reconciler.unref?.();

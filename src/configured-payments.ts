@@ -6,7 +6,10 @@
 import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
+import type { Logger } from "./log.ts";
 import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
+import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
+import { payDeliveryRefunds } from "./refunds/delivery-refund-payer.ts";
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";
 import { type Pricing, pricingFor } from "./plugin/price.ts";
 import type { ReceiptStore } from "./store/receipts.ts";
@@ -41,6 +44,8 @@ export interface PaymentSetup {
   readonly gate: PaymentGate | undefined;
   /** One per network with a refund key (the job worker pays refunds with them). */
   readonly refundSenders: ReadonlyMap<string, RefundSender>;
+  /** Pays the delivery refunds still unpaid on networks with a refund key (run with reconcile); absent with payments off. */
+  readonly payDeliveryRefunds?: () => Promise<void>;
 }
 
 /**
@@ -72,14 +77,21 @@ export async function setUpPayments(
   config: Config,
   networks: readonly ConfiguredNetwork[],
   receipts: ReceiptStore,
-  options: { fetch?: typeof fetch; pollingIntervalMs?: number; receiptKeys?: ReceiptKeySource } = {},
+  options: { fetch?: typeof fetch; pollingIntervalMs?: number; receiptKeys?: ReceiptKeySource; deliveryRefunds?: { readonly ledger: DeliveryRefunds; readonly log: Logger } } = {},
 ): Promise<PaymentSetup> {
   if (config.payments === "off") return { payments: paymentsOff, info: { enabled: false, networks: [] }, gate: undefined, refundSenders: new Map() };
   const x402 = x402ConfigFrom(config);
   const { createPaymentGate } = await import("./x402/gate.ts");
-  const { receiptKeys, ...gateOptions } = options;
+  const { receiptKeys, deliveryRefunds, ...gateOptions } = options;
   const offerReceipts = receiptKeys ? await (await import("./x402/offer-receipt.ts")).createOfferReceiptSigner(receiptKeys) : undefined;
   const gate = createPaymentGate({ config: x402, receipts, ...gateOptions, ...(offerReceipts ? { offerReceipts } : {}) });
   const refundSenders = await loadRefundSenders(networks, options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {});
-  return { payments: createX402Payments(gate.state, networks), info: paymentInfoFor(networks), gate, refundSenders };
+  const paying = deliveryRefunds ? payDeliveryRefunds(deliveryRefunds.ledger, { senders: refundSenders, log: deliveryRefunds.log, confirmationTimeoutMs: x402.confirmationTimeoutMs }) : undefined;
+  return {
+    payments: createX402Payments(gate.state, networks, paying ? { deliveryRefunds: paying.refunds } : {}),
+    info: paymentInfoFor(networks),
+    gate,
+    refundSenders,
+    ...(paying ? { payDeliveryRefunds: paying.pass } : {}),
+  };
 }

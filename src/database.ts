@@ -23,6 +23,8 @@ import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
 import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
+import { createDeliveryRefunds, deliveryRefundMigrations, type DeliveryRefunds, deliveryRefundPgMigrations } from "./refunds/delivery-refunds.ts";
+import { createPgDeliveryRefunds } from "./refunds/delivery-refunds-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import { createPgQuoteStore, quotePgMigrations } from "./quotes/quote-pg.ts";
 import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
@@ -47,6 +49,7 @@ export const allMigrations: readonly Migration[] = [
   ...directoryMigrations,
   ...quoteMigrations,
   ...a2aTaskMigrations,
+  ...deliveryRefundMigrations,
 ];
 
 export interface Store extends CoreStore {
@@ -67,6 +70,8 @@ export interface Store extends CoreStore {
   readonly a2aTasks: A2aTaskRows;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
+  /** Refunds due for work paid `exact` and delivered in part (paid-call/delivery.ts). */
+  readonly deliveryRefunds: DeliveryRefunds;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -122,6 +127,7 @@ export const families: readonly Family[] = [
   { name: "directory listings", pg: { migrations: directoryPgMigrations, open: (sql) => ({ listings: createPgListingStore(sql) }) } },
   { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
+  { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
 ];
 
 function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
@@ -162,6 +168,7 @@ export function openStore(dataDir: string): Store {
     figures: createOperatorFigures(core.db),
     a2aTasks: createSqliteA2aTaskRows(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
+    deliveryRefunds: createDeliveryRefunds(core.db),
   };
 }
 

@@ -71,7 +71,9 @@ export { priceText, runTimeoutMs, tiers } from "./quotes/tiers.ts";
 export type { Tier, TierId } from "./quotes/tiers.ts";
 
 // web/search: the engines behind it are configured by the operator (--search-url, --brave-api-key).
-export { priceSearch, SearchOutputSchema, SearchRequestSchema } from "./search/search-schemas.ts";
+export { priceSearch, priceSearchDelivered, SearchOutputSchema, SearchRequestSchema } from "./search/search-schemas.ts";
+// Pay for what is delivered: a fixed part plus a price per delivered unit (the quote is the limit; a plugin's `delivered` the rest).
+export { DELIVERY_SENTENCE, priceByUnits } from "./paid-call/delivery.ts";
 export type { SearchOutput, SearchRequest } from "./search/search-schemas.ts";
 export { searchEndpoint } from "./search/search-endpoint.ts";
 export { exampleSearchOutput, exampleSearchRequest } from "./search/search-example.ts";

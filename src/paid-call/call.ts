@@ -8,11 +8,12 @@
  */
 import { engineOf, engineSentence } from "../docs/catalogue.ts";
 import { ApiError } from "../errors.ts";
+import { DELIVERY_SENTENCE } from "./delivery.ts";
 import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";
 import type { Logger } from "../log.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { SettlementReceipt } from "../plugin/define.ts";
-import { resolvePrices } from "../plugin/price.ts";
+import { type NetworkPrices, type PriceTable, resolvePrices } from "../plugin/price.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
 import { decodePresented, type PresentedPayment } from "../x402/authorize.ts";
@@ -133,16 +134,18 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   const ctx = deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin });
   const admittedBy = await entry.definition.admit?.(value as never, ctx);
   await beforePayment?.(value);
+  const byDelivery = "delivered" in entry.definition && entry.definition.delivered !== undefined;
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: options.resourceUrl,
-    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)),
+    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)) + (byDelivery ? DELIVERY_SENTENCE : ""),
     priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price, entry.pricing) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
     outputExample: entry.definition.examples[0]?.output,
     ...(options.mcpTool !== undefined ? { mcpTool: options.mcpTool } : {}),
+    ...(byDelivery ? { byDelivery } : {}),
     ...(replayable ? { body: input } : {}),
   };
   const authorized = await deps.payments.authorize(call.payment, charge, { requestId: call.requestId, ...(call.alwaysOffer ? { alwaysOffer: true } : {}) });
@@ -197,7 +200,7 @@ export async function runPaidCall<E extends PluginEntry | SkillEntry>(deps: Paid
     await payment.release();
     throw error;
   }
-  const settled = await settlePaidCall(deps, call, entry, payment, result);
+  const settled = await settlePaidCall(deps, call, entry, payment, result, deliveredPrice(entry, value, result));
   if (settled.kind === "answer") {
     call.report.outcome = `settlement_${statusOf(settled.answer)}`;
     return { kind: "answer", answer: settled.answer, charge: admitted.charge };
@@ -215,10 +218,24 @@ export type SettledCall =
  * `settled` makes what `run` held final (and may add the payment to the result), `unsettled`
  * undoes it when nothing was charged, or keeps it while the settlement is pending.
  */
-export async function settlePaidCall(deps: PaidCallDeps, call: PaidCall, entry: PluginEntry | SkillEntry, payment: AcceptedPayment, result: unknown): Promise<SettledCall> {
+/** The price of what the work delivered, for an entry priced by delivery (paid-call/delivery.ts); undefined otherwise. */
+export function deliveredPrice(entry: PluginEntry | SkillEntry, input: unknown, result: unknown): PriceTable | undefined {
+  const delivered = (entry.definition as { delivered?: (input: unknown, output: unknown) => NetworkPrices }).delivered;
+  return delivered ? resolvePrices(delivered(input, result), entry.pricing) : undefined;
+}
+
+export async function settlePaidCall(
+  deps: PaidCallDeps,
+  call: PaidCall,
+  entry: PluginEntry | SkillEntry,
+  payment: AcceptedPayment,
+  result: unknown,
+  delivered?: PriceTable,
+): Promise<SettledCall> {
   const hooks = entry.definition.settlement;
+  const context = { requestId: call.requestId, ...(delivered ? { delivered } : {}) };
   if (!hooks) {
-    const settled = await payment.settle({ requestId: call.requestId });
+    const settled = await payment.settle(context);
     return settled.kind === "settled" ? { kind: "settled", settlement: settled.settlement, result: await sealed(deps, result, settled.facts) } : settled;
   }
   const receiptOf = (facts: SettlementFacts | undefined): SettlementReceipt => ({
@@ -230,7 +247,7 @@ export async function settlePaidCall(deps: PaidCallDeps, call: PaidCall, entry: 
   const ctx = deps.contextFor(entry, call.signal, call.requestId, { payer: payment.payer, origin: call.origin });
   let settled;
   try {
-    settled = await payment.settle({ requestId: call.requestId });
+    settled = await payment.settle(context);
   } catch (error) {
     // Nobody knows whether it was charged: keep the hold, as for a pending settlement.
     await hooks.unsettled(result as never, { state: "pending", receipt: receiptOf(undefined) }, ctx);

@@ -25,6 +25,8 @@ export interface Charge {
   readonly outputExample?: unknown;
   /** Set when the call came as an MCP tool: the bazaar entry names the tool, not an HTTP route. */
   readonly mcpTool?: string;
+  /** Priced by delivery (the entry declares `delivered`): `priceMicros` is a limit. */
+  readonly byDelivery?: boolean;
 }
 
 /** What a settlement produced, for work that records it (null fields: payments off or unknown). */
@@ -44,6 +46,11 @@ export type SettleOutcome =
   /** Settlement failed (`failed`) or is indeterminate (`pending`): this answer replaces the result. */
   | { readonly kind: "answer"; readonly answer: PaymentAnswer; readonly state?: "failed" | "pending"; readonly facts?: SettlementFacts };
 
+export interface SettleContext {
+  readonly requestId: string;
+  readonly delivered?: PriceTable;
+}
+
 export interface AcceptedPayment {
   /** Who paid (wallet address), when known: rate limits count per payer. */
   readonly payer?: string;
@@ -59,8 +66,12 @@ export interface AcceptedPayment {
   readonly priceColumns?: readonly string[];
   /** Plain JSON from which `Payments.restore` rebuilds this payment after a restart (null when free). */
   snapshot(): unknown;
-  /** Called once the work succeeded. */
-  settle(context: { requestId: string }): Promise<SettleOutcome>;
+  /**
+   * Called once the work succeeded. `delivered`: the price of what the work delivered, when the
+   * entry is priced by delivery (paid-call/delivery.ts): only that is charged (upto) or the rest is
+   * recorded as a refund due (exact).
+   */
+  settle(context: SettleContext): Promise<SettleOutcome>;
   /**
    * Called when the work failed: nothing is settled and the authorization is not burned. Never rejects:
    * a release the store could not write leaves a reservation that reconcile frees once it lapses.

@@ -4,7 +4,9 @@
  * and for a replayable charge the body digest that payment-identifier retries must match).
  */
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import { formatDollars, priceIn, publishedColumn } from "../plugin/price.ts";
+import { formatDollars, parseDollars, priceIn, type PriceTable, publishedColumn } from "../plugin/price.ts";
+import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
+import { atomicToUsd, usdToAtomic } from "../x402/pricing.ts";
 import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "../x402/authorize.ts";
 import type { PaymentNetwork } from "../x402/family.ts";
 import type { GateState } from "../x402/gate-state.ts";
@@ -32,10 +34,26 @@ export function paidOperationFor(charge: Charge, networks: readonly PaymentNetwo
             inputSchema,
           },
     ...(isReplayableCharge(charge) ? { requestDigest: digestJson(charge.body) } : {}),
+    ...(charge.byDelivery ? { byDelivery: true } : {}),
   };
 }
 
-export function createX402Payments(state: GateState, networks: readonly PaymentNetwork[]): Payments {
+export interface X402PaymentsOptions {
+  /** Where the undelivered part of an `exact` payment for work priced by delivery is recorded as owed. */
+  readonly deliveryRefunds?: Pick<DeliveryRefunds, "recordDue">;
+}
+
+/** For a payment of work priced by delivery: the delivered amount in the token, and what stays owed when the quote is settled. */
+function splitDelivery(payment: VerifiedPayment, network: PaymentNetwork, delivered: PriceTable) {
+  const quotedAtomic = BigInt(payment.requirements.amount);
+  const deliveredMicros = priceIn(delivered, network.priceColumns) ?? 0;
+  const deliveredAtomic = usdToAtomic(formatDollars(deliveredMicros), network.decimals);
+  const capped = deliveredAtomic < quotedAtomic ? deliveredAtomic : quotedAtomic;
+  const quotedMicros = parseDollars(atomicToUsd(quotedAtomic, network.decimals)) ?? 0;
+  return { deliveredAtomic: capped.toString(), quotedMicros, refundMicros: Math.max(0, quotedMicros - Math.min(quotedMicros, deliveredMicros)) };
+}
+
+export function createX402Payments(state: GateState, networks: readonly PaymentNetwork[], options: X402PaymentsOptions = {}): Payments {
   const accepted = (payment: VerifiedPayment, operationId: string): HoldingPayment => {
     let done = false;
     return {
@@ -44,11 +62,27 @@ export function createX402Payments(state: GateState, networks: readonly PaymentN
       validBefore: payment.validBefore,
       priceColumns: networks.find((n) => n.network === payment.network)?.priceColumns ?? [],
       snapshot: () => ({ payment, operationId }),
-      async settle({ requestId }) {
+      async settle({ requestId, delivered }) {
         done = true;
-        const result = await settlePayment(state, payment, { requestId, operationId });
+        const network = networks.find((n) => n.network === payment.network);
+        const split = delivered && network ? splitDelivery(payment, network, delivered) : undefined;
+        const upto = payment.requirements.scheme === "upto";
+        const result = await settlePayment(state, payment, { requestId, operationId, ...(upto && split ? { amount: split.deliveredAtomic } : {}) });
         if (result.kind === "settled") {
           const r = result.receipt;
+          if (!upto && split && split.refundMicros > 0) {
+            await options.deliveryRefunds?.recordDue({
+              id: r.id,
+              operationId,
+              requestId,
+              network: payment.network,
+              payer: payment.payer,
+              transaction: r.transaction,
+              quotedMicros: split.quotedMicros,
+              priceMicros: split.refundMicros,
+              createdAt: state.now(),
+            });
+          }
           const named = { ...(payment.resourceUrl ? { resourceUrl: payment.resourceUrl } : {}), requestId };
           return { kind: "settled", settlement: result.settlement, facts: { payer: r.payer, network: r.network, transaction: r.transaction, paymentId: r.id, ...named } };
         }

@@ -92,6 +92,12 @@ interface CommonDefinition<I extends TObject, O extends TSchema> {
   /** Sync calls only: hooks around the settlement of work that holds something (see SettlementHooks). */
   readonly settlement?: SettlementHooks<Static<O>>;
   /**
+   * Pay for what is delivered (sync calls): the price of what `run` returned, at most `price` (the
+   * quote, offered as the limit). Build both with paid-call/delivery.ts `priceByUnits`. On `upto`
+   * offers only this is settled; on `exact` ones the quote is, and the rest is recorded as a refund due.
+   */
+  readonly delivered?: (input: Static<I>, output: Static<O>) => NetworkPrices;
+  /**
    * Which engine answers on this server, shown before payment (capabilities, agent card, 402
    * preview, doctor). Absent: the file's own code, always available.
    */

@@ -52,7 +52,7 @@ export interface RefundLedger {
 
 export interface RefundLedgerTable {
   /** A constant table name (interpolated into the statements). */
-  readonly table: "jobs" | "capital_commitments";
+  readonly table: "jobs" | "capital_commitments" | "delivery_refunds";
   /** SQL condition a row must meet to be refundable at all: its payment settled. */
   readonly settled: string;
   /** The column refunds are paid in order of. */

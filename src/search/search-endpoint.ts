@@ -2,8 +2,8 @@
  * @module search/search-endpoint — what web/search runs: ask the configured engine, keep the
  * first `limit` distinct http(s) results, and with `read` read each of them through the web
  * engine (its SSRF guard and robots.txt, as any caller's URL: result URLs are untrusted) in
- * parallel, a few at a time per host. A search that finds nothing, or whose reads all fail, is
- * an error, so it is never charged.
+ * parallel, a few at a time per host. A search that finds nothing is an error, so it is never
+ * charged; a read that fails is an inline error, and only the reads that succeed are charged.
  */
 import { ApiError } from "../errors.ts";
 import { readBatch } from "../web/batch.ts";
@@ -62,14 +62,8 @@ export async function searchEndpoint(input: SearchRequest, { search, web, signal
 
   const options = readOptions(input.read === true ? {} : input.read, "text");
   const reads = await readBatch(web, results.map((r) => r.url), options, signal, { maxUrls: MAX_RESULTS });
+  // Reads that fail are not charged (plugins/web-search.ts `delivered`): when none succeed, the search alone is.
   const succeeded = reads.filter((r) => r.ok).length;
-  if (succeeded === 0) {
-    // The results themselves are what was bought: an uncharged failure gives none of them away.
-    throw new ApiError("SEARCH_READS_FAILED", {
-      message: `The search found ${results.length} result(s) but none could be read (${[...new Set(reads.map((r) => (r.ok ? "" : r.error)))].join(", ")}); nothing was charged.`,
-      details: { count: results.length, failed: results.length },
-    });
-  }
   return {
     ...found,
     results: results.map((result, index) => {

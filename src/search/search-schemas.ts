@@ -3,6 +3,7 @@
  * plus web/read's batch price for each result it may read (`read`), quoted for `limit` results.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { priceByUnits } from "../paid-call/delivery.ts";
 import { formatDollars, type NetworkPrices, parseDollars } from "../plugin/price.ts";
 import { perUrl, ReadOptionFields } from "../web/endpoint-schemas.ts";
 import { InlineErrorSchema, ReadResultSchema } from "../web/read-result.ts";
@@ -56,7 +57,7 @@ export const SearchOutputSchema = t.Object(
     engine: t.String({ description: "The engine this server asks (searx, brave)." }),
     count: t.Integer({ minimum: 1 }),
     results: t.Array(SearchResultSchema),
-    reads: t.Optional(t.Object({ succeeded: t.Integer({ minimum: 1 }), failed: t.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    reads: t.Optional(t.Object({ succeeded: t.Integer({ minimum: 0 }), failed: t.Integer({ minimum: 0 }) }, { additionalProperties: false })),
     content_is_untrusted: t.Literal(true),
   },
   { additionalProperties: false },
@@ -66,12 +67,19 @@ export type SearchOutput = Static<typeof SearchOutputSchema>;
 /** The search itself, per price column. */
 const searchPrice = { base: "0.005", algorand: "0.01" } as const;
 
-const micros = (usd: number | string) => parseDollars(String(usd)) ?? 0;
-
-/** The search, plus (with read) one batch read — or rendered read — for each of `limit` results. */
-export function priceSearch(input: SearchRequest): NetworkPrices {
-  const reads = input.read ? (input.limit ?? DEFAULT_RESULTS) : 0;
+/** A read of one result, per price column: web/read's batch price, or its rendered one. */
+function readPrice(input: SearchRequest): NetworkPrices {
   const rendered = typeof input.read === "object" && input.read.render === true;
-  const readRate: Readonly<Record<string, number>> = rendered ? perUrl.render : perUrl.batch;
-  return Object.fromEntries(Object.entries(searchPrice).map(([column, usd]) => [column, formatDollars(micros(usd) + reads * micros(readRate[column] ?? 0))]));
+  const rate: Readonly<Record<string, number>> = rendered ? perUrl.render : perUrl.batch;
+  return Object.fromEntries(Object.entries(rate).map(([column, usd]) => [column, formatDollars(parseDollars(String(usd)) ?? 0)]));
+}
+
+/** The quote (the limit): the search, plus (with read) one batch read — or rendered read — for each of `limit` results. */
+export function priceSearch(input: SearchRequest): NetworkPrices {
+  return priceByUnits(searchPrice, readPrice(input), input.read ? (input.limit ?? DEFAULT_RESULTS) : 0);
+}
+
+/** What a search delivered: the search, plus a read for each result read successfully. */
+export function priceSearchDelivered(input: SearchRequest, output: SearchOutput): NetworkPrices {
+  return priceByUnits(searchPrice, readPrice(input), output.reads?.succeeded ?? 0);
 }

@@ -73,7 +73,7 @@ export function createPgReceiptStore(sql: Sql): ReceiptStore {
     claimForSettlement: (id, c) =>
       changed(sql`
         UPDATE payment_receipts SET state = 'pending', request_id = COALESCE(${c.requestId}, request_id), operation_id = COALESCE(${c.operationId}, operation_id),
-          settle_request = ${c.settleRequest}, updated_at = ${c.now.toISOString()} WHERE id = ${id} AND state = 'reserved'`),
+          amount = COALESCE(${c.amount ?? null}, amount), settle_request = ${c.settleRequest}, updated_at = ${c.now.toISOString()} WHERE id = ${id} AND state = 'reserved'`),
     async recordSubmitted(id, transaction, now) {
       await sql`UPDATE payment_receipts SET transaction_id = ${transaction}, updated_at = ${now.toISOString()} WHERE id = ${id} AND state = 'pending'`;
     },

@@ -141,7 +141,8 @@ export interface ReceiptStore {
   /** Atomically takes the payment's replay lock. `existing` tells why not (reserved = in flight; pending/settled = used). */
   reserve(input: ReserveInput): Promise<ReserveResult>;
   /** reserved → pending. False when the reservation is gone or already settling: the caller must not settle. */
-  claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date }): Promise<boolean>;
+  /** `amount`: what this settlement asks for when it is not the amount reserved (x402 `upto`: what was delivered). */
+  claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date; amount?: string }): Promise<boolean>;
   recordSubmitted(id: string, transaction: string, now: Date): Promise<void>;
   markSettled(id: string, transaction: string | null, now: Date): Promise<boolean>;
   markFailed(id: string, reason: string, transaction: string | null, now: Date): Promise<boolean>;
@@ -212,7 +213,7 @@ function createSqliteReceipts(db: Database) {
   );
   const claim = db.prepare(
     `UPDATE payment_receipts SET state = 'pending', request_id = COALESCE($requestId, request_id), operation_id = COALESCE($operationId, operation_id),
-       settle_request = $settleRequest, updated_at = $now WHERE id = $id AND state = 'reserved'`,
+       amount = COALESCE($amount, amount), settle_request = $settleRequest, updated_at = $now WHERE id = $id AND state = 'reserved'`,
   );
   const submitted = db.prepare(`UPDATE payment_receipts SET transaction_id = $tx, updated_at = $now WHERE id = $id AND state = 'pending'`);
   const settled = db.prepare(
@@ -248,8 +249,8 @@ function createSqliteReceipts(db: Database) {
     /** Atomically takes the payment's replay lock. `existing` tells why not (reserved = in flight; pending/settled = used). */
     reserve: (input: ReserveInput): ReserveResult => reserveTx.immediate(input),
     /** reserved → pending. False when the reservation is gone or already settling: the caller must not settle. */
-    claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date }): boolean {
-      return claim.run({ id, requestId: context.requestId, operationId: context.operationId, settleRequest: context.settleRequest, now: context.now.toISOString() }).changes === 1;
+    claimForSettlement(id: string, context: { requestId: string | null; operationId: string | null; settleRequest: string | null; now: Date; amount?: string }): boolean {
+      return claim.run({ id, requestId: context.requestId, operationId: context.operationId, settleRequest: context.settleRequest, now: context.now.toISOString(), amount: context.amount ?? null }).changes === 1;
     },
     recordSubmitted(id: string, transaction: string, now: Date): void {
       submitted.run({ id, tx: transaction, now: now.toISOString() });

@@ -28,6 +28,8 @@ export interface PaidOperation {
    * retry carrying the same identifier for the same payer and body is answered from memory.
    */
   readonly requestDigest?: string;
+  /** Priced by delivery (paid-call/delivery.ts): the price is a limit, offered as `upto` where a network can take it, before its `exact` offer. */
+  readonly byDelivery?: boolean;
 }
 
 /**
@@ -97,7 +99,16 @@ export async function offersFor(state: GateState, op: PaidOperation): Promise<Pa
     extraFor: (n) => extras.get(n.network) ?? {},
   });
   if (offers.length === 0) throw new Error(`operation ${op.resource.url} has no price for any configured network`);
-  return offers;
+  return op.byDelivery ? withUptoOffers(state, offers) : offers;
+}
+
+/** Each exact offer preceded by an `upto` offer for the same limit where its network's rail can take one (the official client takes the first it can pay). */
+async function withUptoOffers(state: GateState, offers: readonly PaymentRequirements[]): Promise<PaymentRequirements[]> {
+  const extras = await Promise.all(offers.map((offer) => state.rails.get(offer.network)?.uptoRequirementsExtra() ?? Promise.resolve(undefined)));
+  return offers.flatMap((offer, i) => {
+    const extra = extras[i];
+    return extra ? [{ ...offer, scheme: "upto", extra }, offer] : [offer];
+  });
 }
 
 export function extensionsFor(op: PaidOperation): Record<string, unknown> | undefined {

@@ -26,6 +26,8 @@ export interface Rail {
   readonly checkSettlement: ((pending: PendingSettlement) => Promise<SettlementCheck>) | undefined;
   /** requirements.extra for offers; may ask the facilitator (AVM fee payer from /supported). */
   requirementsExtra(): Promise<Record<string, unknown>>;
+  /** requirements.extra of an `upto` offer, when this network can take one (a remote facilitator listing it); undefined otherwise. */
+  uptoRequirementsExtra(): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface RailFactoryContext {
@@ -62,6 +64,8 @@ function railOf<N extends ConfiguredNetwork>(family: PaymentFamily<N>, network: 
   const local = wantsLocal ? family.createMechanism?.(network, ctx) : undefined;
   let facilitator: Facilitator;
   let requirementsExtra: () => Promise<Record<string, unknown>>;
+  // Local settlement is Tollbooth's own `exact` mechanism: `upto` only through a facilitator that lists it.
+  let uptoRequirementsExtra = async (): Promise<Record<string, unknown> | undefined> => undefined;
   if (network.settlement === "local") {
     if (!local) throw new Error(`network ${network.network}: family ${family.name} cannot settle locally`);
     facilitator = createLocalFacilitator([local]);
@@ -72,6 +76,14 @@ function railOf<N extends ConfiguredNetwork>(family: PaymentFamily<N>, network: 
     facilitator = remote;
     const fixed = family.remoteRequirementsExtra?.(network);
     requirementsExtra = fixed ? async () => fixed : cachedSupportedExtra(remote, network.network);
+    const upto = family.uptoRequirementsExtra;
+    if (upto) {
+      const supportedUpto = cachedSupportedKind(remote, network.network, "upto");
+      uptoRequirementsExtra = async () => {
+        const extra = await supportedUpto().catch(() => undefined);
+        return extra ? upto(network, extra) : undefined;
+      };
+    }
   }
   return {
     network,
@@ -81,18 +93,28 @@ function railOf<N extends ConfiguredNetwork>(family: PaymentFamily<N>, network: 
     expiringReason: family.expiringReason,
     checkSettlement: local ? (pending: PendingSettlement): Promise<SettlementCheck> => local.checkSettlement(pending) : undefined,
     requirementsExtra,
+    uptoRequirementsExtra,
   };
 }
 
 /** The facilitator's `kinds[].extra` for our network (AVM: the fee payer), fetched once and kept; a failed fetch is retried next time. */
 function cachedSupportedExtra(facilitator: Facilitator, network: string): () => Promise<Record<string, unknown>> {
-  let cached: Promise<Record<string, unknown>> | undefined;
+  const kind = cachedSupportedKind(facilitator, network, "exact");
+  return async () => {
+    const extra = await kind();
+    if (!extra) throw new Error(`the facilitator does not support exact on ${network}`);
+    return extra;
+  };
+}
+
+/** The extra of the facilitator's v2 kind for `scheme` on our network (undefined: not listed), fetched once and kept; a failed fetch is retried next time. */
+function cachedSupportedKind(facilitator: Facilitator, network: string, scheme: string): () => Promise<Record<string, unknown> | undefined> {
+  let cached: Promise<Record<string, unknown> | undefined> | undefined;
   return () => {
     cached ??= facilitator.supported().then(
       (supported) => {
-        const kind = supported.kinds.find((k) => k.x402Version === 2 && k.scheme === "exact" && k.network === network);
-        if (!kind) throw new Error(`the facilitator does not support exact on ${network}`);
-        return kind.extra ?? {};
+        const kind = supported.kinds.find((k) => k.x402Version === 2 && k.scheme === scheme && k.network === network);
+        return kind ? (kind.extra ?? {}) : undefined;
       },
       (error: unknown) => {
         cached = undefined;

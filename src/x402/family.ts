@@ -98,6 +98,12 @@ export interface PaymentFamily<N extends PaymentNetwork = FamilyNetwork> {
   hasChainAccess?(network: N): boolean;
   /** requirements.extra when a remote facilitator settles (the EVM token domain); default: the facilitator's /supported extra. */
   remoteRequirementsExtra?(network: N): Record<string, unknown>;
+  /**
+   * requirements.extra of an `upto` offer (the buyer authorizes a limit, the seller settles what was
+   * delivered) when a remote facilitator lists `upto` for the network in /supported, from that kind's
+   * extra; undefined when it cannot be offered. Families without it never offer `upto`.
+   */
+  uptoRequirementsExtra?(network: N, supportedExtra: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined;
   /** The address that signs this network's settlements when it settles locally (the EVM settler account, the Algorand fee payer); undefined when it has none. */
   settlerAddress?(network: N): Promise<string | undefined>;
   /** The refund sender for a network whose configuration has a refund key; undefined when it has none. */

@@ -49,12 +49,16 @@ async function signedReceipt(state: GateState, settlement: SettleResponse, payme
   return { ...settlement, extensions: { [OFFER_RECEIPT]: receipt } };
 }
 
-export async function settlePayment(state: GateState, payment: VerifiedPayment, context: { requestId: string; operationId: string }): Promise<SettleResult> {
+/**
+ * `amount`: settle this much instead of the authorized amount (the `upto` scheme: what was delivered,
+ * at most the authorized limit); the receipt and PAYMENT-RESPONSE then name it.
+ */
+export async function settlePayment(state: GateState, payment: VerifiedPayment, context: { requestId: string; operationId: string; amount?: string }): Promise<SettleResult> {
   const { store, now } = state;
   const rail = state.rails.get(payment.network);
-  const requirements = payment.requirements;
+  const requirements = context.amount !== undefined ? { ...payment.requirements, amount: context.amount } : payment.requirements;
   const keep = { accepted: payment.payload.accepted, payload: payment.payload.payload, x402Version: 2, requirements };
-  if (!rail || !(await store.claimForSettlement(payment.receiptId, { ...context, settleRequest: JSON.stringify(keep), now: now() }))) {
+  if (!rail || !(await store.claimForSettlement(payment.receiptId, { requestId: context.requestId, operationId: context.operationId, settleRequest: JSON.stringify(keep), now: now(), ...(context.amount !== undefined ? { amount: context.amount } : {}) }))) {
     // Not reserved any more (released, already settling or settled): never settle twice.
     return { kind: "answer", answer: failed({ success: false, transaction: "", network: payment.network, errorReason: reasons.invalidTransactionState }, requirements) };
   }

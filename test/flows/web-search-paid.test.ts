@@ -67,6 +67,35 @@ describe.skipIf(missing !== undefined)("paid web.search", () => {
     expect(await balances()).toEqual(before);
   });
 
+  it("over HTTP with exact: a search that delivers 2 of 4 reads settles the quote and records the 2 undelivered reads as a refund due", async () => {
+    const before = await balances();
+    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/search`, { query: "songbirds", limit: 4, read: true });
+    // The offer is the limit: $0.005 + 4 × $0.003; the description says how the rest is handled.
+    // Settled by our own key (no facilitator listing upto): exact only.
+    expect(paid.offer.accepts.map((a) => [a.scheme, a.amount])).toEqual([["exact", "17000"]]);
+    expect(paid.offer.resource.description).toContain("records the rest as a refund due");
+    expect(paid).toMatchObject({ status: 200, settled: true });
+    expect(JSON.parse(paid.text).reads).toEqual({ succeeded: 2, failed: 0 });
+    expect((await balances()).buyer).toBe(before.buyer - 17_000n);
+    const due = (await stage.service.store.deliveryRefunds.list()).filter((r) => r.quotedMicros === 17_000);
+    expect(due).toHaveLength(1);
+    expect(due[0]).toMatchObject({ operationId: "web.search", network: NETWORK, payer: stage.fx.buyer.address.toLowerCase(), priceMicros: 6_000, state: "due" });
+    expect(due[0]!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("over HTTP with exact: a search whose reads all fail returns its results with inline errors, and every read is owed back (the search alone is charged)", async () => {
+    searx.answer("lost-birds", { alpha: [{ url: site.url("/gone-wren"), title: "gone", content: "" }], beta: [{ url: site.url("/gone-robin"), title: "gone too", content: "" }] });
+    const before = await balances();
+    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/search`, { query: "lost-birds", limit: 2, read: true });
+    expect(paid).toMatchObject({ status: 200, settled: true });
+    const body = JSON.parse(paid.text) as { reads: unknown; results: { read: { ok: boolean } }[] };
+    expect(body.reads).toEqual({ succeeded: 0, failed: 2 });
+    expect(body.results.every((r) => !r.read.ok)).toBe(true);
+    expect((await balances()).buyer).toBe(before.buyer - 11_000n);
+    const due = (await stage.service.store.deliveryRefunds.list()).filter((r) => r.quotedMicros === 11_000);
+    expect(due.map((r) => r.priceMicros)).toEqual([6_000]);
+  });
+
   it("over MCP: the web_search tool answers with the offer, then with the results once paid", async () => {
     expect((await mcp.listTools()).tools.map((t) => t.name)).toContain("web_search");
     const before = await balances();

@@ -144,10 +144,10 @@ describe.skipIf(missing !== undefined)("web.search on a real searx", () => {
       searx.answer("loopback", { alpha: [{ url: site.url("/one"), title: "First page", content: "" }], beta: [] });
       const before = site.hits("/one");
       const { status, body } = await post(guarded, { query: "loopback", read: true });
-      // Its only read failed: an error, so nothing is charged, and the result is not given away.
-      expect(status).toBe(422);
-      expect(body).toMatchObject({ ok: false, error: "SEARCH_READS_FAILED" });
-      expect(body.results).toBeUndefined();
+      // Its only read failed: an inline error (the search alone is charged), and the page is never fetched.
+      expect(status).toBe(200);
+      expect(body.reads).toEqual({ succeeded: 0, failed: 1 });
+      expect(body.results![0]!.read).toMatchObject({ ok: false, error: "URL_NOT_ALLOWED" });
       expect(site.hits("/one")).toBe(before);
     } finally {
       await guarded.close();

@@ -108,6 +108,8 @@ export interface TestUsdc {
   /** Moves tokens with the holder's key (e.g. a buyer draining its balance during the work). */
   transfer(fromKey: Hex, to: `0x${string}`, amount: bigint): Promise<void>;
   authorizationState(who: `0x${string}`, nonce: Hex): Promise<boolean>;
+  /** ERC-20 approve with the holder's key (a buyer letting Permit2 move its tokens, for x402's upto). */
+  approve(ownerKey: Hex, spender: `0x${string}`, amount: bigint): Promise<void>;
 }
 
 /** Deploys TestUsdc(name, version) with a fresh funded deployer. */
@@ -132,5 +134,6 @@ export async function deployTestUsdc(anvil: Anvil, domain: { name: string; versi
     balanceOf: (who) => read<bigint>("balanceOf", [who]),
     transfer: (fromKey, to, amount) => send(fromKey, "transfer", [to, amount]),
     authorizationState: (who, nonce) => read<boolean>("authorizationState", [who, nonce]),
+    approve: (ownerKey, spender, amount) => send(ownerKey, "approve", [spender, amount]),
   };
 }

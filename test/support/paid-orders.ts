@@ -18,6 +18,8 @@ export interface PaidAnswer {
   readonly status: number;
   /** The answer as JSON text (the body, the tool content, the task's artifacts). */
   readonly text: string;
+  /** HTTP only: the answer's headers (PAYMENT-RESPONSE names the amount settled). */
+  readonly headers?: Headers;
 }
 
 const sign = async (buyer: x402Client, offer: PaymentRequired) => (await buyer.createPaymentPayload(offer as never)) as unknown as PaymentPayload;
@@ -30,7 +32,7 @@ export async function payOverHttp(buyer: x402Client, url: string, input: unknown
   const offer = http.getPaymentRequiredResponse((name) => unpaid.headers.get(name), await unpaid.json()) as unknown as PaymentRequired;
   const paid = await post(http.encodePaymentSignatureHeader((await sign(buyer, offer)) as never));
   const settled = paid.headers.get("payment-response") !== null && http.getPaymentSettleResponse((name) => paid.headers.get(name)).success;
-  return { offer, settled, status: paid.status, text: await paid.text() };
+  return { offer, settled, status: paid.status, text: await paid.text(), headers: paid.headers };
 }
 
 export async function payOverMcp(buyer: x402Client, mcp: Client, tool: string, input: Record<string, unknown>): Promise<PaidAnswer> {

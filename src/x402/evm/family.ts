@@ -29,6 +29,12 @@ export const evmFamily: PaymentFamily<ResolvedEvmNetwork> = {
     }),
   hasChainAccess: (network) => network.rpcUrl !== undefined,
   remoteRequirementsExtra: (network) => ({ name: network.eip712.name, version: network.eip712.version }),
+  // x402's upto on EVM: a Permit2 authorization for the limit, settled by the facilitator /supported names.
+  uptoRequirementsExtra(network, supported) {
+    const facilitator = supported.facilitatorAddress;
+    if (typeof facilitator !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(facilitator)) return undefined;
+    return { name: network.eip712.name, version: network.eip712.version, assetTransferMethod: "permit2", facilitatorAddress: facilitator };
+  },
   async settlerAddress(network) {
     if (!network.settlerPrivateKey) return undefined;
     const { privateKeyToAccount } = await import("viem/accounts");
