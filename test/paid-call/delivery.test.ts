@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { priceByUnits } from "./delivery.ts";
+import { priceByUnits } from "../../src/paid-call/delivery.ts";
 
 describe("paid-call/delivery", () => {
   it("prices a fixed part plus a price per unit, per column, in exact micro-dollars", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import type { PaymentPayload } from "../messages.ts";
-import { identifyEvmPayment, namedEvmPayer } from "./payload.ts";
+import type { PaymentPayload } from "../../src/x402/messages.ts";
+import { identifyEvmPayment, namedEvmPayer } from "../../src/x402/evm/payload.ts";
 
 const from = `0x${"ab".repeat(20)}`;
 const accepted = { scheme: "upto", network: "eip155:8453", amount: "17000", asset: `0x${"cd".repeat(20)}`, payTo: `0x${"ef".repeat(20)}`, maxTimeoutSeconds: 300, extra: {} };
