@@ -11,6 +11,9 @@ import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
 import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
 import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
 import { capitalMigrations, capitalRefundTable, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
+import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
+import type { CrawlStore } from "./crawl/crawl-store.ts";
 import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
@@ -47,6 +50,7 @@ export const allMigrations: readonly Migration[] = [
   ...directoryMigrations,
   ...quoteMigrations,
   ...a2aTaskMigrations,
+  ...crawlMigrations,
 ];
 
 export interface Store extends CoreStore {
@@ -67,6 +71,8 @@ export interface Store extends CoreStore {
   readonly a2aTasks: A2aTaskRows;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
+  /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
+  readonly crawls: CrawlStore;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -122,6 +128,7 @@ export const families: readonly Family[] = [
   { name: "directory listings", pg: { migrations: directoryPgMigrations, open: (sql) => ({ listings: createPgListingStore(sql) }) } },
   { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
+  { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
 ];
 
 function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
@@ -162,6 +169,7 @@ export function openStore(dataDir: string): Store {
     figures: createOperatorFigures(core.db),
     a2aTasks: createSqliteA2aTaskRows(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
+    crawls: createSqliteCrawlStore(core.db),
   };
 }
 
