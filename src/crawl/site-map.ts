@@ -25,13 +25,13 @@ interface Candidate extends MappedUrl {
 }
 
 /** The site's host without a leading www., so example.com and www.example.com are one site. */
-const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
+export const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
-/** The canonical form of a URL on `site`: http(s), no fragment, no default port; undefined when it is elsewhere or not a URL. */
-function canonicalOn(raw: string, site: string): URL | undefined {
+/** The canonical form of a URL on `site` (any site when undefined): http(s), no fragment, no default port; undefined when it is elsewhere or not a URL. */
+export function canonicalOn(raw: string, site: string | undefined): URL | undefined {
   try {
     const url = new URL(raw.trim());
-    if ((url.protocol !== "http:" && url.protocol !== "https:") || siteOf(url.hostname) !== site || url.username || url.password) return undefined;
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || (site !== undefined && siteOf(url.hostname) !== site) || url.username || url.password) return undefined;
     url.hash = "";
     return url;
   } catch {

@@ -117,6 +117,8 @@ export interface PluginDefinition<I extends TObject = TObject, O extends TSchema
   readonly id: string;
   /** `POST /v1/...`: paid endpoints are POST with a JSON body. */
   readonly route: `POST /${string}`;
+  /** HTTP status of a success: 202 when the work goes on after the answer (web/crawl), else 200. */
+  readonly successStatus?: 200 | 202;
 }
 
 export interface SkillDefinition<I extends TObject = TObject, O extends TSchema = TSchema>

@@ -58,6 +58,8 @@ export interface ReadInput {
   render?: boolean;
   /** web/changes' filters (web/filters/); web/read has none. */
   filters?: ReadFilters;
+  /** Hears the source as fetched (or rendered), before extraction: web/crawl finds the page's links in it. */
+  onSource?: (source: SourceResource) => void;
 }
 
 export interface ReadFilters {
@@ -90,6 +92,8 @@ export interface WebEngine {
   readPdf: PdfReader;
   /** Whether robots.txt of the URL's origin lets our agent fetch it (read once per origin and cached); throws only when the origin is unreachable. */
   allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
+  /** The Crawl-delay robots.txt of the URL's origin asks of our agent, in ms (0 when none). */
+  crawlDelayMs?(url: string, signal: AbortSignal): Promise<number>;
   /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
 }
@@ -108,9 +112,11 @@ function throwForStatus(resource: FetchedResource): void {
   if (isBotChallenge({ status: resource.status, headers: resource.headers, html })) {
     throw new ApiError("BOT_CHALLENGE", { details: { source_status: resource.status } });
   }
+  // A 429/503's Retry-After (seconds or a date) is passed on: web/crawl waits that long before trying again.
+  const retryAfter = resource.headers["retry-after"];
   throw new ApiError("SOURCE_ERROR_STATUS", {
     message: `The source answered with HTTP ${resource.status}.`,
-    details: { source_status: resource.status },
+    details: { source_status: resource.status, ...(retryAfter ? { retry_after: retryAfter } : {}) },
   });
 }
 
@@ -272,6 +278,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
+      input.onSource?.(resource);
       return buildReadResult(resource, input, fetchedAt, options.extractHtml);
     },
 
@@ -284,6 +291,8 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
         throw error;
       }
     },
+
+    crawlDelayMs: (url, signal) => robots.crawlDelayMs(new URL(url), signal),
 
     async screenshot(url, spec, signal) {
       if (!options.screenshotter) throw new ApiError("RENDER_UNAVAILABLE");

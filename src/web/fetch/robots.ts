@@ -32,7 +32,7 @@ export interface RobotsPolicyOptions {
 }
 
 type Verdict =
-  | { kind: "rules"; isAllowed: (url: string) => boolean }
+  | { kind: "rules"; isAllowed: (url: string) => boolean; crawlDelaySec: number | undefined }
   | { kind: "allow-all" }
   | { kind: "deny-all"; reason: string }
   /** The origin itself is unreachable: the page could not be fetched either, so the caller sees why (502/504), not a denial. */
@@ -49,6 +49,8 @@ interface Entry {
 export interface RobotsPolicy {
   /** Throws ApiError ROBOTS_DISALLOWED when robots.txt of the URL's origin refuses it. */
   assertAllowed(url: URL, signal: AbortSignal): Promise<void>;
+  /** The Crawl-delay of the group that applies to our agent, in ms (0: none, or robots.txt not read). */
+  crawlDelayMs(url: URL, signal: AbortSignal): Promise<number>;
 }
 
 /** RFC 9309 §2.5: parse at least the first 500 KiB. */
@@ -76,7 +78,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
     }
     if (file.status >= 200 && file.status < 300) {
       const robot = robotsParser(robotsUrl, file.body);
-      return { kind: "rules", isAllowed: (url) => robot.isAllowed(url, options.agent) !== false };
+      return { kind: "rules", isAllowed: (url) => robot.isAllowed(url, options.agent) !== false, crawlDelaySec: robot.getCrawlDelay(options.agent) };
     }
     if (file.status >= 400 && file.status < 500) return { kind: "allow-all" };
     return { kind: "deny-all", reason: `robots.txt answered with status ${file.status}` };
@@ -104,6 +106,12 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
   }
 
   return {
+    async crawlDelayMs(url, signal) {
+      const verdict = await getVerdict(url.origin, signal).catch(() => undefined);
+      const seconds = verdict?.kind === "rules" ? verdict.crawlDelaySec : undefined;
+      // Bounded: a robots.txt asking for an hour between pages would stall a crawl past its deadline anyway.
+      return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 0;
+    },
     async assertAllowed(url, signal) {
       if (url.pathname === "/robots.txt") return;
       const verdict = await getVerdict(url.origin, signal);
