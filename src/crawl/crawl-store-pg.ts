@@ -80,7 +80,7 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
         if (fresh.length > 0 && room > 0) {
           const inserted = await tx<{ seq: number }[]>`
             INSERT INTO crawl_urls (crawl_id, url, depth, kind)
-            SELECT ${crawlId}, e.url, e.depth, e.kind FROM json_to_recordset(${JSON.stringify(fresh.map((e) => ({ url: e.url, depth: e.depth, kind: e.kind ?? "page" })))}::json) AS e(url text, depth int, kind text)
+            SELECT ${crawlId}, e.url, e.depth, e.kind FROM json_to_recordset(${JSON.stringify(fresh.map((e) => ({ url: e.url, depth: e.depth, kind: e.kind ?? "page" })))}::text::json) AS e(url text, depth int, kind text)
             LIMIT ${room}
             ON CONFLICT (crawl_id, url) DO NOTHING RETURNING seq`;
           added = inserted.length;

@@ -139,14 +139,13 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
         },
         AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
       );
+      // Links first, while this URL is still leased: the crawl cannot be seen as out of URLs in between.
+      if (html !== undefined && request.sitemap !== "only") {
+        await enqueueAllowed(claimed.crawlId, plan.row.limit, linksToFollow(html, read.final_url, claimed.depth, plan.rules), signal);
+      }
       const signed = deps.seal ? await deps.seal(noteRead(read, read), plan.row.payment) : read;
       outcome = await store.deliver(claimed, id, { kind: "page", result: JSON.stringify(signed), textSha256: read.text_sha256 });
-      if (outcome.kind === "delivered") {
-        deps.events?.page(plan.row, { seq: outcome.pageSeq, result: signed });
-        if (html !== undefined && request.sitemap !== "only") {
-          await enqueueAllowed(claimed.crawlId, plan.row.limit, linksToFollow(html, read.final_url, claimed.depth, plan.rules), signal);
-        }
-      }
+      if (outcome.kind === "delivered") deps.events?.page(plan.row, { seq: outcome.pageSeq, result: signed });
     } catch (error) {
       if (stopping.signal.aborted) throw error;
       const e = toApiError(error);
