@@ -14,7 +14,7 @@ let service: TestService;
 const PAGES = 40;
 
 type Crawl = { ok: boolean; crawl_id: string; status_url: string; access_token: string; error?: string };
-type Status = { status: string; counts: Record<string, number>; pages: { ok: boolean; url: string; attestation?: unknown; error?: string }[]; next_cursor: string; more_pages: boolean; stop_reason?: string; error?: unknown };
+type Status = { status: string; counts: { discovered: number; fetched: number; failed: number; robots_blocked: number; duplicates: number }; pages: { ok: boolean; url: string; attestation?: unknown; error?: string }[]; next_cursor: string; more_pages: boolean; stop_reason?: string; error?: unknown };
 
 async function startCrawl(json: Record<string, unknown>): Promise<{ status: number; body: Crawl }> {
   const res = await service.request("/v1/web/crawl", { method: "POST", json });
