@@ -39,7 +39,8 @@ function serve(handler: (path: string, hit: number) => Response) {
     },
   });
   servers.push(server);
-  return { url: (path: string) => `http://127.0.0.1:${server.port}${path}`, port: server.port, hits, server };
+  const port = server.port as number;
+  return { url: (path: string) => `http://127.0.0.1:${port}${path}`, port, hits, server };
 }
 const html = (body: string, status = 200, headers: Record<string, string> = {}) => new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
 
