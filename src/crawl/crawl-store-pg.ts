@@ -14,6 +14,7 @@ import {
   NOTHING_LEFT_SQL,
   type RawClaim,
   type RawCrawl,
+  SKIP_LEFTOVERS_SQL,
   FINISH_SET_SQL,
   toClaimed,
   toCrawlRow,
@@ -48,13 +49,13 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
     },
     async claim(worker, leaseMs, nowMs) {
       return (await sql.begin(async (tx) => {
-        const [picked] = await tx.unsafe<RawClaim[]>(
-          withNow(
-            `SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id
-             WHERE ${CLAIMABLE_SQL} ORDER BY u.seq LIMIT 1 FOR UPDATE OF u SKIP LOCKED`,
-            nowMs,
-          ),
-        );
+        let picked: RawClaim | undefined;
+        for (const where of CLAIMABLE_SQL) {
+          if (picked) break;
+          [picked] = await tx.unsafe<RawClaim[]>(
+            withNow(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT 1 FOR UPDATE OF u SKIP LOCKED`, nowMs),
+          );
+        }
         if (!picked) return undefined;
         if (picked.kind === "page" && Number(picked.budgeted) === 0) {
           // Re-checked under the crawl row's lock: two instances never take the last unit both.
@@ -131,10 +132,13 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
         ),
         [new Date(nowMs).toISOString(), crawlId ?? null],
       );
+      for (const row of rows) await sql.unsafe(SKIP_LEFTOVERS_SQL.replace("$id", "$1"), [row.id]);
       return rows.map(toCrawlRow);
     },
     async cancel(id, at) {
-      return (await sql`UPDATE crawls SET status = 'cancelled', finished_at = ${at.toISOString()} WHERE id = ${id} AND status IN ('queued', 'running')`).count > 0;
+      const cancelled = (await sql`UPDATE crawls SET status = 'cancelled', finished_at = ${at.toISOString()} WHERE id = ${id} AND status IN ('queued', 'running')`).count > 0;
+      if (cancelled) await sql.unsafe(SKIP_LEFTOVERS_SQL.replace("$id", "$1"), [id]);
+      return cancelled;
     },
     async fail(id, error, at) {
       return (

@@ -14,6 +14,7 @@ import {
   NOTHING_LEFT_SQL,
   type RawClaim,
   type RawCrawl,
+  SKIP_LEFTOVERS_SQL,
   FINISH_SET_SQL,
   toClaimed,
   toCrawlRow,
@@ -30,10 +31,10 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     "INSERT INTO crawl_urls (crawl_id, url, depth, kind, not_before) VALUES (?, ?, ?, ?, ?) ON CONFLICT (crawl_id, url) DO NOTHING",
   );
   const getCrawl = db.prepare<RawCrawl, [string]>("SELECT * FROM crawls WHERE id = ?");
-  const pickClaim = db.prepare<RawClaim, { now: number }>(
-    `SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id
-     WHERE ${CLAIMABLE_SQL} ORDER BY u.seq LIMIT 1`,
+  const pickClaims = CLAIMABLE_SQL.map((where) =>
+    db.prepare<RawClaim, { now: number }>(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT 1`),
   );
+  const skipLeftovers = db.prepare<unknown, { id: string }>(SKIP_LEFTOVERS_SQL);
   const takeBudget = db.prepare<unknown, [string]>("UPDATE crawls SET used = used + 1, status = 'running' WHERE id = ? AND used < limit_pages AND status IN ('queued', 'running')");
   const markRunning = db.prepare<unknown, [string]>("UPDATE crawls SET status = 'running' WHERE id = ? AND status = 'queued'");
   const lease = db.prepare<unknown, [string, number, number]>(
@@ -49,7 +50,8 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
   const setPage = db.prepare<unknown, [number, string, number]>("UPDATE crawl_urls SET page_seq = ?, result = ? WHERE seq = ?");
 
   const claim = db.transaction((worker: string, leaseMs: number, nowMs: number): ClaimedUrl | undefined => {
-    const picked = pickClaim.get({ now: nowMs });
+    let picked: RawClaim | null = null;
+    for (const pick of pickClaims) if (!picked) picked = pick.get({ now: nowMs });
     if (!picked) return undefined;
     if (picked.kind === "page" && picked.budgeted === 0) {
       if (takeBudget.run(picked.crawl_id).changes === 0) return undefined;
@@ -147,10 +149,13 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
            WHERE status IN ('queued', 'running') AND ($id IS NULL OR id = $id) AND ($now >= deadline_ms OR ${NOTHING_LEFT_SQL}) RETURNING *`,
         )
         .all({ now: nowMs, iso: new Date(nowMs).toISOString(), id: crawlId ?? null });
+      for (const row of rows) skipLeftovers.run({ id: row.id });
       return rows.map(toCrawlRow);
     },
     async cancel(id, at) {
-      return db.prepare("UPDATE crawls SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')").run(at.toISOString(), id).changes > 0;
+      const cancelled = db.prepare("UPDATE crawls SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')").run(at.toISOString(), id).changes > 0;
+      if (cancelled) skipLeftovers.run({ id });
+      return cancelled;
     },
     async fail(id, error, at) {
       return (

@@ -137,7 +137,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
             if ((source.headers["content-type"] ?? "").toLowerCase().includes("html")) html = new TextDecoder().decode(source.bytes);
           },
         },
-        AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
+        AbortSignal.timeout(READ_TIMEOUT_MS),
       );
       // Links first, while this URL is still leased: the crawl cannot be seen as out of URLs in between.
       if (html !== undefined && request.sitemap !== "only") {
@@ -185,9 +185,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
       // Stopping: the URL goes back at once rather than waiting for its lease to lapse.
       if (stopping.signal.aborted) await store.deliver(claimed, id, { kind: "retry", notBeforeMs: 0 }).catch(() => undefined);
       else log.warn("crawl: a URL could not be recorded", { crawl_id: claimed.crawlId, url: claimed.url, error: (error as Error).message });
-      return;
     }
-    await finishCrawls(claimed.crawlId);
   }
 
   async function lane(): Promise<void> {
@@ -197,8 +195,8 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
       try {
         claimed = await store.claim(id, options.leaseMs, nowMs());
         if (claimed) await work(claimed);
-        else if (nowMs() - lastSweep > idleMs) {
-          // Crawls that ran out of URLs through another instance, or past their deadline.
+        else if (nowMs() - lastSweep > idleMs / 2) {
+          // Nothing to claim: some crawl may have run out of URLs (here or on another instance), or past its deadline.
           lastSweep = nowMs();
           await finishCrawls();
         }

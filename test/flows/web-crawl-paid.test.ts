@@ -33,7 +33,7 @@ describe("paid web.crawl", () => {
   });
 
   const buyerBalance = () => stage.fx.token.balanceOf(stage.fx.buyer.address);
-  const input = { url: site?.url("/") ?? "", limit: 3, max_depth: 5, sitemap: "skip" };
+  const input = { limit: 3, max_depth: 5, sitemap: "skip" };
 
   async function pollUntilDone(crawlId: string, token: string) {
     for (let i = 0; i < 300; i++) {
