@@ -137,7 +137,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
             if ((source.headers["content-type"] ?? "").toLowerCase().includes("html")) html = new TextDecoder().decode(source.bytes);
           },
         },
-        AbortSignal.timeout(READ_TIMEOUT_MS),
+        AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
       );
       // Links first, while this URL is still leased: the crawl cannot be seen as out of URLs in between.
       if (html !== undefined && request.sitemap !== "only") {
