@@ -10,6 +10,8 @@ import {
   CLAIMABLE_SQL,
   CRAWL_MIGRATION_ID,
   type CrawlStore,
+  type FrontierEntry,
+  type NewLinks,
   crawlTablesSql,
   NOTHING_LEFT_SQL,
   type RawClaim,
@@ -24,6 +26,25 @@ export const crawlPgMigrations: readonly Migration[] = [{ id: CRAWL_MIGRATION_ID
 
 /** `$now` of the shared SQL as a literal (always a finite integer here). */
 const withNow = (text: string, nowMs: number) => text.replaceAll("$now", String(Math.trunc(nowMs)));
+
+/** Adds a page's links to its crawl's frontier within `tx` (see CrawlStore.enqueue). */
+async function addLinks(tx: SqlTransaction, crawlId: string, entries: readonly FrontierEntry[], options: Pick<NewLinks, "robotsBlocked" | "cap">): Promise<number> {
+  const [row] = await tx<{ discovered: number }[]>`SELECT discovered FROM crawls WHERE id = ${crawlId}`;
+  if (!row) return 0;
+  const room = Math.max(0, options.cap - Number(row.discovered));
+  const fresh = entries.slice(0, room * 4);
+  let added = 0;
+  if (fresh.length > 0 && room > 0) {
+    const inserted = await tx<{ seq: number }[]>`
+      INSERT INTO crawl_urls (crawl_id, url, depth, kind)
+      SELECT ${crawlId}, e.url, e.depth, e.kind FROM json_to_recordset(${JSON.stringify(fresh.map((e) => ({ url: e.url, depth: e.depth, kind: e.kind ?? "page" })))}::text::json) AS e(url text, depth int, kind text)
+      LIMIT ${room}
+      ON CONFLICT (crawl_id, url) DO NOTHING RETURNING seq`;
+    added = inserted.length;
+  }
+  await tx`UPDATE crawls SET discovered = discovered + ${added}, robots_blocked = robots_blocked + ${options.robotsBlocked} WHERE id = ${crawlId}`;
+  return added;
+}
 
 export function createPgCrawlStore(sql: Sql): CrawlStore {
   return {
@@ -72,23 +93,7 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
     },
     async enqueue(crawlId, entries, options) {
       if (entries.length === 0 && options.robotsBlocked === 0) return 0;
-      return (await sql.begin(async (tx) => {
-        const [row] = await tx<{ discovered: number }[]>`SELECT discovered FROM crawls WHERE id = ${crawlId}`;
-        if (!row) return 0;
-        const room = Math.max(0, options.cap - Number(row.discovered));
-        const fresh = entries.slice(0, room * 4);
-        let added = 0;
-        if (fresh.length > 0 && room > 0) {
-          const inserted = await tx<{ seq: number }[]>`
-            INSERT INTO crawl_urls (crawl_id, url, depth, kind)
-            SELECT ${crawlId}, e.url, e.depth, e.kind FROM json_to_recordset(${JSON.stringify(fresh.map((e) => ({ url: e.url, depth: e.depth, kind: e.kind ?? "page" })))}::text::json) AS e(url text, depth int, kind text)
-            LIMIT ${room}
-            ON CONFLICT (crawl_id, url) DO NOTHING RETURNING seq`;
-          added = inserted.length;
-        }
-        await tx`UPDATE crawls SET discovered = discovered + ${added}, robots_blocked = robots_blocked + ${options.robotsBlocked} WHERE id = ${crawlId}`;
-        return added;
-      })) as number;
+      return (await sql.begin((tx) => addLinks(tx, crawlId, entries, options))) as number;
     },
     async deliver(claimed, worker, delivery) {
       return (await sql.begin(async (tx: SqlTransaction) => {
@@ -112,6 +117,7 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
               await tx`UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ${claimed.crawlId}`;
               return { kind: "duplicate" };
             }
+            if (delivery.links) await addLinks(tx, claimed.crawlId, delivery.links.entries, delivery.links);
             break;
           }
         }

@@ -11,6 +11,7 @@ import {
   type CrawlStore,
   crawlTablesSql,
   type DeliveryOutcome,
+  type NewLinks,
   NOTHING_LEFT_SQL,
   type RawClaim,
   type RawCrawl,
@@ -60,6 +61,23 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     return toClaimed(picked, picked.attempts + 1);
   });
 
+  const addLinks = (crawlId: string, entries: Parameters<CrawlStore["enqueue"]>[1], options: Pick<NewLinks, "robotsBlocked" | "cap">): number => {
+    const row = getCrawl.get(crawlId);
+    if (!row) return 0;
+    let room = Math.max(0, options.cap - Number(row.discovered));
+    let added = 0;
+    for (const entry of entries) {
+      if (room <= 0) break;
+      if (insertUrl.run(crawlId, entry.url, entry.depth, entry.kind ?? "page", 0).changes > 0) {
+        added++;
+        room--;
+      }
+    }
+    db.prepare("UPDATE crawls SET discovered = discovered + ?, robots_blocked = robots_blocked + ? WHERE id = ?").run(added, options.robotsBlocked, crawlId);
+    return added;
+  };
+  const enqueue = db.transaction(addLinks);
+
   const deliver = db.transaction((claimed: ClaimedUrl, worker: string, delivery: Parameters<CrawlStore["deliver"]>[2]): DeliveryOutcome => {
     const state = { page: "done", error: "failed", retry: "pending", robots: "robots", done: "done" }[delivery.kind];
     if (moveLeased.run(state, claimed.seq, worker).changes === 0) return { kind: "lost" };
@@ -79,6 +97,7 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
           db.prepare("UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ?").run(claimed.crawlId);
           return { kind: "duplicate" };
         }
+        if (delivery.links) addLinks(claimed.crawlId, delivery.links.entries, delivery.links);
         break;
     }
     const counted = countPage.get(delivery.kind === "page" ? 1 : 0, delivery.kind === "error" ? 1 : 0, claimed.crawlId);
@@ -87,21 +106,6 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     return { kind: "delivered", pageSeq };
   });
 
-  const enqueue = db.transaction((crawlId: string, entries: Parameters<CrawlStore["enqueue"]>[1], options: Parameters<CrawlStore["enqueue"]>[2]): number => {
-    const row = getCrawl.get(crawlId);
-    if (!row) return 0;
-    let room = Math.max(0, options.cap - Number(row.discovered));
-    let added = 0;
-    for (const entry of entries) {
-      if (room <= 0) break;
-      if (insertUrl.run(crawlId, entry.url, entry.depth, entry.kind ?? "page", 0).changes > 0) {
-        added++;
-        room--;
-      }
-    }
-    db.prepare("UPDATE crawls SET discovered = discovered + ?, robots_blocked = robots_blocked + ? WHERE id = ?").run(added, options.robotsBlocked, crawlId);
-    return added;
-  });
 
   return {
     async create(crawl, seeds) {

@@ -85,8 +85,8 @@ export interface ClaimedUrl {
 }
 
 export type Delivery =
-  /** A read result (JSON, signed); a text already delivered by this crawl makes it a duplicate instead. */
-  | { readonly kind: "page"; readonly result: string; readonly textSha256: string }
+  /** A read result (JSON, signed); a text already delivered by this crawl makes it a duplicate instead. `links` enter the frontier in the same transaction. */
+  | { readonly kind: "page"; readonly result: string; readonly textSha256: string; readonly links?: NewLinks }
   /** An inline error (JSON) in the crawl's pages. */
   | { readonly kind: "error"; readonly result: string }
   /** Not fetched now (429/503, a busy host): back to the frontier, claimable from `notBeforeMs`. */
@@ -95,6 +95,13 @@ export type Delivery =
   | { readonly kind: "robots" }
   /** The sitemaps task is done (its URLs were enqueued). */
   | { readonly kind: "done" };
+
+/** URLs a page adds to its crawl's frontier (see `CrawlStore.enqueue`). */
+export interface NewLinks {
+  readonly entries: readonly FrontierEntry[];
+  readonly robotsBlocked: number;
+  readonly cap: number;
+}
 
 export type DeliveryOutcome = { readonly kind: "delivered"; readonly pageSeq: number } | { readonly kind: "duplicate" | "requeued" | "recorded" | "lost" };
 

@@ -14,7 +14,7 @@ import { noteRead } from "../web/evidence-facts.ts";
 import type { InlineError } from "../web/read-result.ts";
 import { linkRulesOf, linksToFollow, type LinkRules } from "./crawl-links.ts";
 import { createPoliteness, retryDelayMs } from "./crawl-politeness.ts";
-import type { ClaimedUrl, CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
+import type { ClaimedUrl, CrawlPayment, CrawlRow, CrawlStore, FrontierEntry, NewLinks } from "./crawl-store.ts";
 import { mapSite } from "./site-map.ts";
 
 /** What the worker tells the webhook sender (crawl-webhook.ts); never awaited by a lane. */
@@ -96,7 +96,8 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
     return plan;
   }
 
-  async function enqueueAllowed(crawlId: string, limit: number, entries: readonly FrontierEntry[], signal: AbortSignal): Promise<void> {
+  /** The links robots.txt lets the crawl follow, and how many it refused. */
+  async function allowedLinks(limit: number, entries: readonly FrontierEntry[], signal: AbortSignal): Promise<NewLinks> {
     const allowed: FrontierEntry[] = [];
     let robotsBlocked = 0;
     for (const entry of entries) {
@@ -105,7 +106,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
       if (ok) allowed.push(entry);
       else robotsBlocked++;
     }
-    await store.enqueue(crawlId, allowed, { robotsBlocked, cap: frontierCap(limit), nowMs: nowMs() });
+    return { entries: allowed, robotsBlocked, cap: frontierCap(limit) };
   }
 
   async function readSitemaps(claimed: ClaimedUrl, plan: CrawlPlan, signal: AbortSignal): Promise<void> {
@@ -139,12 +140,10 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
         },
         AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
       );
-      // Links first, while this URL is still leased: the crawl cannot be seen as out of URLs in between.
-      if (html !== undefined && request.sitemap !== "only") {
-        await enqueueAllowed(claimed.crawlId, plan.row.limit, linksToFollow(html, read.final_url, claimed.depth, plan.rules), signal);
-      }
+      // The links enter the frontier with the page, in one transaction: the crawl is never seen out of URLs in between.
+      const links = html !== undefined && request.sitemap !== "only" ? await allowedLinks(plan.row.limit, linksToFollow(html, read.final_url, claimed.depth, plan.rules), signal) : undefined;
       const signed = deps.seal ? await deps.seal(noteRead(read, read), plan.row.payment) : read;
-      outcome = await store.deliver(claimed, id, { kind: "page", result: JSON.stringify(signed), textSha256: read.text_sha256 });
+      outcome = await store.deliver(claimed, id, { kind: "page", result: JSON.stringify(signed), textSha256: read.text_sha256, ...(links ? { links } : {}) });
       if (outcome.kind === "delivered") deps.events?.page(plan.row, { seq: outcome.pageSeq, result: signed });
     } catch (error) {
       if (stopping.signal.aborted) throw error;
