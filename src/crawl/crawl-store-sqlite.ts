@@ -32,6 +32,8 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     "INSERT INTO crawl_urls (crawl_id, url, depth, kind, not_before) VALUES (?, ?, ?, ?, ?) ON CONFLICT (crawl_id, url) DO NOTHING",
   );
   const getCrawl = db.prepare<RawCrawl, [string]>("SELECT * FROM crawls WHERE id = ?");
+  const getDiscovered = db.prepare<{ discovered: number }, [string]>("SELECT discovered FROM crawls WHERE id = ?");
+  const countLinks = db.prepare<unknown, [number, number, string]>("UPDATE crawls SET discovered = discovered + ?, robots_blocked = robots_blocked + ? WHERE id = ?");
   const pickClaims = CLAIMABLE_SQL.map((where) =>
     db.prepare<RawClaim, { now: number }>(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT 1`),
   );
@@ -62,7 +64,7 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
   });
 
   const addLinks = (crawlId: string, entries: Parameters<CrawlStore["enqueue"]>[1], options: Pick<NewLinks, "robotsBlocked" | "cap">): number => {
-    const row = getCrawl.get(crawlId);
+    const row = getDiscovered.get(crawlId);
     if (!row) return 0;
     let room = Math.max(0, options.cap - Number(row.discovered));
     let added = 0;
@@ -73,7 +75,7 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
         room--;
       }
     }
-    db.prepare("UPDATE crawls SET discovered = discovered + ?, robots_blocked = robots_blocked + ? WHERE id = ?").run(added, options.robotsBlocked, crawlId);
+    countLinks.run(added, options.robotsBlocked, crawlId);
     return added;
   };
   const enqueue = db.transaction(addLinks);
