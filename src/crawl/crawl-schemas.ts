@@ -3,7 +3,7 @@
  * cross-field rules (RE2 patterns, a webhook URL the SSRF guard takes) and its price.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import type { CheckFailure } from "../plugin/define.ts";
+import type { CheckFailure } from "../plugin/check-failure.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { perUrl, ReadOptionFields } from "../web/endpoint-schemas.ts";
 import { vetUrl } from "../web/fetch/target-guard.ts";

@@ -11,33 +11,15 @@ import type { EvidenceKeys } from "../evidence/key-file.ts";
 import { contextOf } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import type { Logger } from "../log.ts";
-import type { SettlementReceipt } from "../plugin/settlement-receipt.ts";
 import type { WebEngine } from "../web/engine.ts";
-import { type CrawlAccepted, type CrawlRequest, checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
+import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
+import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
 import type { CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
 import { createCrawlWebhooks } from "./crawl-webhook.ts";
 import { createCrawlWorker, type CrawlWorker } from "./crawl-worker.ts";
 import { followable, linkRulesOf } from "./crawl-links.ts";
 
 export type CrawlConfig = Pick<Config, "crawlLanes" | "crawlPerHost" | "crawlHostDelayMs" | "crawlTtlHours" | "crawlDeadlineMin" | "crawlLeaseSec" | "unsafeAllowLoopbackTargets">;
-
-/** What web/crawl's `run` may do, bound to one paid call. */
-export interface CrawlFacet {
-  /** Refuses a webhook the SSRF guard refuses (400, before payment). */
-  check(input: CrawlRequest): void;
-  /** A held crawl: nothing is fetched until `release`. */
-  create(input: CrawlRequest): Promise<CrawlAccepted>;
-  /** The payment settled: the crawl starts, its pages signed naming this payment. */
-  release(accepted: CrawlAccepted, receipt: SettlementReceipt): Promise<void>;
-  /** The payment did not settle: the crawl is deleted, nothing was fetched. */
-  drop(accepted: CrawlAccepted): Promise<void>;
-}
-
-export interface CrawlCall {
-  readonly payer?: string | undefined;
-  readonly origin?: string | undefined;
-  readonly requestId: string;
-}
 
 export interface CrawlService {
   facet(call: CrawlCall): CrawlFacet;

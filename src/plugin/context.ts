@@ -3,7 +3,7 @@
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
 import type { CapitalFacet } from "../capital/board.ts";
-import type { CrawlFacet } from "../crawl/crawl-service.ts";
+import type { CrawlFacet } from "../crawl/crawl-facet.ts";
 import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";

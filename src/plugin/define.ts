@@ -13,11 +13,9 @@ import type { SettlementReceipt } from "./settlement-receipt.ts";
 
 export type { SettlementReceipt };
 
-/** A broken cross-field rule; `code` defaults to INVALID_REQUEST and must be a 400 code. */
-export interface CheckFailure {
-  readonly code: ErrorCode;
-  readonly message: string;
-}
+import type { CheckFailure } from "./check-failure.ts";
+
+export type { CheckFailure };
 
 /** What `admit` may return: a price that depends on the server's state (a ticket's seat price) replaces `price` for this call. */
 export interface Admitted {
