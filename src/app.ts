@@ -26,6 +26,7 @@ import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
 import { didDocumentPath } from "./x402/offer-receipt.ts";
 import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
+import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
 import type { A2aHandler } from "./a2a/endpoint.ts";
 import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
 import { createA2aTaskStore } from "./a2a/task-store.ts";
@@ -46,7 +47,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & JobConfig & CrawlConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -113,6 +114,16 @@ export function createApp(deps: AppDeps) {
 
   // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
   const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
+  const crawls = createCrawlService({
+    config: deps.config,
+    store: store.crawls,
+    web: deps.web,
+    log: log.child({ component: "crawl" }),
+    now,
+    evidenceKeys: deps.evidenceKeys,
+    onClose: (stop) => store.onClose(stop),
+    ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
+  });
   const operationDeps: OperationDeps = {
     rateLimit: (caller) => limiter.take(caller),
     checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
@@ -140,6 +151,7 @@ export function createApp(deps: AppDeps) {
       capital: capital.facet(call.origin),
       directory: directory.facet,
       quotes: createQuoteAccess(store.quotes, { payer: call.payer, requestId, now }),
+      crawls: crawls.facet({ payer: call.payer, origin: call.origin, requestId }),
       requestId,
       now,
     }),
@@ -319,6 +331,9 @@ export function createApp(deps: AppDeps) {
   );
   app.post(A2A_PATH, ({ request }) => doors.guard(a2a)(request), { parse: "none" });
   for (const path of agentDoorPaths) app.options(path, ({ request }) => doors.preflight(request));
+
+  app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
+  app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });

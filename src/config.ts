@@ -13,6 +13,7 @@ import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { searchConfigFields } from "./search/search-config.ts";
 import { fetchIdentityConfigFields, fetchIdentityProblem } from "./fetch-identity/fetch-identity-config.ts";
+import { crawlConfigFields } from "./crawl/crawl-config.ts";
 import { X402Config } from "./x402/config.ts";
 import { LlmConfig, resolveLlm } from "./llm/config.ts";
 
@@ -77,6 +78,7 @@ export const configFields = {
   ...renderConfigFields,
   ...searchConfigFields,
   ...fetchIdentityConfigFields,
+  ...crawlConfigFields,
   config: t.Optional(t.String({ minLength: 1, description: "Path of a JSON config file whose keys are these settings' names." })),
   // ── jobs (spec job-worker §8) ──────────────────────────────────────────────
   maxConcurrentJobs: t.Integer({ minimum: 1, maximum: 64, default: 3, description: "Async jobs run at the same time (spec max_concurrent_jobs)." }),

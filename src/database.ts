@@ -11,6 +11,9 @@ import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
 import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
 import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
 import { capitalMigrations, capitalRefundTable, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
+import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
+import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
+import type { CrawlStore } from "./crawl/crawl-store.ts";
 import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
@@ -50,6 +53,7 @@ export const allMigrations: readonly Migration[] = [
   ...quoteMigrations,
   ...a2aTaskMigrations,
   ...deliveryRefundMigrations,
+  ...crawlMigrations,
 ];
 
 export interface Store extends CoreStore {
@@ -72,6 +76,8 @@ export interface Store extends CoreStore {
   readonly evidenceKeys: EvidenceKeySet;
   /** Refunds due for work paid `exact` and delivered in part (paid-call/delivery.ts). */
   readonly deliveryRefunds: DeliveryRefunds;
+  /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
+  readonly crawls: CrawlStore;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -128,6 +134,7 @@ export const families: readonly Family[] = [
   { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
   { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
+  { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
 ];
 
 function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
@@ -169,6 +176,7 @@ export function openStore(dataDir: string): Store {
     a2aTasks: createSqliteA2aTaskRows(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
     deliveryRefunds: createDeliveryRefunds(core.db),
+    crawls: createSqliteCrawlStore(core.db),
   };
 }
 

@@ -60,6 +60,10 @@ export const errorCodes = {
   SITEMAP_TOO_LARGE: { status: 422, message: "A sitemap is over sitemaps.org's limits (50 MiB uncompressed, 50,000 URLs), or its gzip inflates past them; nothing was charged." },
   SITEMAP_XML_REFUSED: { status: 422, message: "A sitemap or feed declares a DOCTYPE or entities, which no sitemap needs; refused, nothing was charged." },
   MAP_NO_URLS: { status: 404, message: "No URL of the site was found; nothing was charged." },
+  WEBHOOK_NOT_ALLOWED: { status: 400, message: "The webhook URL must be public http(s) on port 80 or 443, without credentials; nothing was charged." },
+  CRAWL_NOT_FOUND: { status: 404, message: "No such crawl: the id is wrong, or the crawl expired and was deleted with its pages." },
+  CRAWL_NO_PAGES: { status: 422, message: "Not one page of the site could be read." },
+  CRAWL_ACCESS_DENIED: { status: 403, message: "Only the payer of this crawl may read or cancel it: send its access_token as Authorization: Bearer <token>." },
   SITEMAP_INVALID: { status: 422, message: "A sitemap could not be read (broken gzip); nothing was charged." },
 
   // ── changes and PDF ───────────────────────────────────────────────────────

@@ -82,3 +82,6 @@ export { exampleSearchOutput, exampleSearchRequest } from "./search/search-examp
 export { checkMapRequest, MapOutputSchema, mapPrice, MapRequestSchema } from "./crawl/map-schemas.ts";
 export type { MapOutput, MapRequest } from "./crawl/map-schemas.ts";
 export { mapSite } from "./crawl/site-map.ts";
+// web/crawl: bought here, run by the crawl service (crawl/crawl-service.ts) behind ctx.crawls.
+export { checkCrawlRequest, CrawlAcceptedSchema, CrawlRequestSchema, priceCrawl } from "./crawl/crawl-schemas.ts";
+export type { CrawlAccepted, CrawlRequest } from "./crawl/crawl-schemas.ts";

@@ -4,7 +4,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
-import type { CheckFailure } from "../plugin/define.ts";
+import type { CheckFailure } from "../plugin/check-failure.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { compileLinePatterns, MAX_PATTERN_CHARS, MAX_PATTERNS, type LinePattern } from "../web/filters/line-patterns.ts";
 

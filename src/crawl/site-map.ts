@@ -32,7 +32,20 @@ interface Candidate {
 }
 
 /** The site's host without a leading www., so example.com and www.example.com are one site. */
-const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
+export const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, "");
+
+/** The canonical form of a URL on `site` (any site when undefined): http(s), no fragment, no default port; undefined when it is elsewhere or not a URL. */
+export function canonicalOn(raw: string, site: string | undefined): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || (site !== undefined && siteOf(url.hostname) !== site) || url.username || url.password) return undefined;
+  url.hash = "";
+  return url;
+}
 
 /**
  * After an origin as the URL parser spells it: characters the parser leaves as they are (and no `/.`,
@@ -58,14 +71,8 @@ function createCanonicaliser(site: string) {
       const rest = raw.slice(last.length);
       if (PLAIN_REST.test(rest) && !rest.includes("/.")) return { href: raw, origin: last, path: rest };
     }
-    let url: URL;
-    try {
-      url = new URL(raw.trim());
-    } catch {
-      return undefined;
-    }
-    if ((url.protocol !== "http:" && url.protocol !== "https:") || siteOf(url.hostname) !== site || url.username || url.password) return undefined;
-    url.hash = "";
+    const url = canonicalOn(raw, site);
+    if (!url) return undefined;
     origins.add(url.origin);
     return { href: url.href, origin: url.origin, path: url.pathname + url.search };
   };

@@ -81,8 +81,9 @@ export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
     if (outcome.kind === "answer") return paymentAnswerResponse(outcome.answer, context.id);
     const body = present(outcome.result);
     const paymentHeaders = paymentResponseHeaders(outcome.settlement);
-    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentHeaders, body });
-    return jsonResponse(withRequestId(body, context.id), 200, { ...(outcome.rate ? rateLimitHeaders(outcome.rate) : {}), ...paymentHeaders });
+    const status = (entry.definition.kind === "plugin" && entry.definition.successStatus) || 200;
+    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: paymentHeaders, body });
+    return jsonResponse(withRequestId(body, context.id), status, { ...(outcome.rate ? rateLimitHeaders(outcome.rate) : {}), ...paymentHeaders });
   } catch (error) {
     return errorResponse(error, context, deps.log);
   }

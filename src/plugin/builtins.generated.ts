@@ -3,46 +3,48 @@ import * as m0 from "../../plugins/capital-commit.ts";
 import * as m1 from "../../plugins/pdf-read.ts";
 import * as m2 from "../../plugins/web-archive.ts";
 import * as m3 from "../../plugins/web-changes.ts";
-import * as m4 from "../../plugins/web-extract.ts";
-import * as m5 from "../../plugins/web-fetch.ts";
-import * as m6 from "../../plugins/web-map.ts";
-import * as m7 from "../../plugins/web-markdown.ts";
-import * as m8 from "../../plugins/web-read.ts";
-import * as m9 from "../../plugins/web-screenshot.ts";
-import * as m10 from "../../plugins/web-search.ts";
-import * as m11 from "../../skills/capabilities.ts";
-import * as m12 from "../../skills/capital-ticket.ts";
-import * as m13 from "../../skills/code-fix-from-log.ts";
-import * as m14 from "../../skills/directory-intro.ts";
-import * as m15 from "../../skills/grok-prompt.ts";
-import * as m16 from "../../skills/host-report.ts";
-import * as m17 from "../../skills/job-quote.ts";
-import * as m18 from "../../skills/job-run.ts";
-import * as m19 from "../../skills/network-peer-survey.ts";
-import * as m20 from "../../skills/web-brief.ts";
-import * as m21 from "../../skills/web-extract.ts";
+import * as m4 from "../../plugins/web-crawl.ts";
+import * as m5 from "../../plugins/web-extract.ts";
+import * as m6 from "../../plugins/web-fetch.ts";
+import * as m7 from "../../plugins/web-map.ts";
+import * as m8 from "../../plugins/web-markdown.ts";
+import * as m9 from "../../plugins/web-read.ts";
+import * as m10 from "../../plugins/web-screenshot.ts";
+import * as m11 from "../../plugins/web-search.ts";
+import * as m12 from "../../skills/capabilities.ts";
+import * as m13 from "../../skills/capital-ticket.ts";
+import * as m14 from "../../skills/code-fix-from-log.ts";
+import * as m15 from "../../skills/directory-intro.ts";
+import * as m16 from "../../skills/grok-prompt.ts";
+import * as m17 from "../../skills/host-report.ts";
+import * as m18 from "../../skills/job-quote.ts";
+import * as m19 from "../../skills/job-run.ts";
+import * as m20 from "../../skills/network-peer-survey.ts";
+import * as m21 from "../../skills/web-brief.ts";
+import * as m22 from "../../skills/web-extract.ts";
 
 export const builtinFiles: { file: string; exports: Record<string, unknown> }[] = [
   { file: "plugins/capital-commit.ts", exports: m0 },
   { file: "plugins/pdf-read.ts", exports: m1 },
   { file: "plugins/web-archive.ts", exports: m2 },
   { file: "plugins/web-changes.ts", exports: m3 },
-  { file: "plugins/web-extract.ts", exports: m4 },
-  { file: "plugins/web-fetch.ts", exports: m5 },
-  { file: "plugins/web-map.ts", exports: m6 },
-  { file: "plugins/web-markdown.ts", exports: m7 },
-  { file: "plugins/web-read.ts", exports: m8 },
-  { file: "plugins/web-screenshot.ts", exports: m9 },
-  { file: "plugins/web-search.ts", exports: m10 },
-  { file: "skills/capabilities.ts", exports: m11 },
-  { file: "skills/capital-ticket.ts", exports: m12 },
-  { file: "skills/code-fix-from-log.ts", exports: m13 },
-  { file: "skills/directory-intro.ts", exports: m14 },
-  { file: "skills/grok-prompt.ts", exports: m15 },
-  { file: "skills/host-report.ts", exports: m16 },
-  { file: "skills/job-quote.ts", exports: m17 },
-  { file: "skills/job-run.ts", exports: m18 },
-  { file: "skills/network-peer-survey.ts", exports: m19 },
-  { file: "skills/web-brief.ts", exports: m20 },
-  { file: "skills/web-extract.ts", exports: m21 },
+  { file: "plugins/web-crawl.ts", exports: m4 },
+  { file: "plugins/web-extract.ts", exports: m5 },
+  { file: "plugins/web-fetch.ts", exports: m6 },
+  { file: "plugins/web-map.ts", exports: m7 },
+  { file: "plugins/web-markdown.ts", exports: m8 },
+  { file: "plugins/web-read.ts", exports: m9 },
+  { file: "plugins/web-screenshot.ts", exports: m10 },
+  { file: "plugins/web-search.ts", exports: m11 },
+  { file: "skills/capabilities.ts", exports: m12 },
+  { file: "skills/capital-ticket.ts", exports: m13 },
+  { file: "skills/code-fix-from-log.ts", exports: m14 },
+  { file: "skills/directory-intro.ts", exports: m15 },
+  { file: "skills/grok-prompt.ts", exports: m16 },
+  { file: "skills/host-report.ts", exports: m17 },
+  { file: "skills/job-quote.ts", exports: m18 },
+  { file: "skills/job-run.ts", exports: m19 },
+  { file: "skills/network-peer-survey.ts", exports: m20 },
+  { file: "skills/web-brief.ts", exports: m21 },
+  { file: "skills/web-extract.ts", exports: m22 },
 ];

@@ -3,6 +3,7 @@
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
 import type { CapitalFacet } from "../capital/board.ts";
+import type { CrawlFacet } from "../crawl/crawl-facet.ts";
 import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
@@ -45,6 +46,8 @@ export interface PluginContext {
   readonly directory: DirectoryFacet;
   /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
   readonly quotes: QuoteAccess;
+  /** web/crawl's crawls, bound to this call's payer (absent where no crawl service runs). */
+  readonly crawls?: CrawlFacet;
   readonly requestId: string;
   readonly now: () => Date;
 }

@@ -13,11 +13,9 @@ import type { SettlementReceipt } from "./settlement-receipt.ts";
 
 export type { SettlementReceipt };
 
-/** A broken cross-field rule; `code` defaults to INVALID_REQUEST and must be a 400 code. */
-export interface CheckFailure {
-  readonly code: ErrorCode;
-  readonly message: string;
-}
+import type { CheckFailure } from "./check-failure.ts";
+
+export type { CheckFailure };
 
 /** What `admit` may return: a price that depends on the server's state (a ticket's seat price) replaces `price` for this call. */
 export interface Admitted {
@@ -123,6 +121,8 @@ export interface PluginDefinition<I extends TObject = TObject, O extends TSchema
   readonly id: string;
   /** `POST /v1/...`: paid endpoints are POST with a JSON body. */
   readonly route: `POST /${string}`;
+  /** HTTP status of a success: 202 when the work goes on after the answer (web/crawl), else 200. */
+  readonly successStatus?: 200 | 202;
 }
 
 export interface SkillDefinition<I extends TObject = TObject, O extends TSchema = TSchema>

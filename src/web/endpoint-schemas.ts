@@ -3,7 +3,7 @@
  * (spec web-evidence §4.1–§4.3), their cross-field rules, and their prices (§4.4).
  */
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
-import type { CheckFailure } from "../plugin/define.ts";
+import type { CheckFailure } from "../plugin/check-failure.ts";
 import type { NetworkPrices } from "../plugin/price.ts";
 import { ApiError } from "../errors.ts";
 import { ComparisonSchema } from "./compare/compare-schema.ts";

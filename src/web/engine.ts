@@ -65,6 +65,8 @@ export interface ReadInput {
   render?: boolean;
   /** web/changes' filters (web/filters/); web/read has none. */
   filters?: ReadFilters;
+  /** Hears the source as fetched (or rendered), before extraction: web/crawl finds the page's links in it. */
+  onSource?: (source: SourceResource) => void;
 }
 
 export interface ReadFilters {
@@ -99,6 +101,8 @@ export interface WebEngine {
   allowedByRobots(url: string, signal: AbortSignal): Promise<boolean>;
   /** robots.txt of one origin as a synchronous test of a path with its query, for checking many URLs of one site; throws only when the origin is unreachable. */
   robotsMatcher(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
+  /** The Crawl-delay robots.txt of the URL's origin asks of our agent, in ms (0 when none). */
+  crawlDelayMs?(url: string, signal: AbortSignal): Promise<number>;
   /** A screenshot of a public page: the same target guard and robots.txt as a render. Throws ApiError. */
   screenshot(url: string, spec: ScreenshotSpec, signal: AbortSignal): Promise<Screenshot>;
   /** Every request and response of a public page as the browser loads it: the same target guard and robots.txt as a render. Throws ApiError. */
@@ -121,9 +125,11 @@ function throwForStatus(resource: FetchedResource): void {
   if (isBotChallenge({ status: resource.status, headers: resource.headers, html })) {
     throw new ApiError("BOT_CHALLENGE", { details: { source_status: resource.status } });
   }
+  // A 429/503's Retry-After (seconds or a date) is passed on: web/crawl waits that long before trying again.
+  const retryAfter = resource.headers["retry-after"];
   throw new ApiError("SOURCE_ERROR_STATUS", {
     message: `The source answered with HTTP ${resource.status}.`,
-    details: { source_status: resource.status },
+    details: { source_status: resource.status, ...(retryAfter ? { retry_after: retryAfter } : {}) },
   });
 }
 
@@ -286,6 +292,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
+      input.onSource?.(resource);
       return buildReadResult(resource, input, fetchedAt, options.extractHtml);
     },
 
@@ -300,6 +307,7 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
     },
 
     robotsMatcher: (origin, signal) => robots.matcherFor(origin, signal),
+    crawlDelayMs: (url, signal) => robots.crawlDelayMs(new URL(url), signal),
 
     async screenshot(url, spec, signal) {
       if (!options.screenshotter) throw new ApiError("RENDER_UNAVAILABLE");

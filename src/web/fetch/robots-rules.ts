@@ -55,9 +55,19 @@ function splitLine(line: string): [string, string] | undefined {
 /** A User-agent value as compared: lower case, without a "/version". */
 const agentName = (value: string) => value.toLowerCase().split("/")[0]!.trim();
 
-/** The rules of the groups for `agent`, else of `*`; none when neither has a group. */
-function rulesFor(text: string, agent: string): Rule[] {
-  const groups = new Map<string, Rule[]>();
+interface Group {
+  readonly rules: Rule[];
+  crawlDelaySec: number | undefined;
+}
+
+/** The group for `agent`, else `*`'s; an empty one when neither has a group. */
+function groupFor(text: string, agent: string): Group {
+  const groups = new Map<string, Group>();
+  const open = (name: string) => {
+    const group = groups.get(name) ?? { rules: [], crawlDelaySec: undefined };
+    groups.set(name, group);
+    return group;
+  };
   let current: string[] = [];
   let inAgentLines = false;
   for (const line of text.split(/\r\n|\r|\n/)) {
@@ -71,20 +81,24 @@ function rulesFor(text: string, agent: string): Rule[] {
       continue;
     }
     inAgentLines = false;
-    if (name !== "allow" && name !== "disallow") {
+    if (name === "crawl-delay") {
       // Crawl-delay alone still opens the groups of the agents named just before it (robots-parser's reading).
-      if (name === "crawl-delay") for (const group of current) if (!groups.has(group)) groups.set(group, []);
+      const seconds = Number(value);
+      for (const group of current) {
+        const opened = open(group);
+        if (opened.crawlDelaySec === undefined && value !== "" && Number.isFinite(seconds)) opened.crawlDelaySec = seconds;
+      }
       continue;
     }
+    if (name !== "allow" && name !== "disallow") continue;
     for (const group of current) {
-      const rules = groups.get(group) ?? [];
-      groups.set(group, rules);
+      const rules = open(group).rules;
       if (!value) continue;
       const pattern = normalisePattern(value);
       rules.push({ allow: name === "allow", pattern, prefix: !pattern.includes("*") && !pattern.endsWith("$") });
     }
   }
-  return groups.get(agentName(agent)) ?? groups.get("*") ?? [];
+  return groups.get(agentName(agent)) ?? groups.get("*") ?? { rules: [], crawlDelaySec: undefined };
 }
 
 /** Whether `pattern` (with `*` and a final `$`) matches the start of `path` (Google's robotstxt algorithm: the set of path positions reachable so far). */
@@ -107,10 +121,25 @@ function matchesWildcard(pattern: string, path: string): boolean {
   return true;
 }
 
-/** Compiles robots.txt for one agent's product token. */
+/** robots.txt compiled for one agent's product token: its rules as a matcher, and the Crawl-delay its group asks (seconds). */
+export interface CompiledRobots {
+  readonly isAllowed: RobotsMatcher;
+  readonly crawlDelaySec: number | undefined;
+}
+
+export function compileRobotsFile(text: string, agent: string): CompiledRobots {
+  const group = groupFor(text, agent);
+  return { isAllowed: matcherOf(group.rules), crawlDelaySec: group.crawlDelaySec };
+}
+
+/** Compiles robots.txt's rules for one agent's product token. */
 export function compileRobots(text: string, agent: string): RobotsMatcher {
+  return matcherOf(groupFor(text, agent).rules);
+}
+
+function matcherOf(groupRules: readonly Rule[]): RobotsMatcher {
   // Longest first, allow before disallow on a tie: the first rule that matches decides.
-  const rules = rulesFor(text, agent).sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow));
+  const rules = [...groupRules].sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow));
   if (rules.length === 0 || rules.every((r) => r.allow)) return () => true;
   return (pathAndQuery) => {
     const path = normalisePath(pathAndQuery);

@@ -6,7 +6,7 @@
  * unreachable or timed out: nothing fetched, and the caller gets that network error (502/504).
  */
 import { ApiError } from "../../errors.ts";
-import { compileRobots, type RobotsMatcher } from "./robots-rules.ts";
+import { compileRobotsFile, type RobotsMatcher } from "./robots-rules.ts";
 
 export type { RobotsMatcher } from "./robots-rules.ts";
 
@@ -34,7 +34,7 @@ export interface RobotsPolicyOptions {
 }
 
 type Verdict =
-  | { kind: "rules"; isAllowed: RobotsMatcher }
+  | { kind: "rules"; isAllowed: RobotsMatcher; crawlDelaySec: number | undefined }
   | { kind: "allow-all" }
   | { kind: "deny-all"; reason: string }
   /** The origin itself is unreachable: the page could not be fetched either, so the caller sees why (502/504), not a denial. */
@@ -56,6 +56,8 @@ export interface RobotsPolicy {
    * checked at once, as web/map does); throws only when the origin is unreachable.
    */
   matcherFor(origin: string, signal: AbortSignal): Promise<RobotsMatcher>;
+  /** The Crawl-delay of the group that applies to our agent, in ms (0: none, or robots.txt not read). */
+  crawlDelayMs(url: URL, signal: AbortSignal): Promise<number>;
 }
 
 /** RFC 9309 §2.5: parse at least the first 500 KiB. */
@@ -82,7 +84,7 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
       return { kind: "deny-all", reason: `robots.txt is unreachable (${reason})` };
     }
     if (file.status >= 200 && file.status < 300) {
-      return { kind: "rules", isAllowed: compileRobots(file.body, options.agent) };
+      return { kind: "rules", ...compileRobotsFile(file.body, options.agent) };
     }
     if (file.status >= 400 && file.status < 500) return { kind: "allow-all" };
     return { kind: "deny-all", reason: `robots.txt answered with status ${file.status}` };
@@ -118,6 +120,12 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
       return (path) => allowed || path === "/robots.txt";
     },
 
+    async crawlDelayMs(url, signal) {
+      const verdict = await getVerdict(url.origin, signal).catch(() => undefined);
+      const seconds = verdict?.kind === "rules" ? verdict.crawlDelaySec : undefined;
+      // Bounded: a robots.txt asking for an hour between pages would stall a crawl past its deadline anyway.
+      return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 0;
+    },
     async assertAllowed(url, signal) {
       if (url.pathname === "/robots.txt") return;
       const verdict = await getVerdict(url.origin, signal);

@@ -1,0 +1,47 @@
+/** Buys a crawl of a site: up to `limit` pages read like web/read, each signed, fetched politely in the background and polled by the payer. */
+import { ApiError, checkCrawlRequest, CrawlAcceptedSchema, CrawlRequestSchema, definePlugin, priceCrawl } from "tollbooth";
+
+export default definePlugin({
+  id: "web.crawl",
+  route: "POST /v1/web/crawl",
+  successStatus: 202,
+  summary: "Crawl a site: up to limit pages (1-10,000) read like web/read and signed, found from its sitemaps and links, polled at status_url by the payer.",
+  description:
+    "Answers 202 with crawl_id, status_url and an access_token given only to the payer: GET status_url (Authorization: Bearer <access_token>) for the status, counts and the pages so far (signed read results or inline errors, paged by cursor); DELETE it to cancel. Stays on the start page's site unless same_site is false, follows links up to max_depth, honours robots.txt (and its Crawl-delay), the SSRF guard and include/exclude; at most 2 fetches at a time per host; de-duplicated by canonical URL and by text. Price: web/read's batch price for each of limit pages. Pages are kept until the crawl expires (24 h by default), then deleted. Optional webhook: signed POSTs per page and at the end.",
+  input: CrawlRequestSchema,
+  output: CrawlAcceptedSchema,
+  check: checkCrawlRequest,
+  admit: (input, ctx) => ctx.crawls?.check(input),
+  price: priceCrawl,
+  timeoutMs: 30_000,
+  errors: ["URL_NOT_ALLOWED", "PATTERN_INVALID", "WEBHOOK_NOT_ALLOWED", "CRAWL_NOT_FOUND", "CRAWL_ACCESS_DENIED", "CRAWL_NO_PAGES"],
+  examples: [
+    {
+      title: "Crawl the documentation of a site",
+      input: { url: "https://example.com/docs/", limit: 50, include: ["^/docs/"] },
+      output: {
+        ok: true,
+        crawl_id: "crawl_0f4c2a9e61b34d7a8c5e2f1b0a9d8c7e",
+        status: "queued",
+        status_url: "https://tollbooth.example/v1/web/crawl/crawl_0f4c2a9e61b34d7a8c5e2f1b0a9d8c7e",
+        access_token: "ct_3q2-7wEXAMPLEtokenONLYgivenTOtheP4yer0000000",
+        limit: 50,
+        expires_at: "2026-12-08T10:00:00.000Z",
+      },
+    },
+  ],
+  run: async (input, ctx) => {
+    if (!ctx.crawls) throw new ApiError("SERVICE_PAUSED", { message: "Crawls are not run by this server; nothing was charged." });
+    return ctx.crawls.create(input);
+  },
+  settlement: {
+    settled: async (accepted, receipt, ctx) => {
+      await ctx.crawls?.release(accepted, receipt);
+      return accepted;
+    },
+    unsettled: async (accepted, outcome, ctx) => {
+      // Pending: it may still land; the crawl stays held (never started) until it expires.
+      if (outcome.state === "failed") await ctx.crawls?.drop(accepted);
+    },
+  },
+});

@@ -1,0 +1,166 @@
+/**
+ * @module crawl/crawl-service — web/crawl wired into a running app: the facet the plugin's `run`
+ * uses (a held crawl, released once its payment settles), GET/DELETE /v1/web/crawl/:id for the
+ * payer alone (the access token the 202 gave it), this instance's worker, the webhooks and the
+ * sweep that deletes expired crawls with their pages. Stops with the store.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Config } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import type { EvidenceKeys } from "../evidence/key-file.ts";
+import { contextOf } from "../http/request-context.ts";
+import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
+import type { Logger } from "../log.ts";
+import type { WebEngine } from "../web/engine.ts";
+import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
+import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
+import type { CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
+import { createCrawlWebhooks } from "./crawl-webhook.ts";
+import { createCrawlWorker, type CrawlWorker } from "./crawl-worker.ts";
+import { followable, linkRulesOf } from "./crawl-links.ts";
+
+export type CrawlConfig = Pick<Config, "crawlLanes" | "crawlPerHost" | "crawlHostDelayMs" | "crawlTtlHours" | "crawlDeadlineMin" | "crawlLeaseSec" | "unsafeAllowLoopbackTargets">;
+
+export interface CrawlService {
+  facet(call: CrawlCall): CrawlFacet;
+  get(request: Request, id: string): Promise<Response>;
+  cancel(request: Request, id: string): Promise<Response>;
+  readonly worker: CrawlWorker;
+}
+
+const crawlIdPattern = /^crawl_[0-9a-f]{32}$/;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+const sweepEveryMs = 60_000;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The crawl a bearer of its access token may see; 404 for an unknown id, 403 for anyone else. */
+async function crawlFor(store: CrawlStore, request: Request, id: string, nowMs: number): Promise<CrawlRow> {
+  const row = crawlIdPattern.test(id) ? await store.get(id) : undefined;
+  if (!row || row.status === "held" || row.expiresMs <= nowMs) throw new ApiError("CRAWL_NOT_FOUND");
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const given = Buffer.from(sha256(token ?? ""), "hex");
+  if (!token || !timingSafeEqual(given, Buffer.from(row.tokenSha256, "hex"))) throw new ApiError("CRAWL_ACCESS_DENIED");
+  return row;
+}
+
+export function crawlView(row: CrawlRow): Record<string, unknown> {
+  const active = row.status === "queued" || row.status === "running";
+  return {
+    ok: true,
+    crawl_id: row.id,
+    url: row.request.url,
+    status: row.status,
+    limit: row.limit,
+    counts: row.counts,
+    ...(row.stopReason && row.status === "completed" ? { stop_reason: row.stopReason } : {}),
+    ...(row.error ? { error: row.error } : {}),
+    created_at: row.createdAt,
+    finished_at: row.finishedAt,
+    expires_at: new Date(row.expiresMs).toISOString(),
+    ...(active ? { retry_after_sec: 2 } : {}),
+  };
+}
+
+export function createCrawlService(options: {
+  readonly config: CrawlConfig;
+  readonly store: CrawlStore;
+  readonly web: WebEngine;
+  readonly log: Logger;
+  readonly now: () => Date;
+  readonly evidenceKeys: EvidenceKeys;
+  readonly seal?: (result: object, payment: CrawlPayment | null) => Promise<unknown>;
+  /** Runs `stop` when the store closes. */
+  readonly onClose: (stop: () => void) => void;
+}): CrawlService {
+  const { config, store, log, now } = options;
+  const webhooks = createCrawlWebhooks({ keys: options.evidenceKeys, log, now, allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
+  const worker = createCrawlWorker({
+    store,
+    web: options.web,
+    log,
+    now,
+    events: webhooks,
+    ...(options.seal ? { seal: options.seal } : {}),
+    options: { lanes: config.crawlLanes, perHost: config.crawlPerHost, hostDelayMs: config.crawlHostDelayMs, leaseMs: config.crawlLeaseSec * 1000 },
+  });
+  worker.start();
+  const sweep = () => void store.purgeExpired(now().getTime()).catch((error: Error) => log.warn("crawl purge failed", { error: error.message }));
+  sweep();
+  const timer = setInterval(sweep, sweepEveryMs);
+  timer.unref?.();
+  options.onClose(() => {
+    clearInterval(timer);
+    worker.stop();
+    webhooks.stop();
+  });
+
+  const facet = (call: CrawlCall): CrawlFacet => ({
+    check: (input) => checkWebhookUrl(input.webhook, { allowLoopbackTargets: config.unsafeAllowLoopbackTargets }),
+    async create(input) {
+      const id = `crawl_${randomBytes(16).toString("hex")}`;
+      const token = `ct_${randomBytes(32).toString("base64url")}`;
+      const created = now();
+      const limit = input.limit ?? DEFAULT_CRAWL_PAGES;
+      const expiresMs = created.getTime() + config.crawlTtlHours * 3_600_000;
+      const start = followable(input.url, { ...linkRulesOf(input), patterns: { include: [], exclude: [] } }) ?? input.url;
+      const seeds: FrontierEntry[] = [
+        ...(input.sitemap === "only" ? [] : [{ url: start, depth: 0 }]),
+        ...(input.sitemap === "skip" ? [] : [{ url: `sitemaps:${new URL(start).origin}`, depth: 0, kind: "sitemaps" as const }]),
+      ];
+      await store.create(
+        { id, request: input, payer: call.payer?.toLowerCase() ?? null, tokenSha256: sha256(token), limit, createdAt: created.toISOString(), deadlineMs: created.getTime() + config.crawlDeadlineMin * 60_000, expiresMs },
+        seeds,
+      );
+      const statusUrl = new URL(`/v1/web/crawl/${id}`, call.origin ?? "http://localhost").toString();
+      return { ok: true, crawl_id: id, status: "queued", status_url: statusUrl, access_token: token, limit, expires_at: new Date(expiresMs).toISOString() };
+    },
+    async release(accepted, receipt) {
+      const payment: CrawlPayment = { network: receipt.network, transaction: receipt.transaction, requestId: call.requestId, resourceUrl: new URL("/v1/web/crawl", accepted.status_url).toString() };
+      if (await store.release(accepted.crawl_id, payment)) worker.wake();
+    },
+    drop: (accepted) => store.drop(accepted.crawl_id),
+  });
+
+  return {
+    facet,
+    worker,
+    async get(request, id) {
+      const context = contextOf(request);
+      context.route = "/v1/web/crawl/:id";
+      try {
+        const row = await crawlFor(store, request, id, now().getTime());
+        const query = new URL(request.url).searchParams;
+        const cursor = Number(query.get("cursor") ?? "0");
+        const size = Number(query.get("limit") ?? DEFAULT_PAGE_SIZE);
+        if (!Number.isSafeInteger(cursor) || cursor < 0 || !Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+          throw new ApiError("INVALID_REQUEST", { message: `cursor must be a whole number from a previous answer's next_cursor, and limit 1 to ${MAX_PAGE_SIZE}.` });
+        }
+        const pages = await store.pages(id, cursor, size);
+        const next = pages.at(-1)?.seq ?? cursor;
+        const body = {
+          ...crawlView(row),
+          pages: pages.map((p) => JSON.parse(p.result) as unknown),
+          next_cursor: String(next),
+          more_pages: next < row.delivered,
+        };
+        return jsonResponse(withRequestId(body, context.id), 200, { "Cache-Control": "no-store" });
+      } catch (error) {
+        return errorResponse(error, context, log);
+      }
+    },
+    async cancel(request, id) {
+      const context = contextOf(request);
+      context.route = "/v1/web/crawl/:id";
+      try {
+        const row = await crawlFor(store, request, id, now().getTime());
+        await store.cancel(row.id, now());
+        const after = (await store.get(row.id)) ?? row;
+        return jsonResponse(withRequestId(crawlView(after), context.id), 200, { "Cache-Control": "no-store" });
+      } catch (error) {
+        return errorResponse(error, context, log);
+      }
+    },
+  };
+}

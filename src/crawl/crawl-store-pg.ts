@@ -1,0 +1,163 @@
+/**
+ * @module crawl/crawl-store-pg — web/crawl's tables on PostgreSQL, shared by every instance. A claim
+ * takes the oldest claimable URL with `FOR UPDATE OF u SKIP LOCKED` (two instances never wait on, nor
+ * take, the same row) and its budget unit with a conditional update of the crawl row, in one
+ * transaction; a delivery counts only from the lease's owner. No transaction spans a fetch.
+ */
+import type { Migration } from "../store/db.ts";
+import type { Sql, SqlTransaction } from "../store/postgres.ts";
+import {
+  CLAIMABLE_SQL,
+  CRAWL_MIGRATION_ID,
+  type CrawlStore,
+  type FrontierEntry,
+  type NewLinks,
+  crawlTablesSql,
+  NOTHING_LEFT_SQL,
+  type RawClaim,
+  type RawCrawl,
+  SKIP_LEFTOVERS_SQL,
+  FINISH_SET_SQL,
+  toClaimed,
+  toCrawlRow,
+} from "./crawl-store.ts";
+
+export const crawlPgMigrations: readonly Migration[] = [{ id: CRAWL_MIGRATION_ID, sql: crawlTablesSql({ serial: "BIGSERIAL PRIMARY KEY", int8: "BIGINT" }) }];
+
+/** `$now` of the shared SQL as a literal (always a finite integer here). */
+const withNow = (text: string, nowMs: number) => text.replaceAll("$now", String(Math.trunc(nowMs)));
+
+/** Adds a page's links to its crawl's frontier within `tx` (see CrawlStore.enqueue). */
+async function addLinks(tx: SqlTransaction, crawlId: string, entries: readonly FrontierEntry[], options: Pick<NewLinks, "robotsBlocked" | "cap">): Promise<number> {
+  const [row] = await tx<{ discovered: number }[]>`SELECT discovered FROM crawls WHERE id = ${crawlId}`;
+  if (!row) return 0;
+  const room = Math.max(0, options.cap - Number(row.discovered));
+  const fresh = entries.slice(0, room * 4);
+  let added = 0;
+  if (fresh.length > 0 && room > 0) {
+    const inserted = await tx<{ seq: number }[]>`
+      INSERT INTO crawl_urls (crawl_id, url, depth, kind)
+      SELECT ${crawlId}, e.url, e.depth, e.kind FROM json_to_recordset(${JSON.stringify(fresh.map((e) => ({ url: e.url, depth: e.depth, kind: e.kind ?? "page" })))}::text::json) AS e(url text, depth int, kind text)
+      LIMIT ${room}
+      ON CONFLICT (crawl_id, url) DO NOTHING RETURNING seq`;
+    added = inserted.length;
+  }
+  await tx`UPDATE crawls SET discovered = discovered + ${added}, robots_blocked = robots_blocked + ${options.robotsBlocked} WHERE id = ${crawlId}`;
+  return added;
+}
+
+export function createPgCrawlStore(sql: Sql): CrawlStore {
+  return {
+    async create(crawl, seeds) {
+      await sql.begin(async (tx) => {
+        const discovered = seeds.filter((s) => (s.kind ?? "page") === "page").length;
+        await tx`INSERT INTO crawls (id, status, request, payer, token_sha256, limit_pages, created_at, deadline_ms, expires_ms, discovered)
+          VALUES (${crawl.id}, 'held', ${JSON.stringify(crawl.request)}, ${crawl.payer}, ${crawl.tokenSha256}, ${crawl.limit}, ${crawl.createdAt}, ${crawl.deadlineMs}, ${crawl.expiresMs}, ${discovered})`;
+        for (const seed of seeds) {
+          await tx`INSERT INTO crawl_urls (crawl_id, url, depth, kind) VALUES (${crawl.id}, ${seed.url}, ${seed.depth}, ${seed.kind ?? "page"}) ON CONFLICT (crawl_id, url) DO NOTHING`;
+        }
+      });
+    },
+    async release(id, payment) {
+      return (await sql`UPDATE crawls SET status = 'queued', payment = ${JSON.stringify(payment)} WHERE id = ${id} AND status = 'held'`).count > 0;
+    },
+    async drop(id) {
+      await sql`DELETE FROM crawls WHERE id = ${id} AND status = 'held'`;
+    },
+    async get(id) {
+      const [row] = await sql<RawCrawl[]>`SELECT * FROM crawls WHERE id = ${id}`;
+      return row ? toCrawlRow(row) : undefined;
+    },
+    async claim(worker, leaseMs, nowMs) {
+      return (await sql.begin(async (tx) => {
+        let picked: RawClaim | undefined;
+        for (const where of CLAIMABLE_SQL) {
+          if (picked) break;
+          [picked] = await tx.unsafe<RawClaim[]>(
+            withNow(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT 1 FOR UPDATE OF u SKIP LOCKED`, nowMs),
+          );
+        }
+        if (!picked) return undefined;
+        if (picked.kind === "page" && Number(picked.budgeted) === 0) {
+          // Re-checked under the crawl row's lock: two instances never take the last unit both.
+          const taken = await tx`UPDATE crawls SET used = used + 1, status = 'running' WHERE id = ${picked.crawl_id} AND used < limit_pages AND status IN ('queued', 'running')`;
+          if (taken.count === 0) return undefined;
+        } else await tx`UPDATE crawls SET status = 'running' WHERE id = ${picked.crawl_id} AND status = 'queued'`;
+        await tx`UPDATE crawl_urls SET state = 'leased', lease_owner = ${worker}, lease_until = ${nowMs + leaseMs}, attempts = attempts + 1,
+          budgeted = CASE WHEN kind = 'page' THEN 1 ELSE 0 END WHERE seq = ${picked.seq}`;
+        return toClaimed(picked, Number(picked.attempts) + 1);
+      })) as ReturnType<typeof toClaimed> | undefined;
+    },
+    async renew(worker, untilMs) {
+      return (await sql`UPDATE crawl_urls SET lease_until = ${untilMs} WHERE lease_owner = ${worker} AND state = 'leased'`).count;
+    },
+    async enqueue(crawlId, entries, options) {
+      if (entries.length === 0 && options.robotsBlocked === 0) return 0;
+      return (await sql.begin((tx) => addLinks(tx, crawlId, entries, options))) as number;
+    },
+    async deliver(claimed, worker, delivery) {
+      return (await sql.begin(async (tx: SqlTransaction) => {
+        const state = { page: "done", error: "failed", retry: "pending", robots: "robots", done: "done" }[delivery.kind];
+        const moved = await tx`UPDATE crawl_urls SET state = ${state}, lease_owner = NULL, lease_until = NULL WHERE seq = ${claimed.seq} AND state = 'leased' AND lease_owner = ${worker}`;
+        if (moved.count === 0) return { kind: "lost" };
+        switch (delivery.kind) {
+          case "retry":
+            await tx`UPDATE crawl_urls SET not_before = ${delivery.notBeforeMs} WHERE seq = ${claimed.seq}`;
+            return { kind: "requeued" };
+          case "robots":
+            await tx`UPDATE crawl_urls SET budgeted = 0 WHERE seq = ${claimed.seq}`;
+            await tx`UPDATE crawls SET used = used - 1, robots_blocked = robots_blocked + 1 WHERE id = ${claimed.crawlId}`;
+            return { kind: "recorded" };
+          case "done":
+            return { kind: "recorded" };
+          case "page": {
+            const added = await tx`INSERT INTO crawl_texts (crawl_id, sha256) VALUES (${claimed.crawlId}, ${delivery.textSha256}) ON CONFLICT DO NOTHING RETURNING sha256`;
+            if (added.length === 0) {
+              await tx`UPDATE crawl_urls SET state = 'duplicate' WHERE seq = ${claimed.seq}`;
+              await tx`UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ${claimed.crawlId}`;
+              return { kind: "duplicate" };
+            }
+            if (delivery.links) await addLinks(tx, claimed.crawlId, delivery.links.entries, delivery.links);
+            break;
+          }
+        }
+        const [counted] = await tx<{ delivered: number }[]>`
+          UPDATE crawls SET fetched = fetched + ${delivery.kind === "page" ? 1 : 0}, failed = failed + ${delivery.kind === "error" ? 1 : 0}, delivered = delivered + 1
+          WHERE id = ${claimed.crawlId} RETURNING delivered`;
+        const pageSeq = Number(counted?.delivered ?? 0);
+        await tx`UPDATE crawl_urls SET page_seq = ${pageSeq}, result = ${delivery.result} WHERE seq = ${claimed.seq}`;
+        return { kind: "delivered", pageSeq };
+      })) as Awaited<ReturnType<CrawlStore["deliver"]>>;
+    },
+    async finish(nowMs, crawlId) {
+      const rows = await sql.unsafe<RawCrawl[]>(
+        withNow(
+          `UPDATE crawls SET finished_at = $1, ${FINISH_SET_SQL}
+           WHERE status IN ('queued', 'running') AND ($2::text IS NULL OR id = $2) AND ($now >= deadline_ms OR ${NOTHING_LEFT_SQL}) RETURNING *`,
+          nowMs,
+        ),
+        [new Date(nowMs).toISOString(), crawlId ?? null],
+      );
+      for (const row of rows) await sql.unsafe(SKIP_LEFTOVERS_SQL.replace("$id", "$1"), [row.id]);
+      return rows.map(toCrawlRow);
+    },
+    async cancel(id, at) {
+      const cancelled = (await sql`UPDATE crawls SET status = 'cancelled', finished_at = ${at.toISOString()} WHERE id = ${id} AND status IN ('queued', 'running')`).count > 0;
+      if (cancelled) await sql.unsafe(SKIP_LEFTOVERS_SQL.replace("$id", "$1"), [id]);
+      return cancelled;
+    },
+    async fail(id, error, at) {
+      return (
+        (await sql`UPDATE crawls SET status = 'failed', finished_at = ${at.toISOString()}, error_code = ${error.code}, error_message = ${error.message} WHERE id = ${id} AND status IN ('queued', 'running')`)
+          .count > 0
+      );
+    },
+    async pages(id, afterSeq, max) {
+      const rows = await sql<{ page_seq: number; result: string }[]>`SELECT page_seq, result FROM crawl_urls WHERE crawl_id = ${id} AND page_seq > ${afterSeq} ORDER BY page_seq LIMIT ${max}`;
+      return rows.map((r) => ({ seq: Number(r.page_seq), result: r.result }));
+    },
+    async purgeExpired(nowMs) {
+      return (await sql`DELETE FROM crawls WHERE expires_ms <= ${nowMs}`).count;
+    },
+  };
+}
