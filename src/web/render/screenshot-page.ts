@@ -8,7 +8,8 @@ import type { Page, Protocol } from "puppeteer-core";
 import { ApiError } from "../../errors.ts";
 import type { CapturedScreenshot, ScreenshotSpec } from "./contract.ts";
 import { readImageSize } from "./image-size.ts";
-import { loadInContext, type PageRenderOptions, type RenderContext, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
+import type { RenderTab } from "./render-context.ts";
+import { loadInContext, type PageRenderOptions, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
 
 export interface ScreenshotLimits {
   /** The image's height in pixels at most; a taller full page or element is cut there (truncated). */
@@ -29,7 +30,7 @@ interface Region {
 
 /** Captures `url` in the context's page. The caller owns the deadline and closes the context. */
 export async function captureInContext(
-  context: RenderContext,
+  context: RenderTab,
   url: string,
   spec: ScreenshotSpec,
   options: PageRenderOptions,
