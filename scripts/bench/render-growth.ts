@@ -64,6 +64,8 @@ for (let i = 1; i <= renders; i++) {
     const heap = heapStats();
     rows.push({ renders: i, rss: process.memoryUsage().rss, heap: heap.heapSize, objects: heap.objectCount });
     const row = rows.at(-1)!;
+    // Sampled once the pool is at rest (every context back and ready), so rows compare like with like.
+    await Bun.sleep(1_500);
     const tree = browserTree();
     treeRows.push({ renders: i, ...tree });
     console.log(
