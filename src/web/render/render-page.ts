@@ -1,5 +1,5 @@
 /**
- * @module web/render/render-page — one render in one fresh incognito context: configure the page
+ * @module web/render/render-page — one render in a fresh tab of a render context (render-context.ts): configure the page
  * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */

@@ -118,7 +118,7 @@ const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
 /** Stated in docs/screenshot.md. */
 export const SCREENSHOT_LIMITS: ScreenshotLimits = { maxImageHeight: 16_384, maxImageBytes: 5 * 1024 * 1024, maxWaitMs: 10_000 };
 
-/** What one render or screenshot does with its fresh context, under the renderer's deadline. */
+/** What one render or screenshot does with its fresh tab, under the renderer's deadline. */
 type ContextWork<T> = (context: RenderTab, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
 
 export function createRenderer(options: RendererOptions): BrowserRenderer {
@@ -326,7 +326,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  /** Waits for a page of the pool, then runs `work` in a fresh context of it. */
+  /** Waits for a page of the pool, then runs `work` in a fresh tab of a ready context. */
   async function inPool<T>(signal: AbortSignal, work: ContextWork<T>): Promise<T> {
     if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
     if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
