@@ -1,5 +1,5 @@
 /**
- * @module web/render/archive-page — one archive capture in one fresh incognito context: every request
+ * @module web/render/archive-page — one archive capture in one fresh tab of a cleared context (render-context.ts): every request
  * the page makes recorded as it loads (archive-recorder.ts) under the same request guard as a render,
  * images and fonts let through as for a screenshot, then an optional PNG of the viewport. The page's
  * own document must be kept, or the capture fails with 422 ARCHIVE_TOO_LARGE.
@@ -8,14 +8,15 @@ import { ApiError } from "../../errors.ts";
 import { startArchiveRecorder } from "./archive-recorder.ts";
 import type { ArchiveSpec, CapturedArchive } from "./contract.ts";
 import { readImageSize } from "./image-size.ts";
-import { loadInContext, type PageRenderOptions, type RenderContext, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
+import { loadInContext, type PageRenderOptions, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
+import type { RenderTab } from "./render-context.ts";
 
 /** The viewport an archived page is laid out in (and its screenshot's size). */
 export const ARCHIVE_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1 };
 
 /** Archives `url` in the context's page. The caller owns the deadline and closes the context. */
 export async function archiveInContext(
-  context: RenderContext,
+  context: RenderTab,
   url: string,
   spec: ArchiveSpec,
   options: PageRenderOptions,

@@ -96,6 +96,10 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     // No SwiftShader either: text extraction needs no rasterised pixels (10-18 MiB less summed RSS, 9-14 MiB less
     // PSS with two pages open: scripts/bench/chromium-memory.ts --drop=--disable-software-rasterizer).
     "--disable-software-rasterizer",
+    // A caller's new tab joins its render context's renderer process instead of starting one (~100 ms against
+    // ~700 ms under load; render-context.ts). Processes are never shared between contexts, so each context still
+    // has its own.
+    "--renderer-process-limit=1",
     // Fewer processes: the (software) GPU and network services live in the browser process.
     "--in-process-gpu",
     "--enable-features=NetworkServiceInProcess2",

@@ -51,10 +51,14 @@ export interface ProxyLane {
   readonly port: number;
   /** For the render context's proxy server. */
   readonly url: string;
+  /** A render starts on the lane (a context serves one render after another): nothing admitted yet. */
+  begin(): void;
   /** Admits `url`'s host and port (a request the lane's render made), still vetted, until `end`. */
   admit(url: string): void;
-  /** The render is over: nothing more is admitted; connections already open stay until `close`. */
+  /** The render is over: nothing more is admitted; connections already open stay until `drop` or `close`. */
   end(): void;
+  /** Drops the lane's open tunnels and requests; the lane keeps listening for its next render. */
+  drop(): void;
   /** Stops admitting and drops the lane's open tunnels and requests. */
   close(): Promise<void>;
 }
@@ -362,6 +366,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         id,
         port: lane.port,
         url: `http://127.0.0.1:${lane.port}`,
+        begin() {
+          listener.ended = false;
+          listener.admitted.clear();
+        },
         admit(url) {
           const key = laneKey(url);
           if (key !== undefined && !listener.ended && !listener.closed) listener.admitted.add(key);
@@ -369,6 +377,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         end() {
           listener.ended = true;
           listener.admitted.clear();
+        },
+        drop() {
+          for (const socket of listener.sockets) socket.destroy();
         },
         close: lane.close,
       };

@@ -1,9 +1,10 @@
 /**
- * @module web/render/render-page — one render in one fresh incognito context: configure the page
+ * @module web/render/render-page — one render in a fresh tab of a render context (render-context.ts): configure the page
  * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */
-import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
+import type { CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
+import type { RenderTab } from "./render-context.ts";
 import { ApiError } from "../../errors.ts";
 import type { NavigationCheck, RenderedPage } from "./contract.ts";
 import { outcomeWithin } from "./outcome-within.ts";
@@ -33,6 +34,9 @@ export const SCREENSHOT_BLOCKED_RESOURCE_TYPES: readonly Protocol.Network.Resour
   (type) => type !== "Image" && type !== "Font",
 );
 
+/** How long after a failed navigation a crash of the page's renderer is still taken as its cause. */
+const CRASH_REPORT_MS = 250;
+
 export const UNSETTLED_WARNING = "The page had not settled when the render cap was reached; the render may be incomplete.";
 
 export interface PageRenderOptions {
@@ -56,64 +60,18 @@ export interface RenderedDom extends RenderedPage {
   warnings: string[];
 }
 
-/** A fresh incognito context with its one page, used by exactly one render and then closed. */
-export interface RenderContext {
-  context: BrowserContext;
-  page: Page;
-  lane: ContextLane;
-  /** Installed when the context opens (off the caller's clock), armed by the render that uses it. */
-  guard: RequestGuard;
-  /** Ends the lane's admissions, closes the context, then its proxy lane (the lane's connections die with it). */
-  close(): Promise<void>;
-}
-
 /** The context's own way out through the guard proxy (see proxy-guard.ts). */
 export interface ContextLane {
   url: string;
+  /** A render starts: nothing admitted yet, requests admitted from now on. */
+  begin(): void;
   /** Lets the page's request to `url` through the lane (host and port; the proxy still vets it). */
   admit(url: string): void;
   /** The render is over: the lane admits nothing more. */
   end(): void;
+  /** Drops the lane's open connections (the lane stays, for the context's next render). */
+  drop(): void;
   close(): Promise<void>;
-}
-
-/**
- * Opens a context (downloads denied) whose traffic goes through its own proxy lane, and its page;
- * popups that still open in it are closed.
- */
-export async function openRenderContext(browser: Browser, openLane: () => Promise<ContextLane>): Promise<RenderContext> {
-  const lane = await openLane();
-  let context: BrowserContext;
-  try {
-    // "<-loopback>" as at launch: even 127.0.0.1 goes through the lane.
-    context = await browser.createBrowserContext({ proxyServer: lane.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
-  } catch (error) {
-    await lane.close();
-    throw error;
-  }
-  const close = async () => {
-    lane.end();
-    await context.close().catch(() => undefined);
-    await lane.close();
-  };
-  let ours: Page | undefined;
-  // Popups are refused by --block-new-web-contents; anything that still opens is closed.
-  context.on("targetcreated", (target) => {
-    if (target.type() !== "page") return;
-    void target
-      .page()
-      .then((other) => (ours && other && other !== ours ? other.close() : undefined))
-      .catch(() => undefined);
-  });
-  let guard: RequestGuard;
-  try {
-    ours = await context.newPage();
-    guard = await prepareRenderPage(ours, lane);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { context, page: ours, lane, guard, close };
 }
 
 /** What a render tells its caller while it runs. */
@@ -141,7 +99,7 @@ export interface LoadedPage {
 
 /** Navigates the context's page to `url` and waits for it to settle (or the cap). The caller owns the deadline and closes the context. */
 export async function loadInContext(
-  { page, guard }: RenderContext,
+  { page, guard }: RenderTab,
   url: string,
   options: PageRenderOptions,
   signal: AbortSignal,
@@ -158,7 +116,12 @@ export async function loadInContext(
   try {
     response = await Promise.race([page.goto(url, { waitUntil: "domcontentloaded", timeout: options.navigationTimeoutMs }), crashed]);
   } catch (error) {
-    throw guard.refusal() ?? describeNavigationFailure(error);
+    const refusal = guard.refusal();
+    if (refusal) throw refusal;
+    // A renderer that dies mid-navigation fails the navigation (net::ERR_…) just before it reports the crash:
+    // that is the browser failing, not the source.
+    if ((await outcomeWithin(crashed, CRASH_REPORT_MS)) === "rejected") throw new ApiError("RENDER_FAILED", { message: "The page's renderer crashed.", cause: error });
+    throw describeNavigationFailure(error);
   }
   const mainRefusal = guard.refusal();
   if (mainRefusal) throw mainRefusal;
@@ -191,7 +154,7 @@ export async function loadInContext(
 
 /** Renders `url` in the context's page and returns its DOM. The caller owns the deadline and closes the context. */
 export async function renderInContext(
-  context: RenderContext,
+  context: RenderTab,
   url: string,
   options: PageRenderOptions,
   signal: AbortSignal,
@@ -214,6 +177,10 @@ export interface RequestGuard {
   arm(initialUrl: string, options: PageRenderOptions, signal: AbortSignal): void;
   /** The reason a main-frame navigation was refused, if one was. */
   refusal(): ApiError | undefined;
+  /** Origins of every document the page asked for, in any frame (what the context may keep storage for). */
+  documentOrigins(): string[];
+  /** A frame asked for a document from an origin the main frame never showed (storage partitioned under it). */
+  foreignFrames(): boolean;
 }
 
 /**
@@ -223,7 +190,7 @@ export interface RequestGuard {
  * render fails with its reason. Each request let through is admitted on the context's lane first:
  * the lane lets through only what the page asked for.
  */
-async function prepareRenderPage(page: Page, lane: ContextLane): Promise<RequestGuard> {
+export async function prepareRenderPage(page: Page, lane: ContextLane): Promise<RequestGuard> {
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
   const cdp: CDPSession = await page.createCDPSession();
   const tree = await cdp.send("Page.getFrameTree");
@@ -232,6 +199,8 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
   let mainRefusal: ApiError | undefined;
   /** A main-frame document request has gone out for this render (its first navigation has started). */
   let navigated = false;
+  const mainOrigins = new Set<string>();
+  const frameOrigins = new Set<string>();
   cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     void (async () => {
       // The favicon is fetched as "Other" with an image Accept header.
@@ -246,6 +215,7 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
       }
       const { initialUrl, options, signal } = armed;
       const isMain = event.frameId === mainFrameId;
+      (isMain ? mainOrigins : frameOrigins).add(originOf(event.request.url));
       if (isMain && !navigated && isSchemeUpgrade(event.request.url, initialUrl)) {
         // Chromium tried the https twin of the http URL asked for before it (HTTPS upgrades, switched off at
         // launch; this holds if a release turns them back on). Failed as a refused connection, on which the
@@ -277,9 +247,12 @@ async function prepareRenderPage(page: Page, lane: ContextLane): Promise<Request
   ]);
   return {
     arm(initialUrl, options, signal) {
+      lane.begin();
       armed = { initialUrl, options, signal, blocked: new Set(options.blockedResourceTypes ?? BLOCKED_RESOURCE_TYPES) };
     },
     refusal: () => mainRefusal,
+    documentOrigins: () => [...new Set([...mainOrigins, ...frameOrigins])],
+    foreignFrames: () => [...frameOrigins].some((origin) => !mainOrigins.has(origin)),
   };
 }
 
@@ -294,6 +267,15 @@ async function continuation(event: Protocol.Fetch.RequestPausedEvent, options: P
   const names = new Set(Object.keys(identity));
   const kept = Object.entries(event.request.headers).filter(([name]) => !names.has(name.toLowerCase()));
   return { requestId: event.requestId, headers: [...kept, ...Object.entries(identity)].map(([name, value]) => ({ name, value: String(value) })) };
+}
+
+/** The URL's origin ("null" for opaque ones, which no storage clear can name). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "null";
+  }
 }
 
 /** `url` is `asked` (an http URL) with only its scheme changed to https. */

@@ -1,7 +1,8 @@
 /**
  * @module web/render/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
- * a bounded pool of pages (one fresh incognito context per render), a total deadline per render,
- * and a browser restarted after a crash or after N renders. Nothing outlives `close()`.
+ * a bounded pool of pages (incognito contexts kept warm between callers, a fresh tab and a cleared
+ * context for each: render-context.ts), a total deadline per render, and a browser restarted after a
+ * crash or after N renders. Nothing outlives `close()`.
  */
 import { ApiError } from "../../errors.ts";
 import { outcomeWithin } from "./outcome-within.ts";
@@ -10,7 +11,8 @@ import { archiveInContext } from "./archive-page.ts";
 import { findBrowser, type BrowserDiscovery } from "./browser-discovery.ts";
 import { launchBrowser, type LaunchedBrowser } from "./browser-launch.ts";
 import { type ProxyDecision, type GuardProxy, type SocketConnector, startGuardProxy } from "./proxy-guard.ts";
-import { openRenderContext, type PageRenderOptions, type RenderContext, type RenderedDom, renderInContext, type RenderProgress } from "./render-page.ts";
+import { type PageRenderOptions, type RenderedDom, renderInContext, type RenderProgress } from "./render-page.ts";
+import { openRenderContext, type RenderContext, type RenderTab } from "./render-context.ts";
 import { captureInContext, type ScreenshotLimits } from "./screenshot-page.ts";
 import { createRenderSlots } from "./render-slots.ts";
 import type { TargetPolicy } from "../fetch/target-guard.ts";
@@ -34,8 +36,10 @@ export interface RendererOptions {
   quietMs?: number;
   /** The browser is replaced after this many renders (default 200). */
   restartAfterRenders?: number;
-  /** Fresh contexts kept open ahead of demand (default 1; 0 opens each on the caller's clock). */
+  /** Contexts kept ready (a tab open) ahead of demand (default 1; 0 opens each on the caller's clock). */
   spareContexts?: number;
+  /** Callers one context serves (each in a fresh tab, the context cleared between them) before it is closed (default 50). */
+  contextUses?: number;
   maxHtmlChars?: number;
   /** Screenshots: image height cap (px), image byte cap, longest wait_for selector wait. */
   screenshotLimits?: Partial<ScreenshotLimits>;
@@ -58,10 +62,12 @@ export interface RendererStatus {
 
 export interface RendererStats {
   browserPid: number | undefined;
-  /** Incognito contexts open in the current browser, the spare included. */
+  /** Incognito contexts open in the current browser, the ready ones included. */
   openContexts: number;
-  /** Fresh contexts ready (or being opened) for the next renders. */
+  /** Contexts ready (or being opened) for the next renders, a tab open in each. */
   spareContexts: number;
+  /** Contexts opened since start (a context serves several callers in turn). */
+  contextsOpened: number;
   active: number;
   queued: number;
   launches: number;
@@ -95,8 +101,10 @@ interface Generation {
   dead: boolean;
   /** Settles (rejects) when the browser disconnects. */
   lost: Promise<never>;
-  /** Fresh contexts opened ahead of the renders that will each use one. */
+  /** Contexts ready for the next renders: opened ahead, or reset after a caller. */
   spares: Promise<RenderContext>[];
+  /** Contexts open or opening in this browser (ready, in use or resetting); at most `pages`. */
+  contexts: number;
 }
 
 const DEFAULTS = {
@@ -108,14 +116,15 @@ const DEFAULTS = {
   quietMs: 150,
   restartAfterRenders: 200,
   spareContexts: 1,
+  contextUses: 50,
   maxHtmlChars: 5 * 1024 * 1024,
 };
 const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
 /** Stated in docs/screenshot.md. */
 export const SCREENSHOT_LIMITS: ScreenshotLimits = { maxImageHeight: 16_384, maxImageBytes: 5 * 1024 * 1024, maxWaitMs: 10_000 };
 
-/** What one render or screenshot does with its fresh context, under the renderer's deadline. */
-type ContextWork<T> = (context: RenderContext, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
+/** What one render or screenshot does with its fresh tab, under the renderer's deadline. */
+type ContextWork<T> = (context: RenderTab, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
 
 export function createRenderer(options: RendererOptions): BrowserRenderer {
   const settings = { ...DEFAULTS, ...definedOnly(options) };
@@ -137,6 +146,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   let launchError: string | undefined;
   let launches = 0;
   let renders = 0;
+  let contextsOpened = 0;
   let closed = false;
 
   function startProxy(): Promise<GuardProxy> {
@@ -153,7 +163,13 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     options.onProxyLane?.({ id: lane.id, port: lane.port });
     return lane;
   };
-  const openContext = (browser: LaunchedBrowser) => openRenderContext(browser.browser, openLane);
+  function openContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
+    generation.contexts++;
+    contextsOpened++;
+    const opening = openRenderContext(browser.browser, openLane, settings.contextUses);
+    opening.catch(() => generation.contexts--);
+    return opening;
+  }
 
   function launchGeneration(): Generation {
     launches++;
@@ -163,7 +179,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     });
     lost.catch(() => undefined);
     const path = discovery.found ? discovery.path : "";
-    const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], launched: Promise.resolve() as never };
+    const generation: Generation = { active: 0, renders: 0, retired: false, dead: false, lost, spares: [], contexts: 0, launched: Promise.resolve() as never };
     generation.launched = (async () => {
       const guard = await startProxy();
       const launched = await launchBrowser({ executablePath: path, proxyUrl: guard.url, userAgent: options.userAgent, sandbox, extraArgs: options.extraBrowserArgs });
@@ -216,25 +232,28 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     generations.delete(generation);
   }
 
-  /** A fresh context for this render: a spare opened earlier, else a new one. */
+  /** A context for this render (its tab unused): a ready one, else a new one. */
   function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
     const spare = generation.spares.shift();
-    return spare ? spare.catch(() => openContext(browser)) : openContext(browser);
+    const context = spare ? spare.catch(() => openContext(generation, browser)) : openContext(generation, browser);
+    return context.then((taken) => {
+      taken.uses++;
+      return taken;
+    });
   }
 
-  /** Opens the next renders' contexts ahead of time, off the callers' clock (each is still used by one render only). Called at launch, when a render's page goes quiet and when a render has closed its context. */
+  /** Opens contexts ahead of time, off the callers' clock. Called at launch, when a render's page goes quiet and when a render's context is back. */
   function refillSpares(generation: Generation): void {
-    // A spare only takes a page the pool is not using, so it never adds a renderer process beyond `pages`.
-    const busy = () => slots.active() + slots.queued() + generation.spares.length;
+    // A context holds one renderer process: never more contexts than the pool has pages.
     while (
       !closed &&
       !generation.dead &&
       !generation.retired &&
       generation.browser &&
       generation.spares.length < settings.spareContexts &&
-      busy() < settings.pages
+      generation.contexts < settings.pages
     ) {
-      const spare = openContext(generation.browser);
+      const spare = openContext(generation, generation.browser);
       generation.spares.push(spare);
       spare.catch(() => {
         const index = generation.spares.indexOf(spare);
@@ -253,6 +272,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     });
     timedOut.catch(() => undefined);
     let opened: Promise<RenderContext> | undefined;
+    let answered = false;
     try {
       let launched: LaunchedBrowser;
       try {
@@ -266,18 +286,21 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       // has a page free for it. Opening one costs the browser ~160 ms of CPU: opened as the render
       // started, it slowed this render's navigation and its last requests.
       const progress = { onQuieting: () => refillSpares(generation) };
-      const working = opened.then((context) => work(context, deadline, progress));
+      const working = opened.then((context) => work(context.tab, deadline, progress));
       working.catch(() => undefined);
       try {
-        return await Promise.race([working, timedOut, generation.lost]);
+        const result = await Promise.race([working, timedOut, generation.lost]);
+        answered = true;
+        return result;
       } catch (error) {
         if (error instanceof ApiError) throw error;
         if (generation.dead) throw new ApiError("RENDER_FAILED", { message: "The browser stopped during the render; it is being replaced.", cause: error });
         throw new ApiError("RENDER_FAILED", { cause: error });
       }
     } finally {
-      // Closing happens after the answer; the page stays counted in the pool until it is gone.
-      void closeRenderContext(generation, opened).finally(() => {
+      // The reset happens after the answer; the page stays counted in the pool until it is ready again or gone.
+      // A context whose render failed or timed out (a crashed or stuck page) is closed, never reused.
+      void recycleRenderContext(generation, opened, answered).finally(() => {
         release(generation);
         // The slot is given back first: a refill that still counted this finished render as busy opened no
         // spare, and back-to-back renders each waited ~150 ms for a context of their own.
@@ -287,9 +310,16 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  async function closeRenderContext(generation: Generation, opened: Promise<RenderContext> | undefined): Promise<void> {
+  /** The context back among the ready ones when its reset is complete, else closed. */
+  async function recycleRenderContext(generation: Generation, opened: Promise<RenderContext> | undefined, answered: boolean): Promise<void> {
     const context = await opened?.catch(() => undefined);
     if (!context) return;
+    const usable = () => !closed && !generation.dead && !generation.retired;
+    if (answered && usable() && (await context.reset()) && usable()) {
+      generation.spares.push(Promise.resolve(context));
+      return;
+    }
+    generation.contexts--;
     if (generation.dead) {
       await context.lane.close();
       return;
@@ -302,7 +332,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  /** Waits for a page of the pool, then runs `work` in a fresh context of it. */
+  /** Waits for a page of the pool, then runs `work` in a fresh tab of a ready context. */
   async function inPool<T>(signal: AbortSignal, work: ContextWork<T>): Promise<T> {
     if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
     if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
@@ -339,6 +369,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
         browserPid: browser?.pid,
         openContexts: browser && browser.browser.connected ? Math.max(0, browser.browser.browserContexts().length - 1) : 0,
         spareContexts: current?.spares.length ?? 0,
+        contextsOpened,
         active: slots.active(),
         queued: slots.queued(),
         launches,

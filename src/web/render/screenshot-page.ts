@@ -1,5 +1,5 @@
 /**
- * @module web/render/screenshot-page — one screenshot in one fresh incognito context: the viewport set
+ * @module web/render/screenshot-page — one screenshot in a fresh tab of a render context: the viewport set
  * before the page loads (images and fonts let through the same request guard), the page loaded and
  * settled as a render is, an optional wait and hidden elements, then one capture of the viewport, the
  * full page (cut at a height cap) or one element. The image's byte size is capped.
@@ -8,7 +8,8 @@ import type { Page, Protocol } from "puppeteer-core";
 import { ApiError } from "../../errors.ts";
 import type { CapturedScreenshot, ScreenshotSpec } from "./contract.ts";
 import { readImageSize } from "./image-size.ts";
-import { loadInContext, type PageRenderOptions, type RenderContext, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
+import type { RenderTab } from "./render-context.ts";
+import { loadInContext, type PageRenderOptions, type RenderProgress, SCREENSHOT_BLOCKED_RESOURCE_TYPES, UNSETTLED_WARNING } from "./render-page.ts";
 
 export interface ScreenshotLimits {
   /** The image's height in pixels at most; a taller full page or element is cut there (truncated). */
@@ -29,7 +30,7 @@ interface Region {
 
 /** Captures `url` in the context's page. The caller owns the deadline and closes the context. */
 export async function captureInContext(
-  context: RenderContext,
+  context: RenderTab,
   url: string,
   spec: ScreenshotSpec,
   options: PageRenderOptions,

@@ -88,6 +88,12 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     if (path === "/sw.js") return send(200, "text/javascript", "self.addEventListener('fetch', () => {});");
     if (path === "/popup-target.html") return send(200, "text/html", "<p>popup</p>");
     if (path === "/hang" || path === "/never") return; // never answers
+    // Context reuse: a cookie the page's script cannot touch, the Cookie header echoed, a cacheable script, a cross-origin frame.
+    if (path === "/set-cookie.html") return send(200, "text/html", `<pre id="jar">pending</pre><script>fetch("/echo-cookie").then((r) => r.text()).then((t) => { document.getElementById("jar").textContent = "JAR " + t; });</script>`, { "set-cookie": "server=cookie-A; HttpOnly; Max-Age=3600" });
+    if (path === "/echo-cookie") return send(200, "text/plain", `[${req.headers.cookie ?? ""}]`);
+    if (path === "/echo-cookie.html") return send(200, "text/html", `<pre>JAR [${req.headers.cookie ?? ""}]</pre>`);
+    if (path === "/cached.js") return res.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" }).end("window.cachedScript = true;");
+    if (path === "/framed.html") return send(200, "text/html", `<p>Framed.</p><iframe src="${url.searchParams.get("src") ?? ""}"></iframe>`);
     // Same-site ways into the robots-disallowed /private: a script navigation and a server redirect.
     if (path === "/to-private.html") return send(200, "text/html", `<p>Leaving.</p><script>location.href = "/private/by-script.html";</script>`);
     if (path === "/redirect-to-private") return send(302, "text/plain", "", { location: "/private/by-redirect.html" });

@@ -146,13 +146,13 @@ describeWithBrowser("web/renderer with Chromium", () => {
     expect(site.peakSlow()).toBeLessThanOrEqual(2);
   }, SLOW);
 
-  it("leaves no context behind after renders (only the spare opened for the next render)", async () => {
+  it("leaves no context behind after renders (only the ready ones, at most the pool's 2 pages)", async () => {
     await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
     expect(await eventually(() => {
       const stats = h.renderer.stats();
       return stats.active === 0 && stats.openContexts === stats.spareContexts;
     })).toBe(true);
-    expect(h.renderer.stats().spareContexts).toBeLessThanOrEqual(1);
+    expect(h.renderer.stats().spareContexts).toBeLessThanOrEqual(2);
   }, SLOW);
 });
 
@@ -186,19 +186,20 @@ describeWithBrowser("web/renderer spare contexts", () => {
 
   it("opens the next caller's spare only once the render's page is quiet, not while it still loads", () =>
     withSlowSite(1_500, async (h, site) => {
-      await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      await h.renderer.warm();
       expect(await eventually(() => {
         const stats = h.renderer.stats();
         return stats.active === 0 && stats.spareContexts === 1 && stats.openContexts === 1;
-      })).toBe(true);
-      // Takes the spare; its page waits 1.5 s for its document. Opening the next spare now would cost the
-      // browser ~160 ms of CPU in the middle of this render's navigation.
+      }, 15_000)).toBe(true);
+      // Takes the spare; its page waits 1.5 s for its document. Opening the next context now would cost the
+      // browser a renderer process's start in the middle of this render's navigation.
       const slow = h.renderer.render(site.url("/slow.html?loading"), AbortSignal.timeout(20_000));
       await new Promise((resolve) => setTimeout(resolve, 700));
-      expect(h.renderer.stats()).toMatchObject({ active: 1, spareContexts: 0 });
+      expect(h.renderer.stats()).toMatchObject({ active: 1, spareContexts: 0, contextsOpened: 1 });
       expect((await slow).html).toContain("Slow page built for loading.");
-      // Once the page went quiet the spare opened, before the render's own context closed.
-      expect(h.renderer.stats().spareContexts).toBe(1);
+      // Once the page went quiet the spare opened, before the render's own context was back.
+      expect(h.renderer.stats().contextsOpened).toBe(2);
+      expect(h.renderer.stats().spareContexts).toBeGreaterThanOrEqual(1);
     }), SLOW);
 });
 

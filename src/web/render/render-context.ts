@@ -1,0 +1,131 @@
+/**
+ * @module web/render/render-context — a render context kept warm between callers. One incognito context
+ * (downloads denied, its own proxy lane) holds one renderer process, kept alive by a blank keeper tab;
+ * each caller gets a new tab in it (Chromium started with --renderer-process-limit=1 places the tab in
+ * that process: ~100 ms instead of the ~700 ms a context and its first tab cost under load). A new tab
+ * is a new window, history, window.name and sessionStorage; what the context keeps between tabs
+ * (cookies, local storage, IndexedDB, Cache Storage, the HTTP cache, the lane's connections) is cleared
+ * after each caller's tab is closed, and the cookie jar is checked empty. A context is reused only when
+ * that reset is known to be complete: a tab that loaded a document from an origin its main frame never
+ * showed (storage partitioned under a foreign top-level site, which the browser cannot clear per key),
+ * a reset that fails or does not finish in time, or a context that served its share of callers is closed
+ * instead. test/web/render/context-reuse.test.ts shows a second caller sees none of the first's traces.
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from "puppeteer-core";
+import { outcomeWithin } from "./outcome-within.ts";
+import { type ContextLane, prepareRenderPage, type RequestGuard } from "./render-page.ts";
+
+/** One caller's tab in a render context: used by exactly one render or screenshot, then closed. */
+export interface RenderTab {
+  page: Page;
+  lane: ContextLane;
+  guard: RequestGuard;
+}
+
+export interface RenderContext {
+  context: BrowserContext;
+  lane: ContextLane;
+  /** The tab the next caller will use (opened after the previous caller's tab closed). */
+  tab: RenderTab;
+  /** Callers served so far. */
+  uses: number;
+  /**
+   * After a caller: closes its tab, clears what the context keeps, and opens the next caller's tab.
+   * False when the context must not serve another caller (the reset failed, was late, or could not be complete).
+   */
+  reset(): Promise<boolean>;
+  /** Ends the lane's admissions, closes the context, then its proxy lane (the lane's connections die with it). */
+  close(): Promise<void>;
+}
+
+/** Time for one reset (close the tab, clear, open the next tab); past it the context is closed instead. */
+const RESET_TIMEOUT_MS = 5_000;
+
+/** Opens a context whose traffic goes through its own proxy lane, its keeper tab, and the first caller's tab. */
+export async function openRenderContext(browser: Browser, openLane: () => Promise<ContextLane>, maxUses: number): Promise<RenderContext> {
+  const lane = await openLane();
+  let context: BrowserContext;
+  try {
+    // "<-loopback>" as at launch: even 127.0.0.1 goes through the lane.
+    context = await browser.createBrowserContext({ proxyServer: lane.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
+  } catch (error) {
+    await lane.close();
+    throw error;
+  }
+  const close = async () => {
+    lane.end();
+    await context.close().catch(() => undefined);
+    await lane.close();
+  };
+  /** Tabs are opened one at a time, and only when no caller's tab is open. */
+  let opening = false;
+  const newTab = async () => {
+    opening = true;
+    try {
+      return await context.newPage();
+    } finally {
+      opening = false;
+    }
+  };
+  // Popups are refused (--block-new-web-contents, window.open replaced); anything that still opens is closed.
+  context.on("targetcreated", (target) => {
+    if (target.type() !== "page" || opening) return;
+    void target
+      .page()
+      .then((other) => other?.close())
+      .catch(() => undefined);
+  });
+  const openTab = async (): Promise<RenderTab> => {
+    const page = await newTab();
+    return { page, lane, guard: await prepareRenderPage(page, lane) };
+  };
+  let keeper: Page;
+  let cdp: CDPSession;
+  let tab: RenderTab;
+  try {
+    // The keeper holds the context's renderer process while callers' tabs come and go; it loads nothing.
+    keeper = await newTab();
+    cdp = await keeper.createCDPSession();
+    tab = await openTab();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
+  async function clearAndReopen(used: RenderTab): Promise<boolean> {
+    const origins = used.guard.documentOrigins();
+    await used.page.close();
+    // The lane's connections (tunnels Chromium would reuse) go with the caller.
+    lane.drop();
+    await cdp.send("Network.clearBrowserCookies");
+    await cdp.send("Network.clearBrowserCache");
+    for (const origin of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
+    const { cookies } = await cdp.send("Network.getAllCookies");
+    if (cookies.length > 0) return false;
+    context_.tab = await openTab();
+    return true;
+  }
+
+  const context_: RenderContext = {
+    context,
+    lane,
+    tab,
+    uses: 0,
+    async reset() {
+      const used = context_.tab;
+      lane.end();
+      if (context_.uses >= maxUses || used.guard.foreignFrames() || !used.guard.documentOrigins().every(isClearableOrigin)) return false;
+      const reset = clearAndReopen(used);
+      let ok = false;
+      const outcome = await outcomeWithin(reset.then((done) => (ok = done)), RESET_TIMEOUT_MS);
+      return outcome === "fulfilled" && ok;
+    },
+    close,
+  };
+  return context_;
+}
+
+/** Storage the browser can clear by origin: http(s) origins (opaque ones keep nothing past their document). */
+function isClearableOrigin(origin: string): boolean {
+  return /^https?:\/\/[^/]+$/.test(origin);
+}
