@@ -62,9 +62,9 @@ describe("learned block filter", () => {
     const row = (text: string) => views.find((view) => view.block.text.startsWith(text))?.numeric as Float64Array;
     expect(row("Monday")[at("before_prose")]).toBe(1);
     expect(row("Monday")[at("after_prose")]).toBe(0);
-    expect(row("Paragraph 2")[at("before_prose")] + row("Paragraph 2")[at("after_prose")]).toBe(0);
+    expect([row("Paragraph 2")[at("before_prose")], row("Paragraph 2")[at("after_prose")]]).toEqual([0, 0]);
     expect(row("Teaser headline 2")[at("after_prose")]).toBe(1);
-    expect(row("Photo: Jane")[at("before_prose")] + row("Photo: Jane")[at("after_prose")]).toBe(0);
+    expect([row("Photo: Jane")[at("before_prose")], row("Photo: Jane")[at("after_prose")]]).toEqual([0, 0]);
     expect(row("Photo: Jane")[at("container_without_prose")]).toBe(1);
     expect(row("Paragraph 1")[at("container_without_prose")]).toBe(0);
     expect(row("Teaser headline 1")[at("template_spread")]).toBeGreaterThan(0);
