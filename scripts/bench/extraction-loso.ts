@@ -6,7 +6,7 @@
  * trained on every source: seen figures) on each source, the wide set pooled, and the 150-page dev set.
  *
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
- *     [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices; the shipped column stays the file's)
+ *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
  * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
  * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
@@ -15,6 +15,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { CHOICES, SHIPPED_CHOICE } from "../block-model/choices.ts";
 import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { EVALUATION_ONLY, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
@@ -27,11 +28,15 @@ const pages = loadSources({
   trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
 });
 const order = sourceOrder(pages);
-/** Training choices to judge (training.ts TrainOptions); the defaults are the shipped model's. */
+/** Training choices to judge (block-model/choices.ts, by name; the default is the shipped model's), --criterion, --l2 and --min-pages over it. */
+const choiceName = option("choice", SHIPPED_CHOICE);
+const choice = CHOICES[choiceName];
+if (!choice) throw new Error(`--choice: one of ${Object.keys(CHOICES).join(", ")}`);
 const trainOptions: TrainOptions = {
-  criterion: option("criterion", "mean") === "maximin" ? "maximin" : "mean",
-  l2: Number(option("l2", "1e-4")),
-  minPages: Number(option("min-pages", "10")),
+  ...choice,
+  ...(option("criterion", "") ? { criterion: option("criterion", "") === "maximin" ? "maximin" : "mean" } : {}),
+  ...(option("l2", "") ? { l2: Number(option("l2", "")) } : {}),
+  ...(option("min-pages", "") ? { minPages: Number(option("min-pages", "")) } : {}),
 };
 const started = performance.now();
 
@@ -81,6 +86,7 @@ extractWith(SHIPPED_BLOCK_MODEL, devPages, devShipped);
 
 const f = (value: number) => value.toFixed(4);
 const cell = (score: SourceScore) => `${f(score.f1)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`;
+console.log(`choice ${choiceName}: ${JSON.stringify(trainOptions)}`);
 console.log(`pages ${pages.length}, blocks ${blockCount}, labelled ${labelled.length} (boilerplate ${labelled.filter((block) => block.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${folds.length} models ${(trainingMs / 1000).toFixed(1)} s`);
 console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only; ${Object.entries(EVALUATION_ONLY).map(([only, fold]) => `${only} is never trained on and is held out with ${fold}`).join("; ")})`);
 console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | shipped model (seen)`);

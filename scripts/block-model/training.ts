@@ -8,7 +8,7 @@
  */
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
-import { boilerplateProbability, type BlockJudge, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { boilerplateProbability, removable, type BlockJudge, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { metricsFrom, snippetCounts, snippetMetrics, type SnippetCounts, type SourcePage, type TpFpFn, type Truth } from "../bench/extraction-sources.ts";
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
@@ -234,6 +234,10 @@ export interface TrainOptions {
   tolerance?: number;
   /** "mean": the threshold raising the training sources' mean F1 most; "maximin": the one raising their least gain most. */
   criterion?: "mean" | "maximin";
+  /** Which blocks the model may remove (BlockModel.gate); the fit and the threshold choice see only those. */
+  gate?: "all" | "edges" | "tail" | "after";
+  /** Whether class/id words enter the model (false: only the numeric features, name families included). */
+  words?: boolean;
 }
 
 interface TrainingBlock {
@@ -254,10 +258,12 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
   const iterations = options.iterations ?? 300;
   const l2 = options.l2 ?? 1e-4;
   const maxShare = options.maxShare ?? 0.25;
+  const gate = options.gate ?? "all";
+  const gateModel = { maxShare, gate } as BlockModel;
   const records: TrainingBlock[] = [];
   for (const page of pages) {
     for (const block of page.blocks) {
-      if (block.label !== undefined) records.push({ source: page.page.source, page: page.page.id, numeric: block.numeric, words: block.words, label: block.label, weight: block.weight });
+      if (block.label !== undefined && removable(gateModel, block.numeric)) records.push({ source: page.page.source, page: page.page.id, numeric: block.numeric, words: block.words, label: block.label, weight: block.weight });
     }
   }
 
@@ -271,7 +277,7 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
       sourcesOf.get(word)?.add(record.source);
     }
   }
-  const vocabulary = [...pagesOf.keys()].filter((word) => (pagesOf.get(word)?.size ?? 0) >= minPages && (sourcesOf.get(word)?.size ?? 0) >= 2).sort();
+  const vocabulary = options.words === false ? [] : [...pagesOf.keys()].filter((word) => (pagesOf.get(word)?.size ?? 0) >= minPages && (sourcesOf.get(word)?.size ?? 0) >= 2).sort();
   const wordIndex = new Map(vocabulary.map((word, i) => [word, i]));
 
   // Each source's blocks weigh 1 in all.
@@ -323,13 +329,14 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     bias: round(theta[size - 1] as number),
     threshold: 1.01,
     maxShare,
+    gate,
   };
   model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean");
   return model;
 }
 
 /** Thresholds tried, most confident first. */
-const THRESHOLDS = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3];
+const THRESHOLDS = [0.99, 0.98, 0.97, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3];
 
 /**
  * The threshold whose removals raise the training sources' F1 most on average (the F1 proxy: the blocks' tokens cut
@@ -337,7 +344,7 @@ const THRESHOLDS = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45,
  * (the filter removes nothing) when no threshold gains.
  */
 function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number, criterion: "mean" | "maximin"): number {
-  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (block.share <= model.maxShare ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
+  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (removable(model, block.numeric) ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
   const at = (threshold: number) => (page: RecordedPage) => (probabilities.get(page) as number[]).map((p) => p >= threshold);
   const unchanged = new Map<RecordedPage, TpFpFn | SnippetCounts>();
   const before = proxySourceF1(pages, at(2), unchanged);

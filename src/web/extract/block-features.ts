@@ -29,6 +29,21 @@ const ANCESTOR_GROUPS: Record<string, string> = {
 const ANCESTOR_GROUP_NAMES = ["figure", "chrome", "list", "table", "quote", "link", "form"];
 
 /**
+ * Class/id name families (substrings of the block's and its ancestors' class, id and itemprop values inside the
+ * content): a handful of fixed features in place of a vocabulary, so that what is learned is a family's weight
+ * rather than one site's own names.
+ */
+const NAME_GROUPS: Record<string, RegExp> = {
+  meta: /byline|author|dateline|date|time|posted|published|meta|info|source/,
+  media: /caption|credit|photo|image|img|figure|media|gallery|video/,
+  related: /related|teaser|promo|recommend|more|also|trending|popular|sidebar|widget|list|card|tags?\b|topic/,
+  social: /share|social|newsletter|subscribe|signup|follow|facebook|twitter|email|print/,
+  comment: /comment|disqus|reply|respond|discussion/,
+  body: /article|body|content|story|entry|post|text|main/,
+};
+const NAME_GROUP_NAMES = Object.keys(NAME_GROUPS);
+
+/**
  * Frequent function words of the languages of the public sets (English, German, French, Spanish, Italian, Dutch,
  * Portuguese): prose is dense in them, bylines, credits, teasers' headlines and widget labels are not.
  */
@@ -61,6 +76,8 @@ export const NUMERIC_FEATURES: readonly string[] = [
   "repeated_on_page", "repeated_in_content", "title_match", "log_depth", "images", "itemprop_body",
   ...TAG_GROUP_NAMES.map((name) => `tag_${name}`),
   ...ANCESTOR_GROUP_NAMES.map((name) => `in_${name}`),
+  "before_prose", "after_prose", "edge_rank", "container_without_prose", "template_spread", "template_group",
+  ...NAME_GROUP_NAMES.map((name) => `named_${name}`),
 ];
 
 export interface ContentBlock {
@@ -160,6 +177,7 @@ export function blockViews(root: Element, page: BlockPage): BlockView[] {
   const total = blocks.reduce((sum, block) => sum + block.chars, 0) || 1;
   const textCounts = new Map<string, number>();
   for (const block of blocks) textCounts.set(block.text, (textCounts.get(block.text) ?? 0) + 1);
+  const structure = contentStructure(root, blocks);
   const views: BlockView[] = [];
   let offset = 0;
   for (const [index, block] of blocks.entries()) {
@@ -184,8 +202,10 @@ export function blockViews(root: Element, page: BlockPage): BlockView[] {
     const ancestors = new Set<string>();
     let depth = 0;
     let itempropBody = 0;
+    let nameText = "";
     for (let node: Element | null = block.element; node && node !== root; node = parentElementOf(node)) {
       nameWords(node, names);
+      nameText += ` ${node.attribs.class ?? ""} ${node.attribs.id ?? ""} ${node.attribs.itemprop ?? ""}`;
       if (node !== block.element) {
         const group = ANCESTOR_GROUPS[node.name];
         if (group) ancestors.add(group);
@@ -227,10 +247,74 @@ export function blockViews(root: Element, page: BlockPage): BlockView[] {
     const group = TAG_GROUPS[block.element.name] ?? "other";
     for (const name of TAG_GROUP_NAMES) put(name === group ? 1 : 0);
     for (const name of ANCESTOR_GROUP_NAMES) put(ancestors.has(name) ? 1 : 0);
+    const { firstProse, lastProse } = structure;
+    put(firstProse >= 0 && index < firstProse ? 1 : 0);
+    put(firstProse >= 0 && index > lastProse ? 1 : 0);
+    put(Math.min(index, blocks.length - 1 - index, 4) / 4);
+    put(structure.containerWithoutProse[index] as number);
+    put(structure.templateSpread[index] as number);
+    put(structure.templateGroup[index] as number);
+    nameText = nameText.toLowerCase();
+    for (const name of NAME_GROUP_NAMES) put((NAME_GROUPS[name] as RegExp).test(nameText) ? 1 : 0);
     views.push({ block, numeric, words: [...names] });
     offset += chars;
   }
   return views;
+}
+
+/** A block's prose: long enough and ending a sentence. */
+const isProse = (block: ContentBlock) => block.chars >= 150 && SENTENCE_END.test(block.text);
+
+/** An element's template signature: its tag and first class word, digits dropped. */
+function signatureOf(element: Element | null): string {
+  if (!element) return "";
+  const firstClass = (element.attribs.class ?? "").trim().split(/\s+/)[0]?.replace(/\d+/g, "") ?? "";
+  return `${element.name}.${firstClass}`;
+}
+
+/**
+ * How the blocks sit in the content: the first and last prose block; for each block whether its container (the
+ * nearest ancestor holding another block) holds no prose but its own; and the template signal: blocks whose own,
+ * parent's and grandparent's tag and class repeat under several different grandparents are items of a repeated
+ * structure (teasers, related lists, cards), paragraphs of an article repeat under one.
+ */
+function contentStructure(root: Element, blocks: readonly ContentBlock[]) {
+  const prose = blocks.map(isProse);
+  const firstProse = prose.indexOf(true);
+  const lastProse = prose.lastIndexOf(true);
+  const blockCount = new Map<Element, number>();
+  const proseCount = new Map<Element, number>();
+  const chains = blocks.map((block) => {
+    const chain: Element[] = [];
+    for (let node = parentElementOf(block.element); node; node = parentElementOf(node)) {
+      chain.push(node);
+      if (node === root) break;
+    }
+    return chain;
+  });
+  for (const [i, chain] of chains.entries()) {
+    for (const node of chain) {
+      blockCount.set(node, (blockCount.get(node) ?? 0) + 1);
+      if (prose[i]) proseCount.set(node, (proseCount.get(node) ?? 0) + 1);
+    }
+  }
+  const containerWithoutProse = chains.map((chain, i) => {
+    const container = chain.find((node) => (blockCount.get(node) ?? 0) >= 2) ?? root;
+    return (proseCount.get(container) ?? 0) - (prose[i] ? 1 : 0) === 0 ? 1 : 0;
+  });
+  const groups = new Map<string, { size: number; grandparents: Set<Element | undefined> }>();
+  const keys = blocks.map((block, i) => {
+    const chain = chains[i] as Element[];
+    const key = `${signatureOf(block.element)}<${signatureOf(chain[0] ?? null)}<${signatureOf(chain[1] ?? null)}`;
+    const group = groups.get(key) ?? { size: 0, grandparents: new Set() };
+    group.size++;
+    group.grandparents.add(chain[1]);
+    groups.set(key, group);
+    return key;
+  });
+  const templateSpread = keys.map((key) => Math.min((groups.get(key)?.grandparents.size ?? 1) - 1, 4) / 4);
+  const templateGroup = keys.map((key) => Math.log1p((groups.get(key)?.size ?? 1) - 1) / 3);
+  return { firstProse, lastProse, containerWithoutProse, templateSpread, templateGroup };
 }
 
 /** The body's text with whitespace collapsed (blockViews' `bodyText`). */

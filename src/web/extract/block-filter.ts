@@ -21,6 +21,15 @@ export interface BlockModel {
   threshold: number;
   /** Blocks holding more than this share of the content's characters are never removed. */
   maxShare: number;
+  /**
+   * Which blocks the model may remove: "all", or "edges" (a veto only at the content's edges, before its first or
+   * after its last prose block, in a container holding no prose but its own, or inside a figure, aside, header,
+   * footer, nav or form: captions, credits, bylines, teasers, widgets; never a line among the article's
+   * paragraphs); or "tail", the same without the lines before the first prose block (the headline, byline and
+   * dateline zone, which the public sets' truths disagree on); or "after", only the lines after the last prose
+   * block (related boxes, teasers, share and newsletter widgets, tags, comment counts). Absent: all.
+   */
+  gate?: "all" | "edges" | "tail" | "after";
 }
 
 /**
@@ -42,12 +51,26 @@ export function boilerplateProbability(model: BlockModel, view: BlockView): numb
   return 1 / (1 + Math.exp(-sum));
 }
 
-/** A judge removing what `model` scores at or above its threshold, below its share limit. */
+const SHARE = NUMERIC_FEATURES.indexOf("share_of_content");
+const BEFORE_PROSE = NUMERIC_FEATURES.indexOf("before_prose");
+const AFTER_PROSE = NUMERIC_FEATURES.indexOf("after_prose");
+const CONTAINER_WITHOUT_PROSE = NUMERIC_FEATURES.indexOf("container_without_prose");
+const OUTSIDE_FLOW = ["in_figure", "in_chrome", "in_form"].map((name) => NUMERIC_FEATURES.indexOf(name));
+
+/** Whether `model` may remove the block at all: under its share limit, and inside its gate. */
+export function removable(model: BlockModel, numeric: Float64Array): boolean {
+  if ((numeric[SHARE] as number) > model.maxShare) return false;
+  const gate = model.gate ?? "all";
+  if (gate === "all") return true;
+  if (gate === "after") return numeric[AFTER_PROSE] === 1;
+  if (numeric[BEFORE_PROSE] === 1) return gate === "edges";
+  return numeric[AFTER_PROSE] === 1 || numeric[CONTAINER_WITHOUT_PROSE] === 1 || OUTSIDE_FLOW.some((at) => numeric[at] === 1);
+}
+
+/** A judge removing what `model` may remove and scores at or above its threshold. */
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
-  return {
-    judge: (view) => view.numeric[NUMERIC_FEATURES.indexOf("share_of_content")]! <= model.maxShare && boilerplateProbability(model, view) >= model.threshold,
-  };
+  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold };
 }
 
 /** Removes the leaf blocks of `root` that `judge` names boilerplate (`body`: the page's body, for repetition). */
@@ -58,7 +81,7 @@ export function filterBlocks(root: Element, body: Element, title: string, judge:
 }
 
 /** The model trained on every public source (scripts/train-block-model.ts writes it). */
-export const SHIPPED_BLOCK_MODEL: BlockModel = shippedModel;
+export const SHIPPED_BLOCK_MODEL: BlockModel = shippedModel as BlockModel;
 
 /**
  * Whether extraction runs the shipped model by default. Off until leave-one-source-out shows no source it was not

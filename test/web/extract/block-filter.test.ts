@@ -4,12 +4,14 @@
  * shipped model was trained on the features this code computes.
  */
 import { describe, expect, it } from "bun:test";
-import { leafBlocks, NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
+import { blockViews, leafBlocks, NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
 import { BLOCK_FILTER_ON, modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../../src/web/extract/block-filter.ts";
 import { parsePage } from "../../../src/web/extract/content-parse.ts";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
 const para = (n: number) => `<p>Paragraph ${n} of the report tells, plainly and at length, how the dam was built and who paid for it.</p>`;
+/** A paragraph long enough to count as prose (150 characters or more, ending a sentence). */
+const prose = (n: number) => para(n).replace("</p>", " It took nine years, three floods and a change of government to finish.</p>");
 const page = (inner: string) => `<html><body><div id="nav"><a href="/">Home</a></div><div class="story">${inner}</div></body></html>`;
 
 /** A model that weighs only class words: `byline` far towards boilerplate. */
@@ -50,6 +52,32 @@ describe("learned block filter", () => {
     expect(SHIPPED_BLOCK_MODEL.numeric).toEqual([...NUMERIC_FEATURES]);
     expect(SHIPPED_BLOCK_MODEL.numericWeights.length).toBe(NUMERIC_FEATURES.length);
     expect(() => modelJudge(SHIPPED_BLOCK_MODEL)).not.toThrow();
+  });
+
+  it("reads the content's structure: prose span, containers without prose, structures repeated across containers", () => {
+    const teaser = (n: number) => `<li class="teaser"><div class="card"><h3>Teaser headline ${n}</h3></div></li>`;
+    const { body } = parsePage(`<div><div class="dateline">Monday</div><div class="text">${prose(1)}${prose(2)}</div><div class="photo"><div>The dam at night</div><div>Photo: Jane</div></div>${prose(3)}<ul class="related">${teaser(1)}${teaser(2)}${teaser(3)}</ul></div>`);
+    const views = blockViews(body.children[0] as never, { bodyText: "", title: "" });
+    const at = (name: string) => NUMERIC_FEATURES.indexOf(name);
+    const row = (text: string) => views.find((view) => view.block.text.startsWith(text))?.numeric as Float64Array;
+    expect(row("Monday")[at("before_prose")]).toBe(1);
+    expect(row("Monday")[at("after_prose")]).toBe(0);
+    expect([row("Paragraph 2")[at("before_prose")], row("Paragraph 2")[at("after_prose")]]).toEqual([0, 0]);
+    expect(row("Teaser headline 2")[at("after_prose")]).toBe(1);
+    expect([row("Photo: Jane")[at("before_prose")], row("Photo: Jane")[at("after_prose")]]).toEqual([0, 0]);
+    expect(row("Photo: Jane")[at("container_without_prose")]).toBe(1);
+    expect(row("Paragraph 1")[at("container_without_prose")]).toBe(0);
+    expect(row("Teaser headline 1")[at("template_spread")]).toBeGreaterThan(0);
+    expect(row("Paragraph 1")[at("template_spread")]).toBe(0);
+    expect(row("Photo: Jane")[at("named_media")]).toBe(1);
+    expect(row("Teaser headline 3")[at("named_related")]).toBe(1);
+  });
+
+  it("with the edges gate, removes only at the content's edges or in containers without prose", () => {
+    const html = page(`<div class="byline">By Jane Doe, staff writer</div>${prose(1)}<p class="byline">Jane Doe, among the paragraphs</p>${prose(2)}${prose(3)}`);
+    const text = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: modelJudge({ ...wordModel({ byline: 10 }), gate: "edges" }) }).text;
+    expect(text).not.toContain("By Jane Doe");
+    expect(text).toContain("Jane Doe, among the paragraphs");
   });
 
   it("extracts by default as the shipped switch says", () => {

@@ -1,0 +1,47 @@
+/**
+ * A fast leave-one-source-out loop for trying training choices of the block model: every page is recorded once
+ * (cached in .tmp/extraction/recorded.bin, rebuilt with --fresh or when the features change), then for each named
+ * choice and each source in turn a model is trained on the other sources and the held-out source is scored with the
+ * training code's exact proxy of the harness (the removed blocks' tokens cut out of today's text, rescored). The
+ * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
+ *
+ *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh]
+ */
+import { boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import type { BlockView } from "../../src/web/extract/block-features.ts";
+import { option } from "../bench/dev-set.ts";
+import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
+import { CHOICES } from "./choices.ts";
+import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
+import { proxySourceF1, trainBlockModel, type RecordedPage } from "./training.ts";
+
+
+const started = performance.now();
+const { pages: recorded, cached } = recordedPages(defaultSourceDirs(option("wide", WIDE_SET_DIR)), process.argv.includes("--fresh"));
+console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in ${((performance.now() - started) / 1000).toFixed(0)} s`}`);
+
+const order = sourceOrder(recorded.map((page) => page.page));
+const folds = order.filter((source) => !(source in EVALUATION_ONLY));
+const removedBy = (model: BlockModel) => (page: RecordedPage) =>
+  page.blocks.map((block) => removable(model, block.numeric) && boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold);
+const today = proxySourceF1(recorded, (page) => page.blocks.map(() => false));
+
+const f = (value: number) => (value >= 0 ? "+" : "") + value.toFixed(4);
+for (const name of option("choices", Object.keys(CHOICES).join(",")).split(",")) {
+  const choice = CHOICES[name];
+  if (!choice) throw new Error(`unknown choice ${name}`);
+  const cells: string[] = [];
+  let down = 0;
+  for (const source of folds) {
+    const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
+    const model = trainBlockModel(recorded.filter((page) => !heldOut(page.page.source) && !(page.page.source in EVALUATION_ONLY)), choice);
+    const after = proxySourceF1(recorded.filter((page) => heldOut(page.page.source)), removedBy(model));
+    for (const [of, f1] of after) {
+      const delta = f1 - (today.get(of) ?? 0);
+      if (delta < -1e-9) down++;
+      cells.push(`${of} ${f(delta)} (thr ${model.threshold})`);
+    }
+  }
+  console.log(`${name.padEnd(18)} down=${down}  ${cells.join(" | ")}`);
+}
+console.log(`today: ${[...today].map(([source, f1]) => `${source} ${f1.toFixed(4)}`).join(", ")}`);

@@ -1,0 +1,37 @@
+/**
+ * Every public source's pages recorded once (training.ts recordPage: today's text, the leaf blocks and their
+ * features and labels), kept in .tmp/extraction/recorded.bin so that trying training choices (loso-proxy.ts) and
+ * retraining (scripts/train-block-model.ts --cached) need not extract 3,100 pages again. The cache is used only
+ * while the block features it was recorded with are this code's; the pages' HTML is not kept.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import { NUMERIC_FEATURES } from "../../src/web/extract/block-features.ts";
+import { loadSources, type SourceDirs } from "../bench/extraction-sources.ts";
+import { recordPage, type RecordedPage } from "./training.ts";
+
+const repoRoot = join(import.meta.dir, "..", "..");
+export const RECORDED_CACHE = join(repoRoot, ".tmp/extraction/recorded.bin");
+
+/** The default source folders (docs/extraction-model.md says how to build them). */
+export function defaultSourceDirs(wide: string): SourceDirs {
+  return {
+    wide,
+    news: join(repoRoot, ".tmp/extraction/news"),
+    trafeval: join(repoRoot, ".tmp/extraction/trafeval"),
+    trafevalCurrent: join(repoRoot, ".tmp/extraction/trafeval-2026"),
+  };
+}
+
+/** The recorded pages of `dirs`: from the cache when it holds this code's features and `fresh` is not set. */
+export function recordedPages(dirs: SourceDirs, fresh = false): { pages: RecordedPage[]; cached: boolean } {
+  const features = NUMERIC_FEATURES.join(",");
+  if (!fresh && existsSync(RECORDED_CACHE)) {
+    const cached = deserialize(readFileSync(RECORDED_CACHE)) as { features: string; recorded: RecordedPage[] };
+    if (cached.features === features) return { pages: cached.recorded, cached: true };
+  }
+  const pages = loadSources(dirs).map(recordPage).map((page) => ({ ...page, page: { ...page.page, html: "" } }));
+  writeFileSync(RECORDED_CACHE, serialize({ features, recorded: pages }));
+  return { pages, cached: false };
+}
