@@ -5,15 +5,13 @@
  * Codes are stable: add new ones, never rename. `/openapi.json` lists this table.
  */
 
-export interface ErrorSpec {
-  readonly status: number;
-  /** Default message; a thrower may give a more specific one. */
-  readonly message: string;
-  /** Whether the caller may be charged when this error ends a call (always false: failed work is never settled). */
-  readonly settled?: false;
-}
+import type { ErrorSpec } from "./module/error-spec.ts";
+import { moduleErrorCodes } from "./module-errors.generated.ts";
 
-export const errorCodes = {
+export type { ErrorSpec } from "./module/error-spec.ts";
+
+/** The codes of the core; each feature module brings its own (src/<id>/errors.ts, merged below). */
+const coreErrorCodes = {
   // ── request contract (foundation) ─────────────────────────────────────────
   INVALID_REQUEST: { status: 400, message: "The request body or parameters are invalid." },
   INVALID_JSON: { status: 400, message: "The request body is not valid JSON." },
@@ -113,15 +111,7 @@ export const errorCodes = {
   HOST_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only the hosts configured (--public-url, --host, --allowed-hosts); nothing was run." },
   ORIGIN_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only pages from the hosts configured (--public-url, --host, --allowed-hosts) and clients that send no Origin; nothing was run." },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than the server accepts." },
-  // ── capital board ─────────────────────────────────────────────────────────
-  CAPITAL_TICKET_NOT_FOUND: { status: 404, message: "No such capital ticket; see GET /v1/capital/tickets. Nothing was charged." },
-  CAPITAL_TICKET_CLOSED: { status: 410, message: "This capital ticket is closed (expired or cancelled); nothing was charged." },
-  CAPITAL_TICKET_FULL: { status: 410, message: "Every seat of this capital ticket is taken; nothing was charged." },
-  CAPITAL_SEATS_UNAVAILABLE: { status: 409, message: "Fewer seats are left on this ticket than asked for; ask for at most seats_left. Nothing was charged." },
 
-  // ── directory ─────────────────────────────────────────────────────────────
-  DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
-  DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
   // ── model skills (llm) ────────────────────────────────────────────────────
   POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
   MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
@@ -137,6 +127,12 @@ export const errorCodes = {
   ADMIN_UNAUTHORIZED: { status: 401, message: "The admin listener needs its token: Authorization: Bearer <admin token>." },
   ADMIN_FORBIDDEN: { status: 403, message: "The admin listener refuses requests from another origin or host name." },
 } as const satisfies Record<string, ErrorSpec>;
+
+for (const code of Object.keys(moduleErrorCodes)) {
+  if (code in coreErrorCodes) throw new Error(`error code ${code} is declared by the core and by a module`);
+}
+
+export const errorCodes = { ...coreErrorCodes, ...moduleErrorCodes } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;
 

@@ -2,10 +2,9 @@
  * @module plugin/context — the capabilities a plugin's `run` receives. Deliberately no wallet,
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
-import type { CapitalFacet } from "../capital/board.ts";
-import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
+import type { ModuleFacets } from "../module/define.ts";
 import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
@@ -23,7 +22,8 @@ export interface SkillSummary {
   readonly available: boolean;
 }
 
-export interface PluginContext {
+/** Each feature module's facet (`capital`, …) comes in through ModuleFacets (module/define.ts, merged in by its module.ts). */
+export interface PluginContext extends ModuleFacets {
   /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -39,10 +39,6 @@ export interface PluginContext {
   readonly skills: () => readonly SkillSummary[];
   /** The language model, when the operator configured one (`llm.configured`). */
   readonly llm: ModelAccess;
-  /** The capital board: tickets for sale and seat reservations (capital.ticket, capital.commit). */
-  readonly capital: CapitalFacet;
-  /** The directory's listings and checks, read-only (directory.intro, network.peer_survey). */
-  readonly directory: DirectoryFacet;
   /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
   readonly quotes: QuoteAccess;
   readonly requestId: string;
