@@ -33,9 +33,8 @@ import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
-import { modules } from "./modules.generated.ts";
+import { modules, type ServeDeps } from "./modules.generated.ts";
 import type { PluginContext } from "./plugin/context.ts";
-import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
@@ -45,7 +44,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts">> & JobConfig & Partial<Config>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts">> & JobConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -89,9 +88,10 @@ export function createApp(deps: AppDeps) {
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
   // Each feature module's service, built once: its facet for plugins, its documents' data, its timers.
+  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders };
   const runtimes = modules.map((m) => ({
     id: m.id,
-    runtime: (m.serve?.({ store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders }) ?? {}) as ModuleRuntime,
+    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
   }));
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
@@ -127,7 +127,6 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
-      quotes: createQuoteAccess(store.quotes, { payer: call.payer, requestId, now }),
       requestId,
       now,
     }),

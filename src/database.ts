@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, quotes, …) and every feature module's tables
+ * family (jobs and idempotency keys, A2A tasks, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -21,8 +21,6 @@ import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
-import { createPgQuoteStore, quotePgMigrations } from "./quotes/quote-pg.ts";
-import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -42,7 +40,6 @@ export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
-  ...quoteMigrations,
   ...a2aTaskMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
 ];
@@ -51,7 +48,6 @@ export const allMigrations: readonly Migration[] = [
 export interface Store extends CoreStore, ModuleStores {
   /** The job queue, and the refunds owed on jobs. */
   readonly jobs: JobStoreWithRefunds;
-  readonly quotes: QuoteStore;
   /** Idempotency keys remembered for `ttlMs`: one execution per key, from any instance. */
   idempotencyKeys(ttlMs: number): IdempotencyKeys;
   /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
@@ -105,7 +101,6 @@ export const families: readonly Family[] = [
     },
   },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
@@ -140,7 +135,6 @@ export function openStore(dataDir: string): Store {
   return {
     ...core,
     jobs: createJobStore(core.db),
-    quotes: createQuoteStore(core.db),
     idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),

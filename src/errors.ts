@@ -5,10 +5,15 @@
  * Codes are stable: add new ones, never rename. `/openapi.json` lists this table.
  */
 
-import type { ErrorSpec } from "./module/error-spec.ts";
 import { moduleErrorCodes } from "./module-errors.generated.ts";
 
-export type { ErrorSpec } from "./module/error-spec.ts";
+export interface ErrorSpec {
+  readonly status: number;
+  /** Default message; a thrower may give a more specific one. */
+  readonly message: string;
+  /** Whether the caller may be charged when this error ends a call (always false: failed work is never settled). */
+  readonly settled?: false;
+}
 
 /** The codes of the core; each feature module brings its own (src/<id>/errors.ts, merged below). */
 const coreErrorCodes = {
@@ -83,13 +88,6 @@ const coreErrorCodes = {
   PAYMENT_ID_INVALID: { status: 400, message: "The payment-identifier id must be 16-128 characters of A-Z, a-z, 0-9, \"_\" and \"-\"." },
   PAYMENT_ID_CONFLICT: { status: 409, message: "This payment identifier was already used for a different call (payer, operation or body); use a new identifier. Nothing was charged." },
   PAYMENT_RESULT_NOT_HELD: { status: 409, message: "This payment identifier was already paid and settled (see PAYMENT-RESPONSE), but its result is no longer held. Nothing was charged for this request." },
-
-  // ── custom work: job.quote and job.run.* ──────────────────────────────────
-  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
-  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
-  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
-  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
-  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
 
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },

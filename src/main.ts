@@ -34,8 +34,7 @@ Commands:
                          list recent payment receipts (settled, pending, failed, unused)
   refunds [--all] [--mark-paid JOB_ID --note TEXT]
                          list refunds due on jobs settled at acceptance that failed by our fault
-${moduleUsage}  quotes [--limit N]     list recent job.quote answers (decision, price, run or open, payer, goal)
-  pause --reason TEXT    stop accepting paid work (free endpoints keep working)
+${moduleUsage}  pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
@@ -192,10 +191,6 @@ async function main(args: string[]): Promise<number> {
     case "receipts": {
       const { listReceiptsForCli } = await import("./cli/receipts.ts");
       return listReceiptsForCli(config, Number(flag("limit") ?? 20), flag("state"));
-    }
-    case "quotes": {
-      const { listQuotesForCli } = await import("./quotes/quotes-cli.ts");
-      return listQuotesForCli(config, Number(flag("limit") ?? 20));
     }
     case "read": {
       if (word !== undefined && flag("url") !== undefined) {

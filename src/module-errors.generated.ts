@@ -10,4 +10,10 @@ export const moduleErrorCodes = {
   // ── directory (src/directory/errors.ts)
   DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
   DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
+  // ── quotes (src/quotes/errors.ts)
+  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
+  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
+  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
+  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
+  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
 } as const;

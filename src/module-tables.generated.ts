@@ -2,6 +2,7 @@
 import type { ModuleTables } from "./module/define.ts";
 import { tables as capital } from "./capital/tables.ts";
 import { tables as directory } from "./directory/tables.ts";
+import { tables as quotes } from "./quotes/tables.ts";
 
 /** The tables of every module that has some, by module id. */
-export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "capital", ...capital }, { module: "directory", ...directory }];
+export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "capital", ...capital }, { module: "directory", ...directory }, { module: "quotes", ...quotes }];

@@ -3,7 +3,11 @@
  * `ctx.capital` facet and its background passes (capital/service.ts), the free board documents and
  * the `tickets` and `commitments` commands.
  */
-import { defineModule, notServed } from "../module/define.ts";
+import type { Config } from "../config.ts";
+import { type CommandContext, defineModule, type ModuleDeps, notServed } from "../module/define.ts";
+import type { PaymentGate } from "../x402/gate.ts";
+import type { PaymentInfo } from "../x402/payment-info.ts";
+import type { RefundSender } from "../x402/refund.ts";
 import type { CapitalFacet } from "./board.ts";
 import { errors } from "./errors.ts";
 import { type CapitalDocs, createCapitalService } from "./service.ts";
@@ -19,11 +23,21 @@ declare module "../module/define.ts" {
   }
 }
 
+/** What the capital service needs of the running server. */
+interface CapitalDeps extends ModuleDeps {
+  readonly config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "x402">>;
+  readonly paymentInfo: PaymentInfo;
+  readonly gate?: PaymentGate | undefined;
+  readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
+}
+
+type CapitalCommand = CommandContext<Pick<Config, "data">>;
+
 export default defineModule({
   id: "capital",
   tables,
   errors,
-  serve: ({ store, paymentInfo, log, now, config, gate, refundSenders }) => {
+  serve: ({ store, paymentInfo, log, now, config, gate, refundSenders }: CapitalDeps) => {
     const capital = createCapitalService({
       tickets: store.tickets,
       payments: paymentInfo,
@@ -61,7 +75,7 @@ export default defineModule({
                          post a capital ticket (prints it as JSON with its id)
   tickets list [--all] | tickets cancel ID
                          open tickets (--all: every one); cancel records refunds due on paid seats`,
-      run: async ({ config, words, flags, on }) => (await import("./cli.ts")).runTicketsCli(config, { words, flags, all: on("all") }),
+      run: async ({ config, words, flags, on }: CapitalCommand) => (await import("./cli.ts")).runTicketsCli(config, { words, flags, all: on("all") }),
     },
     {
       spec: {
@@ -77,7 +91,7 @@ export default defineModule({
       },
       usage: `  commitments [--ticket ID] [--all] [--mark-refund-paid ID --note TX]
                          seat commitments with payer, transaction and refund state`,
-      run: async ({ config, words, flags, on }) => (await import("./cli.ts")).runCommitmentsCli(config, { words, flags, all: on("all") }),
+      run: async ({ config, words, flags, on }: CapitalCommand) => (await import("./cli.ts")).runCommitmentsCli(config, { words, flags, all: on("all") }),
     },
   ],
 });

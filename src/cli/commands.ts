@@ -45,7 +45,6 @@ const specs: readonly CommandSpec[] = [
       note: { type: "string", value: "TEXT", help: "e.g. the refund transaction" },
     },
   },
-  { name: "quotes", maxWords: 0, summary: "Recent job.quote answers: decision, price, whether run, payer, goal.", flags: { limit } },
   {
     name: "pause",
     maxWords: 0,

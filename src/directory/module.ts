@@ -3,7 +3,9 @@
  * the `ctx.directory` facet and the background checker (directory/service.ts), the free directory
  * documents and the `directory` command.
  */
-import { defineModule, notServed } from "../module/define.ts";
+import type { Config } from "../config.ts";
+import { type CommandContext, defineModule, type ModuleDeps, notServed } from "../module/define.ts";
+import type { WebEngine } from "../web/engine.ts";
 import { errors } from "./errors.ts";
 import { createDirectoryService, type DirectoryDocs, type DirectoryFacet } from "./service.ts";
 import { tables } from "./tables.ts";
@@ -22,7 +24,7 @@ export default defineModule({
   id: "directory",
   tables,
   errors,
-  serve: ({ store, web, log, now, config }) => {
+  serve: ({ store, web, log, now, config }: ModuleDeps & { readonly web: WebEngine; readonly config: Partial<Pick<Config, "directoryChecksPerMin">> }) => {
     const directory = createDirectoryService({ listings: store.listings, web, log: log.child({ component: "directory" }), now, checksPerMin: config.directoryChecksPerMin ?? 3 });
     return { facet: () => directory.facet, docs: directory.docs, stop: () => directory.stop() };
   },
@@ -61,7 +63,7 @@ export default defineModule({
   directory add --card URL [--contact C] [--tags a,b]
                          list an agent (its card is read through the guarded fetcher)
   directory list | directory remove ID | directory check ID`,
-      run: async ({ config, words, flags, loadWeb }) => (await import("./cli.ts")).runDirectoryCli(config, { words, flags }, await loadWeb()),
+      run: async ({ config, words, flags, loadWeb }: CommandContext<Pick<Config, "data" | "unsafeAllowLoopbackTargets">, WebEngine>) => (await import("./cli.ts")).runDirectoryCli(config, { words, flags }, await loadWeb()),
     },
   ],
 });

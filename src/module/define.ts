@@ -4,23 +4,18 @@
  * the front files (database.ts, app.ts, main.ts, errors.ts, the free documents) iterate that list and
  * name no feature. Every field is data the front reads; none is a hook the module must remember to chain.
  *
- * A low room: it imports only types. What a module adds to the store, to a plugin's context and to the
+ * A low room: it imports only types, from store/ and the leaves (errors.ts, log.ts); what a module's
+ * service needs beyond the store it names in the type of its `serve` parameter (the front's deps must
+ * satisfy it). What a module adds to the store, to a plugin's context and to the
  * free documents' context it declares by merging into `ModuleStores`, `ModuleFacets` and `ModuleDocs`
  * (as Hono's ContextVariableMap), next to its `defineModule` call.
  */
 import type { CommandSpec } from "./command-spec.ts";
-import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Database, Migration } from "../store/db.ts";
 import type { Sql } from "../store/postgres.ts";
 import type { CoreStore } from "../store/store.ts";
-import type { WebEngine } from "../web/engine.ts";
-import type { PaymentGate } from "../x402/gate.ts";
-import type { PaymentInfo } from "../x402/payment-info.ts";
-import type { RefundSender } from "../x402/refund.ts";
-import type { ErrorSpec } from "./error-spec.ts";
-
-export type { ErrorSpec } from "./error-spec.ts";
+import type { ErrorSpec } from "../errors.ts";
 
 /** The store facets modules' tables add (`store.tickets`, …): each module merges its own in. */
 export interface ModuleStores {}
@@ -56,18 +51,15 @@ export interface ModuleTables {
   openPostgres(sql: Sql, context: PgFamilyContext): Partial<ModuleStores> | Promise<Partial<ModuleStores>>;
 }
 
-/** What a running server hands a module's service. */
+/**
+ * What a running server hands every module's service. A module that needs more of the server (its
+ * configuration, the web engine, the payment gate, …) declares it in its `serve` parameter's type,
+ * `ModuleDeps & { web: WebEngine }`; app.ts passes one object that must satisfy every module's.
+ */
 export interface ModuleDeps {
   readonly store: ModuleStore;
-  readonly config: Pick<Config, "publicUrl"> & Partial<Config>;
   readonly log: Logger;
   readonly now: () => Date;
-  readonly web: WebEngine;
-  readonly paymentInfo: PaymentInfo;
-  /** The x402 gate when payments are on (payment lookups). */
-  readonly gate?: PaymentGate | undefined;
-  /** Refund senders (payments on, a network with a refund key). */
-  readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
 }
 
 /** Who one plugin call is for: the facet a module hands the call may depend on it. */
@@ -104,9 +96,9 @@ export interface ModuleDocumentContext extends Partial<ModuleDocs> {
   readonly query?: URLSearchParams;
 }
 
-/** What one run of a module's command gets. */
-export interface CommandContext {
-  readonly config: Config;
+/** What one run of a module's command gets; `C` is the configuration (config.ts's Config, as main.ts passes it), `W` the web engine. */
+export interface CommandContext<C = unknown, W = unknown> {
+  readonly config: C;
   /** The positional words after the command. */
   readonly words: readonly string[];
   /** The command's own flags that carry a value. */
@@ -116,14 +108,15 @@ export interface CommandContext {
   /** Opens the database of `--data` for this command and closes it after `use`. */
   withStore<T>(use: (store: ModuleStore) => T | Promise<T>): Promise<T>;
   /** Loads what makes the configured web engine (for commands that fetch; built only when called). */
-  loadWeb(): Promise<() => WebEngine>;
+  loadWeb(): Promise<() => W>;
 }
 
 export interface ModuleCommand {
   readonly spec: CommandSpec;
   /** Its lines in `tollbooth help` (indented as the usage's other lines). */
   readonly usage: string;
-  run(context: CommandContext): Promise<number>;
+  // Method syntax: a command states the configuration it reads (CommandContext<Pick<Config, "data">>).
+  run(context: CommandContext<any, any>): Promise<number>;
 }
 
 /** A route the module answers besides its free documents. */
@@ -143,7 +136,8 @@ export interface TollboothModule<Id extends string = string> {
   /** The folder's name: the one prefix of its tables, routes, errors and sweep. */
   readonly id: Id;
   readonly tables?: ModuleTables;
-  readonly serve?: (deps: ModuleDeps) => ModuleRuntime;
+  /** Its service inside a running server (method syntax: the parameter may ask for more than ModuleDeps). */
+  serve?(deps: ModuleDeps): ModuleRuntime;
   readonly freeDocuments?: readonly ModuleDocument[];
   readonly commands?: readonly ModuleCommand[];
   readonly errors?: Readonly<Record<string, ErrorSpec>>;
@@ -152,9 +146,12 @@ export interface TollboothModule<Id extends string = string> {
 }
 
 /** The identity: it keeps `id` a literal and checks the declaration against the contract. */
-export function defineModule<const Id extends string>(module: TollboothModule<Id>): TollboothModule<Id> {
+export function defineModule<const M extends TollboothModule>(module: M): M {
   return module;
 }
+
+/** What a module's service asks of the running server (its `serve` parameter's type). */
+export type ServeDepsOf<M> = M extends { serve?(deps: infer D): unknown } ? D : unknown;
 
 /** An error table whose codes stay literal (`keyof typeof table` is the module's codes). */
 export function defineErrors<const T extends Record<string, ErrorSpec>>(table: T): T {

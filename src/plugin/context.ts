@@ -5,7 +5,6 @@
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
 import type { ModuleFacets } from "../module/define.ts";
-import type { QuoteAccess } from "../quotes/quote-access.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -39,8 +38,6 @@ export interface PluginContext extends ModuleFacets {
   readonly skills: () => readonly SkillSummary[];
   /** The language model, when the operator configured one (`llm.configured`). */
   readonly llm: ModelAccess;
-  /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
-  readonly quotes: QuoteAccess;
   readonly requestId: string;
   readonly now: () => Date;
 }
