@@ -96,7 +96,18 @@ export function createApp(deps: AppDeps) {
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
+  // Each module's periodic pass over its tables while the app serves (a failure is logged; the next pass runs).
+  const sweeps = modules.flatMap((m) => {
+    const sweep = m.sweep;
+    if (!sweep) return [];
+    const timer = setInterval(() => {
+      sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
+    }, sweep.everyMs);
+    timer.unref?.();
+    return [timer];
+  });
   store.onClose(() => {
+    for (const timer of sweeps) clearInterval(timer);
     for (const { runtime } of runtimes) runtime.stop?.();
   });
 

@@ -47,6 +47,7 @@ export function composeModules<const M extends readonly TollboothModule[]>(modul
     for (const r of m.routes ?? []) claim("route", `${r.method} ${r.path}`, owner);
     for (const c of m.commands ?? []) claim("command", c.spec.name, owner);
     for (const code of Object.keys(m.errors ?? {})) claim("error code", code, owner);
+    if (m.sweep && !(m.sweep.everyMs > 0)) throw new ModuleClashError(`${owner}: its sweep needs everyMs > 0`);
   }
   return modules;
 }

@@ -1,7 +1,7 @@
 /**
  * "A new product needs 1 folder and 1 generated line" (issue 39). The test copies the source into a
  * throwaway tree, writes one module folder there (a table on both engines, a free document, a command,
- * a route and an error code), regenerates the lists, and checks that the only line added to the
+ * a route, a sweep and an error code), regenerates the lists, and checks that the only line added to the
  * module list is the module's own, that the command runs and made its table, and that a booted app
  * serves the document and the route and lists the code. The repository's own src/ is never written
  * (other tests read it meanwhile); the throwaway tree is removed afterwards.
@@ -28,14 +28,14 @@ export const tables = {
   postgres: [{ id: "widget_0001_items", sql: "CREATE TABLE widget_items (name TEXT PRIMARY KEY)" }],
   openSqlite: (db) => ({
     widgets: {
-      add: async (name) => void db.prepare("INSERT INTO widget_items (name) VALUES (?)").run(name),
-      count: async () => db.query("SELECT count(*) AS n FROM widget_items").get().n,
+      add: async (name) => void db.prepare("INSERT OR IGNORE INTO widget_items (name) VALUES (?)").run(name),
+      names: async () => db.query("SELECT name FROM widget_items ORDER BY name").all().map((r) => r.name),
     },
   }),
   openPostgres: (sql) => ({
     widgets: {
-      add: async (name) => void (await sql\`INSERT INTO widget_items (name) VALUES (\${name})\`),
-      count: async () => Number((await sql\`SELECT count(*) AS n FROM widget_items\`)[0].n),
+      add: async (name) => void (await sql\`INSERT INTO widget_items (name) VALUES (\${name}) ON CONFLICT DO NOTHING\`),
+      names: async () => (await sql\`SELECT name FROM widget_items ORDER BY name\`).map((r) => r.name),
     },
   }),
 } satisfies ModuleTables;
@@ -44,8 +44,9 @@ export default defineModule({
   id: "widget",
   tables,
   errors,
-  serve: ({ store }) => ({ docs: { stock: async () => ({ ok: true, widgets: await store.widgets.count() }) } }),
+  serve: ({ store }) => ({ docs: { stock: async () => ({ ok: true, widgets: await store.widgets.names() }) } }),
   freeDocuments: [{ path: "/v1/widget", contentType: "application/json", summary: "Widgets in stock", render: (docs) => docs.widget.stock() }],
+  sweep: { everyMs: 50, run: async (store) => store.widgets.add("swept") },
   routes: [{ method: "POST", path: "/v1/widget/press", handle: () => Response.json(new ApiError("WIDGET_JAMMED").toBody(), { status: 409 }) }],
   commands: [
     {
@@ -68,7 +69,12 @@ import { createMemoryLogger } from "./src/log.ts";
 const config = loadConfig({ argv: ["--data", process.argv[2], "--memory-soft-limit-mb", "0"] });
 const service = await buildService(config, { log: createMemoryLogger() });
 const get = (path, init) => service.handle(new Request(new URL(path, "http://127.0.0.1:8402"), init), "127.0.0.1");
-const stock = await (await get("/v1/widget")).json();
+// The document reads the table; the sweep, every 50 ms while the app serves, adds "swept" once.
+let stock = await (await get("/v1/widget")).json();
+for (let i = 0; i < 200 && !stock.widgets.includes("swept"); i++) {
+  await Bun.sleep(50);
+  stock = await (await get("/v1/widget")).json();
+}
 const press = await get("/v1/widget/press", { method: "POST" });
 const openapi = await (await get("/openapi.json")).json();
 console.log(JSON.stringify({
@@ -126,11 +132,11 @@ describe("a new feature module", () => {
     }
   }, 60_000);
 
-  it("is served by a booted app: its document, its route, its error code, its PostgreSQL migration", () => {
+  it("is served by a booted app: its document, its sweep, its route, its error code, its PostgreSQL migration", () => {
     const answer = run("probe.ts", data);
     expect(answer.code).toBe(0);
     expect(JSON.parse(answer.out.trim().split("\n").pop()!)).toEqual({
-      stock: { ok: true, widgets: 1 },
+      stock: { ok: true, widgets: ["sprocket", "swept"] },
       press: { status: 409, body: { ok: false, error: "WIDGET_JAMMED", status: 409, message: "The widget press is jammed; nothing was charged." } },
       documented: true,
       code: { status: 409, message: "The widget press is jammed; nothing was charged." },
