@@ -8,18 +8,15 @@ import { didDocumentPath } from "../x402/offer-receipt.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobFigureNeeds } from "../jobs/setup.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
+import type { ModuleDocument } from "../module/define.ts";
 import type { DocsContext } from "./docs-context.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
 import { renderOpenApi } from "./openapi.ts";
 import { renderCircle, renderPlaybook } from "./playbook.ts";
 
-export interface FreeRoute {
-  readonly path: string;
-  readonly contentType: "application/json" | "text/plain" | "text/markdown";
-  readonly summary: string;
+/** A free document of the core, or a module's (module/define.ts ModuleDocument: path, type, summary, caching, query). */
+export interface FreeRoute extends Omit<ModuleDocument, "render"> {
   readonly render: (docs: DocsContext) => unknown | Promise<unknown>;
-  /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
-  readonly cacheSeconds?: number;
   /**
    * Everything the document reads that can change while the server runs, as one key: while it is
    * unchanged the last rendered text is served again. Absent: rendered on every request.
@@ -32,8 +29,6 @@ export interface FreeRoute {
   readonly heldForMs?: number;
   /** The live job figures the document reads (loaded from the job store before rendering). */
   readonly readsJobs?: JobFigureNeeds;
-  /** Query parameters the document reads (listed in OpenAPI). */
-  readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
 
 /** Documents built from the registry, prices and networks alone (fixed while serving) and the base URL. */

@@ -85,6 +85,7 @@ export interface ModuleDocument {
   readonly contentType: "application/json" | "text/plain" | "text/markdown";
   readonly summary: string;
   readonly render: (docs: ModuleDocumentContext) => unknown | Promise<unknown>;
+  /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
   readonly cacheSeconds?: number;
   /** Query parameters the document reads (listed in OpenAPI). */
   readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
