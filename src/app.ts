@@ -4,14 +4,12 @@
  * http/operation.ts and the plugin files.
  */
 import { Elysia } from "elysia";
-import { createCapitalService } from "./capital/service.ts";
 import type { Config } from "./config.ts";
-import { createDirectoryService } from "./directory/service.ts";
 import { buildCatalogue } from "./docs/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
 import { createDocumentRenderer, documentBody, type RenderedDocument } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
-import { type FreeRoute, freeRoutes } from "./docs/free-routes.ts";
+import { type FreeRoute, freeRoutesWith } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { contextOf, type RequestContext } from "./http/request-context.ts";
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
@@ -36,8 +34,9 @@ import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/r
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./llm/model-access.ts";
 import type { Logger } from "./log.ts";
+import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
+import { modules, type ServeDeps } from "./modules.generated.ts";
 import type { PluginContext } from "./plugin/context.ts";
-import { createQuoteAccess } from "./quotes/quote-access.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
@@ -90,26 +89,28 @@ export function createApp(deps: AppDeps) {
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
-  const capital = createCapitalService({
-    tickets: store.tickets,
-    payments: deps.paymentInfo,
-    log: log.child({ component: "capital" }),
-    now,
-    publicUrl: deps.config.publicUrl,
-    ...(deps.gate ? { lookupPayment: async (id: string) => deps.gate?.lookup(id), paymentOfRequest: (id: string) => deps.gate!.state.store.findByRequest(id) } : {}),
-    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
-    confirmationTimeoutMs: deps.config.x402?.confirmationTimeoutMs ?? 60_000,
-  });
-  const directory = createDirectoryService({
-    listings: store.listings,
-    web: deps.web,
-    log: log.child({ component: "directory" }),
-    now,
-    checksPerMin: deps.config.directoryChecksPerMin ?? 3,
+  // Each feature module's service, built once: its facet for plugins, its documents' data, its timers.
+  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders };
+  const runtimes = modules.map((m) => ({
+    id: m.id,
+    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
+  }));
+  const withFacet = runtimes.filter((r) => r.runtime.facet);
+  const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
+  const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
+  // Each module's periodic pass over its tables while the app serves (a failure is logged; the next pass runs).
+  const sweeps = modules.flatMap((m) => {
+    const sweep = m.sweep;
+    if (!sweep) return [];
+    const timer = setInterval(() => {
+      sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
+    }, sweep.everyMs);
+    timer.unref?.();
+    return [timer];
   });
   store.onClose(() => {
-    capital.stop();
-    directory.stop();
+    for (const timer of sweeps) clearInterval(timer);
+    for (const { runtime } of runtimes) runtime.stop?.();
   });
 
   // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps) {
       return { open: m.openForWork, reason: m.pauseReason };
     },
     contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
+      ...moduleFacets({ payer: call.payer, origin: call.origin, requestId, now }),
       signal,
       log: log.child({ plugin: entry.id, request_id: requestId }),
       store: store.pluginStore(entry.id),
@@ -148,9 +150,6 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
-      capital: capital.facet(call.origin),
-      directory: directory.facet,
-      quotes: createQuoteAccess(store.quotes, { payer: call.payer, requestId, now }),
       crawls: crawls.facet({ payer: call.payer, origin: call.origin, requestId }),
       requestId,
       now,
@@ -213,8 +212,7 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     jobs,
-    capital: capital.docs,
-    directory: directory.docs,
+    ...moduleDocs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
@@ -232,7 +230,7 @@ export function createApp(deps: AppDeps) {
 
   // The free documents: answered by the server before the router (http/serve.ts), and routed here for in-process callers.
   const freeAnswers = new Map<string, FreeAnswer>();
-  for (const route of freeRoutes) {
+  for (const route of freeRoutesWith(modules.flatMap((m) => m.freeDocuments ?? []))) {
     const contentType = `${route.contentType}; charset=utf-8`;
     const caching: Record<string, string> = route.cacheSeconds ? { "cache-control": `${cacheScope}, max-age=${route.cacheSeconds}`, ...(deps.config.publicUrl ? {} : { vary: "Host" }) } : {};
     const textHeaders = readyHeaders({ "content-type": contentType });
@@ -334,6 +332,13 @@ export function createApp(deps: AppDeps) {
 
   app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
   app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
+  for (const m of modules) {
+    const { runtime } = runtimes.find((r) => r.id === m.id)!;
+    for (const route of m.routes ?? []) {
+      if (route.method === "GET") app.get(route.path, ({ request }) => route.handle(request, runtime));
+      else app.post(route.path, ({ request }) => route.handle(request, runtime), { parse: "none" });
+    }
+  }
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });

@@ -1,7 +1,8 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, the capital board, the directory, quotes). A new family adds its
- * migrations to `allMigrations` and its facet to `Store` here; store/ stays free of feature modules.
+ * family (jobs and idempotency keys, A2A tasks, …) and every feature module's tables
+ * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
+ * feature modules.
  *
  * Two engines (issue 28): one SQLite file (`openStore`, the default) or a PostgreSQL database that
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
@@ -9,15 +10,11 @@
  */
 import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
 import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
-import { capitalPgMigrations, createPgTicketBoard } from "./capital/ticket-pg.ts";
-import { capitalMigrations, capitalRefundTable, createTicketStore, type TicketStore } from "./capital/ticket-store.ts";
 import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
 import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
 import type { CrawlStore } from "./crawl/crawl-store.ts";
-import { createPgListingStore, directoryPgMigrations } from "./directory/listing-pg.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
-import { createListingStore, directoryMigrations, type ListingStore } from "./directory/listing-store.ts";
 import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
 import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
 import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
@@ -29,8 +26,8 @@ import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-lim
 import { createDeliveryRefunds, deliveryRefundMigrations, type DeliveryRefunds, deliveryRefundPgMigrations } from "./refunds/delivery-refunds.ts";
 import { createPgDeliveryRefunds } from "./refunds/delivery-refunds-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
-import { createPgQuoteStore, quotePgMigrations } from "./quotes/quote-pg.ts";
-import { createQuoteStore, quoteMigrations, type QuoteStore } from "./quotes/quote-store.ts";
+import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
+import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
 import type { Sql } from "./store/postgres.ts";
 import { createOperatorFigures, type OperatorFigures } from "./store/operator-figures.ts";
@@ -48,22 +45,16 @@ export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
-  ...capitalMigrations,
-  ...directoryMigrations,
-  ...quoteMigrations,
   ...a2aTaskMigrations,
   ...deliveryRefundMigrations,
   ...crawlMigrations,
+  ...moduleTables.flatMap((t) => t.sqlite),
 ];
 
-export interface Store extends CoreStore {
+/** The core tables, the families below and every feature module's (`ModuleStores`, merged in by each module's tables.ts). */
+export interface Store extends CoreStore, ModuleStores {
   /** The job queue, and the refunds owed on jobs. */
   readonly jobs: JobStoreWithRefunds;
-  /** Capital board: tickets and seat commitments. */
-  readonly tickets: TicketStore;
-  /** Directory listings (contacts included: private). */
-  readonly listings: ListingStore;
-  readonly quotes: QuoteStore;
   /** Idempotency keys remembered for `ttlMs`: one execution per key, from any instance. */
   idempotencyKeys(ttlMs: number): IdempotencyKeys;
   /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
@@ -83,12 +74,7 @@ export interface Store extends CoreStore {
 /** The facets a family contributes to a store (everything but the handle and its life). */
 export type StoreFacets = Omit<Store, "engine" | "db" | "path" | "onClose" | "close">;
 
-export interface PgFamilyContext {
-  /** Runs `stop` before the pool ends (a family's background writes). */
-  onClose(stop: () => void | Promise<void>): void;
-  /** Reports a background write that failed (the service logs it). */
-  warn(message: string, error: Error): void;
-}
+export type { PgFamilyContext } from "./module/define.ts";
 
 /**
  * Each table family and its PostgreSQL engine: its migrations (the same ids as on SQLite) and the
@@ -126,15 +112,10 @@ export const families: readonly Family[] = [
     },
   },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  {
-    name: "capital tickets",
-    pg: { migrations: capitalPgMigrations, open: (sql) => ({ tickets: { ...createPgTicketBoard(sql), ...createPgRefundLedger(sql, capitalRefundTable) } }) },
-  },
-  { name: "directory listings", pg: { migrations: directoryPgMigrations, open: (sql) => ({ listings: createPgListingStore(sql) }) } },
-  { name: "quotes", pg: { migrations: quotePgMigrations, open: (sql) => ({ quotes: createPgQuoteStore(sql) }) } },
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
   { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
+  ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
 
 function outcomesFlushedOnClose<T extends { flush(): Promise<void> }>(outcomes: T, onClose: PgFamilyContext["onClose"]): T {
@@ -167,9 +148,6 @@ export function openStore(dataDir: string): Store {
   return {
     ...core,
     jobs: createJobStore(core.db),
-    tickets: createTicketStore(core.db),
-    listings: createListingStore(core.db),
-    quotes: createQuoteStore(core.db),
     idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
@@ -177,6 +155,7 @@ export function openStore(dataDir: string): Store {
     evidenceKeys: fileEvidenceKeySet(dataDir),
     deliveryRefunds: createDeliveryRefunds(core.db),
     crawls: createSqliteCrawlStore(core.db),
+    ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
   };
 }
 

@@ -5,6 +5,8 @@
  * Codes are stable: add new ones, never rename. `/openapi.json` lists this table.
  */
 
+import { moduleErrorCodes } from "./module-errors.generated.ts";
+
 export interface ErrorSpec {
   readonly status: number;
   /** Default message; a thrower may give a more specific one. */
@@ -13,7 +15,8 @@ export interface ErrorSpec {
   readonly settled?: false;
 }
 
-export const errorCodes = {
+/** The codes of the core; each feature module brings its own (src/<id>/errors.ts, merged below). */
+const coreErrorCodes = {
   // ── request contract (foundation) ─────────────────────────────────────────
   INVALID_REQUEST: { status: 400, message: "The request body or parameters are invalid." },
   INVALID_JSON: { status: 400, message: "The request body is not valid JSON." },
@@ -91,13 +94,6 @@ export const errorCodes = {
   PAYMENT_ID_CONFLICT: { status: 409, message: "This payment identifier was already used for a different call (payer, operation or body); use a new identifier. Nothing was charged." },
   PAYMENT_RESULT_NOT_HELD: { status: 409, message: "This payment identifier was already paid and settled (see PAYMENT-RESPONSE), but its result is no longer held. Nothing was charged for this request." },
 
-  // ── custom work: job.quote and job.run.* ──────────────────────────────────
-  QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
-  QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },
-  QUOTE_EXPIRED: { status: 410, message: "This quote expired (quotes can be run for 1 hour); ask job.quote again. Nothing was charged." },
-  QUOTE_USED: { status: 409, message: "This quote was already run (a quote runs once); nothing was charged." },
-  QUOTE_PAYER_MISMATCH: { status: 403, message: "This quote was bought by another payer; only that payer may run it. Nothing was charged." },
-
   // ── jobs ──────────────────────────────────────────────────────────────────
   UNKNOWN_SKILL: { status: 400, message: "No such skill." },
   JOB_NOT_FOUND: { status: 404, message: "No such job (it may have expired)." },
@@ -118,15 +114,7 @@ export const errorCodes = {
   HOST_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only the hosts configured (--public-url, --host, --allowed-hosts); nothing was run." },
   ORIGIN_NOT_ALLOWED: { status: 403, message: "The agent doors (/mcp, /a2a) answer only pages from the hosts configured (--public-url, --host, --allowed-hosts) and clients that send no Origin; nothing was run." },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than the server accepts." },
-  // ── capital board ─────────────────────────────────────────────────────────
-  CAPITAL_TICKET_NOT_FOUND: { status: 404, message: "No such capital ticket; see GET /v1/capital/tickets. Nothing was charged." },
-  CAPITAL_TICKET_CLOSED: { status: 410, message: "This capital ticket is closed (expired or cancelled); nothing was charged." },
-  CAPITAL_TICKET_FULL: { status: 410, message: "Every seat of this capital ticket is taken; nothing was charged." },
-  CAPITAL_SEATS_UNAVAILABLE: { status: 409, message: "Fewer seats are left on this ticket than asked for; ask for at most seats_left. Nothing was charged." },
 
-  // ── directory ─────────────────────────────────────────────────────────────
-  DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
-  DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
   // ── model skills (llm) ────────────────────────────────────────────────────
   POLICY_REFUSED: { status: 400, message: "The request was refused by the policy gate (malware or abuse tooling, host secrets or other tenants' data, unbounded scraping, illegal content); nothing was priced, run or charged." },
   MODEL_ERROR: { status: 502, message: "The language model provider failed or did not answer in time; nothing was charged." },
@@ -142,6 +130,12 @@ export const errorCodes = {
   ADMIN_UNAUTHORIZED: { status: 401, message: "The admin listener needs its token: Authorization: Bearer <admin token>." },
   ADMIN_FORBIDDEN: { status: 403, message: "The admin listener refuses requests from another origin or host name." },
 } as const satisfies Record<string, ErrorSpec>;
+
+for (const code of Object.keys(moduleErrorCodes)) {
+  if (code in coreErrorCodes) throw new Error(`error code ${code} is declared by the core and by a module`);
+}
+
+export const errorCodes = { ...coreErrorCodes, ...moduleErrorCodes } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;
 

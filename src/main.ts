@@ -13,6 +13,11 @@ import { upstreamsLine } from "./doctor/payment-upstreams.ts";
 import { openOperatorStore } from "./database.ts";
 import { commandHelp, type ParsedCommand, parseCommand, UsageError } from "./cli/args.ts";
 import { commands } from "./cli/commands.ts";
+import { modules } from "./modules.generated.ts";
+
+/** Each feature module's commands: their usage lines and how they run. */
+const moduleCommands = new Map(modules.flatMap((m) => m.commands ?? []).map((c) => [c.spec.name, c]));
+const moduleUsage = [...moduleCommands.values()].map((c) => `${c.usage}\n`).join("");
 
 const usage = `Tollbooth ${productVersion}: pay-per-call web evidence and job skills (x402 v2)
 
@@ -29,18 +34,7 @@ Commands:
                          list recent payment receipts (settled, pending, failed, unused)
   refunds [--all] [--mark-paid JOB_ID --note TEXT]
                          list refunds due on jobs settled at acceptance that failed by our fault
-  tickets add --title T --summary S --terms T --seats N [--seat-price 1.00] [--expires-in 48h]
-                         post a capital ticket (prints it as JSON with its id)
-  tickets list [--all] | tickets cancel ID
-                         open tickets (--all: every one); cancel records refunds due on paid seats
-  commitments [--ticket ID] [--all] [--mark-refund-paid ID --note TX]
-                         seat commitments with payer, transaction and refund state
-  directory add --name N --description D --endpoint URL --contact C [--tags a,b]
-  directory add --card URL [--contact C] [--tags a,b]
-                         list an agent (its card is read through the guarded fetcher)
-  directory list | directory remove ID | directory check ID
-  quotes [--limit N]     list recent job.quote answers (decision, price, run or open, payer, goal)
-  pause --reason TEXT    stop accepting paid work (free endpoints keep working)
+${moduleUsage}  pause --reason TEXT    stop accepting paid work (free endpoints keep working)
   resume                 accept paid work again
   doctor                 check config, data folder, wallets, browser and facilitator
   backup [FILE]          consistent copy of the database while the server runs (FILE, or a
@@ -124,6 +118,21 @@ async function main(args: string[]): Promise<number> {
     throw error;
   }
 
+  const moduleCommand = moduleCommands.get(command);
+  if (moduleCommand) {
+    return moduleCommand.run({
+      config,
+      words: parsed.words,
+      flags: stringFlags(parsed),
+      on,
+      withStore: async (use) => (await import("./database.ts")).withStore(config.data, use),
+      loadWeb: async () => {
+        const { createWebEngineFor } = await import("./boot.ts");
+        return () => createWebEngineFor(config, undefined);
+      },
+    });
+  }
+
   switch (command) {
     case "serve": {
       const service = await startService(config);
@@ -183,10 +192,6 @@ async function main(args: string[]): Promise<number> {
       const { listReceiptsForCli } = await import("./cli/receipts.ts");
       return listReceiptsForCli(config, Number(flag("limit") ?? 20), flag("state"));
     }
-    case "quotes": {
-      const { listQuotesForCli } = await import("./quotes/quotes-cli.ts");
-      return listQuotesForCli(config, Number(flag("limit") ?? 20));
-    }
     case "read": {
       if (word !== undefined && flag("url") !== undefined) {
         console.error(`tollbooth read: give the URL once (positional "${word}" and --url "${flag("url")}")`);
@@ -203,17 +208,6 @@ async function main(args: string[]): Promise<number> {
         maxChars: flag("max-chars"),
         render: on("render"),
       });
-    }
-    case "tickets":
-    case "commitments": {
-      const { runCommitmentsCli, runTicketsCli } = await import("./capital/cli.ts");
-      const capitalArgs = { words: [...parsed.words], flags: stringFlags(parsed), all: on("all") };
-      return command === "tickets" ? runTicketsCli(config, capitalArgs) : runCommitmentsCli(config, capitalArgs);
-    }
-    case "directory": {
-      const { runDirectoryCli } = await import("./directory/cli.ts");
-      const { createWebEngineFor } = await import("./boot.ts");
-      return runDirectoryCli(config, { words: [...parsed.words], flags: stringFlags(parsed) }, () => createWebEngineFor(config, undefined));
     }
     case "backup":
     case "restore": {

@@ -10,6 +10,8 @@ export type { ErrorCode } from "./errors.ts";
 export { definePlugin, defineSkill } from "./plugin/define.ts";
 export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, SettlementHooks, SettlementReceipt, SkillDefinition } from "./plugin/define.ts";
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
+// The feature modules merge their facets into PluginContext (ModuleFacets): their declarations come with the SDK's.
+export type { ModuleId } from "./modules.generated.ts";
 export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";

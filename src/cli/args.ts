@@ -7,22 +7,8 @@
 import { parseArgs } from "node:util";
 import { configFields, flagName } from "../config.ts";
 
-export interface CommandFlag {
-  readonly type: "string" | "boolean";
-  /** Shown in the command's --help, e.g. "N" or "TEXT"; booleans have none. */
-  readonly value?: string;
-  readonly help: string;
-}
-
-export interface CommandSpec {
-  readonly name: string;
-  /** The words after the command, as the help shows them: "[FILE]", "add|list|cancel [ID]". */
-  readonly words?: string;
-  /** Most positional words the command takes (0: none). */
-  readonly maxWords: number;
-  readonly summary: string;
-  readonly flags: Readonly<Record<string, CommandFlag>>;
-}
+export type { CommandFlag, CommandSpec } from "../module/command-spec.ts";
+import type { CommandSpec } from "../module/command-spec.ts";
 
 export interface ParsedCommand {
   /** The command's own flags by name (kebab-case, as typed). */

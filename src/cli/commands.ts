@@ -1,8 +1,10 @@
 /**
  * @module cli/commands — every `tollbooth` command's words and own flags, read by the one parser
  * (cli/args.ts) and shown by `tollbooth COMMAND --help`. The settings flags (config.ts) are
- * accepted by every command besides these.
+ * accepted by every command besides these. A feature module brings its own commands (module/define.ts).
  */
+import { composeModules } from "../module/compose.ts";
+import { modules } from "../modules.generated.ts";
 import type { CommandSpec } from "./args.ts";
 
 const limit = { type: "string", value: "N", help: "how many of the latest (default 20)" } as const;
@@ -43,47 +45,6 @@ const specs: readonly CommandSpec[] = [
       note: { type: "string", value: "TEXT", help: "e.g. the refund transaction" },
     },
   },
-  {
-    name: "tickets",
-    words: "add | list | cancel ID",
-    maxWords: 2,
-    summary: "Post a capital ticket (prints it as JSON with its id), list open tickets, or cancel one (records a refund due on each paid seat).",
-    flags: {
-      title: { type: "string", value: "T", help: "add: the ticket's title" },
-      summary: { type: "string", value: "S", help: "add: what buyers see before paying" },
-      terms: { type: "string", value: "T", help: "add: the terms, sold by capital.ticket" },
-      seats: { type: "string", value: "N", help: "add: seats on the ticket" },
-      "seat-price": { type: "string", value: "USD", help: "add: price of one seat (default 1.00)" },
-      "expires-in": { type: "string", value: "DURATION", help: "add: 30m, 48h, 7d (at most 90 days)" },
-      all: { type: "boolean", help: "list: every ticket, not only open ones" },
-    },
-  },
-  {
-    name: "commitments",
-    maxWords: 0,
-    summary: "Seat commitments with payer, transaction, contact and refund state.",
-    flags: {
-      ticket: { type: "string", value: "ID", help: "only this ticket's" },
-      all: { type: "boolean", help: "released holds too" },
-      "mark-refund-paid": { type: "string", value: "ID", help: "the operator paid this commitment's refund by hand (with --note)" },
-      note: { type: "string", value: "TX", help: "e.g. the refund transaction" },
-    },
-  },
-  {
-    name: "directory",
-    words: "add | list | remove ID | check ID",
-    maxWords: 2,
-    summary: "List an agent by hand or from its A2A agent card (read through the guarded fetcher), list every listing, remove one or check one now.",
-    flags: {
-      name: { type: "string", value: "N", help: "add: the agent's name" },
-      description: { type: "string", value: "D", help: "add: what it does" },
-      endpoint: { type: "string", value: "URL", help: "add: where it answers" },
-      contact: { type: "string", value: "C", help: "add: how to reach its operator" },
-      tags: { type: "string", value: "a,b", help: "add: comma-separated tags" },
-      card: { type: "string", value: "URL", help: "add: read the listing from this agent card" },
-    },
-  },
-  { name: "quotes", maxWords: 0, summary: "Recent job.quote answers: decision, price, whether run, payer, goal.", flags: { limit } },
   {
     name: "pause",
     maxWords: 0,
@@ -156,4 +117,7 @@ const specs: readonly CommandSpec[] = [
   },
 ];
 
-export const commands: ReadonlyMap<string, CommandSpec> = new Map(specs.map((spec) => [spec.name, spec]));
+/** The feature modules' commands (each module's `commands`), after the core's; a name taken twice fails here. */
+const moduleSpecs = composeModules(modules, { commands: specs.map((s) => s.name) }).flatMap((m) => (m.commands ?? []).map((c) => c.spec));
+
+export const commands: ReadonlyMap<string, CommandSpec> = new Map([...specs, ...moduleSpecs].map((spec) => [spec.name, spec]));

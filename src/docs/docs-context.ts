@@ -3,14 +3,14 @@
  * payments offered, the server's state and the features' live figures. The free-route table
  * (free-routes.ts) and each document's renderer (playbook.ts, …) both read it.
  */
-import type { CapitalDocs } from "../capital/service.ts";
-import type { DirectoryDocs } from "../directory/service.ts";
 import type { JobsInfo } from "../jobs/setup.ts";
+import type { ModuleDocumentContext } from "../module/define.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
 import type { Catalogue } from "./catalogue.ts";
 
-export interface DocsContext {
+/** Every module's docs (`capital`, …) come in through ModuleDocumentContext (module/define.ts). */
+export interface DocsContext extends ModuleDocumentContext {
   readonly catalogue: Catalogue;
   readonly payments: PaymentInfo;
   readonly baseUrl: string;
@@ -21,9 +21,6 @@ export interface DocsContext {
   readonly features: Readonly<Record<string, { available: boolean; detail?: string }>>;
   /** Job limits, live load and the 7-day figures (absent in documents rendered without a server). */
   readonly jobs?: JobsInfo;
-  /** The capital board and the directory (absent in documents rendered without a server). */
-  readonly capital?: CapitalDocs;
-  readonly directory?: DirectoryDocs;
   /** The request's query string (paged documents). */
   readonly query?: URLSearchParams;
 }

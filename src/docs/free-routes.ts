@@ -8,18 +8,15 @@ import { didDocumentPath } from "../x402/offer-receipt.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobFigureNeeds } from "../jobs/setup.ts";
 import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
+import type { ModuleDocument } from "../module/define.ts";
 import type { DocsContext } from "./docs-context.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";
 import { renderOpenApi } from "./openapi.ts";
 import { renderCircle, renderPlaybook } from "./playbook.ts";
 
-export interface FreeRoute {
-  readonly path: string;
-  readonly contentType: "application/json" | "text/plain" | "text/markdown";
-  readonly summary: string;
+/** A free document of the core, or a module's (module/define.ts ModuleDocument: path, type, summary, caching, query). */
+export interface FreeRoute extends Omit<ModuleDocument, "render"> {
   readonly render: (docs: DocsContext) => unknown | Promise<unknown>;
-  /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
-  readonly cacheSeconds?: number;
   /**
    * Everything the document reads that can change while the server runs, as one key: while it is
    * unchanged the last rendered text is served again. Absent: rendered on every request.
@@ -32,8 +29,6 @@ export interface FreeRoute {
   readonly heldForMs?: number;
   /** The live job figures the document reads (loaded from the job store before rendering). */
   readonly readsJobs?: JobFigureNeeds;
-  /** Query parameters the document reads (listed in OpenAPI). */
-  readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
 }
 
 /** Documents built from the registry, prices and networks alone (fixed while serving) and the base URL. */
@@ -49,7 +44,6 @@ function featuresKey(features: DocsContext["features"]): string {
 const capabilitiesInputs = (docs: DocsContext) =>
   `${docs.manager.openForWork ? "open" : JSON.stringify(docs.manager.pauseReason)} ${docs.jobs?.activeJobs() ?? 0} ${featuresKey(docs.features)}`;
 
-const notServed = (what: string) => ({ ok: false, error: "NOT_FOUND", status: 404, message: `The ${what} is not served by this document renderer.` });
 
 function capabilities(docs: DocsContext) {
   const { catalogue, payments, manager } = docs;
@@ -186,7 +180,7 @@ function trust(docs: DocsContext) {
   };
 }
 
-function about(docs: DocsContext) {
+function about(docs: DocsContext, freeRoutes: readonly FreeRoute[]) {
   const figures = docs.jobs?.stats();
   return {
     ok: true,
@@ -254,7 +248,7 @@ const agentCardRoute = (path: string): FreeRoute => ({
   cacheSeconds: 300,
 });
 
-export const freeRoutes: readonly FreeRoute[] = [
+const openingRoutes = (freeRoutes: readonly FreeRoute[]): readonly FreeRoute[] => [
   {
     path: "/health",
     contentType: "application/json",
@@ -292,7 +286,7 @@ export const freeRoutes: readonly FreeRoute[] = [
     reusedWhile: () => "",
   },
   { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs, readsJobs: { active: true } },
-  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: about, readsJobs: { stats: true } },
+  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: (docs) => about(docs, freeRoutes), readsJobs: { stats: true } },
   { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust, readsJobs: { active: true, stats: true } },
   { path: "/ads.md", contentType: "text/markdown", summary: "Plain-text advertisement of what is sold here", render: adsMd },
   { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402, reusedWhile: byBaseUrl },
@@ -301,23 +295,25 @@ export const freeRoutes: readonly FreeRoute[] = [
   { path: "/recipes.md", contentType: "text/markdown", summary: "One copy-paste recipe per operation", render: renderRecipesMd, reusedWhile: byBaseUrl },
   { path: "/workflows.md", contentType: "text/markdown", summary: "How calls, payments and jobs fit together", render: renderWorkflowsMd, reusedWhile: byBaseUrl },
   { path: "/pilot.md", contentType: "text/markdown", summary: "Your first paid call, step by step", render: renderPilotMd, reusedWhile: byBaseUrl },
-  { path: "/v1/capital", contentType: "application/json", summary: "Capital board: open tickets, seats left, seat price, how to commit", render: (docs) => docs.capital?.board(docs.baseUrl) ?? notServed("capital board") },
-  { path: "/v1/capital/tickets", contentType: "application/json", summary: "Free summaries of open capital tickets (terms are sold by capital.ticket)", render: (docs) => docs.capital?.tickets(docs.baseUrl) ?? notServed("capital board") },
-  { path: "/v1/directory", contentType: "application/json", summary: "Directory: what it lists, counts, tags, how to be listed", render: (docs) => docs.directory?.overview(docs.baseUrl) ?? notServed("directory") },
-  {
-    path: "/v1/directory/listings",
-    contentType: "application/json",
-    summary: "Directory listings, paged, filtered by tag or skill; never contact details",
-    render: (docs) => docs.directory?.listings(docs.query ?? new URLSearchParams()) ?? notServed("directory"),
-    query: [
-      { name: "tag", description: "Only listings with this tag (case-insensitive).", schema: { type: "string", maxLength: 40 } },
-      { name: "skill", description: "Only listings selling this skill id (case-insensitive).", schema: { type: "string", maxLength: 80 } },
-      { name: "offset", description: "Listings to skip (default 0); next_offset gives the next page.", schema: { type: "integer", minimum: 0 } },
-      { name: "limit", description: "Page size (default 20, at most 100).", schema: { type: "integer", minimum: 1, maximum: 100 } },
-    ],
-  },
+];
+
+/** After the modules' documents: the circle, the playbook and the agent card. */
+const closingRoutes: readonly FreeRoute[] = [
   { path: "/v1/circle", contentType: "application/json", summary: "Peer sellers: this seller and the listed peers, with how to join", render: renderCircle },
   { path: "/v1/playbook", contentType: "application/json", summary: "How an agent buys here, step by step, generated from the registry", render: renderPlaybook },
   agentCardRoute("/agent-card.json"),
   agentCardRoute("/.well-known/agent-card.json"),
 ];
+
+/**
+ * The free documents: the core's, each feature module's (`freeDocuments`, in module order) and the
+ * closing ones. /openapi.json and /v1/about list the very list they are part of.
+ */
+export function freeRoutesWith(moduleDocuments: readonly FreeRoute[]): readonly FreeRoute[] {
+  const routes: FreeRoute[] = [];
+  routes.push(...openingRoutes(routes), ...moduleDocuments, ...closingRoutes);
+  return routes;
+}
+
+/** The core's documents alone (renderers without a server, tests). */
+export const freeRoutes: readonly FreeRoute[] = freeRoutesWith([]);

@@ -2,12 +2,10 @@
  * @module plugin/context — the capabilities a plugin's `run` receives. Deliberately no wallet,
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
-import type { CapitalFacet } from "../capital/board.ts";
 import type { CrawlFacet } from "../crawl/crawl-facet.ts";
-import type { DirectoryFacet } from "../directory/service.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import type { Logger } from "../log.ts";
-import type { QuoteAccess } from "../quotes/quote-access.ts";
+import type { ModuleFacets } from "../module/define.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PluginStore } from "../store/plugin-kv.ts";
 import type { WebEngine } from "../web/engine.ts";
@@ -24,7 +22,8 @@ export interface SkillSummary {
   readonly available: boolean;
 }
 
-export interface PluginContext {
+/** Each feature module's facet (`capital`, …) comes in through ModuleFacets (module/define.ts, merged in by its module.ts). */
+export interface PluginContext extends ModuleFacets {
   /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -40,12 +39,6 @@ export interface PluginContext {
   readonly skills: () => readonly SkillSummary[];
   /** The language model, when the operator configured one (`llm.configured`). */
   readonly llm: ModelAccess;
-  /** The capital board: tickets for sale and seat reservations (capital.ticket, capital.commit). */
-  readonly capital: CapitalFacet;
-  /** The directory's listings and checks, read-only (directory.intro, network.peer_survey). */
-  readonly directory: DirectoryFacet;
-  /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
-  readonly quotes: QuoteAccess;
   /** web/crawl's crawls, bound to this call's payer (absent where no crawl service runs). */
   readonly crawls?: CrawlFacet;
   readonly requestId: string;

@@ -1,0 +1,165 @@
+/**
+ * @module module/define — the feature-module contract (issue 39). A feature is one folder whose
+ * `module.ts` calls `defineModule({ id, … })`; `npm run gen` lists it in src/modules.generated.ts and
+ * the front files (database.ts, app.ts, main.ts, errors.ts, the free documents) iterate that list and
+ * name no feature. Every field is data the front reads; none is a hook the module must remember to chain.
+ *
+ * A low room: it imports only types, from store/ and the leaves (errors.ts, log.ts); what a module's
+ * service needs beyond the store it names in the type of its `serve` parameter (the front's deps must
+ * satisfy it). What a module adds to the store, to a plugin's context and to the
+ * free documents' context it declares by merging into `ModuleStores`, `ModuleFacets` and `ModuleDocs`
+ * (as Hono's ContextVariableMap), next to its `defineModule` call.
+ */
+import type { CommandSpec } from "./command-spec.ts";
+import type { Logger } from "../log.ts";
+import type { Database, Migration } from "../store/db.ts";
+import type { Sql } from "../store/postgres.ts";
+import type { CoreStore } from "../store/store.ts";
+import type { ErrorSpec } from "../errors.ts";
+
+/** The store facets modules' tables add (`store.tickets`, …): each module merges its own in. */
+export interface ModuleStores {}
+
+/** What plugins receive from modules (`ctx.capital`, …): each module merges its own in. */
+export interface ModuleFacets {}
+
+/** What modules' free documents read (`docs.capital`, …): each module merges its own in. */
+export interface ModuleDocs {}
+
+/** The core tables and every module's: what a module's service and commands see. */
+export type ModuleStore = CoreStore & ModuleStores;
+
+export interface PgFamilyContext {
+  /** Runs `stop` before the pool ends (a family's background writes). */
+  onClose(stop: () => void | Promise<void>): void;
+  /** Reports a background write that failed (the service logs it). */
+  warn(message: string, error: Error): void;
+}
+
+/**
+ * A module's tables on both engines. The migration ids are the applied names recorded in
+ * `schema_migrations`: never renamed once shipped; the two engines list the same ids.
+ */
+export interface ModuleTables {
+  /** How messages name the family ("capital tickets"). */
+  readonly family: string;
+  readonly sqlite: readonly Migration[];
+  readonly postgres: readonly Migration[];
+  /** The store facets over the SQLite file (`dataDir` ":memory:" in tests). */
+  openSqlite(db: Database, dataDir: string): Partial<ModuleStores>;
+  /** The same facets over a PostgreSQL pool. */
+  openPostgres(sql: Sql, context: PgFamilyContext): Partial<ModuleStores> | Promise<Partial<ModuleStores>>;
+}
+
+/**
+ * What a running server hands every module's service. A module that needs more of the server (its
+ * configuration, the web engine, the payment gate, …) declares it in its `serve` parameter's type,
+ * `ModuleDeps & { web: WebEngine }`; app.ts passes one object that must satisfy every module's.
+ */
+export interface ModuleDeps {
+  readonly store: ModuleStore;
+  readonly log: Logger;
+  readonly now: () => Date;
+}
+
+/** Who one plugin call is for: the facet a module hands the call may depend on it. */
+export interface ModuleCall {
+  readonly payer?: string | undefined;
+  readonly origin?: string | undefined;
+  readonly requestId: string;
+  readonly now: () => Date;
+}
+
+/** A module inside a running server: built once at boot, stopped when the store closes. */
+export interface ModuleRuntime<F = unknown, D = unknown> {
+  /** What a plugin call receives as `ctx[id]`. */
+  facet?(call: ModuleCall): F;
+  /** What the module's free documents read as `docs[id]`. */
+  readonly docs?: D;
+  stop?(): void;
+}
+
+/** A free GET document the module serves (listed in /openapi.json like every free route). */
+export interface ModuleDocument {
+  readonly path: string;
+  readonly contentType: "application/json" | "text/plain" | "text/markdown";
+  readonly summary: string;
+  readonly render: (docs: ModuleDocumentContext) => unknown | Promise<unknown>;
+  /** Cacheable documents get Cache-Control with this max-age and an ETag (304 on If-None-Match). */
+  readonly cacheSeconds?: number;
+  /** Query parameters the document reads (listed in OpenAPI). */
+  readonly query?: readonly { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> }[];
+}
+
+/** What a module's free document is rendered from: the base URL, the query and the modules' docs. */
+export interface ModuleDocumentContext extends Partial<ModuleDocs> {
+  readonly baseUrl: string;
+  readonly query?: URLSearchParams;
+}
+
+/** What one run of a module's command gets; `C` is the configuration (config.ts's Config, as main.ts passes it), `W` the web engine. */
+export interface CommandContext<C = unknown, W = unknown> {
+  readonly config: C;
+  /** The positional words after the command. */
+  readonly words: readonly string[];
+  /** The command's own flags that carry a value. */
+  readonly flags: Readonly<Record<string, string | undefined>>;
+  /** Whether a boolean flag was given. */
+  on(name: string): boolean;
+  /** Opens the database of `--data` for this command and closes it after `use`. */
+  withStore<T>(use: (store: ModuleStore) => T | Promise<T>): Promise<T>;
+  /** Loads what makes the configured web engine (for commands that fetch; built only when called). */
+  loadWeb(): Promise<() => W>;
+}
+
+export interface ModuleCommand {
+  readonly spec: CommandSpec;
+  /** Its lines in `tollbooth help` (indented as the usage's other lines). */
+  readonly usage: string;
+  // Method syntax: a command states the configuration it reads (CommandContext<Pick<Config, "data">>).
+  run(context: CommandContext<any, any>): Promise<number>;
+}
+
+/** A route the module answers besides its free documents. */
+export interface ModuleRoute {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  handle(request: Request, runtime: ModuleRuntime): Response | Promise<Response>;
+}
+
+/** A periodic pass over the module's tables, run by the server while it serves. */
+export interface ModuleSweep {
+  readonly everyMs: number;
+  run(store: ModuleStore, now: Date): Promise<unknown>;
+}
+
+export interface TollboothModule<Id extends string = string> {
+  /** The folder's name: the one prefix of its tables, routes, errors and sweep. */
+  readonly id: Id;
+  readonly tables?: ModuleTables;
+  /** Its service inside a running server (method syntax: the parameter may ask for more than ModuleDeps). */
+  serve?(deps: ModuleDeps): ModuleRuntime;
+  readonly freeDocuments?: readonly ModuleDocument[];
+  readonly commands?: readonly ModuleCommand[];
+  readonly errors?: Readonly<Record<string, ErrorSpec>>;
+  readonly sweep?: ModuleSweep;
+  readonly routes?: readonly ModuleRoute[];
+}
+
+/** The identity: it keeps `id` a literal and checks the declaration against the contract. */
+export function defineModule<const M extends TollboothModule>(module: M): M {
+  return module;
+}
+
+/** What a module's service asks of the running server (its `serve` parameter's type). */
+export type ServeDepsOf<M> = M extends { serve?(deps: infer D): unknown } ? D : unknown;
+
+/** An error table whose codes stay literal (`keyof typeof table` is the module's codes). */
+export function defineErrors<const T extends Record<string, ErrorSpec>>(table: T): T {
+  return table;
+}
+
+/** The answer of a module's free document rendered where the module does not run (no server). */
+export function notServed(what: string) {
+  return { ok: false, error: "NOT_FOUND", status: 404, message: `The ${what} is not served by this document renderer.` };
+}

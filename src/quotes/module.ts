@@ -1,0 +1,30 @@
+/**
+ * @module quotes/module — custom work as one feature module: the quotes table, its error codes, the
+ * `ctx.quotes` facet (each call sees its own payer's quotes) and the `quotes` command.
+ */
+import type { Config } from "../config.ts";
+import { type CommandContext, defineModule } from "../module/define.ts";
+import { errors } from "./errors.ts";
+import { createQuoteAccess, type QuoteAccess } from "./quote-access.ts";
+import { tables } from "./tables.ts";
+
+declare module "../module/define.ts" {
+  interface ModuleFacets {
+    /** Custom-work quotes, seen as this call's payer sees them (job.quote and job.run.*). */
+    readonly quotes: QuoteAccess;
+  }
+}
+
+export default defineModule({
+  id: "quotes",
+  tables,
+  errors,
+  serve: ({ store }) => ({ facet: ({ payer, requestId, now }) => createQuoteAccess(store.quotes, { payer, requestId, now }) }),
+  commands: [
+    {
+      spec: { name: "quotes", maxWords: 0, summary: "Recent job.quote answers: decision, price, whether run, payer, goal.", flags: { limit: { type: "string", value: "N", help: "how many of the latest (default 20)" } } },
+      usage: "  quotes [--limit N]     list recent job.quote answers (decision, price, run or open, payer, goal)",
+      run: async ({ config, flags }: CommandContext<Config>) => (await import("./quotes-cli.ts")).listQuotesForCli(config, Number(flags.limit ?? 20)),
+    },
+  ],
+});
