@@ -185,7 +185,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     case "refunds": {
-      const { runRefundsCli } = await import("./refunds/cli.ts");
+      const { runRefundsCli } = await import("./cli/refunds.ts");
       return runRefundsCli(config, { all: on("all"), markPaid: flag("mark-paid"), note: flag("note") });
     }
     case "receipts": {

@@ -8,17 +8,17 @@ import { importGraph } from "./import-graph.ts";
 
 /** Bottom first. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ["brief", "json-depth.ts", "log.ts", "logs", "module-errors.generated.ts", "runtime", "store"],
+  ["brief", "fetch-identity", "json-depth.ts", "log.ts", "logs", "module-errors.generated.ts", "runtime", "store"],
   ["deploy", "errors.ts", "memory-valve.ts"],
   ["module", "x402"],
-  ["plugin"],
+  ["plugin", "refunds"],
   ["paid-call", "web"],
   ["http", "search", "crawl"],
   ["config.ts"],
   ["configured-payments.ts", "log-output.ts", "evidence", "jobs"],
   ["a2a", "buyer"],
   ["database.ts", "docs"],
-  ["admin", "directory", "refunds", "mcp", "llm"],
+  ["admin", "directory", "mcp", "llm"],
   ["capital", "quotes", "grounding"],
   ["modules.generated.ts", "module-tables.generated.ts"],
   ["app.ts", "sdk.ts"],

@@ -13,14 +13,9 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from "puppeteer-core";
 import { outcomeWithin } from "./outcome-within.ts";
-import { type ContextLane, prepareRenderPage, type RequestGuard } from "./render-page.ts";
+import { type ContextLane, prepareRenderPage, type RenderTab } from "./render-page.ts";
 
-/** One caller's tab in a render context: used by exactly one render or screenshot, then closed. */
-export interface RenderTab {
-  page: Page;
-  lane: ContextLane;
-  guard: RequestGuard;
-}
+export type { RenderTab };
 
 export interface RenderContext {
   context: BrowserContext;

@@ -4,7 +4,6 @@
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */
 import type { CDPSession, HTTPResponse, Page, Protocol } from "puppeteer-core";
-import type { RenderTab } from "./render-context.ts";
 import { ApiError } from "../../errors.ts";
 import type { NavigationCheck, RenderedPage } from "./contract.ts";
 import { outcomeWithin } from "./outcome-within.ts";
@@ -14,6 +13,13 @@ import { type TargetPolicy, vetTarget } from "../fetch/target-guard.ts";
  * Request types text extraction never needs, failed before they are sent (CDP resource types).
  * Stylesheets and scripts stay: pages' scripts may wait on them to build content.
  */
+/** One caller's tab in a render context (render-context.ts): used by exactly one render or screenshot, then closed. */
+export interface RenderTab {
+  page: Page;
+  lane: ContextLane;
+  guard: RequestGuard;
+}
+
 export const BLOCKED_RESOURCE_TYPES: readonly Protocol.Network.ResourceType[] = [
   "Image",
   "Media",

@@ -1,5 +1,5 @@
 /**
- * @module refunds/cli — `tollbooth refunds`: jobs whose payment was settled at acceptance
+ * @module cli/refunds — `tollbooth refunds`: jobs whose payment was settled at acceptance
  * and that then failed through our fault. Where the network has a refund key the server pays
  * them itself (refunds/payer.ts) and the transaction is shown here; otherwise the operator
  * pays them from the pay-to wallet and marks them with `--mark-paid JOB_ID --note TX`.
