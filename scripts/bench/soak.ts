@@ -193,7 +193,7 @@ const slope = (key: "ours" | "bare") => {
   const sxx = points.reduce((sum, p) => sum + (p.minute - mx) ** 2, 0);
   return sxy / sxx / MB;
 };
-console.log(`RSS slope after minute 1: ${slope("ours").toFixed(2)} MiB a minute (NaN under 3 minutes)`);
+console.log(`RSS slope after minute 1: ${slope("ours").toFixed(2)} MiB a minute (NaN with fewer than two minute samples after the first)`);
 console.log(
   `bare Elysia, same run:   idle ${mb(bareIdle.rss)}, peak ${mb(bareAtEnd.peak)}, 5 s after the load ${mb(bareSettled)}, slope ${slope("bare").toFixed(2)} MiB a minute; ours minus bare: peak ${mb(atEnd.peak - bareAtEnd.peak)}, idle after load ${mb(settled - bareSettled)}`,
 );
