@@ -9,12 +9,16 @@
  * The pages come from a loopback page site in this process. It prints the server's RSS every
  * minute, its peak (kernel high-water mark), RSS after the first minute and at the end of the
  * load, the answers by status and error code, and the log's size.
- * Targets: peak < 300 MB; RSS at the end within 10% of its level after the first minute. They are about the
+ * Beside it, in the same run, a bare Elysia server (bare-elysia.ts) answers /health to one client of its own:
+ * its idle RSS, peak, RSS after the load and slope are the floor of the runtime and framework alone.
+ * The slope is the least-squares fit of the per-minute RSS samples after the first minute (MiB a minute).
+ * Targets (issue 41): peak < 200 MiB, idle after the load < 120 MiB, flat (slope near 0). They are about the
  * shipped executable (`npm run build`, then `--binary dist/tollbooth`): from source every thread loads its modules
  * unbundled and unminified, and the peak is ~25-40 MiB higher under the same load.
  *
  *   node_modules/.bin/bun scripts/bench/soak.ts [--minutes 15] [--clients 8] [--binary dist/tollbooth] [--server-args "..."]
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,8 +55,17 @@ const work = mkdtempSync(join(tmpdir(), "tb-soak-"));
 const logPath = join(work, "server.log");
 const server = await startServerProcess({ data: join(work, "data"), logPath, binary: binary || undefined, args: [...loadBenchArgs, ...serverArgs] });
 
+const bare = spawn(process.execPath, [join(import.meta.dir, "bare-elysia.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+const barePort = await new Promise<number>((resolve, reject) => {
+  bare.stdout!.on("data", (chunk: Buffer) => {
+    const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+    if (port) resolve(Number(port));
+  });
+  bare.once("exit", (code) => reject(new Error(`bare Elysia exited with ${code}`)));
+});
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => void server.kill().then(() => process.exit(130)));
+  process.on(signal, () => void server.kill().then(() => (bare.kill(), process.exit(130))));
 }
 
 // Warm-up: pages the engine refuses (bot challenges, too complex) are left out of the mix.
@@ -112,7 +125,8 @@ console.log(
 );
 console.log(`machine: ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start (shared: other work slows the load, not the memory figures)`);
 const idle = readRss(server.pid);
-console.log(`server RSS idle after warm-up: ${mb(idle.rss)} (high-water mark so far ${mb(idle.peak)})`);
+const bareIdle = readRss(bare.pid!);
+console.log(`server RSS idle after warm-up: ${mb(idle.rss)} (high-water mark so far ${mb(idle.peak)}); bare Elysia ${mb(bareIdle.rss)}`);
 
 const started = performance.now();
 const endAt = started + minutes * 60_000;
@@ -120,6 +134,8 @@ let afterFirstMinute = NaN;
 let minute = 0;
 let sampledPeak = 0;
 let callsAtMinute = 0;
+/** RSS at each minute after the first (ours, bare Elysia), for the slopes. */
+const minuteSamples: { minute: number; ours: number; bare: number }[] = [];
 const sampler = setInterval(() => {
   const { rss } = readRss(server.pid);
   sampledPeak = Math.max(sampledPeak, rss);
@@ -127,11 +143,16 @@ const sampler = setInterval(() => {
   if (elapsed >= minute + 1) {
     minute++;
     if (minute === 1) afterFirstMinute = rss;
-    console.log(`  minute ${String(minute).padStart(2)}: RSS ${mb(rss).padStart(8)}   ${((calls - callsAtMinute) / 60).toFixed(0)} calls/s`);
+    const bareRss = readRss(bare.pid!).rss;
+    minuteSamples.push({ minute, ours: rss, bare: bareRss });
+    console.log(`  minute ${String(minute).padStart(2)}: RSS ${mb(rss).padStart(8)}   ${((calls - callsAtMinute) / 60).toFixed(0)} calls/s   (bare Elysia ${mb(bareRss)})`);
     callsAtMinute = calls;
   }
 }, 1000);
 
+const bareClient = (async () => {
+  while (performance.now() < endAt) await fetch(`http://127.0.0.1:${barePort}/health`).then((r) => r.arrayBuffer(), () => undefined);
+})();
 await Promise.all(
   Array.from({ length: clients }, async () => {
     while (performance.now() < endAt) {
@@ -144,10 +165,14 @@ await Promise.all(
     }
   }),
 );
+await bareClient;
 clearInterval(sampler);
 const atEnd = readRss(server.pid);
+const bareAtEnd = readRss(bare.pid!);
 await Bun.sleep(5000);
 const settled = readRss(server.pid).rss;
+const bareSettled = readRss(bare.pid!).rss;
+bare.kill();
 const seconds = (performance.now() - started) / 1000 - 5;
 
 console.log(`\n${calls} calls in ${(seconds / 60).toFixed(1)} min (${(calls / seconds).toFixed(0)}/s), load average ${loadavg()[0]!.toFixed(1)} at end`);
@@ -158,7 +183,20 @@ console.log(`errors (≥ 400 or no answer): ${errors}`);
 console.log(`peak RSS:                ${mb(atEnd.peak)} (kernel high-water mark; sampled max ${mb(sampledPeak)})   target < 300 MB (${(atEnd.peak / 1e6).toFixed(0)} MB)`);
 console.log(`RSS after first minute:  ${mb(afterFirstMinute)}`);
 console.log(`RSS at end of load:      ${mb(atEnd.rss)}   ${(((atEnd.rss - afterFirstMinute) / afterFirstMinute) * 100).toFixed(1)}% from the first minute (target within 10%)`);
-console.log(`RSS 5 s after the load:  ${mb(settled)}`);
+console.log(`RSS 5 s after the load:  ${mb(settled)} (idle after load; target < 120 MiB)`);
+const slope = (key: "ours" | "bare") => {
+  const points = minuteSamples.filter((p) => p.minute > 1);
+  if (points.length < 2) return NaN;
+  const mx = points.reduce((sum, p) => sum + p.minute, 0) / points.length;
+  const my = points.reduce((sum, p) => sum + p[key], 0) / points.length;
+  const sxy = points.reduce((sum, p) => sum + (p.minute - mx) * (p[key] - my), 0);
+  const sxx = points.reduce((sum, p) => sum + (p.minute - mx) ** 2, 0);
+  return sxy / sxx / MB;
+};
+console.log(`RSS slope after minute 1: ${slope("ours").toFixed(2)} MiB a minute (NaN with fewer than two minute samples after the first)`);
+console.log(
+  `bare Elysia, same run:   idle ${mb(bareIdle.rss)}, peak ${mb(bareAtEnd.peak)}, 5 s after the load ${mb(bareSettled)}, slope ${slope("bare").toFixed(2)} MiB a minute; ours minus bare: peak ${mb(atEnd.peak - bareAtEnd.peak)}, idle after load ${mb(settled - bareSettled)}`,
+);
 console.log(`log: ${(statSync(logPath).size / MB).toFixed(1)} MiB`);
 
 await server.stop();

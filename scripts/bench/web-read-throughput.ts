@@ -12,6 +12,10 @@
  *        [--server-args "--memory-soft-limit-mb 0"] (further server flags)
  *        [--binary PATH] (the server is that compiled executable, `PATH serve`, as shipped: bundled and minified, which a
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
+ *        [--reference PATH] (a second compiled executable, e.g. the previous main's build: the two take turns for
+ *        [--rounds N] rounds (default 2) and each figure is printed beside the reference's from the same run)
+ * It also times extraction alone (extractHtmlSync on this process's thread) over the pages the reads used, and
+ * prints the server's CPU a read as a multiple of it: what a read costs beyond extracting its page.
  * Server CPU is also split by thread name (/proc/PID/task): extraction threads ("Worker"), the server's
  * thread, the engine's collector, JIT and allocator threads. The load (this process: page site and
  * clients) runs on the same cores, so its CPU per read is printed too.
@@ -201,22 +205,28 @@ async function startBinaryServer(binary: string, dataDir: string, extractWorkers
   };
 }
 
-async function runParent(): Promise<void> {
-  process.env.TB_BENCH_SERVER_ARGS = flag("server-args", "");
-  const reads = Number(flag("reads", "10000"));
-  const clients = Number(flag("clients", "16"));
-  const format = flag("format", "text");
-  const profileDir = flag("profile", "");
-  const extractWorkers = flag("extract-workers", "");
-  const smol = process.argv.includes("--smol");
-  const binary = flag("binary", "");
-  const devSet = "/work/shared/bench/extraction/data/html";
-  const pagesDir = flag("pages", existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages"));
-  const pages = loadPages(pagesDir);
-  if (pages.length === 0) throw new Error(`no .html or .html.gz pages in ${pagesDir}`);
+interface RunOptions {
+  reads: number;
+  clients: number;
+  format: string;
+  extractWorkers: string;
+  smol: boolean;
+  profileDir: string;
+  pagesDir: string;
+}
 
-  const site = servePages(pages.map((page) => page.bytes));
+/** One server's figures, for the comparison beside a reference binary. */
+interface RunFigures {
+  server: string;
+  rate: number;
+  cpuPerRead: number;
+  /** The pages every read of this run used (those the server did not refuse in warm-up). */
+  usable: number[];
+}
 
+/** Starts a server (the binary at `binary`, else the source in a child), reads the pages, prints its figures and stops it. */
+async function measureServer(binary: string, pages: { bytes: Uint8Array }[], site: ReturnType<typeof Bun.serve>, options: RunOptions): Promise<RunFigures> {
+  const { reads, clients, format, extractWorkers, smol, profileDir, pagesDir } = options;
   const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
   const logFd = openSync(join(work, "server.log"), "w");
   const server = binary ? await startBinaryServer(binary, join(work, "data"), extractWorkers, logFd) : await startSourceServer(join(work, "data"), extractWorkers, logFd, profileDir, smol);
@@ -321,14 +331,92 @@ async function runParent(): Promise<void> {
   );
 
   await server.stop();
+  closeSync(logFd);
+  rmSync(work, { recursive: true, force: true });
+  return { server: binary || "source", rate, cpuPerRead, usable };
+}
+
+async function runParent(): Promise<void> {
+  process.env.TB_BENCH_SERVER_ARGS = flag("server-args", "");
+  const binary = flag("binary", "");
+  const reference = flag("reference", "");
+  const rounds = Number(flag("rounds", reference ? "2" : "1"));
+  const devSet = "/work/shared/bench/extraction/data/html";
+  const options: RunOptions = {
+    reads: Number(flag("reads", "10000")),
+    clients: Number(flag("clients", "16")),
+    format: flag("format", "text"),
+    profileDir: flag("profile", ""),
+    extractWorkers: flag("extract-workers", ""),
+    smol: process.argv.includes("--smol"),
+    pagesDir: flag("pages", existsSync(devSet) ? devSet : join(import.meta.dir, "..", "..", "test", "fixtures", "pages")),
+  };
+  const pages = loadPages(options.pagesDir);
+  if (pages.length === 0) throw new Error(`no .html or .html.gz pages in ${options.pagesDir}`);
+  const site = servePages(pages.map((page) => page.bytes));
+
+  // With --reference, the two servers take turns (reference first in even rounds, second in odd ones),
+  // so a change in the machine's load falls on both.
+  const runs: { role: "tested" | "reference"; figures: RunFigures }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order: ("tested" | "reference")[] = !reference ? ["tested"] : round % 2 === 0 ? ["reference", "tested"] : ["tested", "reference"];
+    for (const role of order) {
+      if (reference) console.log(`\n── round ${round + 1}/${rounds}: ${role} ${role === "reference" ? reference : binary || "source"}`);
+      runs.push({ role, figures: await measureServer(role === "reference" ? reference : binary, pages, site, options) });
+    }
+  }
+  const tested = runs.filter((run) => run.role === "tested").map((run) => run.figures);
+  if (reference) {
+    const referenceRuns = runs.filter((run) => run.role === "reference").map((run) => run.figures);
+    console.log(`\nthis server beside the reference (${reference}), same run, ${rounds} alternating rounds:`);
+    tested.forEach((t, k) => {
+      const r = referenceRuns[k]!;
+      console.log(
+        `  round ${k + 1}: ${t.rate.toFixed(1)} vs ${r.rate.toFixed(1)} reads/s (${(t.rate / r.rate).toFixed(2)}×), server CPU ${t.cpuPerRead.toFixed(2)} vs ${r.cpuPerRead.toFixed(2)} ms a read (${(t.cpuPerRead / r.cpuPerRead).toFixed(2)}×)`,
+      );
+    });
+    const sum = (figures: RunFigures[], key: "rate" | "cpuPerRead") => figures.reduce((total, f) => total + f[key], 0);
+    console.log(
+      `  all rounds: throughput ${(sum(tested, "rate") / sum(referenceRuns, "rate")).toFixed(2)}× the reference's, server CPU a read ${(sum(tested, "cpuPerRead") / sum(referenceRuns, "cpuPerRead")).toFixed(2)}× (target ≤ 1.00)`,
+    );
+  }
+
+  // Extraction alone on this thread over the pages the reads used, as the reads used them (evenly): the CPU a read costs beyond it is the server's.
+  const usable = tested.at(-1)!.usable;
+  const alone = await extractionAloneMs(usable.map((i) => new TextDecoder().decode(pages[i]!.bytes)), options.format);
+  const meanTested = tested.reduce((total, f) => total + f.cpuPerRead, 0) / tested.length;
+  console.log(
+    `\nextraction alone (extractHtmlSync on this thread, same ${usable.length} pages, format ${options.format}): ${alone.toFixed(2)} ms CPU a page (mean); server CPU a read ${meanTested.toFixed(2)} ms = ${(meanTested / alone).toFixed(2)}× extraction alone (target ≤ 1.5)`,
+  );
+
   // How fast this machine was in this run, on the issue's own reference (with the server stopped).
   // Imported here, not at the top: the server child runs this file too and must not load happy-dom.
   const { readabilityMedianMs } = await import("./readability-reference.ts");
   const gauge = await readabilityMedianMs(pages.map((page) => new TextDecoder().decode(page.bytes)));
   console.log(`  machine      Readability on happy-dom, median ${gauge.toFixed(1)} ms a page over these pages (the issue measured ~27 ms on its machine)`);
-  closeSync(logFd);
   await site.stop(true);
-  rmSync(work, { recursive: true, force: true });
+}
+
+/** Mean CPU (user + system, this process) of one extraction, after a warm-up pass; three timed passes over the pages. */
+async function extractionAloneMs(html: string[], format: string): Promise<number> {
+  // Loaded here: the server child runs this file too, and its RSS must not carry the extractor.
+  const { extractHtmlSync } = await import("../../src/web/extract/extract.ts");
+  const url = "http://127.0.0.1/page.html";
+  const once = () => {
+    for (const page of html) {
+      try {
+        extractHtmlSync({ html: page, url, markdown: format === "markdown" });
+      } catch {
+        // A page the server refused would not be here; one the extractor refuses costs what it cost.
+      }
+    }
+  };
+  once();
+  const passes = 3;
+  const before = process.cpuUsage();
+  for (let pass = 0; pass < passes; pass++) once();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / (passes * html.length);
 }
 
 if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "");

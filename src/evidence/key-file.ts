@@ -6,6 +6,7 @@
  * new one can be signed with a retired key. A running server notices a rotation within a second.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { join } from "node:path";
 import type { JWK } from "jose";
 import { jose } from "./jose-lazy.ts";
@@ -47,6 +48,11 @@ interface KeyFile {
 export interface SigningKey {
   readonly kid: string;
   readonly key: CryptoKey;
+  /**
+   * The same private key for node:crypto's synchronous `sign`: an evidence signature then costs a third of
+   * the CPU it took through WebCrypto's promise and jose's checks (scripts/bench/evidence-signing.ts).
+   */
+  readonly privateKey: KeyObject;
 }
 
 export interface EvidenceKeys {
@@ -101,7 +107,7 @@ function readKeyFile(path: string): KeyFile {
 /** The signing key of a stored key that still has its private half. */
 export async function signingKeyFrom(stored: StoredKey): Promise<SigningKey> {
   const key = await (await jose()).importJWK(stored.private!, "EdDSA");
-  return { kid: stored.kid, key: key as CryptoKey };
+  return { kid: stored.kid, key: key as CryptoKey, privateKey: createPrivateKey({ key: stored.private as JsonWebKey, format: "jwk" }) };
 }
 
 const signingKeyOf = (file: KeyFile) => signingKeyFrom(file.keys.find((k) => k.kid === file.current)!);

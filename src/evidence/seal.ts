@@ -4,7 +4,7 @@
  * `attestation: {jws, kid}`, as does each noted item of a batch and each noted read of a search's
  * results; anything else passes unchanged.
  */
-import { jose } from "./jose-lazy.ts";
+import { sign } from "node:crypto";
 import type { EvidenceKeys, SigningKey } from "./key-file.ts";
 import { notedFactsOf } from "./notes.ts";
 import type { Attestation, AttestationError } from "./attestation-schema.ts";
@@ -21,14 +21,16 @@ export interface EvidenceSeal {
   seal(result: unknown, call: SealCall): Promise<unknown>;
 }
 
-const encoder = new TextEncoder();
+const base64url = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 
+/**
+ * A compact JWS (RFC 7515) over the statement's canonical JSON, written by hand: the same bytes as jose's
+ * CompactSign with this protected header (Ed25519 signatures are deterministic), signed synchronously.
+ */
 export async function signStatement(statement: EvidenceStatement, signing: SigningKey): Promise<Attestation> {
-  const { CompactSign } = await jose();
-  const jws = await new CompactSign(encoder.encode(canonicalStatement(statement)))
-    .setProtectedHeader({ alg: "EdDSA", typ: evidenceJwsType, kid: signing.kid })
-    .sign(signing.key);
-  return { jws, kid: signing.kid };
+  const signingInput = `${base64url(JSON.stringify({ alg: "EdDSA", typ: evidenceJwsType, kid: signing.kid }))}.${base64url(canonicalStatement(statement))}`;
+  const signature = sign(null, Buffer.from(signingInput, "ascii"), signing.privateKey).toString("base64url");
+  return { jws: `${signingInput}.${signature}`, kid: signing.kid };
 }
 
 /**

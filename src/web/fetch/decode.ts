@@ -116,12 +116,12 @@ export function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function isValidUtf8(bytes: Uint8Array): boolean {
+/** The bytes as UTF-8 when they are valid UTF-8 (decoded once: checking first and decoding again read a page twice). */
+function strictUtf8(bytes: Uint8Array): string | undefined {
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return true;
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -151,6 +151,8 @@ export function decodeText(bytes: Uint8Array, kind: SourceKind, headerCharset: s
     if (encoding && encoding !== "replacement") return { text: new TextDecoder(encoding).decode(bytes), encoding };
     if (iconv.encodingExists(label)) return { text: iconv.decode(Buffer.from(bytes), label), encoding: label };
   }
-  if (kind === "json" || isValidUtf8(bytes)) return { text: new TextDecoder("utf-8").decode(bytes), encoding: "utf-8" };
+  if (kind === "json") return { text: new TextDecoder("utf-8").decode(bytes), encoding: "utf-8" };
+  const utf8 = strictUtf8(bytes);
+  if (utf8 !== undefined) return { text: utf8, encoding: "utf-8" };
   return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
 }

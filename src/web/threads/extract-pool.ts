@@ -58,9 +58,12 @@ export const DEFAULT_IDLE_COLLECT_AFTER_MS = 250;
 /**
  * Default characters of HTML between forced collections on a thread (see collectBudget). One thread over
  * the dev set four times (extraction-thread-memory.ts --rounds 4, shared machine): 360K 3.56 ms of CPU a
- * page, high-water 125 MiB; 1M 3.20 ms, 130 MiB; 2M 3.08 ms, 134 MiB; never 3.51 ms, 159 MiB.
+ * page, high-water 125 MiB; 1M 3.20 ms, 130 MiB; 2M 3.08 ms, 134 MiB; never 3.51 ms, 159 MiB. Those collections
+ * were Bun.gc(true); the budget's are now bun:jsc's fullGC (runtime/memory.ts collectGarbageKeepingPace), which
+ * costs so little that it runs twice as often: one thread over the dev set, loaded machine, one run: 500K 7.1 ms a
+ * page, high-water 140-141 MiB; 1M 6.7-6.9 ms, 145-147 MiB; Bun.gc(true) at 1M 8.8-9.9 ms, 129-133 MiB.
  */
-export const DEFAULT_COLLECT_BUDGET = 1_000_000;
+export const DEFAULT_COLLECT_BUDGET = 500_000;
 
 export interface ExtractPool {
   readonly size: number;

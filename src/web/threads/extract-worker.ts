@@ -4,7 +4,7 @@
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
-import { collectGarbage } from "../../runtime/memory.ts";
+import { collectGarbage, collectGarbageKeepingPace } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
 import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
@@ -14,7 +14,14 @@ import { serveThreadRequests } from "./thread-worker.ts";
 let pacer: CollectionPacer | undefined;
 let idleCollector: IdleCollector | undefined;
 
-function collect(): void {
+/** At the budget, under load: a collection that frees and keeps the thread's pace (runtime/memory.ts). */
+function collectAtBudget(): void {
+  collectGarbageKeepingPace();
+  pacer?.collected();
+}
+
+/** When the thread idles: a collection that gives the memory back too. */
+function collectWhenIdle(): void {
   collectGarbage();
   pacer?.collected();
 }
@@ -22,7 +29,7 @@ function collect(): void {
 /** The pool's settings arrive with every request; the first sets the thread up. */
 function pacerFor(request: ExtractRequest): CollectionPacer {
   if (pacer) return pacer;
-  if (request.idleCollectAfterMs > 0) idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect });
+  if (request.idleCollectAfterMs > 0) idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectWhenIdle });
   return (pacer = new CollectionPacer(request.collectBudget));
 }
 
@@ -31,7 +38,7 @@ serveThreadRequests(
     const paced = pacerFor(request);
     idleCollector?.busy();
     const { html, url, markdown, selector, ignoreSelectors } = request;
-    if (paced.before(html.length)) collect();
+    if (paced.before(html.length)) collectAtBudget();
     try {
       return extractHtmlSync({
         html,
@@ -45,8 +52,8 @@ serveThreadRequests(
     }
   },
   () => {
-    const due = pacer?.due() === true;
-    if (due) collect();
-    idleCollector?.idle(due);
+    if (pacer?.due() === true) collectAtBudget();
+    // A collection at the budget gave nothing back to the system: the idle one still runs.
+    idleCollector?.idle(false);
   },
 );
