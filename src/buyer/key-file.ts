@@ -5,7 +5,8 @@
  * each family looks like is the family's (x402/evm/buyer.ts, x402/avm/buyer.ts).
  */
 import { readFileSync, statSync } from "node:fs";
-import { type BuyerKey, buyerFamily } from "../x402/buyer-family.ts";
+import { buyerFamily } from "../x402/buyer-families.ts";
+import type { BuyerKey } from "../x402/buyer-family.ts";
 
 export type { BuyerKey };
 

@@ -5,7 +5,7 @@
  * domain; Algorand: Algorand addresses for payTo and any fee payer), and a price within the
  * per-call and daily caps.
  */
-import { buyerFamily } from "../x402/buyer-family.ts";
+import { buyerFamily } from "../x402/buyer-families.ts";
 import { type Family, findKnownNetwork, type NetworkInfo, normalizeNetwork } from "../x402/networks.ts";
 import { BuyerRefusal } from "./key-file.ts";
 

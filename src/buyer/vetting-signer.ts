@@ -6,7 +6,7 @@
  * MCP buyer.
  */
 import { x402Client } from "@x402/core/client";
-import { buyerFamily } from "../x402/buyer-family.ts";
+import { buyerFamily } from "../x402/buyer-families.ts";
 import { type BuyerKey, BuyerRefusal } from "./key-file.ts";
 import { type Requirement, vetOffer } from "./offer.ts";
 import { checkSignedOffer, type PaidTerms, type TermsCheck } from "./signed-terms.ts";

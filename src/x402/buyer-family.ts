@@ -2,11 +2,9 @@
  * @module x402/buyer-family — what a payment family gives the buyer (src/buyer/): how its key file
  * reads, which offer fields it needs before signing, and how the official x402 client signs with
  * its key. The chain libraries stay inside the family folders (evm/buyer.ts, avm/buyer.ts); the
- * buyer reaches them only through `buyerFamily(name)`.
+ * buyer reaches them only through `buyerFamily(name)` (buyer-families.ts).
  */
 import type { x402Client } from "@x402/core/client";
-import { avmBuyer } from "./avm/buyer.ts";
-import { evmBuyer } from "./evm/buyer.ts";
 
 /** A buyer's signing key, as the family read it from the key file. */
 export interface BuyerKey {
@@ -39,12 +37,4 @@ export interface BuyerFamily {
   offerProblem(offer: BuyerOffer, payer: string): string | undefined;
   /** Registers the official client's scheme for `network`, signing with `key`. */
   registerSigner(client: x402Client, key: BuyerKey, network: `${string}:${string}`, options: BuyerSignOptions): void;
-}
-
-const buyers: Readonly<Record<string, BuyerFamily>> = { evm: evmBuyer, avm: avmBuyer };
-
-export function buyerFamily(name: string): BuyerFamily {
-  const family = buyers[name];
-  if (!family) throw new Error(`no buyer side for payment family "${name}"`);
-  return family;
 }
