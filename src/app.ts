@@ -122,6 +122,9 @@ export function createApp(deps: AppDeps) {
     log: log.child({ component: "crawl" }),
     now,
     evidenceKeys: deps.evidenceKeys,
+    // Written to the ledger, paid by the refund payer's next pass where the network has a refund key.
+    receipts: store.receipts,
+    refunds: store.deliveryRefunds,
     onClose: (stop) => store.onClose(stop),
     ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
   });

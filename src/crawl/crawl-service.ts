@@ -10,9 +10,13 @@ import { ApiError } from "../errors.ts";
 import type { EvidenceKeys } from "../evidence/key-file.ts";
 import { contextOf } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
+import { formatDollars } from "../plugin/price.ts";
 import type { Logger } from "../log.ts";
+import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
+import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
 import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
+import { createCrawlRefunds, crawlPaidOf } from "./crawl-refund.ts";
 import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
 import type { CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
 import { createCrawlWebhooks } from "./crawl-webhook.ts";
@@ -59,6 +63,7 @@ export function crawlView(row: CrawlRow): Record<string, unknown> {
     created_at: row.createdAt,
     finished_at: row.finishedAt,
     expires_at: new Date(row.expiresMs).toISOString(),
+    ...(row.refundMicros !== null && row.refundMicros > 0 ? { refund_due_usd: formatDollars(row.refundMicros) } : {}),
     ...(active ? { retry_after_sec: 2 } : {}),
   };
 }
@@ -71,22 +76,37 @@ export function createCrawlService(options: {
   readonly now: () => Date;
   readonly evidenceKeys: EvidenceKeys;
   readonly seal?: (result: object, payment: CrawlPayment | null) => Promise<unknown>;
+  /** The settled receipts, and the ledger the pages a crawl did not read are refunded through (crawl-refund.ts). */
+  readonly receipts?: Pick<ReceiptStore, "get">;
+  readonly refunds?: Pick<DeliveryRefunds, "recordDue">;
   /** Runs `stop` when the store closes. */
   readonly onClose: (stop: () => void) => void;
 }): CrawlService {
   const { config, store, log, now } = options;
   const webhooks = createCrawlWebhooks({ keys: options.evidenceKeys, log, now, allowLoopbackTargets: config.unsafeAllowLoopbackTargets });
+  const refunds = options.refunds ? createCrawlRefunds({ store, ledger: options.refunds, now }) : undefined;
+  const refundEnded = (row: CrawlRow) =>
+    void refunds?.record(row).catch((error: Error) => log.warn("crawl refund not recorded yet (the sweep retries)", { crawl_id: row.id, error: error.message }));
   const worker = createCrawlWorker({
     store,
     web: options.web,
     log,
     now,
-    events: webhooks,
+    events: {
+      page: webhooks.page,
+      ended: (row) => {
+        refundEnded(row);
+        webhooks.ended(row);
+      },
+    },
     ...(options.seal ? { seal: options.seal } : {}),
     options: { lanes: config.crawlLanes, perHost: config.crawlPerHost, hostDelayMs: config.crawlHostDelayMs, leaseMs: config.crawlLeaseSec * 1000 },
   });
   worker.start();
-  const sweep = () => void store.purgeExpired(now().getTime()).catch((error: Error) => log.warn("crawl purge failed", { error: error.message }));
+  const sweep = () => {
+    void store.purgeExpired(now().getTime()).catch((error: Error) => log.warn("crawl purge failed", { error: error.message }));
+    void refunds?.sweep().catch((error: Error) => log.warn("crawl refunds sweep failed", { error: error.message }));
+  };
   sweep();
   const timer = setInterval(sweep, sweepEveryMs);
   timer.unref?.();
@@ -118,7 +138,8 @@ export function createCrawlService(options: {
     },
     async release(accepted, receipt) {
       const payment: CrawlPayment = { network: receipt.network, transaction: receipt.transaction, requestId: call.requestId, resourceUrl: new URL("/v1/web/crawl", accepted.status_url).toString() };
-      if (await store.release(accepted.crawl_id, payment)) worker.wake();
+      const paid = receipt.paymentId ? crawlPaidOf(await options.receipts?.get(receipt.paymentId), call.requestId) : undefined;
+      if (await store.release(accepted.crawl_id, payment, paid)) worker.wake();
     },
     drop: (accepted) => store.drop(accepted.crawl_id),
   });
@@ -155,8 +176,9 @@ export function createCrawlService(options: {
       context.route = "/v1/web/crawl/:id";
       try {
         const row = await crawlFor(store, request, id, now().getTime());
-        await store.cancel(row.id, now());
+        const cancelled = await store.cancel(row.id, now());
         const after = (await store.get(row.id)) ?? row;
+        if (cancelled) refundEnded(after);
         return jsonResponse(withRequestId(crawlView(after), context.id), 200, { "Cache-Control": "no-store" });
       } catch (error) {
         return errorResponse(error, context, log);

@@ -18,7 +18,9 @@ import {
   type RawCrawl,
   SKIP_LEFTOVERS_SQL,
   FINISH_SET_SQL,
+  REFUND_SET_SQL,
   toClaimed,
+  UNRECORDED_REFUNDS_SQL,
   toCrawlRow,
 } from "./crawl-store.ts";
 
@@ -58,8 +60,11 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
         }
       });
     },
-    async release(id, payment) {
-      return (await sql`UPDATE crawls SET status = 'queued', payment = ${JSON.stringify(payment)} WHERE id = ${id} AND status = 'held'`).count > 0;
+    async release(id, payment, paid) {
+      return (
+        (await sql`UPDATE crawls SET status = 'queued', payment = ${JSON.stringify(payment)}, paid = ${paid ? JSON.stringify(paid) : null}, paid_micros = ${paid?.micros ?? null}
+          WHERE id = ${id} AND status = 'held'`).count > 0
+      );
     },
     async drop(id) {
       await sql`DELETE FROM crawls WHERE id = ${id} AND status = 'held'`;
@@ -142,13 +147,14 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
       return rows.map(toCrawlRow);
     },
     async cancel(id, at) {
-      const cancelled = (await sql`UPDATE crawls SET status = 'cancelled', finished_at = ${at.toISOString()} WHERE id = ${id} AND status IN ('queued', 'running')`).count > 0;
+      const cancelled =
+        (await sql`UPDATE crawls SET status = 'cancelled', finished_at = ${at.toISOString()}, ${sql.unsafe(REFUND_SET_SQL)} WHERE id = ${id} AND status IN ('queued', 'running')`).count > 0;
       if (cancelled) await sql.unsafe(SKIP_LEFTOVERS_SQL.replace("$id", "$1"), [id]);
       return cancelled;
     },
     async fail(id, error, at) {
       return (
-        (await sql`UPDATE crawls SET status = 'failed', finished_at = ${at.toISOString()}, error_code = ${error.code}, error_message = ${error.message} WHERE id = ${id} AND status IN ('queued', 'running')`)
+        (await sql`UPDATE crawls SET status = 'failed', finished_at = ${at.toISOString()}, error_code = ${error.code}, error_message = ${error.message}, ${sql.unsafe(REFUND_SET_SQL)} WHERE id = ${id} AND status IN ('queued', 'running')`)
           .count > 0
       );
     },
@@ -158,6 +164,10 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
     },
     async purgeExpired(nowMs) {
       return (await sql`DELETE FROM crawls WHERE expires_ms <= ${nowMs}`).count;
+    },
+    unrecordedRefunds: async () => (await sql.unsafe<RawCrawl[]>(UNRECORDED_REFUNDS_SQL)).map(toCrawlRow),
+    async refundRecorded(id) {
+      await sql`UPDATE crawls SET refund_recorded = 1 WHERE id = ${id}`;
     },
   };
 }

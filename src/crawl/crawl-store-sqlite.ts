@@ -17,7 +17,9 @@ import {
   type RawCrawl,
   SKIP_LEFTOVERS_SQL,
   FINISH_SET_SQL,
+  REFUND_SET_SQL,
   toClaimed,
+  UNRECORDED_REFUNDS_SQL,
   toCrawlRow,
 } from "./crawl-store.ts";
 
@@ -126,8 +128,12 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
         for (const seed of seeds) insertUrl.run(crawl.id, seed.url, seed.depth, seed.kind ?? "page", 0);
       }).immediate();
     },
-    async release(id, payment) {
-      return db.prepare("UPDATE crawls SET status = 'queued', payment = ? WHERE id = ? AND status = 'held'").run(JSON.stringify(payment), id).changes > 0;
+    async release(id, payment, paid) {
+      return (
+        db
+          .prepare("UPDATE crawls SET status = 'queued', payment = ?, paid = ?, paid_micros = ? WHERE id = ? AND status = 'held'")
+          .run(JSON.stringify(payment), paid ? JSON.stringify(paid) : null, paid?.micros ?? null, id).changes > 0
+      );
     },
     async drop(id) {
       db.prepare("DELETE FROM crawls WHERE id = ? AND status = 'held'").run(id);
@@ -159,14 +165,14 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
       return rows.map(toCrawlRow);
     },
     async cancel(id, at) {
-      const cancelled = db.prepare("UPDATE crawls SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')").run(at.toISOString(), id).changes > 0;
+      const cancelled = db.prepare(`UPDATE crawls SET status = 'cancelled', finished_at = ?, ${REFUND_SET_SQL} WHERE id = ? AND status IN ('queued', 'running')`).run(at.toISOString(), id).changes > 0;
       if (cancelled) skipLeftovers.run({ id });
       return cancelled;
     },
     async fail(id, error, at) {
       return (
         db
-          .prepare("UPDATE crawls SET status = 'failed', finished_at = ?, error_code = ?, error_message = ? WHERE id = ? AND status IN ('queued', 'running')")
+          .prepare(`UPDATE crawls SET status = 'failed', finished_at = ?, error_code = ?, error_message = ?, ${REFUND_SET_SQL} WHERE id = ? AND status IN ('queued', 'running')`)
           .run(at.toISOString(), error.code, error.message, id).changes > 0
       );
     },
@@ -178,6 +184,10 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     },
     async purgeExpired(nowMs) {
       return db.prepare("DELETE FROM crawls WHERE expires_ms <= ?").run(nowMs).changes;
+    },
+    unrecordedRefunds: async () => db.prepare<RawCrawl, []>(UNRECORDED_REFUNDS_SQL).all().map(toCrawlRow),
+    async refundRecorded(id) {
+      db.prepare("UPDATE crawls SET refund_recorded = 1 WHERE id = ?").run(id);
     },
   };
 }

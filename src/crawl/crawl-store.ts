@@ -28,6 +28,19 @@ export interface CrawlPayment {
   readonly resourceUrl?: string;
 }
 
+/** The settled payment a crawl's undelivered pages are refunded from (crawl-refund.ts). */
+export interface CrawlPaid {
+  /** The receipt id: the refund's id, so it is recorded once however many instances end the crawl. */
+  readonly paymentId: string;
+  readonly payer: string;
+  readonly network: string;
+  readonly transaction: string | null;
+  readonly operationId: string;
+  readonly requestId: string;
+  /** What was settled, in USD micros. */
+  readonly micros: number;
+}
+
 /** Held: created by a paid call whose payment has not settled yet; no URL of it is claimed. */
 export type StoredCrawlStatus = CrawlStatus | "held";
 
@@ -52,6 +65,11 @@ export interface CrawlRow {
   readonly deadlineMs: number;
   readonly expiresMs: number;
   readonly finishedAt: string | null;
+  readonly paid: CrawlPaid | null;
+  /** Set when the crawl ends: the paid micros of the pages not read, owed back to the payer. */
+  readonly refundMicros: number | null;
+  /** The refund was written to the delivery refunds ledger. */
+  readonly refundRecorded: boolean;
 }
 
 export interface NewCrawl {
@@ -114,8 +132,8 @@ export interface CrawlPage {
 export interface CrawlStore {
   /** A held crawl and its first frontier entries. */
   create(crawl: NewCrawl, seeds: readonly FrontierEntry[]): Promise<void>;
-  /** held → queued once its payment settled; false when it is not held (gone, already released). */
-  release(id: string, payment: CrawlPayment): Promise<boolean>;
+  /** held → queued once its payment settled (`paid`: what its undelivered pages are refunded from); false when it is not held (gone, already released). */
+  release(id: string, payment: CrawlPayment, paid?: CrawlPaid): Promise<boolean>;
   /** Deletes a held crawl whose payment did not settle. */
   drop(id: string): Promise<void>;
   get(id: string): Promise<CrawlRow | undefined>;
@@ -137,6 +155,10 @@ export interface CrawlStore {
   pages(id: string, afterSeq: number, max: number): Promise<CrawlPage[]>;
   /** Deletes the crawls (with frontier and pages) that expired; answers how many. */
   purgeExpired(nowMs: number): Promise<number>;
+  /** Ended crawls with a refund due not yet written to the ledger (an instance stopped in between). */
+  unrecordedRefunds(): Promise<CrawlRow[]>;
+  /** The crawl's refund is in the ledger. */
+  refundRecorded(id: string): Promise<void>;
 }
 
 /** The crawls row as both engines store it. */
@@ -162,6 +184,9 @@ export interface RawCrawl {
   deadline_ms: number;
   expires_ms: number;
   finished_at: string | null;
+  paid: string | null;
+  refund_micros: number | string | null;
+  refund_recorded: number;
 }
 
 export interface RawClaim {
@@ -192,6 +217,9 @@ export function toCrawlRow(r: RawCrawl): CrawlRow {
     deadlineMs: Number(r.deadline_ms),
     expiresMs: Number(r.expires_ms),
     finishedAt: r.finished_at,
+    paid: r.paid ? (JSON.parse(r.paid) as CrawlPaid) : null,
+    refundMicros: r.refund_micros === null ? null : Number(r.refund_micros),
+    refundRecorded: Number(r.refund_recorded) === 1,
   };
 }
 
@@ -222,7 +250,11 @@ export function crawlTablesSql(dialect: { serial: string; int8: string }): strin
       created_at TEXT NOT NULL,
       deadline_ms ${dialect.int8} NOT NULL,
       expires_ms ${dialect.int8} NOT NULL,
-      finished_at TEXT
+      finished_at TEXT,
+      paid TEXT,
+      paid_micros ${dialect.int8},
+      refund_micros ${dialect.int8},
+      refund_recorded INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX crawls_active ON crawls (status);
     CREATE INDEX crawls_expiry ON crawls (expires_ms);
@@ -273,8 +305,18 @@ export const SKIP_LEFTOVERS_SQL = `UPDATE crawl_urls SET state = 'skipped' WHERE
 export const NOTHING_LEFT_SQL = `NOT EXISTS (SELECT 1 FROM crawl_urls u WHERE u.crawl_id = crawls.id AND u.state IN ('pending', 'leased')
       AND (u.budgeted = 1 OR u.kind = 'sitemaps' OR crawls.used < crawls.limit_pages))`;
 
+/**
+ * The SET of every end (completed, failed, cancelled): the paid share of the limit's pages not read
+ * (inline errors and URLs never fetched included) is owed back, rounded down to a micro.
+ */
+export const REFUND_SET_SQL = `refund_micros = CASE WHEN paid_micros IS NULL THEN NULL ELSE paid_micros * (limit_pages - fetched) / limit_pages END`;
+
+/** The ended crawls whose refund due is not in the ledger yet. */
+export const UNRECORDED_REFUNDS_SQL = `SELECT * FROM crawls WHERE refund_micros > 0 AND refund_recorded = 0 AND status IN ('completed', 'failed', 'cancelled') ORDER BY finished_at LIMIT 100`;
+
 /** The SET of a crawl that ends: completed, or failed when not one page could be read. */
-export const FINISH_SET_SQL = `status = CASE WHEN fetched = 0 THEN 'failed' ELSE 'completed' END,
+export const FINISH_SET_SQL = `${REFUND_SET_SQL},
+      status = CASE WHEN fetched = 0 THEN 'failed' ELSE 'completed' END,
       stop_reason = CASE WHEN $now >= deadline_ms THEN 'deadline' WHEN used >= limit_pages THEN 'limit' ELSE 'frontier_empty' END,
       error_code = CASE WHEN fetched = 0 THEN 'CRAWL_NO_PAGES' END,
       error_message = CASE WHEN fetched = 0 THEN 'Not one page of the site could be read (see the pages for each error).' END`;
