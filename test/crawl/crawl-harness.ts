@@ -1,7 +1,7 @@
 /** What the crawl tests share: a crawl put straight into a store (held, then released as a settled payment would), a worker on it, and a wait for its end. */
 import { randomBytes } from "node:crypto";
 import type { CrawlRequest } from "../../src/crawl/crawl-schemas.ts";
-import type { CrawlRow, CrawlStore, FrontierEntry } from "../../src/crawl/crawl-store.ts";
+import type { CrawlPaid, CrawlRow, CrawlStore, FrontierEntry } from "../../src/crawl/crawl-store.ts";
 import { type CrawlWorker, type CrawlWorkerDeps, createCrawlWorker } from "../../src/crawl/crawl-worker.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { createWebEngine, type WebEngine } from "../../src/web/engine.ts";
@@ -11,7 +11,7 @@ export const USER_AGENT = "Tollbooth/0.1 (+https://tollbooth.example/contact)";
 export const loopbackEngine = (): WebEngine => createWebEngine({ userAgent: USER_AGENT, allowLoopbackTargets: true });
 
 /** A running crawl of `request` from its start page (links only unless the request says otherwise); its id. */
-export async function startStoredCrawl(store: CrawlStore, request: CrawlRequest, options: { deadlineMs?: number } = {}): Promise<string> {
+export async function startStoredCrawl(store: CrawlStore, request: CrawlRequest, options: { deadlineMs?: number; paid?: CrawlPaid } = {}): Promise<string> {
   const id = `crawl_${randomBytes(16).toString("hex")}`;
   const now = Date.now();
   const seeds: FrontierEntry[] = [
@@ -22,7 +22,7 @@ export async function startStoredCrawl(store: CrawlStore, request: CrawlRequest,
     { id, request, payer: null, tokenSha256: "0".repeat(64), limit: request.limit ?? 100, createdAt: new Date(now).toISOString(), deadlineMs: now + (options.deadlineMs ?? 600_000), expiresMs: now + 3_600_000 },
     seeds,
   );
-  await store.release(id, { network: null, transaction: null });
+  await store.release(id, { network: null, transaction: null }, options.paid);
   return id;
 }
 
