@@ -43,6 +43,7 @@ import type { WebEngine } from "./web/engine.ts";
 import type { SearchEngine } from "./search/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
+import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
@@ -63,6 +64,8 @@ export interface AppDeps {
   readonly now?: () => Date;
   /** Refund senders for the job worker (payments on, a network with a refund key). */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
+  /** Records a delivery refund due and pays it at once where it can (else the store's ledger, paid by the next pass). */
+  readonly deliveryRefunds?: Pick<DeliveryRefunds, "recordDue">;
   /** The language model for model skills (absent: none configured). */
   readonly llm?: ModelAccess;
   /** The keys that sign evidence results. */
@@ -122,9 +125,8 @@ export function createApp(deps: AppDeps) {
     log: log.child({ component: "crawl" }),
     now,
     evidenceKeys: deps.evidenceKeys,
-    // Written to the ledger, paid by the refund payer's next pass where the network has a refund key.
     receipts: store.receipts,
-    refunds: store.deliveryRefunds,
+    refunds: deps.deliveryRefunds ?? store.deliveryRefunds,
     onClose: (stop) => store.onClose(stop),
     ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
   });

@@ -202,6 +202,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   }
   const { info, gate, refundSenders } = setup;
   const payDeliveryRefunds = "payDeliveryRefunds" in setup ? setup.payDeliveryRefunds : undefined;
+  const deliveryRefunds = "deliveryRefunds" in setup ? setup.deliveryRefunds : undefined;
   const settlers = gate ? await (await import("./x402/settler-addresses.ts")).settlerAddresses(gate.state.networks) : [];
   const heartbeat = await startHeartbeat(store.instances, { settlers, warn: (message, error) => log.warn(message, { error: error.message }) });
   const payments = metrics ? metrics.instrumentPayments(setup.payments) : setup.payments;
@@ -236,7 +237,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   // The port signed evidence names without --public-url: --port until the server listens (--port 0 picks one).
   const listening = { port: config.port };
   const search = searchEngineFor(config);
-  const { app, freeAnswers } = createApp({ config, registry, store, web, search, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(llm ? { llm } : {}) });
+  const { app, freeAnswers } = createApp({ config, registry, store, web, search, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(deliveryRefunds ? { deliveryRefunds } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);

@@ -46,6 +46,8 @@ export interface PaymentSetup {
   readonly refundSenders: ReadonlyMap<string, RefundSender>;
   /** Pays the delivery refunds still unpaid on networks with a refund key (run with reconcile); absent with payments off. */
   readonly payDeliveryRefunds?: () => Promise<void>;
+  /** Records a delivery refund due and starts paying it at once where the network has a refund key (web/crawl's). */
+  readonly deliveryRefunds?: Pick<DeliveryRefunds, "recordDue">;
 }
 
 /**
@@ -92,6 +94,6 @@ export async function setUpPayments(
     info: paymentInfoFor(networks),
     gate,
     refundSenders,
-    ...(paying ? { payDeliveryRefunds: paying.pass } : {}),
+    ...(paying ? { payDeliveryRefunds: paying.pass, deliveryRefunds: paying.refunds } : {}),
   };
 }
