@@ -1,7 +1,10 @@
 /**
  * web.crawl sold over HTTP, MCP and A2A from the one registry, paid by the official x402 client on
  * anvil: the exact price of its limit, a crawl that starts only once paid and is then read by the
- * payer with the access token the paid answer carried, its pages signed.
+ * payer with the access token the paid answer carried, its pages signed. It pays for what is
+ * delivered: a crawl that reads fewer pages than its limit (a small site, a cancel) records the paid
+ * share of the rest as a refund due, paid back from the refund account; one that reads its limit
+ * records none.
  * @see issue 42
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
@@ -12,16 +15,31 @@ import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
 import type { SiteServer } from "../support/site-server.ts";
 import { startTreeSite } from "../crawl/crawl-site.ts";
+import { NETWORK } from "../x402/evm-fixture.ts";
+
+interface CrawlStatus {
+  status: string;
+  counts: { fetched: number };
+  refund_due_usd?: string;
+  pages: { ok: boolean; attestation?: { jws: string } }[];
+}
 
 describe("paid web.crawl", () => {
   let site: SiteServer;
+  let small: SiteServer;
+  let slow: SiteServer;
   let stage: PaidStage;
   let buyer: x402Client;
   let mcp: Client;
 
   beforeAll(async () => {
     site = startTreeSite(20);
-    stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000", "--crawl-host-delay-ms", "0"] });
+    // 3 pages: /, /p/0, /p/1.
+    small = startTreeSite(2);
+    // Its Crawl-delay holds the crawl long enough to be cancelled after its first page.
+    slow = startTreeSite(20);
+    slow.set("/robots.txt", "User-agent: *\nCrawl-delay: 30\nAllow: /\n", "text/plain");
+    stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000", "--crawl-host-delay-ms", "0"], refundAccount: true });
     buyer = stage.officialBuyer();
     mcp = new Client({ name: "web-crawl-paid-test", version: "1.0.0" });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stage.base}/mcp`)));
@@ -30,6 +48,8 @@ describe("paid web.crawl", () => {
     await mcp?.close();
     await stage?.stop();
     await site?.stop();
+    await small?.stop();
+    await slow?.stop();
   });
 
   const buyerBalance = () => stage.fx.token.balanceOf(stage.fx.buyer.address);
@@ -38,7 +58,7 @@ describe("paid web.crawl", () => {
   async function pollUntilDone(crawlId: string, token: string) {
     for (let i = 0; i < 300; i++) {
       const res = await fetch(`${stage.base}/v1/web/crawl/${crawlId}`, { headers: { authorization: `Bearer ${token}` } });
-      const body = (await res.json()) as { status: string; counts: { fetched: number }; pages: { ok: boolean; attestation?: { jws: string } }[] };
+      const body = (await res.json()) as CrawlStatus;
       if (!["queued", "running"].includes(body.status)) return body;
       await Bun.sleep(100);
     }
@@ -64,8 +84,53 @@ describe("paid web.crawl", () => {
       expect(done.status).toBe("completed");
       expect(done.counts.fetched).toBe(3);
       expect(done.pages.every((p) => p.ok && typeof p.attestation?.jws === "string")).toBe(true);
+      expect(done.refund_due_usd).toBeUndefined();
       expect(await buyerBalance()).toBe(before - 9_000n);
     }
+    // Each read its whole limit: nothing is owed back.
+    expect((await stage.service.store.deliveryRefunds.list()).filter((r) => r.operationId === "web.crawl")).toEqual([]);
+  }, 120_000);
+
+  /** The crawl's refund once paid back (the refund payer pays it as soon as it is recorded). */
+  async function paidBack(quotedMicros: number) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const refunds = (await stage.service.store.deliveryRefunds.list()).filter((r) => r.operationId === "web.crawl" && r.quotedMicros === quotedMicros);
+      if (refunds.every((r) => r.state === "paid") || Date.now() > deadline) return refunds;
+      await Bun.sleep(200);
+    }
+  }
+
+  it("a crawl of a site smaller than its limit records the pages not read as a refund due, paid back to the payer", async () => {
+    const before = await buyerBalance();
+    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { limit: 5, max_depth: 5, sitemap: "skip", url: small.url("/") });
+    expect(paid.offer.accepts[0]!.amount).toBe("15000");
+    expect(paid.offer.accepts[0]!.scheme).toBe("exact");
+    expect(paid.offer.resource.description).toContain("refund due");
+    expect(paid.settled).toBe(true);
+    const crawlId = /crawl_[0-9a-f]{32}/.exec(paid.text)![0];
+    const token = /ct_[A-Za-z0-9_-]{43}/.exec(paid.text)![0];
+    const done = await pollUntilDone(crawlId, token);
+    expect(done).toMatchObject({ status: "completed", stop_reason: "frontier_empty", counts: { fetched: 3 }, refund_due_usd: "0.006" });
+    // 15,000 paid for 5 pages, 3 read: 2 × 3,000 back.
+    expect(await paidBack(15_000)).toMatchObject([{ network: NETWORK, quotedMicros: 15_000, priceMicros: 6_000, state: "paid" }]);
+    expect(await buyerBalance()).toBe(before - 9_000n);
+  }, 120_000);
+
+  it("a cancelled crawl records the rest of its limit as a refund due, paid back", async () => {
+    const before = await buyerBalance();
+    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { limit: 4, max_depth: 5, sitemap: "skip", url: slow.url("/") });
+    expect(paid.offer.accepts[0]!.amount).toBe("12000");
+    const crawlId = /crawl_[0-9a-f]{32}/.exec(paid.text)![0];
+    const token = /ct_[A-Za-z0-9_-]{43}/.exec(paid.text)![0];
+    const res = await fetch(`${stage.base}/v1/web/crawl/${crawlId}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    const cancelled = (await res.json()) as CrawlStatus;
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.counts.fetched).toBeLessThan(4);
+    const owed = (12_000 * (4 - cancelled.counts.fetched)) / 4;
+    expect(cancelled.refund_due_usd).toBe(String(owed / 1_000_000));
+    expect(await paidBack(12_000)).toMatchObject([{ quotedMicros: 12_000, priceMicros: owed, state: "paid" }]);
+    expect(await buyerBalance()).toBe(before - 12_000n + BigInt(owed));
   }, 120_000);
 
   it("answers 202 over HTTP", async () => {

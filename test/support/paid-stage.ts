@@ -13,7 +13,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
 import type { RunningService } from "../../src/boot.ts";
 import type algosdk from "algosdk";
-import { type EvmFixture, NETWORK, startEvmFixture } from "../x402/evm-fixture.ts";
+import { type EvmFixture, NETWORK, startEvmFixture, USDC } from "../x402/evm-fixture.ts";
 import { ALGO, algorandX402, type FakeAlgod, newAlgodAccount, startFakeAlgod } from "./algod.ts";
 import { startPaidServiceWith } from "./paid-service.ts";
 import { type SiteServer, startSiteServer } from "./site-server.ts";
@@ -25,6 +25,8 @@ export interface PaidStage {
   readonly base: string;
   /** The official x402 client for `key` (the funded buyer's by default), paying the fixture's USDC on its network. */
   officialBuyer(key?: `0x${string}`): x402Client;
+  /** The refund account (with `refundAccount`): delivery refunds are paid from it. */
+  readonly refunder?: { readonly key: `0x${string}`; readonly address: `0x${string}` };
   stop(): Promise<void>;
 }
 
@@ -35,14 +37,20 @@ export interface PaidStageOptions {
   readonly args?: readonly string[];
   /** --unsafe-allow-loopback-targets (default true: the web endpoints read the tests' loopback sites). */
   readonly loopbackTargets?: boolean;
+  /** A refund account holding USDC, its key configured on the network (refunds are paid from it). */
+  readonly refundAccount?: boolean;
 }
 
 export async function startPaidStage(options: PaidStageOptions = {}): Promise<PaidStage> {
   const fx = await startEvmFixture();
   const args = [...(options.plugins ? ["--plugins", options.plugins] : []), ...(options.args ?? [])];
-  const { service, base } = await startPaidServiceWith(fx.config(), ":memory:", { args, loopbackTargets: options.loopbackTargets ?? true });
+  const refunder = options.refundAccount ? await fx.anvil.fundedAccount() : undefined;
+  if (refunder) await fx.token.mint(refunder.address, USDC);
+  const x402 = fx.config({}, refunder ? { refundPrivateKey: refunder.key } : {});
+  const { service, base } = await startPaidServiceWith(x402, ":memory:", { args, loopbackTargets: options.loopbackTargets ?? true });
   return {
     fx,
+    ...(refunder ? { refunder } : {}),
     service,
     base,
     officialBuyer(key = fx.buyer.key) {
