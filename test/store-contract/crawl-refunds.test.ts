@@ -112,6 +112,25 @@ for (const engine of engines) {
     );
 
     it(
+      "a crawl that read nothing (failed) owes all it was paid; one past its deadline owes the pages it had no time for",
+      withInstances(engine, async ({ one, two }) => {
+        const nothing = paidOf(6_000);
+        const failed = await startStoredCrawl(one.crawls, { url: start, limit: 2, sitemap: "skip" }, { paid: nothing });
+        await deliver(one.crawls, 0, 1);
+        expect(await one.crawls.finish(Date.now(), failed)).toMatchObject([{ status: "failed", refundMicros: 6_000 }]);
+        const late = paidOf(9_000);
+        const slow = await startStoredCrawl(one.crawls, { url: `${start}slow/`, limit: 3, sitemap: "skip" }, { paid: late, deadlineMs: 60_000 });
+        await enqueued(one.crawls, slow, 2);
+        await deliver(one.crawls, 1);
+        expect(await two.crawls.finish(Date.now() + 120_000, slow)).toMatchObject([{ status: "completed", stopReason: "deadline", refundMicros: 6_000 }]);
+        await two.refunds.sweep();
+        const due = await one.ledger.list();
+        expect(due.map((r) => [r.id, r.priceMicros]).sort()).toEqual([[nothing.paymentId, 6_000], [late.paymentId, 6_000]].sort());
+      }),
+      60_000,
+    );
+
+    it(
       "a crawl that read its whole limit owes nothing; an unpaid crawl records nothing",
       withInstances(engine, async ({ one, two }) => {
         const full = await startStoredCrawl(one.crawls, { url: start, limit: 1, sitemap: "skip" }, { paid: paidOf(3_000) });
