@@ -8,6 +8,7 @@
  */
 import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
 import type { Receipt } from "../store/receipts.ts";
+import { formatDollars } from "../plugin/price.ts";
 import { findKnownNetwork } from "../x402/networks.ts";
 import type { CrawlPaid, CrawlRow, CrawlStore } from "./crawl-store.ts";
 
@@ -31,6 +32,10 @@ export function crawlPaidOf(receipt: Receipt | undefined, requestId: string): Cr
     micros: atomicToMicros(receipt.amount, receipt.network),
   };
 }
+
+/** `refund_due_usd` of an ended crawl's status and end event, when it owes anything back. */
+export const refundDueOf = (row: Pick<CrawlRow, "refundMicros">): { refund_due_usd?: string } =>
+  row.refundMicros !== null && row.refundMicros !== undefined && row.refundMicros > 0 ? { refund_due_usd: formatDollars(row.refundMicros) } : {};
 
 export interface CrawlRefunds {
   /** Writes an ended crawl's refund due to the ledger (nothing when none is due). */

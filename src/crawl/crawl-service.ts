@@ -10,13 +10,12 @@ import { ApiError } from "../errors.ts";
 import type { EvidenceKeys } from "../evidence/key-file.ts";
 import { contextOf } from "../http/request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
-import { formatDollars } from "../plugin/price.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
 import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
 import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
-import { createCrawlRefunds, crawlPaidOf } from "./crawl-refund.ts";
+import { createCrawlRefunds, crawlPaidOf, refundDueOf } from "./crawl-refund.ts";
 import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
 import type { CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
 import { createCrawlWebhooks } from "./crawl-webhook.ts";
@@ -63,7 +62,7 @@ export function crawlView(row: CrawlRow): Record<string, unknown> {
     created_at: row.createdAt,
     finished_at: row.finishedAt,
     expires_at: new Date(row.expiresMs).toISOString(),
-    ...(row.refundMicros !== null && row.refundMicros > 0 ? { refund_due_usd: formatDollars(row.refundMicros) } : {}),
+    ...refundDueOf(row),
     ...(active ? { retry_after_sec: 2 } : {}),
   };
 }

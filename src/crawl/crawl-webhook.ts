@@ -10,6 +10,7 @@ import { jose } from "../evidence/jose-lazy.ts";
 import type { Logger } from "../log.ts";
 import { type Resolver, vetTarget } from "../web/fetch/target-guard.ts";
 import { sleep } from "./crawl-politeness.ts";
+import { refundDueOf } from "./crawl-refund.ts";
 import type { CrawlRow } from "./crawl-store.ts";
 import type { CrawlEvents } from "./crawl-worker.ts";
 
@@ -45,7 +46,7 @@ export async function signWebhookBody(keys: EvidenceKeys, body: string): Promise
   return `${header}..${signature}`;
 }
 
-const statusOf = (crawl: CrawlRow) => ({ crawl_id: crawl.id, status: crawl.status, counts: crawl.counts, ...(crawl.error ? { error: crawl.error } : {}) });
+const statusOf = (crawl: CrawlRow) => ({ crawl_id: crawl.id, status: crawl.status, counts: crawl.counts, ...(crawl.error ? { error: crawl.error } : {}), ...refundDueOf(crawl) });
 
 export function createCrawlWebhooks(options: CrawlWebhookOptions): CrawlWebhooks {
   const retryDelays = options.retryDelaysMs ?? [1_000, 4_000, 16_000, 64_000];

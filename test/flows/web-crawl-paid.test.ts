@@ -103,7 +103,17 @@ describe("paid web.crawl", () => {
 
   it("a crawl of a site smaller than its limit records the pages not read as a refund due, paid back to the payer", async () => {
     const before = await buyerBalance();
-    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { limit: 5, max_depth: 5, sitemap: "skip", url: small.url("/") });
+    const events: { event: string; refund_due_usd?: string }[] = [];
+    const hook = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        events.push((await request.json()) as (typeof events)[number]);
+        return new Response("ok");
+      },
+    });
+    const webhook = `http://127.0.0.1:${hook.port}/hook`;
+    const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { limit: 5, max_depth: 5, sitemap: "skip", url: small.url("/"), webhook });
     expect(paid.offer.accepts[0]!.amount).toBe("15000");
     expect(paid.offer.accepts[0]!.scheme).toBe("exact");
     expect(paid.offer.resource.description).toContain("refund due");
@@ -115,6 +125,9 @@ describe("paid web.crawl", () => {
     // 15,000 paid for 5 pages, 3 read: 2 × 3,000 back.
     expect(await paidBack(15_000)).toMatchObject([{ network: NETWORK, quotedMicros: 15_000, priceMicros: 6_000, state: "paid" }]);
     expect(await buyerBalance()).toBe(before - 9_000n);
+    for (let i = 0; i < 100 && !events.some((e) => e.event === "completed"); i++) await Bun.sleep(100);
+    await hook.stop(true);
+    expect(events.find((e) => e.event === "completed")).toMatchObject({ refund_due_usd: "0.006" });
   }, 120_000);
 
   it("a cancelled crawl records the rest of its limit as a refund due, paid back", async () => {
