@@ -137,7 +137,11 @@ export function createCrawlService(options: {
     },
     async release(accepted, receipt) {
       const payment: CrawlPayment = { network: receipt.network, transaction: receipt.transaction, requestId: call.requestId, resourceUrl: new URL("/v1/web/crawl", accepted.status_url).toString() };
-      const paid = receipt.paymentId ? crawlPaidOf(await options.receipts?.get(receipt.paymentId), call.requestId) : undefined;
+      // Unreadable receipt: the crawl still starts (it was paid), but no refund can be owed from it.
+      const found = receipt.paymentId
+        ? await options.receipts?.get(receipt.paymentId).catch((error: Error) => void log.error("crawl: its receipt could not be read, so no refund will be recorded", { crawl_id: accepted.crawl_id, error: error.message }))
+        : undefined;
+      const paid = crawlPaidOf(found ?? undefined, call.requestId);
       if (await store.release(accepted.crawl_id, payment, paid)) worker.wake();
     },
     drop: (accepted) => store.drop(accepted.crawl_id),
