@@ -46,7 +46,7 @@ describe("types and new", () => {
     expect(registry.plugins.map((p) => p.definition.route)).toContain("POST /v1/page/title");
   }, 300_000);
 
-  it("makes a wrong run return type, an unknown error code and a bad ctx use type errors", async () => {
+  it("makes a wrong run return type, an unknown error code, a bad ctx use and a misused module facet type errors", async () => {
     const source = readFileSync(join(dir, "text-shout.ts"), "utf8");
     writeFileSync(join(dir, "text-shout.ts"), source.replace("return { words: text.split(/\\s+/).filter(Boolean).length };", 'return { words: "three" };'));
     writeFileSync(
@@ -55,7 +55,7 @@ describe("types and new", () => {
 export default defineSkill({
   skill: "bad.ctx", summary: "x", input: t.Object({ n: t.Integer() }, { additionalProperties: false }), output: t.Object({ n: t.Integer() }),
   price: "0.001", async: false, timeoutMs: 1000, errors: ["NO_SUCH_CODE"], examples: [{ input: { n: 1 } }],
-  async run({ n }, ctx) { ctx.wallet.pay(); return { n }; },
+  async run({ n }, ctx) { ctx.wallet.pay(); const board: number = ctx.capital; const quotes: number = ctx.quotes; return { n: n + board + quotes }; },
 });
 `,
     );
@@ -64,5 +64,8 @@ export default defineSkill({
     expect(checked.out).toMatch(/text-shout\.ts\(\d+,\d+\): error TS2322: [^]*Types of property 'words' are incompatible[^]*Type 'string' is not assignable to type 'number'/);
     expect(checked.out).toMatch(/bad-ctx\.ts\(\d+,\d+\): error TS2322: Type '"NO_SUCH_CODE"'/);
     expect(checked.out).toMatch(/bad-ctx\.ts\(\d+,\d+\): error TS2339: Property 'wallet' does not exist/);
+    // The feature modules' facets reach operator files typed (each module.ts merges into ModuleFacets; the bundle keeps the merges).
+    expect(checked.out).toMatch(/bad-ctx\.ts\(\d+,\d+\): error TS2322: Type 'CapitalFacet' is not assignable to type 'number'/);
+    expect(checked.out).toMatch(/bad-ctx\.ts\(\d+,\d+\): error TS2322: Type 'QuoteAccess' is not assignable to type 'number'/);
   }, 120_000);
 });
