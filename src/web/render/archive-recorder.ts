@@ -20,6 +20,8 @@ interface InFlight {
   received: number;
   /** Why it will be left out, once known. */
   leftOutBecause?: string;
+  /** The page's own document (or a redirect hop to it): the capture fails without it. */
+  main: boolean;
 }
 
 export interface ArchiveRecorder {
@@ -44,16 +46,36 @@ export async function startArchiveRecorder(page: Page, limits: ArchiveLimits): P
   const reading: Promise<void>[] = [];
   let keptBytes = 0;
   let stopped = false;
+  let mainRequestId: string | undefined;
 
   const leaveOut = (entry: InFlight, reason: string): void => {
     leftOut.push({ url: entry.url, reason });
   };
 
-  /** Keeps the exchange when it fits the count and byte caps (a body is counted once read). */
+  const countCap = () => `over the resource count cap (${limits.maxResources})`;
+  const byteCap = () => `over the archive byte cap (${limits.maxBytes} bytes)`;
+  /** For each exchange kept, in order: whether it is the page's own document. */
+  const keptIsMain: boolean[] = [];
+
+  /**
+   * Keeps the exchange when it fits the count and byte caps (a body is counted once read). Bodies are
+   * read in whatever order the browser hands them back, so the page's own document may come after
+   * resources that filled the caps: they make room for it, the latest kept first.
+   */
   const keep = (entry: InFlight, body: Uint8Array) => {
     const response = entry.response!;
-    if (exchanges.length >= limits.maxResources) return leaveOut(entry, `over the resource count cap (${limits.maxResources})`);
-    if (keptBytes + body.length > limits.maxBytes) return leaveOut(entry, `over the archive byte cap (${limits.maxBytes} bytes)`);
+    const over = () => (exchanges.length >= limits.maxResources ? countCap() : keptBytes + body.length > limits.maxBytes ? byteCap() : undefined);
+    for (let reason = over(); reason !== undefined && entry.main; reason = over()) {
+      const last = keptIsMain.lastIndexOf(false);
+      if (last < 0) break;
+      const [evicted] = exchanges.splice(last, 1);
+      keptIsMain.splice(last, 1);
+      keptBytes -= evicted!.body.length;
+      leftOut.push({ url: evicted!.url, reason });
+    }
+    const reason = over();
+    if (reason !== undefined) return leaveOut(entry, reason);
+    keptIsMain.push(entry.main);
     keptBytes += body.length;
     exchanges.push({
       url: entry.url,
@@ -84,6 +106,8 @@ export async function startArchiveRecorder(page: Page, limits: ArchiveLimits): P
   cdp.on("Network.requestWillBeSent", (event: Protocol.Network.RequestWillBeSentEvent) => {
     if (stopped || !/^https?:/.test(event.request.url)) return;
     const previous = inFlight.get(event.requestId);
+    // The first document requested is the page's own; a redirect keeps its request id.
+    mainRequestId ??= event.type === "Document" ? event.requestId : undefined;
     if (previous && event.redirectResponse) {
       // A redirect hop: the same request id goes on to the next URL; the hop is kept with its empty body.
       previous.response = event.redirectResponse;
@@ -98,6 +122,7 @@ export async function startArchiveRecorder(page: Page, limits: ArchiveLimits): P
       sentAt: new Date(event.wallTime * 1000).toISOString(),
       type: event.type ?? "Other",
       received: 0,
+      main: event.requestId === mainRequestId,
     });
   });
   cdp.on("Network.responseReceived", (event: Protocol.Network.ResponseReceivedEvent) => {

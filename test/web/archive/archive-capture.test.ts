@@ -103,6 +103,13 @@ describeWithBrowser("web/archive capture with Chromium", () => {
     expect([error.code, error.status]).toEqual(["ARCHIVE_TOO_LARGE", 422]);
   }, SLOW);
 
+  it("keeps the page's own document when the resources read before it filled the count cap (they make room)", async () => {
+    const capture = await h.engine.archive(site.url("/late-document.html"), limits({ maxResources: 2 }), timeout());
+    expect(capture.exchanges.map((e) => e.url)).toContain(site.url("/late-document.html"));
+    expect(capture.exchanges).toHaveLength(2);
+    expect(capture.leftOut.filter((item) => item.reason === "over the resource count cap (2)").map((item) => item.url)).toHaveLength(1);
+  }, SLOW);
+
   it("ends a page that never finishes loading within the deadline, the hanging image left out", async () => {
     const started = Date.now();
     const capture = await h.engine.archive(site.url("/never-loads.html"), limits(), timeout());

@@ -83,6 +83,13 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     // Archive fixtures: a style sheet, and n KiB of bytes (a resource over the per-resource cap).
     if (path === "/archive.css") return send(200, "text/css", "h1 { color: rgb(0, 0, 255); }\n");
     if (path === "/padded.html") return send(200, "text/html; charset=utf-8", `<!doctype html><title>Padded</title><p>${"padding ".repeat(10_240)}</p>`);
+    // A document whose end comes 400 ms after the images it names: their bodies are in before its own.
+    if (path === "/late-document.html") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.write(`<!doctype html><title>Late</title><img src="/image/one.png"><img src="/image/two.png">`);
+      setTimeout(() => res.end("<p>The document's own text ends late.</p>"), 400);
+      return;
+    }
     if (path.startsWith("/blob/")) return send(200, "application/octet-stream", Buffer.alloc(Math.min(Number(path.slice(6)) || 0, 4096) * 1024, 0x61));
     if (path === "/download.bin") return send(200, "application/octet-stream", Buffer.alloc(1024), { "content-disposition": "attachment; filename=payload.bin" });
     if (path === "/sw.js") return send(200, "text/javascript", "self.addEventListener('fetch', () => {});");
