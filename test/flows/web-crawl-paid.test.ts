@@ -8,8 +8,7 @@
  * @see issue 42
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { x402Client } from "@x402/core/client";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
@@ -41,11 +40,9 @@ describe("paid web.crawl", () => {
     slow.set("/robots.txt", "User-agent: *\nCrawl-delay: 30\nAllow: /\n", "text/plain");
     stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000", "--crawl-host-delay-ms", "0"], refundAccount: true });
     buyer = stage.officialBuyer();
-    mcp = new Client({ name: "web-crawl-paid-test", version: "1.0.0" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stage.base}/mcp`)));
+    mcp = await stage.mcpClient("web-crawl-paid-test");
   }, 90_000);
   afterAll(async () => {
-    await mcp?.close();
     await stage?.stop();
     await site?.stop();
     await small?.stop();

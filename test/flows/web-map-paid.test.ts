@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { gzipSync } from "node:zlib";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { x402Client } from "@x402/core/client";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
@@ -28,11 +27,9 @@ describe("paid web.map", () => {
     bomb.set("/sitemap.xml", gzipSync(new Uint8Array(51 * 1024 * 1024), { level: 9 }), "application/gzip");
     stage = await startPaidStage({ args: ["--rate-limit-per-min", "10000"] });
     buyer = stage.officialBuyer();
-    mcp = new Client({ name: "web-map-paid-test", version: "1.0.0" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stage.base}/mcp`)));
+    mcp = await stage.mcpClient("web-map-paid-test");
   }, 90_000);
   afterAll(async () => {
-    await mcp?.close();
     await stage?.stop();
     await site?.stop();
     await bomb?.stop();

@@ -5,8 +5,7 @@
  * @see issue 42
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { x402Client } from "@x402/core/client";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
@@ -31,11 +30,9 @@ describe.skipIf(missing !== undefined)("paid web.search", () => {
     searx.answer("songbirds", { alpha: [{ url: site.url("/wren"), title: "wren", content: "a small bird" }], beta: [{ url: site.url("/robin"), title: "robin", content: "a red breast" }] });
     stage = await startPaidStage({ args: ["--search-url", searx.url, "--rate-limit-per-min", "10000"] });
     buyer = stage.officialBuyer();
-    mcp = new Client({ name: "web-search-paid-test", version: "1.0.0" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stage.base}/mcp`)));
+    mcp = await stage.mcpClient("web-search-paid-test");
   }, 90_000);
   afterAll(async () => {
-    await mcp?.close();
     await stage?.stop();
     await site?.stop();
     await searx?.stop();

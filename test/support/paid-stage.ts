@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
@@ -25,6 +27,8 @@ export interface PaidStage {
   readonly base: string;
   /** The official x402 client for `key` (the funded buyer's by default), paying the fixture's USDC on its network. */
   officialBuyer(key?: `0x${string}`): x402Client;
+  /** An MCP client connected to the server's /mcp (closed by stop). */
+  mcpClient(name: string): Promise<Client>;
   /** The refund account (with `refundAccount`): delivery refunds are paid from it. */
   readonly refunder?: { readonly key: `0x${string}`; readonly address: `0x${string}` };
   stop(): Promise<void>;
@@ -48,6 +52,7 @@ export async function startPaidStage(options: PaidStageOptions = {}): Promise<Pa
   if (refunder) await fx.token.mint(refunder.address, USDC);
   const x402 = fx.config({}, refunder ? { refundPrivateKey: refunder.key } : {});
   const { service, base } = await startPaidServiceWith(x402, ":memory:", { args, loopbackTargets: options.loopbackTargets ?? true });
+  const mcpClients: Client[] = [];
   return {
     fx,
     ...(refunder ? { refunder } : {}),
@@ -59,7 +64,14 @@ export async function startPaidStage(options: PaidStageOptions = {}): Promise<Pa
       client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset: fx.token.address }] });
       return client;
     },
+    async mcpClient(name) {
+      const client = new Client({ name, version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+      mcpClients.push(client);
+      return client;
+    },
     async stop() {
+      await Promise.all(mcpClients.map((client) => client.close()));
       await service.close();
       await fx.stop();
     },
