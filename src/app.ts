@@ -127,6 +127,7 @@ export function createApp(deps: AppDeps) {
     evidenceKeys: deps.evidenceKeys,
     receipts: store.receipts,
     refunds: deps.deliveryRefunds ?? store.deliveryRefunds,
+    publicUrl: baseUrl,
     onClose: (stop) => store.onClose(stop),
     ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
   });
@@ -183,6 +184,7 @@ export function createApp(deps: AppDeps) {
         payments: deps.payments,
         skills: jobService.skillCalls,
         jobStatus: jobService.status,
+        crawls,
         lookupPayment: deps.gate ? async (id: string) => deps.gate?.lookup(id) : undefined,
       }),
     );

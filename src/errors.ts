@@ -66,7 +66,9 @@ const coreErrorCodes = {
   WEBHOOK_NOT_ALLOWED: { status: 400, message: "The webhook URL must be public http(s) on port 80 or 443, without credentials; nothing was charged." },
   CRAWL_NOT_FOUND: { status: 404, message: "No such crawl: the id is wrong, or the crawl expired and was deleted with its pages." },
   CRAWL_NO_PAGES: { status: 422, message: "Not one page of the site could be read." },
-  CRAWL_ACCESS_DENIED: { status: 403, message: "Only the payer of this crawl may read or cancel it: send its access_token as Authorization: Bearer <token>." },
+  CRAWL_ACCESS_DENIED: { status: 403, message: "Only the payer of this crawl may read or cancel it: the proof is another wallet's." },
+  PAYER_PROOF_REQUIRED: { status: 401, message: "Prove you are the payer: send a Sign-In-With-X proof (x402's SIWX, CAIP-122) signed by the paying wallet for this resource; details.challenge has the fields to sign." },
+  PAYER_PROOF_INVALID: { status: 401, message: "The payer's proof was refused (malformed, bad signature, expired, for another resource or network, or used already)." },
   SITEMAP_INVALID: { status: 422, message: "A sitemap could not be read (broken gzip); nothing was charged." },
 
   // ── changes and PDF ───────────────────────────────────────────────────────

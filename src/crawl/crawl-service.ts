@@ -1,10 +1,11 @@
 /**
  * @module crawl/crawl-service — web/crawl wired into a running app: the facet the plugin's `run`
  * uses (a held crawl, released once its payment settles), GET/DELETE /v1/web/crawl/:id for the
- * payer alone (the access token the 202 gave it), this instance's worker, the webhooks and the
+ * payer alone (the payer's Sign-In-With-X proof; over MCP the crawl_status and crawl_cancel
+ * tools), this instance's worker, the webhooks and the
  * sweep that deletes expired crawls with their pages. Stops with the store.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import type { EvidenceKeys } from "../evidence/key-file.ts";
@@ -14,6 +15,7 @@ import type { Logger } from "../log.ts";
 import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
 import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
+import { createPayerProofs, PAYER_PROOF_HEADER, type PayerProofs } from "../x402/payer-proof.ts";
 import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
 import { createCrawlRefunds, crawlPaidOf, refundDueOf } from "./crawl-refund.ts";
 import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
@@ -28,6 +30,10 @@ export interface CrawlService {
   facet(call: CrawlCall): CrawlFacet;
   get(request: Request, id: string): Promise<Response>;
   cancel(request: Request, id: string): Promise<Response>;
+  /** The status and a page of results (`query`: cursor and limit as GET takes them), for HTTP and MCP alike. */
+  status(id: string, asker: CrawlAsker, query: { readonly cursor?: unknown; readonly limit?: unknown }): Promise<Record<string, unknown>>;
+  /** Cancels the crawl; its status after. */
+  stop(id: string, asker: CrawlAsker): Promise<Record<string, unknown>>;
   readonly worker: CrawlWorker;
 }
 
@@ -36,15 +42,25 @@ const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
 const sweepEveryMs = 60_000;
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** Who asks for a crawl, from where: the payer's proof (x402/payer-proof.ts) and the origin it reached. */
+export interface CrawlAsker {
+  readonly proof: string | null | undefined;
+  readonly origin: string;
+}
 
-/** The crawl a bearer of its access token may see; 404 for an unknown id, 403 for anyone else. */
-async function crawlFor(store: CrawlStore, request: Request, id: string, nowMs: number): Promise<CrawlRow> {
+export const crawlStatusPath = (id: string) => `/v1/web/crawl/${id}`;
+
+/**
+ * The crawl the asker may see: 404 for an unknown or expired id; a paid crawl only to its payer's
+ * proof (401 none or refused, 403 another wallet's); a free one (payments off, no payer) to the
+ * holder of its id, as a job is.
+ */
+async function crawlFor(store: CrawlStore, proofs: PayerProofs, asker: CrawlAsker, id: string, nowMs: number): Promise<CrawlRow> {
   const row = crawlIdPattern.test(id) ? await store.get(id) : undefined;
   if (!row || row.status === "held" || row.expiresMs <= nowMs) throw new ApiError("CRAWL_NOT_FOUND");
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-  const given = Buffer.from(sha256(token ?? ""), "hex");
-  if (!token || !timingSafeEqual(given, Buffer.from(row.tokenSha256, "hex"))) throw new ApiError("CRAWL_ACCESS_DENIED");
+  if (row.payer === null) return row;
+  const network = row.payment?.network ?? row.paid?.network ?? null;
+  await proofs.check(asker.proof, { resourceUrl: new URL(crawlStatusPath(row.id), asker.origin).toString(), payer: row.payer, network }, () => new ApiError("CRAWL_ACCESS_DENIED"));
   return row;
 }
 
@@ -78,6 +94,8 @@ export function createCrawlService(options: {
   /** The settled receipts, and the ledger the pages a crawl did not read are refunded through (crawl-refund.ts). */
   readonly receipts?: Pick<ReceiptStore, "get">;
   readonly refunds?: Pick<DeliveryRefunds, "recordDue">;
+  /** The public origin a request reached (the proof must name it). */
+  readonly publicUrl: (request: Request) => string;
   /** Runs `stop` when the store closes. */
   readonly onClose: (stop: () => void) => void;
 }): CrawlService {
@@ -119,7 +137,6 @@ export function createCrawlService(options: {
     check: (input) => checkWebhookUrl(input.webhook, { allowLoopbackTargets: config.unsafeAllowLoopbackTargets }),
     async create(input) {
       const id = `crawl_${randomBytes(16).toString("hex")}`;
-      const token = `ct_${randomBytes(32).toString("base64url")}`;
       const created = now();
       const limit = input.limit ?? DEFAULT_CRAWL_PAGES;
       const expiresMs = created.getTime() + config.crawlTtlHours * 3_600_000;
@@ -129,11 +146,11 @@ export function createCrawlService(options: {
         ...(input.sitemap === "skip" ? [] : [{ url: `sitemaps:${new URL(start).origin}`, depth: 0, kind: "sitemaps" as const }]),
       ];
       await store.create(
-        { id, request: input, payer: call.payer?.toLowerCase() ?? null, tokenSha256: sha256(token), limit, createdAt: created.toISOString(), deadlineMs: created.getTime() + config.crawlDeadlineMin * 60_000, expiresMs },
+        { id, request: input, payer: call.payer?.toLowerCase() ?? null, tokenSha256: "" /* no token is handed out: the payer's proof opens the crawl */, limit, createdAt: created.toISOString(), deadlineMs: created.getTime() + config.crawlDeadlineMin * 60_000, expiresMs },
         seeds,
       );
-      const statusUrl = new URL(`/v1/web/crawl/${id}`, call.origin ?? "http://localhost").toString();
-      return { ok: true, crawl_id: id, status: "queued", status_url: statusUrl, access_token: token, limit, expires_at: new Date(expiresMs).toISOString() };
+      const statusUrl = new URL(crawlStatusPath(id), call.origin ?? "http://localhost").toString();
+      return { ok: true, crawl_id: id, status: "queued", status_url: statusUrl, limit, expires_at: new Date(expiresMs).toISOString() };
     },
     async release(accepted, receipt) {
       const payment: CrawlPayment = { network: receipt.network, transaction: receipt.transaction, requestId: call.requestId, resourceUrl: new URL("/v1/web/crawl", accepted.status_url).toString() };
@@ -147,28 +164,35 @@ export function createCrawlService(options: {
     drop: (accepted) => store.drop(accepted.crawl_id),
   });
 
-  return {
+  const proofs = createPayerProofs(now);
+  const askerOf = (request: Request): CrawlAsker => ({ proof: request.headers.get(PAYER_PROOF_HEADER), origin: options.publicUrl(request) });
+  const service: CrawlService = {
     facet,
     worker,
+    async status(id, asker, query) {
+      const row = await crawlFor(store, proofs, asker, id, now().getTime());
+      const cursor = Number(query.cursor ?? "0");
+      const size = Number(query.limit ?? DEFAULT_PAGE_SIZE);
+      if (!Number.isSafeInteger(cursor) || cursor < 0 || !Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+        throw new ApiError("INVALID_REQUEST", { message: `cursor must be a whole number from a previous answer's next_cursor, and limit 1 to ${MAX_PAGE_SIZE}.` });
+      }
+      const pages = await store.pages(id, cursor, size);
+      const next = pages.at(-1)?.seq ?? cursor;
+      return { ...crawlView(row), pages: pages.map((p) => JSON.parse(p.result) as unknown), next_cursor: String(next), more_pages: next < row.delivered };
+    },
+    async stop(id, asker) {
+      const row = await crawlFor(store, proofs, asker, id, now().getTime());
+      const cancelled = await store.cancel(row.id, now());
+      const after = (await store.get(row.id)) ?? row;
+      if (cancelled) refundEnded(after);
+      return crawlView(after);
+    },
     async get(request, id) {
       const context = contextOf(request);
       context.route = "/v1/web/crawl/:id";
       try {
-        const row = await crawlFor(store, request, id, now().getTime());
         const query = new URL(request.url).searchParams;
-        const cursor = Number(query.get("cursor") ?? "0");
-        const size = Number(query.get("limit") ?? DEFAULT_PAGE_SIZE);
-        if (!Number.isSafeInteger(cursor) || cursor < 0 || !Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-          throw new ApiError("INVALID_REQUEST", { message: `cursor must be a whole number from a previous answer's next_cursor, and limit 1 to ${MAX_PAGE_SIZE}.` });
-        }
-        const pages = await store.pages(id, cursor, size);
-        const next = pages.at(-1)?.seq ?? cursor;
-        const body = {
-          ...crawlView(row),
-          pages: pages.map((p) => JSON.parse(p.result) as unknown),
-          next_cursor: String(next),
-          more_pages: next < row.delivered,
-        };
+        const body = await service.status(id, askerOf(request), { cursor: query.get("cursor") ?? undefined, limit: query.get("limit") ?? undefined });
         return jsonResponse(withRequestId(body, context.id), 200, { "Cache-Control": "no-store" });
       } catch (error) {
         return errorResponse(error, context, log);
@@ -178,14 +202,11 @@ export function createCrawlService(options: {
       const context = contextOf(request);
       context.route = "/v1/web/crawl/:id";
       try {
-        const row = await crawlFor(store, request, id, now().getTime());
-        const cancelled = await store.cancel(row.id, now());
-        const after = (await store.get(row.id)) ?? row;
-        if (cancelled) refundEnded(after);
-        return jsonResponse(withRequestId(crawlView(after), context.id), 200, { "Cache-Control": "no-store" });
+        return jsonResponse(withRequestId(await service.stop(id, askerOf(request)), context.id), 200, { "Cache-Control": "no-store" });
       } catch (error) {
         return errorResponse(error, context, log);
       }
     },
   };
+  return service;
 }

@@ -34,6 +34,13 @@ export interface ToolCallDeps {
   readonly skills: SkillCallDeps;
   readonly jobStatus: (id: string) => Promise<{ readonly view: Record<string, unknown> } | undefined>;
   readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
+  /** A crawl's status and cancel for its payer (crawl/crawl-service.ts); they throw ApiErrors. */
+  readonly crawls?: CrawlDoor;
+}
+
+export interface CrawlDoor {
+  status(id: string, asker: { proof: string | undefined; origin: string }, query: { cursor?: unknown; limit?: unknown }): Promise<Record<string, unknown>>;
+  stop(id: string, asker: { proof: string | undefined; origin: string }): Promise<Record<string, unknown>>;
 }
 
 /** The call as MCP carries it: arguments, `_meta`, and who asked from where. */
@@ -88,6 +95,9 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
       return jobStatus(deps, call);
     case "payment_status":
       return paymentStatus(deps, call);
+    case "crawl_status":
+    case "crawl_cancel":
+      return crawlCall(deps, binding.kind, call);
     default:
       break;
   }
@@ -152,6 +162,24 @@ async function jobStatus(deps: ToolCallDeps, call: McpCall): Promise<CallToolRes
   const found = await deps.jobStatus(id);
   if (!found) return errorResult(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), call.requestId);
   return textResult({ ...found.view, request_id: call.requestId });
+}
+
+async function crawlCall(deps: ToolCallDeps, kind: "crawl_status" | "crawl_cancel", call: McpCall): Promise<CallToolResult> {
+  const { crawl_id: id, proof, cursor, limit } = call.arguments;
+  const known = kind === "crawl_status" ? ["crawl_id", "proof", "cursor", "limit"] : ["crawl_id", "proof"];
+  if (typeof id !== "string" || !/^crawl_[0-9a-f]{32}$/.test(id) || (proof !== undefined && (typeof proof !== "string" || proof.length > 8192)) || Object.keys(call.arguments).some((k) => !known.includes(k))) {
+    throw new InvalidParams(`Invalid arguments for ${call.name}: crawl_id (crawl_ and 32 hex digits) and an optional proof string${kind === "crawl_status" ? ", cursor and limit" : ""}; nothing else is accepted.`);
+  }
+  if (!deps.crawls) return errorResult(new ApiError("CRAWL_NOT_FOUND"), call.requestId);
+  const asker = { proof: proof as string | undefined, origin: call.origin };
+  try {
+    const body = kind === "crawl_status" ? await deps.crawls.status(id, asker, { cursor, limit }) : await deps.crawls.stop(id, asker);
+    return textResult({ ...body, request_id: call.requestId });
+  } catch (error) {
+    const failure = toApiError(error);
+    call.report.outcome = failure.code;
+    return errorResult(failure, call.requestId);
+  }
 }
 
 async function paymentStatus(deps: ToolCallDeps, call: McpCall): Promise<CallToolResult> {

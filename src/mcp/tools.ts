@@ -1,7 +1,7 @@
 /**
  * @module mcp/tools — the MCP tool list, compiled once at start from the registry: one tool per
  * paid operation and job skill (named for strict clients: `web.read` → `web_read`), plus the free
- * `job_status` and `payment_status`. Paid tools declare no `outputSchema`: SDK 1.x clients check a
+ * `job_status` and `payment_status` (and, with web.crawl, `crawl_status` and `crawl_cancel`). Paid tools declare no `outputSchema`: SDK 1.x clients check a
  * tool error's structured content against it and would throw on the PaymentRequired offer.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -14,7 +14,7 @@ const NAME_LIMIT = 64;
 export type ToolBinding =
   | { readonly kind: "plugin"; readonly tool: Tool; readonly entry: PluginEntry }
   | { readonly kind: "skill"; readonly tool: Tool; readonly entry: SkillEntry }
-  | { readonly kind: "job_status" | "payment_status"; readonly tool: Tool };
+  | { readonly kind: "job_status" | "payment_status" | "crawl_status" | "crawl_cancel"; readonly tool: Tool };
 
 export interface ToolList {
   readonly tools: readonly Tool[];
@@ -54,6 +54,43 @@ const freeTools: readonly ToolBinding[] = [
   },
 ];
 
+const crawlArguments = {
+  crawl_id: { type: "string", pattern: "^crawl_[0-9a-f]{32}$" },
+  proof: {
+    type: "string",
+    maxLength: 8192,
+    description:
+      "The payer's proof, as the SIGN-IN-WITH-X header carries it over HTTP: a Sign-In-With-X (x402 SIWX, CAIP-122) payload signed by the paying wallet for the crawl's status_url, base64 JSON, a fresh nonce each call. Omit it to get the challenge (the fields to sign). Not needed for a crawl of a server with payments off.",
+  },
+} as const;
+
+/** The free tools that read and cancel a crawl, for its payer (crawl/crawl-service.ts checks the proof). */
+const crawlTools: readonly ToolBinding[] = [
+  {
+    kind: "crawl_status",
+    tool: {
+      name: "crawl_status",
+      description: "Free, for the payer of the crawl. Its status, counts and a page of its results (cursor, limit 1-200), as GET /v1/web/crawl/{id} shows them.",
+      inputSchema: {
+        type: "object",
+        properties: { ...crawlArguments, cursor: { type: "string", pattern: "^[0-9]{1,15}$" }, limit: { type: "integer", minimum: 1, maximum: 200 } },
+        required: ["crawl_id"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+  },
+  {
+    kind: "crawl_cancel",
+    tool: {
+      name: "crawl_cancel",
+      description: "Free, for the payer of the crawl. Cancels it, as DELETE /v1/web/crawl/{id} does: nothing more is fetched; the pages not read are refunded as its status says.",
+      inputSchema: { type: "object", properties: crawlArguments, required: ["crawl_id"], additionalProperties: false },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+  },
+];
+
 export function compileTools(registry: Registry, catalogue: Catalogue, paid: boolean): ToolList {
   const byName = new Map<string, ToolBinding>();
   const claim = (base: string) => {
@@ -70,6 +107,7 @@ export function compileTools(registry: Registry, catalogue: Catalogue, paid: boo
     inputSchema: { ...jsonSchema(entry.definition.input), type: "object" } as Tool["inputSchema"],
   });
   for (const binding of freeTools) byName.set(binding.tool.name, binding);
+  if (registry.plugins.some((entry) => entry.id === "web.crawl")) for (const binding of crawlTools) byName.set(binding.tool.name, binding);
   for (const entry of registry.plugins) {
     const tool = describe(entry, catalogue.operations.find((o) => o.id === entry.id), false);
     const name = claim(toolNameOf(entry.id));

@@ -1,7 +1,7 @@
 /**
  * web.crawl sold over HTTP, MCP and A2A from the one registry, paid by the official x402 client on
  * anvil: the exact price of its limit, a crawl that starts only once paid and is then read by the
- * payer with the access token the paid answer carried, its pages signed. It pays for what is
+ * payer with its wallet's proof (Sign-In-With-X), its pages signed; another wallet's proof is refused. It pays for what is
  * delivered: a crawl that reads fewer pages than its limit (a small site, a cancel) records the paid
  * share of the rest as a refund due, paid back from the refund account; one that reads its limit
  * records none.
@@ -15,6 +15,8 @@ import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
 import type { SiteServer } from "../support/site-server.ts";
 import { startTreeSite } from "../crawl/crawl-site.ts";
 import { NETWORK } from "../x402/evm-fixture.ts";
+import { evmProof } from "../support/payer-proof.ts";
+import { generatePrivateKey } from "viem/accounts";
 
 interface CrawlStatus {
   status: string;
@@ -52,9 +54,14 @@ describe("paid web.crawl", () => {
   const buyerBalance = () => stage.fx.token.balanceOf(stage.fx.buyer.address);
   const input = { limit: 3, max_depth: 5, sitemap: "skip" };
 
-  async function pollUntilDone(crawlId: string, token: string) {
+  /** The crawl's status URL asked with the buyer's (or `key`'s) proof, fresh each time. */
+  const asPayer = async (crawlId: string, method = "GET", key = stage.fx.buyer.key) => {
+    const url = `${stage.base}/v1/web/crawl/${crawlId}`;
+    return fetch(url, { method, headers: { "SIGN-IN-WITH-X": await evmProof(key, url, NETWORK) } });
+  };
+  async function pollUntilDone(crawlId: string) {
     for (let i = 0; i < 300; i++) {
-      const res = await fetch(`${stage.base}/v1/web/crawl/${crawlId}`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await asPayer(crawlId);
       const body = (await res.json()) as CrawlStatus;
       if (!["queued", "running"].includes(body.status)) return body;
       await Bun.sleep(100);
@@ -75,9 +82,11 @@ describe("paid web.crawl", () => {
       expect(paid.settled).toBe(true);
       expect([200, 202]).toContain(paid.status);
       const crawlId = /crawl_[0-9a-f]{32}/.exec(paid.text)?.[0];
-      const token = /ct_[A-Za-z0-9_-]{43}/.exec(paid.text)?.[0];
-      expect(crawlId && token).toBeTruthy();
-      const done = await pollUntilDone(crawlId!, token!);
+      expect(crawlId).toBeTruthy();
+      expect(paid.text).not.toContain("access_token");
+      expect((await fetch(`${stage.base}/v1/web/crawl/${crawlId}`)).status).toBe(401);
+      expect((await asPayer(crawlId!, "GET", generatePrivateKey())).status).toBe(403);
+      const done = await pollUntilDone(crawlId!);
       expect(done.status).toBe("completed");
       expect(done.counts.fetched).toBe(3);
       expect(done.pages.every((p) => p.ok && typeof p.attestation?.jws === "string")).toBe(true);
@@ -116,8 +125,7 @@ describe("paid web.crawl", () => {
     expect(paid.offer.resource.description).toContain("refund due");
     expect(paid.settled).toBe(true);
     const crawlId = /crawl_[0-9a-f]{32}/.exec(paid.text)![0];
-    const token = /ct_[A-Za-z0-9_-]{43}/.exec(paid.text)![0];
-    const done = await pollUntilDone(crawlId, token);
+    const done = await pollUntilDone(crawlId);
     expect(done).toMatchObject({ status: "completed", stop_reason: "frontier_empty", counts: { fetched: 3 }, refund_due_usd: "0.006" });
     // 15,000 paid for 5 pages, 3 read: 2 × 3,000 back.
     expect(await paidBack(15_000)).toMatchObject([{ network: NETWORK, quotedMicros: 15_000, priceMicros: 6_000, state: "paid" }]);
@@ -132,8 +140,8 @@ describe("paid web.crawl", () => {
     const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { limit: 4, max_depth: 5, sitemap: "skip", url: slow.url("/") });
     expect(paid.offer.accepts[0]!.amount).toBe("12000");
     const crawlId = /crawl_[0-9a-f]{32}/.exec(paid.text)![0];
-    const token = /ct_[A-Za-z0-9_-]{43}/.exec(paid.text)![0];
-    const res = await fetch(`${stage.base}/v1/web/crawl/${crawlId}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    expect((await asPayer(crawlId, "DELETE", generatePrivateKey())).status).toBe(403);
+    const res = await asPayer(crawlId, "DELETE");
     const cancelled = (await res.json()) as CrawlStatus;
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.counts.fetched).toBeLessThan(4);
