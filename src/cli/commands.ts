@@ -38,10 +38,10 @@ const specs: readonly CommandSpec[] = [
   {
     name: "refunds",
     maxWords: 0,
-    summary: "Refunds owed on jobs settled at acceptance that failed by our fault, with the refund transaction when the server paid it.",
+    summary: "Refunds owed: jobs settled at acceptance that failed by our fault (failed-call), and the undelivered pages of crawls and searches paid exact (crawl-delivery, search-delivery), with the refund transaction when the server paid it.",
     flags: {
       all: { type: "boolean", help: "every refund recorded, paid ones too" },
-      "mark-paid": { type: "string", value: "JOB_ID", help: "the operator paid this job's refund by hand (with --note)" },
+      "mark-paid": { type: "string", value: "ID", help: "the operator paid this refund by hand (with --note): a job id or a delivery refund's receipt id" },
       note: { type: "string", value: "TEXT", help: "e.g. the refund transaction" },
     },
   },

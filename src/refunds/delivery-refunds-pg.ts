@@ -3,7 +3,7 @@
  * same rows and ledger steps, shared by every instance.
  */
 import type { Sql } from "../store/postgres.ts";
-import { type DeliveryRefundRow, type DeliveryRefunds, deliveryRefundOf, deliveryRefundTable } from "./delivery-refunds.ts";
+import { type DeliveryRefundRow, type DeliveryRefunds, deliveryRefundOf, deliveryRefundTable, markPaidSql } from "./delivery-refunds.ts";
 import { createPgRefundLedger } from "./ledger-pg.ts";
 
 export function createPgDeliveryRefunds(sql: Sql): DeliveryRefunds {
@@ -16,5 +16,6 @@ export function createPgDeliveryRefunds(sql: Sql): DeliveryRefunds {
         ON CONFLICT (id) DO NOTHING`;
     },
     list: async () => (await sql<DeliveryRefundRow[]>`SELECT * FROM delivery_refunds ORDER BY created_at, id`).map(deliveryRefundOf),
+    markRefundPaid: async (id, note, at) => (await sql.unsafe(markPaidSql, [note, at.toISOString(), id])).count === 1,
   };
 }

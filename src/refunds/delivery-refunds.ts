@@ -26,8 +26,23 @@ export interface DeliveryRefunds extends RefundLedger {
   /** Records a refund due (once per receipt: a second record of the same id is ignored). */
   recordDue(refund: DeliveryRefund): Promise<void>;
   /** Every row, oldest first (operators, tests). */
-  list(): Promise<(DeliveryRefund & { readonly state: string })[]>;
+  list(): Promise<DeliveryRefundEntry[]>;
+  /** due|sending → paid by the operator's hand (`tollbooth refunds --mark-paid ID --note TX`); false when none is unpaid under `id`. */
+  markRefundPaid(id: string, note: string, at: Date): Promise<boolean>;
 }
+
+/** A row as `tollbooth refunds` shows it: the refund and where its payment stands. */
+export interface DeliveryRefundEntry extends DeliveryRefund {
+  readonly state: string;
+  readonly refundTx: string | null;
+  readonly refundError: string | null;
+  readonly refundNote: string | null;
+  readonly paidAt: string | null;
+}
+
+/** The operator's mark: paid by hand, the signed transaction (if any) never sent again. */
+export const markPaidSql = `UPDATE delivery_refunds SET refund_state = 'paid', refund_note = $1, refund_paid_at = $2, refund_raw = NULL, refund_claim = NULL
+  WHERE id = $3 AND refund_state IN ('due', 'sending')`;
 
 const columns = (types: { int: string; time: string }) => `
       id TEXT PRIMARY KEY,
@@ -84,9 +99,13 @@ export interface DeliveryRefundRow {
   price_micros: number | string;
   created_at: string | Date;
   refund_state: string;
+  refund_tx: string | null;
+  refund_error: string | null;
+  refund_note: string | null;
+  refund_paid_at: string | null;
 }
 
-export function deliveryRefundOf(row: DeliveryRefundRow): DeliveryRefund & { readonly state: string } {
+export function deliveryRefundOf(row: DeliveryRefundRow): DeliveryRefundEntry {
   return {
     id: row.id,
     operationId: row.operation_id,
@@ -98,6 +117,10 @@ export function deliveryRefundOf(row: DeliveryRefundRow): DeliveryRefund & { rea
     priceMicros: Number(row.price_micros),
     createdAt: new Date(row.created_at),
     state: row.refund_state,
+    refundTx: row.refund_tx,
+    refundError: row.refund_error,
+    refundNote: row.refund_note,
+    paidAt: row.refund_paid_at,
   };
 }
 
@@ -107,11 +130,13 @@ export function createDeliveryRefunds(db: Database): DeliveryRefunds {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
   );
   const all = db.prepare<DeliveryRefundRow, []>("SELECT * FROM delivery_refunds ORDER BY created_at, rowid");
+  const markPaid = db.prepare<unknown, [string, string, string]>(markPaidSql.replace(/\$\d/g, "?"));
   return {
     ...createRefundLedger(db, deliveryRefundTable),
     async recordDue(r) {
       insert.run(r.id, r.operationId, r.requestId, r.network, r.payer, r.transaction, r.quotedMicros, r.priceMicros, r.createdAt.toISOString());
     },
     list: async () => all.all().map(deliveryRefundOf),
+    markRefundPaid: async (id, note, at) => markPaid.run(note, at.toISOString(), id).changes === 1,
   };
 }

@@ -32,5 +32,43 @@ describe("tollbooth refunds", () => {
     expect(cli(data, "--mark-paid", "job_0123456789abcdef0123456789abcdef", "--note", "ALGO-TX-1").code).toBe(0);
     expect(cli(data).out).toContain("no refunds due");
     expect(cli(data, "--all").out).toContain("ALGO-TX-1");
-  });
+  }, 60_000);
+});
+
+describe("tollbooth refunds, delivery refunds", () => {
+  it("lists crawl and search delivery refunds beside failed calls, each with its kind, and marks one paid", async () => {
+    const data = mkdtempSync(join(tmpdir(), "tb-refunds-"));
+    const store = openStore(data);
+    const at = new Date("2026-12-07T01:00:00.000Z");
+    await store.jobs.insert({ id: "job_0123456789abcdef0123456789abcdef", skill: "host.report", sync: false, input: {}, caller: "payer:0xabc", payer: "0xabc", network: "algorand", priceMicros: 10_000, payment: null, settleMode: "acceptance", requestId: "req_1", createdAt: at });
+    await store.jobs.markSettled("job_0123456789abcdef0123456789abcdef", null, at);
+    await store.jobs.fail("job_0123456789abcdef0123456789abcdef", { status: "expired", code: "JOB_TIMEOUT", message: "late", refundReason: "JOB_TIMEOUT: late" }, at, at);
+    const delivery = { network: "eip155:8453", payer: "0xfeed", transaction: "0xsettled", createdAt: new Date(at.getTime() + 1000) };
+    await store.deliveryRefunds.recordDue({ ...delivery, id: "pay_crawl1", operationId: "web.crawl", requestId: "req_c", quotedMicros: 15_000, priceMicros: 6_000 });
+    await store.deliveryRefunds.recordDue({ ...delivery, id: "pay_search1", operationId: "web.search", requestId: "req_s", quotedMicros: 17_000, priceMicros: 3_000 });
+    store.close();
+
+    const listed = cli(data);
+    expect(listed.code).toBe(0);
+    const lines = listed.out.split("\n").filter((l) => l.startsWith("2026-"));
+    expect(lines.length).toBe(3);
+    expect(lines[0]).toContain("  failed-call  job_0123456789abcdef0123456789abcdef  host.report  $0.01");
+    expect(lines[1]).toContain("  due  crawl-delivery  pay_crawl1  web.crawl  $0.006  eip155:8453  0xfeed");
+    expect(lines[1]).toContain("$0.006 of $0.015 paid (request req_c)");
+    expect(lines[2]).toContain("  due  search-delivery  pay_search1  web.search  $0.003");
+    expect(listed.out).toContain("3 refunds due");
+
+    expect(cli(data, "--mark-paid", "pay_crawl1", "--note", "BASE-TX-9").code).toBe(0);
+    expect(cli(data, "--mark-paid", "pay_crawl1", "--note", "BASE-TX-9").code).toBe(1);
+    expect(cli(data, "--mark-paid", "pay_nothing", "--note", "x").code).toBe(1);
+    const after = cli(data);
+    expect(after.out).not.toContain("pay_crawl1");
+    expect(after.out).toContain("2 refunds due");
+    const all = cli(data, "--all").out.split("\n").find((l) => l.includes("pay_crawl1"));
+    expect(all).toContain("  paid  crawl-delivery  pay_crawl1");
+    expect(all).toContain("BASE-TX-9");
+    const reopened = openStore(data);
+    expect((await reopened.deliveryRefunds.list()).find((r) => r.id === "pay_crawl1")).toMatchObject({ state: "paid", refundNote: "BASE-TX-9" });
+    reopened.close();
+  }, 60_000);
 });
