@@ -210,6 +210,7 @@ export function createApp(deps: AppDeps) {
     return (await a2aEndpoint)(request, context);
   };
 
+  const servesSignaturesDirectory = deps.config.fetchIdentity === "on" && deps.config.publicUrl !== undefined;
   const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
@@ -219,6 +220,7 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     jobs,
+    ...(servesSignaturesDirectory ? { signaturesDirectory: true } : {}),
     ...moduleDocs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
@@ -295,7 +297,7 @@ export function createApp(deps: AppDeps) {
   app.get(jwksPath, ({ request }) => evidence.jwks(request));
   app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
   app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
-  if (deps.config.fetchIdentity === "on" && deps.config.publicUrl) {
+  if (servesSignaturesDirectory && deps.config.publicUrl) {
     const publicUrl = deps.config.publicUrl;
     app.get(signaturesDirectoryPath, ({ request }) => {
       contextOf(request).route = signaturesDirectoryPath;

@@ -5,6 +5,8 @@
  */
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { didDocumentPath } from "../x402/offer-receipt.ts";
+import { PAYER_PROOF_HEADER } from "../x402/payer-proof.ts";
+import { signaturesDirectoryMediaType, signaturesDirectoryPath } from "../fetch-identity/signatures-directory.ts";
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
@@ -23,6 +25,8 @@ export interface OpenApiInput {
   readonly payments: PaymentInfo;
   readonly baseUrl: string;
   readonly freeRoutes: readonly DocumentedRoute[];
+  /** The fetcher's key directory is served (--fetch-identity on). */
+  readonly signaturesDirectory?: boolean;
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };
@@ -164,7 +168,47 @@ function operation(entry: CatalogueEntry, payments: PaymentInfo, body: Record<st
   };
 }
 
-export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: OpenApiInput): Record<string, unknown> {
+/** GET and DELETE of a crawl's status URL, for its payer (crawl/crawl-service.ts, x402/payer-proof.ts). */
+function crawlStatusPaths(): Record<string, unknown> {
+  const parameters = [
+    { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^crawl_[0-9a-f]{32}$" } },
+    {
+      name: PAYER_PROOF_HEADER,
+      in: "header",
+      required: false,
+      description:
+        "The payer's proof: a Sign-In-With-X payload (x402 SIWX, CAIP-122) signed by the wallet that paid for the crawl, for this URL, with a fresh nonce, at most 5 minutes old, as base64 JSON. Needed for a paid crawl; a crawl bought with payments off is opened by its id alone.",
+      schema: { type: "string" },
+    },
+  ];
+  const refusals = {
+    "401": { description: "PAYER_PROOF_REQUIRED (no proof; `challenge` has the fields to sign) or PAYER_PROOF_INVALID (malformed, bad signature, expired, another resource or network, or a nonce used already; `reason`)", content: { "application/json": { schema: errorRef } } },
+    "403": { description: "CRAWL_ACCESS_DENIED: a valid proof of another wallet than the payer's", content: { "application/json": { schema: errorRef } } },
+    "404": { description: "CRAWL_NOT_FOUND: unknown id, or the crawl expired and was deleted with its pages", content: { "application/json": { schema: errorRef } } },
+  };
+  return {
+    get: {
+      operationId: "web.crawl.status",
+      summary: "Free, for the crawl's payer: status, counts and a page of results (signed read results or inline errors), paged by cursor.",
+      tags: ["free"],
+      parameters: [
+        ...parameters,
+        { name: "cursor", in: "query", required: false, schema: { type: "string", pattern: "^[0-9]+$" } },
+        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } },
+      ],
+      responses: { "200": { description: "{crawl_id, url, status, limit, counts, stop_reason?, error?, refund_due_usd?, created_at, finished_at, expires_at, pages[], next_cursor, more_pages}" }, ...refusals },
+    },
+    delete: {
+      operationId: "web.crawl.cancel",
+      summary: "Free, for the crawl's payer: cancels it (nothing more is fetched; the pages not read are refunded as its status says).",
+      tags: ["free"],
+      parameters,
+      responses: { "200": { description: "The crawl's status after the cancel" }, ...refusals },
+    },
+  };
+}
+
+export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes, signaturesDirectory }: OpenApiInput): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const entry of catalogue.operations) {
     const path = entry.route.replace(/^POST /, "");
@@ -264,6 +308,18 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes }: Open
       responses: { "200": { description: "{ id, verificationMethod: [{ id: did:web:…#kid, type: JsonWebKey2020, publicKeyJwk }], assertionMethod }", content: { "application/did+json": { schema: { type: "object" } } } } },
     },
   };
+  if (catalogue.operations.some((e) => e.id === "web.crawl")) paths["/v1/web/crawl/{id}"] = crawlStatusPaths();
+  if (signaturesDirectory) {
+    paths[signaturesDirectoryPath] = {
+      get: {
+        operationId: "fetch_identity.directory",
+        summary:
+          "Free key directory of this server's fetcher (Web Bot Auth, --fetch-identity on): the Ed25519 keys its outgoing requests are signed with (RFC 9421, Signature-Agent names this server), the answer itself signed by the current key.",
+        tags: ["free"],
+        responses: { "200": { description: "{ keys: [{ kty: OKP, crv: Ed25519, x, kid }] }, with Signature and Signature-Input headers", content: { [signaturesDirectoryMediaType]: { schema: { type: "object" } } } } },
+      },
+    };
+  }
   paths[evidenceVerifyPath] = {
     post: {
       operationId: "evidence.verify",

@@ -12,6 +12,7 @@ import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";
 import { checkSearch } from "./search.ts";
+import { checkFetchIdentity } from "./fetch-identity.ts";
 import type { Check, CheckResult } from "./check.ts";
 import { checkSharedSettlers } from "./instances.ts";
 import { operationChecks } from "./ops.ts";
@@ -63,7 +64,7 @@ const publicUrl: Check = (config) => {
   return { name: "public URL", status: "ok", detail: config.publicUrl };
 };
 
-export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkSharedSettlers(config), (config) => checkBrowser(config), checkSearch, checkLanguageModel, ...operationChecks];
+export const checks: Check[] = [dataFolder, plugins, exposure, publicUrl, checkPayments, (config) => checkSharedSettlers(config), (config) => checkBrowser(config), checkSearch, checkFetchIdentity, checkLanguageModel, ...operationChecks];
 
 export async function runDoctor(config: Config, extra: readonly Check[] = []): Promise<{ ok: boolean; lines: string[]; results: CheckResult[] }> {
   const results: CheckResult[] = [];

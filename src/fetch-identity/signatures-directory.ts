@@ -11,6 +11,7 @@ import { Ed25519Signer } from "web-bot-auth/crypto";
 import type { CurrentKey } from "./request-signer.ts";
 
 export const signaturesDirectoryPath = HTTP_MESSAGE_SIGNATURES_DIRECTORY;
+export const signaturesDirectoryMediaType = MediaType.HTTP_MESSAGE_SIGNATURES_DIRECTORY;
 
 /** What the directory is built from: the evidence keys' holder. */
 export interface DirectoryKeys {
