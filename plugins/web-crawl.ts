@@ -14,7 +14,7 @@ export default definePlugin({
   admit: (input, ctx) => ctx.crawls?.check(input),
   price: priceCrawl,
   timeoutMs: 30_000,
-  errors: ["URL_NOT_ALLOWED", "PATTERN_INVALID", "WEBHOOK_NOT_ALLOWED", "CRAWL_NOT_FOUND", "CRAWL_ACCESS_DENIED", "PAYER_PROOF_REQUIRED", "PAYER_PROOF_INVALID", "CRAWL_NO_PAGES"],
+  errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "DNS_FAILED", "PATTERN_INVALID", "WEBHOOK_NOT_ALLOWED", "CRAWL_NOT_FOUND", "CRAWL_ACCESS_DENIED", "PAYER_PROOF_REQUIRED", "PAYER_PROOF_INVALID", "CRAWL_NO_PAGES"],
   examples: [
     {
       title: "Crawl the documentation of a site",

@@ -7,8 +7,11 @@ import type { CrawlAccepted, CrawlRequest } from "./crawl-schemas.ts";
 
 /** What web/crawl's `run` may do, bound to one paid call. */
 export interface CrawlFacet {
-  /** Refuses a webhook the SSRF guard refuses (400, before payment). */
-  check(input: CrawlRequest): void;
+  /**
+   * Refuses, before payment, a start URL the SSRF guard refuses (400 URL_NOT_ALLOWED by its form,
+   * 422 TARGET_NOT_PUBLIC by its address, 502 DNS_FAILED) and a webhook it refuses (400).
+   */
+  check(input: CrawlRequest): Promise<void>;
   /** A held crawl: nothing is fetched until `release`. */
   create(input: CrawlRequest): Promise<CrawlAccepted>;
   /** The payment settled: the crawl starts, its pages signed naming this payment. */

@@ -15,6 +15,7 @@ import type { Logger } from "../log.ts";
 import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
 import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
+import { vetTarget } from "../web/fetch/target-guard.ts";
 import { createPayerProofs, PAYER_PROOF_HEADER, type PayerProofs } from "../x402/payer-proof.ts";
 import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
 import { createCrawlRefunds, crawlPaidOf, refundDueOf } from "./crawl-refund.ts";
@@ -134,7 +135,13 @@ export function createCrawlService(options: {
   });
 
   const facet = (call: CrawlCall): CrawlFacet => ({
-    check: (input) => checkWebhookUrl(input.webhook, { allowLoopbackTargets: config.unsafeAllowLoopbackTargets }),
+    async check(input) {
+      // The start page is vetted as a read vets it, before the crawl is sold: a crawl that could
+      // fetch nothing (a private or link-local address, another scheme) is never charged.
+      const policy = { allowLoopbackTargets: config.unsafeAllowLoopbackTargets };
+      await vetTarget(input.url, policy);
+      checkWebhookUrl(input.webhook, policy);
+    },
     async create(input) {
       const id = `crawl_${randomBytes(16).toString("hex")}`;
       const created = now();

@@ -17,6 +17,7 @@ import { startTreeSite } from "../crawl/crawl-site.ts";
 import { NETWORK } from "../x402/evm-fixture.ts";
 import { evmProof } from "../support/payer-proof.ts";
 import { generatePrivateKey } from "viem/accounts";
+import { expectRefusedUnpaid } from "../support/refused-payments.ts";
 
 interface CrawlStatus {
   status: string;
@@ -150,6 +151,17 @@ describe("paid web.crawl", () => {
     expect(await paidBack(12_000)).toMatchObject([{ quotedMicros: 12_000, priceMicros: owed, state: "paid" }]);
     expect(await buyerBalance()).toBe(before - 12_000n + BigInt(owed));
   }, 120_000);
+
+  it("charges nothing for bad input sent with a real payment: hostile start pages, limits out of range, hostile patterns", async () => {
+    const paid = await expectRefusedUnpaid(stage, `${stage.base}/v1/web/crawl`, { ...input, url: site.url("/") }, [
+      [{ ...input, url: "http://10.0.0.1/" }, 422, "TARGET_NOT_PUBLIC"],
+      [{ ...input, url: "http://169.254.169.254/latest/meta-data/" }, 422, "TARGET_NOT_PUBLIC"],
+      [{ ...input, url: "file:///etc/passwd" }, 400, "URL_NOT_ALLOWED"],
+      [{ ...input, url: site.url("/"), limit: 10_001 }, 400, "INVALID_REQUEST"],
+      [{ ...input, url: site.url("/"), include: ["((a{1,30}){1,30})"] }, 400, "PATTERN_INVALID"],
+    ]);
+    expect(paid).toEqual({ status: 202, settled: true, spent: 9_000n });
+  }, 60_000);
 
   it("answers 202 over HTTP", async () => {
     const paid = await payOverHttp(buyer, `${stage.base}/v1/web/crawl`, { ...input, url: site.url("/") });

@@ -10,6 +10,7 @@ import type { x402Client } from "@x402/core/client";
 import { type PaidStage, startPaidStage } from "../support/paid-stage.ts";
 import { payOverA2a, payOverHttp, payOverMcp } from "../support/paid-orders.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
+import { expectRefusedUnpaid } from "../support/refused-payments.ts";
 
 describe("paid web.map", () => {
   let site: SiteServer;
@@ -52,6 +53,17 @@ describe("paid web.map", () => {
       expect(await buyerBalance()).toBe(before - 10_000n);
     }
   });
+
+  it("charges nothing for bad input sent with a real payment: limits out of range, hostile patterns, hostile start pages", async () => {
+    const paid = await expectRefusedUnpaid(stage, `${stage.base}/v1/web/map`, { url: site.url("/") }, [
+      [{ url: site.url("/"), limit: 100_001 }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), search: "x".repeat(20_000) }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), include: ["(?<=x)y"] }, 400, "PATTERN_INVALID"],
+      [{ url: site.url("/"), include: ["((a{1,30}){1,30})"] }, 400, "PATTERN_INVALID"],
+      [{ url: "http://10.0.0.1/" }, 422, "TARGET_NOT_PUBLIC"],
+    ]);
+    expect(paid).toEqual({ status: 200, settled: true, spent: 10_000n });
+  }, 60_000);
 
   it("charges nothing for a gzip bomb: 422 SITEMAP_TOO_LARGE", async () => {
     const before = await buyerBalance();

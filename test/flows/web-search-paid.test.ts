@@ -13,6 +13,7 @@ import { type Searx, startSearx } from "../support/searx.ts";
 import { skipWithout } from "../support/requirements.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { NETWORK } from "../x402/evm-fixture.ts";
+import { expectRefusedUnpaid } from "../support/refused-payments.ts";
 
 const missing = skipWithout("searx", "paid web.search on a real searx") ? "searx" : undefined;
 
@@ -92,6 +93,17 @@ describe.skipIf(missing !== undefined)("paid web.search", () => {
     const due = (await stage.service.store.deliveryRefunds.list()).filter((r) => r.quotedMicros === 11_000);
     expect(due.map((r) => r.priceMicros)).toEqual([6_000]);
   });
+
+  it("over HTTP: charges nothing for bad input sent with a real payment: a 20 KB query, limits out of range", async () => {
+    const paid = await expectRefusedUnpaid(stage, `${stage.base}/v1/web/search`, { query: "songbirds", limit: 2 }, [
+      [{ query: "x".repeat(20_000), limit: 2 }, 400, "INVALID_REQUEST"],
+      [{ query: "songbirds", limit: 21 }, 400, "INVALID_REQUEST"],
+      [{ query: "songbirds", limit: 0 }, 400, "INVALID_REQUEST"],
+      [{ query: "songbirds", limit: 2, read: { max_chars: 0 } }, 400, "INVALID_REQUEST"],
+    ]);
+    expect(paid).toMatchObject({ status: 200, settled: true });
+    expect(paid.spent).toBeGreaterThan(0n);
+  }, 60_000);
 
   it("over MCP: the web_search tool answers with the offer, then with the results once paid", async () => {
     expect((await mcp.listTools()).tools.map((t) => t.name)).toContain("web_search");

@@ -102,16 +102,34 @@ describe("web.crawl", () => {
     expect(later.counts.fetched).toBe(settled.counts.fetched);
   }, 60_000);
 
-  it("refuses bad input before any work: limits out of range, hostile patterns, a webhook the SSRF guard refuses", async () => {
-    for (const [json, code] of [
-      [{ url: site.url("/"), limit: 10_001 }, "INVALID_REQUEST"],
-      [{ url: site.url("/"), limit: 0 }, "INVALID_REQUEST"],
-      [{ url: site.url("/"), include: ["(a+)+\\1"] }, "PATTERN_INVALID"],
-      [{ url: site.url("/"), webhook: "http://user:pw@example.com/hook" }, "WEBHOOK_NOT_ALLOWED"],
-      [{ url: site.url("/"), webhook: "file:///etc/passwd" }, "WEBHOOK_NOT_ALLOWED"],
+  it("refuses bad input before any work: limits out of range, hostile patterns, hostile start URLs, a webhook the SSRF guard refuses", async () => {
+    const hits = () => pageHits(site, PAGES).reduce((a, b) => a + b, 0) + site.hits("/");
+    const before = hits();
+    for (const [json, status, code] of [
+      [{ url: site.url("/"), limit: 10_001 }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), limit: 0 }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), max_depth: 21 }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), max_chars: 0 }, 400, "INVALID_REQUEST"],
+      [{ url: `${site.url("/")}?q=${"x".repeat(20_000)}` }, 400, "INVALID_REQUEST"],
+      [{ url: site.url("/"), include: Array.from({ length: 21 }, (_, i) => `^/p/${i}`) }, 400, "INVALID_REQUEST"],
+      // Not RE2 (a backreference, a lookahead), a pattern whose RE2 program is too large, one that matches every path.
+      [{ url: site.url("/"), include: ["(a+)+\\1"] }, 400, "PATTERN_INVALID"],
+      [{ url: site.url("/"), exclude: ["(?=a)b"] }, 400, "PATTERN_INVALID"],
+      [{ url: site.url("/"), include: ["((a{1,30}){1,30})"] }, 400, "PATTERN_INVALID"],
+      [{ url: site.url("/"), exclude: [".*"] }, 400, "PATTERN_INVALID"],
+      // Start pages the SSRF guard refuses: never sold, since the crawl could fetch nothing.
+      [{ url: "file:///etc/passwd" }, 400, "URL_NOT_ALLOWED"],
+      [{ url: "http://user:pw@example.com/" }, 400, "URL_NOT_ALLOWED"],
+      [{ url: "http://0x7f.1/" }, 400, "URL_NOT_ALLOWED"],
+      [{ url: "http://169.254.169.254/latest/meta-data/" }, 422, "TARGET_NOT_PUBLIC"],
+      [{ url: "http://10.0.0.1/" }, 422, "TARGET_NOT_PUBLIC"],
+      [{ url: "http://[::1]/" }, 422, "TARGET_NOT_PUBLIC"],
+      [{ url: site.url("/"), webhook: "http://user:pw@example.com/hook" }, 400, "WEBHOOK_NOT_ALLOWED"],
+      [{ url: site.url("/"), webhook: "file:///etc/passwd" }, 400, "WEBHOOK_NOT_ALLOWED"],
     ] as const) {
-      const { status, body } = await startCrawl(json);
-      expect({ status, error: body.error }).toEqual({ status: 400, error: code });
+      const { status: got, body } = await startCrawl(json);
+      expect({ url: json.url.slice(0, 60), status: got, error: body.error }).toEqual({ url: json.url.slice(0, 60), status, error: code });
     }
+    expect(hits()).toBe(before);
   });
 });
