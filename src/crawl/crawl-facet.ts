@@ -25,3 +25,17 @@ export interface CrawlCall {
   readonly origin?: string | undefined;
   readonly requestId: string;
 }
+
+/** Who asks for a crawl, from where: the payer's proof (x402/payer-proof.ts) and the origin it reached. */
+export interface CrawlAsker {
+  readonly proof: string | null | undefined;
+  readonly origin: string;
+}
+
+/** A crawl's status and cancel for its payer, as HTTP, MCP and A2A serve them (crawl-service.ts); they throw ApiErrors. */
+export interface CrawlDoor {
+  /** The status and a page of results (`query`: cursor and limit as GET takes them). */
+  status(id: string, asker: CrawlAsker, query: { readonly cursor?: unknown; readonly limit?: unknown }): Promise<Record<string, unknown>>;
+  /** Cancels the crawl; its status after. */
+  stop(id: string, asker: CrawlAsker): Promise<Record<string, unknown>>;
+}

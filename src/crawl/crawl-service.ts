@@ -17,7 +17,7 @@ import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { vetTarget } from "../web/fetch/target-guard.ts";
 import { createPayerProofs, PAYER_PROOF_HEADER, type PayerProofs } from "../x402/payer-proof.ts";
-import type { CrawlCall, CrawlFacet } from "./crawl-facet.ts";
+import type { CrawlAsker, CrawlCall, CrawlDoor, CrawlFacet } from "./crawl-facet.ts";
 import { createCrawlRefunds, crawlPaidOf, refundDueOf } from "./crawl-refund.ts";
 import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
 import type { CrawlPayment, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.ts";
@@ -27,14 +27,10 @@ import { followable, linkRulesOf } from "./crawl-links.ts";
 
 export type CrawlConfig = Pick<Config, "crawlLanes" | "crawlPerHost" | "crawlHostDelayMs" | "crawlTtlHours" | "crawlDeadlineMin" | "crawlLeaseSec" | "unsafeAllowLoopbackTargets">;
 
-export interface CrawlService {
+export interface CrawlService extends CrawlDoor {
   facet(call: CrawlCall): CrawlFacet;
   get(request: Request, id: string): Promise<Response>;
   cancel(request: Request, id: string): Promise<Response>;
-  /** The status and a page of results (`query`: cursor and limit as GET takes them), for HTTP and MCP alike. */
-  status(id: string, asker: CrawlAsker, query: { readonly cursor?: unknown; readonly limit?: unknown }): Promise<Record<string, unknown>>;
-  /** Cancels the crawl; its status after. */
-  stop(id: string, asker: CrawlAsker): Promise<Record<string, unknown>>;
   readonly worker: CrawlWorker;
 }
 
@@ -42,12 +38,6 @@ const crawlIdPattern = /^crawl_[0-9a-f]{32}$/;
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
 const sweepEveryMs = 60_000;
-
-/** Who asks for a crawl, from where: the payer's proof (x402/payer-proof.ts) and the origin it reached. */
-export interface CrawlAsker {
-  readonly proof: string | null | undefined;
-  readonly origin: string;
-}
 
 export const crawlStatusPath = (id: string) => `/v1/web/crawl/${id}`;
 

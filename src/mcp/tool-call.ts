@@ -11,6 +11,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidParams } from "./envelope.ts";
+import type { CrawlDoor } from "../crawl/crawl-facet.ts";
 import { ApiError, toApiError } from "../errors.ts";
 import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
@@ -36,11 +37,6 @@ export interface ToolCallDeps {
   readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
   /** A crawl's status and cancel for its payer (crawl/crawl-service.ts); they throw ApiErrors. */
   readonly crawls?: CrawlDoor;
-}
-
-export interface CrawlDoor {
-  status(id: string, asker: { proof: string | undefined; origin: string }, query: { cursor?: unknown; limit?: unknown }): Promise<Record<string, unknown>>;
-  stop(id: string, asker: { proof: string | undefined; origin: string }): Promise<Record<string, unknown>>;
 }
 
 /** The call as MCP carries it: arguments, `_meta`, and who asked from where. */
