@@ -128,6 +128,7 @@ export function createApp(deps: AppDeps) {
     receipts: store.receipts,
     refunds: deps.deliveryRefunds ?? store.deliveryRefunds,
     publicUrl: baseUrl,
+    proofNonces: store.proofNonces,
     onClose: (stop) => store.onClose(stop),
     ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
   });

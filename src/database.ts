@@ -26,6 +26,7 @@ import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-lim
 import { createDeliveryRefunds, deliveryRefundMigrations, type DeliveryRefunds, deliveryRefundPgMigrations } from "./refunds/delivery-refunds.ts";
 import { createPgDeliveryRefunds } from "./refunds/delivery-refunds-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
+import { createPgProofNonces, createProofNonces, proofNonceMigrations, proofNoncePgMigrations, type ProofNonces } from "./x402/proof-nonces.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -48,6 +49,7 @@ export const allMigrations: readonly Migration[] = [
   ...a2aTaskMigrations,
   ...deliveryRefundMigrations,
   ...crawlMigrations,
+  ...proofNonceMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
 ];
 
@@ -69,6 +71,8 @@ export interface Store extends CoreStore, ModuleStores {
   readonly deliveryRefunds: DeliveryRefunds;
   /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
   readonly crawls: CrawlStore;
+  /** The nonces of payers' proofs already taken (x402/payer-proof.ts): one request per proof, from any instance. */
+  readonly proofNonces: ProofNonces;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -115,6 +119,7 @@ export const families: readonly Family[] = [
   { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
   { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
+  { name: "payer proof nonces", pg: { migrations: proofNoncePgMigrations, open: (sql) => ({ proofNonces: createPgProofNonces(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
 
@@ -155,6 +160,7 @@ export function openStore(dataDir: string): Store {
     evidenceKeys: fileEvidenceKeySet(dataDir),
     deliveryRefunds: createDeliveryRefunds(core.db),
     crawls: createSqliteCrawlStore(core.db),
+    proofNonces: createProofNonces(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
   };
 }

@@ -17,6 +17,7 @@ import type { ReceiptStore } from "../store/receipts.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { vetTarget } from "../web/fetch/target-guard.ts";
 import { createPayerProofs, PAYER_PROOF_HEADER, type PayerProofs } from "../x402/payer-proof.ts";
+import type { ProofNonces } from "../x402/proof-nonces.ts";
 import type { CrawlAsker, CrawlCall, CrawlDoor, CrawlFacet } from "./crawl-facet.ts";
 import { createCrawlRefunds, crawlPaidOf, refundDueOf } from "./crawl-refund.ts";
 import { checkWebhookUrl, DEFAULT_CRAWL_PAGES } from "./crawl-schemas.ts";
@@ -85,6 +86,8 @@ export function createCrawlService(options: {
   /** The settled receipts, and the ledger the pages a crawl did not read are refunded through (crawl-refund.ts). */
   readonly receipts?: Pick<ReceiptStore, "get">;
   readonly refunds?: Pick<DeliveryRefunds, "recordDue">;
+  /** The payer proofs' nonces taken (shared by the instances of one database). */
+  readonly proofNonces: ProofNonces;
   /** The public origin a request reached (the proof must name it). */
   readonly publicUrl: (request: Request) => string;
   /** Runs `stop` when the store closes. */
@@ -161,7 +164,7 @@ export function createCrawlService(options: {
     drop: (accepted) => store.drop(accepted.crawl_id),
   });
 
-  const proofs = createPayerProofs(now);
+  const proofs = createPayerProofs(options.proofNonces, now);
   const askerOf = (request: Request): CrawlAsker => ({ proof: request.headers.get(PAYER_PROOF_HEADER), origin: options.publicUrl(request) });
   const service: CrawlService = {
     facet,

@@ -10,12 +10,14 @@
  *   Algorand (`algorand:*`): the same CAIP-122 lines ("… sign in with your Algorand account"),
  *     Ed25519 signature over "MX" + the message (algosdk's signBytes), base64.
  *
- * A proof is good for one request: its nonce is taken once (kept here until the proof's window
- * has passed), so a proof seen again — replayed, or sent twice — is refused, as is one for another
- * resource, from another network, expired or issued too long ago. A valid proof from another
+ * A proof is good for one request: its nonce is taken once, in the store (proof-nonces.ts: every
+ * instance sharing the database sees it), until the proof's window has passed, so a proof seen
+ * again — replayed, or sent twice — is refused, as is one for another resource, from another
+ * network, expired or issued too long ago. A valid proof from another
  * wallet is the caller's to know: `denied` says so (the route answers 403).
  */
 import { ApiError } from "../errors.ts";
+import type { ProofNonces } from "./proof-nonces.ts";
 
 export const PAYER_PROOF_HEADER = "SIGN-IN-WITH-X";
 /** How old a proof's issuedAt may be, and the longest window (issuedAt to expirationTime) taken. */
@@ -89,12 +91,7 @@ export interface PayerProofs {
   check(presented: string | null | undefined, target: ProofTarget, denied: () => ApiError): Promise<void>;
 }
 
-export function createPayerProofs(now: () => Date = () => new Date()): PayerProofs {
-  /** Nonces taken, with when they may be forgotten (their proof's window has passed). */
-  const taken = new Map<string, number>();
-  const prune = (nowMs: number) => {
-    for (const [nonce, until] of taken) if (until <= nowMs) taken.delete(nonce);
-  };
+export function createPayerProofs(nonces: ProofNonces, now: () => Date = () => new Date()): PayerProofs {
   const invalid = (reason: string, message: string, target: ProofTarget) =>
     new ApiError("PAYER_PROOF_INVALID", { message: `${message} Sign a fresh proof for this request.`, details: { reason, challenge: proofChallenge(target, now()) } });
 
@@ -123,11 +120,11 @@ export function createPayerProofs(now: () => Date = () => new Date()): PayerProo
         ? await verifyAlgorand(payload)
         : payload.chainId.startsWith("eip155:") && (await ext.verifySIWxSignature(payload)).isValid;
       if (!verified) throw invalid("invalid_siwx_signature", "The proof's signature does not verify for its address.", target);
-      const nowMs = now().getTime();
-      prune(nowMs);
+      // Kept until neither its expirationTime nor the 5-minute issuedAt window could let it in again.
       const key = `${payload.address.toLowerCase()} ${payload.nonce}`;
-      if (taken.has(key)) throw invalid("replayed", "This proof (its nonce) was used already.", target);
-      taken.set(key, Math.max(untilMs, issuedMs + MAX_AGE_MS) + 1000);
+      if (!(await nonces.take(key, Math.max(untilMs, issuedMs + MAX_AGE_MS) + 1000, now().getTime()))) {
+        throw invalid("replayed", "This proof (its nonce) was used already.", target);
+      }
       if (!sameAddress(payload.address, target.payer)) throw denied();
     },
   };

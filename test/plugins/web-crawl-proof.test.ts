@@ -18,6 +18,7 @@ import { algorandProof, evmProof, type ProofFields } from "../support/payer-proo
 import type { SiteServer } from "../support/site-server.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { startTreeSite } from "../crawl/crawl-site.ts";
+import { filePostgres } from "../support/store-engines.ts";
 
 const BASE = "eip155:84532";
 const ALGORAND = "algorand:SGO1GKSzyE7IEPItTxCByw9x8FmnrCDexi9/cOUJOiI=";
@@ -36,18 +37,18 @@ const evm = (key: `0x${string}`, crawlId: string, f: ProofFields = {}) => evmPro
 const algo = (account: algosdk.Account, crawlId: string, f: ProofFields = {}) => algorandProof(account, urlOf(crawlId), ALGORAND, f);
 
 /** A crawl stored as a paid call stores it (payer lowercased, payment network recorded), then released. */
-async function paidCrawl(payer: string, network: string): Promise<string> {
+async function paidCrawl(payer: string, network: string, on: TestService = service): Promise<string> {
   const id = `crawl_${randomBytes(16).toString("hex")}`;
   const now = Date.now();
-  await service.store.crawls.create(
+  await on.store.crawls.create(
     { id, request: { url: site.url("/"), limit: 2, max_depth: 1, sitemap: "skip" }, payer: payer.toLowerCase(), tokenSha256: "", limit: 2, createdAt: new Date(now).toISOString(), deadlineMs: now + 600_000, expiresMs: now + 3_600_000 },
     [{ url: site.url("/"), depth: 0 }],
   );
-  await service.store.crawls.release(id, { network, transaction: "0xfeed" });
+  await on.store.crawls.release(id, { network, transaction: "0xfeed" });
   return id;
 }
 
-const get = (id: string, proof?: string) => service.request(`/v1/web/crawl/${id}`, { headers: proof ? { [PAYER_PROOF_HEADER]: proof } : {} });
+const get = (id: string, proof?: string, on: TestService = service) => on.request(`/v1/web/crawl/${id}`, { headers: proof ? { [PAYER_PROOF_HEADER]: proof } : {} });
 const del = (id: string, proof?: string) => service.request(`/v1/web/crawl/${id}`, { method: "DELETE", headers: proof ? { [PAYER_PROOF_HEADER]: proof } : {} });
 async function refusal(res: Response): Promise<{ status: number; error: string; reason?: string }> {
   const body = (await res.json()) as { error: string; reason?: string };
@@ -141,4 +142,24 @@ describe("the payer's proof of a crawl", () => {
     expect((await del(id)).status).toBe(200);
     expect((await get(`crawl_${"0".repeat(32)}`)).status).toBe(404);
   });
+});
+
+const postgres = filePostgres("crawl_proof", "a replayed proof refused by another instance on PostgreSQL");
+
+describe.skipIf(postgres.skip)("the payer's proof across two instances on PostgreSQL", () => {
+  it("a proof used on one instance is refused as replayed by the other; a fresh one opens the crawl there", async () => {
+    const url = await postgres.freshDatabase();
+    const args = ["--database-url", url, "--unsafe-allow-loopback-targets", "--crawl-host-delay-ms", "0"];
+    const [one, two] = [await testService(args), await testService(args)];
+    try {
+      const id = await paidCrawl(evmPayer.address, BASE, one);
+      const proof = await evm(payerKey, id);
+      expect((await get(id, proof, one)).status).toBe(200);
+      expect(await refusal(await get(id, proof, two))).toEqual({ status: 401, error: "PAYER_PROOF_INVALID", reason: "replayed" });
+      expect((await get(id, await evm(payerKey, id), two)).status).toBe(200);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  }, 60_000);
 });
