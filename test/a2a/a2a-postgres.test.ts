@@ -27,9 +27,10 @@ beforeAll(async () => {
   [v1, v03] = (await Promise.all(a2aWires.map((wire) => wire.connect(stage.base)))) as [A2aCaller, A2aCaller];
 }, 180_000);
 
+// The stage's stop closes a PostgreSQL pool and anvil: over bun's default 5 s on a loaded machine.
 afterAll(async () => {
   await stage?.stop();
-});
+}, 60_000);
 
 describe.skipIf(postgres.skip)("A2A tasks on PostgreSQL, across the two wires", () => {
   it("opens a task over v1.0, pays it over v0.3, reads it back over v1.0 completed with the receipt, charged once", async () => {

@@ -86,9 +86,10 @@ export function filePostgres(prefix: string, what = `the PostgreSQL side of the 
   beforeAll(async () => {
     if (!skip) server = await startPostgres();
   }, 120_000);
+  // Stopping the server waits for its shutdown (over 5 s, bun's default, on a loaded machine).
   afterAll(async () => {
     await server?.stop();
-  });
+  }, 60_000);
   return {
     skip,
     freshDatabase: () => server!.createDatabase(`${prefix.replace(/[^a-z]/gi, "_").toLowerCase()}_${++databases}`),
