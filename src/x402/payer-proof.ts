@@ -116,9 +116,15 @@ export function createPayerProofs(nonces: ProofNonces, now: () => Date = () => n
       if (!payload.expirationTime || untilMs - issuedMs > MAX_AGE_MS) {
         throw invalid("invalid_siwx_expiration_time", "The proof must carry an expirationTime at most 5 minutes after its issuedAt.", target);
       }
-      const verified = payload.chainId.startsWith("algorand:")
-        ? await verifyAlgorand(payload)
-        : payload.chainId.startsWith("eip155:") && (await ext.verifySIWxSignature(payload)).isValid;
+      let verified: boolean;
+      try {
+        verified = payload.chainId.startsWith("algorand:")
+          ? await verifyAlgorand(payload)
+          : payload.chainId.startsWith("eip155:") && (await ext.verifySIWxSignature(payload)).isValid;
+      } catch (error) {
+        // The SIWE parser throws on fields no SIWE message may hold (a short nonce, a bad address, a line break).
+        throw invalid("malformed", `The proof's fields do not make a valid sign-in message (${(error as Error).message.split("\n")[0]}).`, target);
+      }
       if (!verified) throw invalid("invalid_siwx_signature", "The proof's signature does not verify for its address.", target);
       // Kept until neither its expirationTime nor the 5-minute issuedAt window could let it in again.
       const key = `${payload.address.toLowerCase()} ${payload.nonce}`;

@@ -104,6 +104,12 @@ describe("the payer's proof of a crawl", () => {
     const asPayer = Buffer.from(JSON.stringify({ ...forged, address: evmPayer.address })).toString("base64");
     expect(await refusal(await get(id, asPayer))).toEqual({ status: 401, error: "PAYER_PROOF_INVALID", reason: "invalid_siwx_signature" });
     expect(await refusal(await get(id, "not base64 at all!"))).toEqual({ status: 401, error: "PAYER_PROOF_INVALID", reason: "malformed" });
+    // Fields no SIWE message may hold (the SIWE parser throws on them): refused, never a 500.
+    const signed = JSON.parse(Buffer.from(await evm(payerKey, id), "base64").toString()) as Record<string, unknown>;
+    for (const bent of [{ nonce: "x" }, { nonce: "ab-cd-ef-gh" }, { statement: "a\nb" }, { address: "0xnothex" }, { version: "2" }, { resources: ["not a uri"] }]) {
+      const header = Buffer.from(JSON.stringify({ ...signed, ...bent })).toString("base64");
+      expect(await refusal(await get(id, header))).toEqual({ status: 401, error: "PAYER_PROOF_INVALID", reason: "malformed" });
+    }
   });
 
   it("an Algorand payer proves itself with an Ed25519 signature over its address's message", async () => {
