@@ -231,7 +231,7 @@ async function main(args: string[]): Promise<number> {
       return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
     }
     case "keys":
-      return (await import("./evidence/keys-cli.ts")).runKeysCli(config, word);
+      return (await import("./cli/keys.ts")).runKeysCli(config, word);
     case "verify":
       return (await import("./evidence/verify-cli.ts")).verifyForCli({ file: word, jwks: flag("jwks"), source: flag("source") });
     case "buy":
