@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
-import { buildCatalogue } from "./docs/catalogue.ts";
+import { buildCatalogue } from "./plugin/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
 import { createDocumentRenderer, documentBody, type RenderedDocument } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
@@ -32,7 +32,7 @@ import type { McpHandler } from "./mcp/endpoint.ts";
 import { compileTools, MCP_PATH } from "./mcp/tools.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
-import { type ModelAccess, noModel } from "./llm/model-access.ts";
+import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";

@@ -6,7 +6,7 @@
  */
 import { banner, loadConfiguredRegistry, productVersion, startService } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { buildCatalogue } from "./docs/catalogue.ts";
+import { buildCatalogue } from "./plugin/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor/doctor.ts";
 import { upstreamsLine } from "./doctor/payment-upstreams.ts";

@@ -23,8 +23,8 @@ export type { PaymentPayload, PaymentRequirements } from "./x402/messages.ts";
 // Language-model skills: the policy gate, the "needs a model" refusal and the engine line.
 export { policyRefusal, refuseByPolicy } from "./llm/policy.ts";
 export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
-export { modelEngine, ModelUsageSchema, requireModel } from "./llm/model-access.ts";
-export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
+export { modelEngine, ModelUsageSchema, requireModel } from "./plugin/model-access.ts";
+export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./plugin/model-access.ts";
 export type { SkillEngine } from "./plugin/define.ts";
 export { bulletCount as briefBulletCount, extractiveBrief, modelSentenceCount as briefModelSentences, selectSentences } from "./brief/extractive.ts";
 export type { BriefBullet } from "./brief/extractive.ts";

@@ -7,7 +7,7 @@ import { loadRegistry } from "../boot.ts";
 import { type Config, servingProblems } from "../config.ts";
 import { configuredPricing } from "../configured-payments.ts";
 import { openStore } from "../database.ts";
-import { checkLanguageModel } from "../llm/doctor.ts";
+import { checkLanguageModel } from "./llm.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";

@@ -3,7 +3,7 @@
  * no payment state and no HTTP objects (DESIGN §2: payment wraps work; work knows nothing of it).
  */
 import type { CrawlFacet } from "../crawl/crawl-facet.ts";
-import type { ModelAccess } from "../llm/model-access.ts";
+import type { ModelAccess } from "./model-access.ts";
 import type { Logger } from "../log.ts";
 import type { ModuleFacets } from "../module/define.ts";
 import type { ManagerState } from "../store/settings.ts";
