@@ -101,13 +101,13 @@ export function createApp(deps: AppDeps) {
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
-  // Each module's periodic pass over its tables while the app serves (a failure is logged; the next pass runs).
+  // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {
     const sweep = m.sweep;
     if (!sweep) return [];
-    const timer = setInterval(() => {
-      sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
-    }, sweep.everyMs);
+    const pass = () => void sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
+    pass();
+    const timer = setInterval(pass, sweep.everyMs);
     timer.unref?.();
     return [timer];
   });

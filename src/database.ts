@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, A2A tasks, …) and every feature module's tables
+ * family (jobs and idempotency keys, delivery refunds, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -8,8 +8,6 @@
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
-import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
 import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
 import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
 import type { CrawlStore } from "./crawl/crawl-store.ts";
@@ -45,7 +43,6 @@ export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
-  ...a2aTaskMigrations,
   ...deliveryRefundMigrations,
   ...crawlMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
@@ -61,8 +58,6 @@ export interface Store extends CoreStore, ModuleStores {
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
-  /** A2A tasks (the SDK's TaskStore reads them through a2a/task-store.ts). */
-  readonly a2aTasks: A2aTaskRows;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
   /** Refunds due for work paid `exact` and delivered in part (paid-call/delivery.ts). */
@@ -112,7 +107,6 @@ export const families: readonly Family[] = [
     },
   },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
   { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
@@ -151,7 +145,6 @@ export function openStore(dataDir: string): Store {
     idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
-    a2aTasks: createSqliteA2aTaskRows(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
     deliveryRefunds: createDeliveryRefunds(core.db),
     crawls: createSqliteCrawlStore(core.db),
