@@ -12,6 +12,9 @@ export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, Settleme
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 // The feature modules merge their facets into PluginContext (ModuleFacets): their declarations come with the SDK's.
 export type { ModuleId } from "./modules.generated.ts";
+// So do the web room (ctx.web, ctx.search) and the crawl service (ctx.crawls), into PluginFacets.
+export type { WebFacets } from "./web/facet.ts";
+export type { CrawlFacet } from "./crawl/crawl-facet.ts";
 export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";

@@ -13,9 +13,6 @@ const STILL_BACK_UP = [
   "crawl/crawl-service.ts imports http/request-context.ts",
   "crawl/crawl-service.ts imports http/respond.ts",
   "database.ts imports module-tables.generated.ts",
-  "plugin/context.ts imports crawl/crawl-facet.ts",
-  "plugin/context.ts imports web/engine.ts",
-  "plugin/context.ts imports web/search-engine.ts",
   "plugin/sdk-module.ts imports sdk.ts",
 ];
 
