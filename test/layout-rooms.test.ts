@@ -9,9 +9,6 @@ import { roomArrows } from "../scripts/layout/rooms.ts";
 /** The imports that still run back up (issue 39): none may be added. */
 const STILL_BACK_UP = [
   "boot.ts imports doctor/payment-upstreams.ts",
-  "crawl/crawl-service.ts imports config.ts",
-  "crawl/crawl-service.ts imports http/request-context.ts",
-  "crawl/crawl-service.ts imports http/respond.ts",
   "database.ts imports module-tables.generated.ts",
   "plugin/sdk-module.ts imports sdk.ts",
 ];
