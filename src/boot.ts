@@ -14,7 +14,7 @@ import { createFreeTally } from "./http/free-tally.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { holdMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
-import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
+import { loadBuiltinFiles, loadExternalFiles } from "./loader/load.ts";
 import { type Pricing, pricingFor } from "./plugin/price.ts";
 import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
 import type { ServerCapability } from "./plugin/define.ts";

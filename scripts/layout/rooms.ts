@@ -22,6 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["capital", "quotes", "grounding"],
   ["modules.generated.ts", "module-tables.generated.ts"],
   ["app.ts", "sdk.ts"],
+  ["loader"],
   ["boot.ts"],
   ["doctor", "cli"],
   ["main.ts"],
