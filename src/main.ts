@@ -4,7 +4,8 @@
  * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
  * migrate-store, install, types, new, keys, verify, buy); the usage text below lists them.
  */
-import { banner, loadConfiguredRegistry, productVersion, startService } from "./boot.ts";
+import { banner, productVersion, startService } from "./boot.ts";
+import { loadConfiguredRegistry } from "./loader/registry.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { buildCatalogue } from "./plugin/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";

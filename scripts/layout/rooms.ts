@@ -23,8 +23,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["modules.generated.ts", "module-tables.generated.ts"],
   ["app.ts", "sdk.ts"],
   ["loader"],
+  ["doctor"],
   ["boot.ts"],
-  ["doctor", "cli"],
+  ["cli"],
   ["main.ts"],
 ];
 

@@ -3,7 +3,7 @@
  * missing. Each check is one function; later features add theirs to `checks`.
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
-import { loadRegistry } from "../boot.ts";
+import { loadRegistry } from "../loader/registry.ts";
 import { type Config, servingProblems } from "../config.ts";
 import { configuredPricing } from "../configured-payments.ts";
 import { openStore } from "../database.ts";

@@ -4,7 +4,7 @@
  * (their USD budget can only be checked when the provider reports cost). Never prints the key.
  */
 import OpenAI from "openai";
-import { loadRegistry } from "../boot.ts";
+import { loadRegistry } from "../loader/registry.ts";
 import type { Config } from "../config.ts";
 import { engineOf } from "../plugin/catalogue.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
