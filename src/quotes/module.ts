@@ -3,7 +3,6 @@
  * `ctx.quotes` facet (each call sees its own payer's quotes), the sweep that deletes quotes a week
  * old and the `quotes` command.
  */
-import type { Config } from "../config.ts";
 import { type CommandContext, defineModule } from "../module/define.ts";
 import { errors } from "./errors.ts";
 import { createQuoteAccess, type QuoteAccess } from "./quote-access.ts";
@@ -28,7 +27,7 @@ export default defineModule({
     {
       spec: { name: "quotes", maxWords: 0, summary: "Recent job.quote answers: decision, price, whether run, payer, goal.", flags: { limit: { type: "string", value: "N", help: "how many of the latest (default 20)" } } },
       usage: "  quotes [--limit N]     list recent job.quote answers (decision, price, run or open, payer, goal)",
-      run: async ({ config, flags }: CommandContext<Config>) => (await import("./quotes-cli.ts")).listQuotesForCli(config, Number(flags.limit ?? 20)),
+      run: async (command: CommandContext) => (await import("./quotes-cli.ts")).listQuotesForCli(command, Number(command.flags.limit ?? 20)),
     },
   ],
 });
