@@ -46,8 +46,6 @@ ${moduleUsage}  pause --reason TEXT    stop accepting paid work (free endpoints 
   keys [list|rotate|import]
                          evidence signing keys: list, make a new one (old ones stay published),
                          or copy the key file of --data into the database of --database-url
-  verify FILE [--jwks FILE|URL] [--source FILE]
-                         check a signed evidence result: signature, key id, text (and source) hashes
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]
       [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1] [--require-signed]
                          pay a paid route of any x402 v2 seller within a budget (official x402 client);
@@ -233,8 +231,6 @@ async function main(args: string[]): Promise<number> {
     }
     case "keys":
       return (await import("./cli/keys.ts")).runKeysCli(config, word);
-    case "verify":
-      return (await import("./evidence/verify-cli.ts")).verifyForCli({ file: word, jwks: flag("jwks"), source: flag("source") });
     case "buy":
       return (await import("./buyer/buy-cli.ts")).buyForCli({
         url: word,
