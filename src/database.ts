@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, delivery refunds, …) and every feature module's tables
+ * family (jobs and idempotency keys, crawls, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -21,8 +21,6 @@ import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
 import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
-import { createDeliveryRefunds, deliveryRefundMigrations, type DeliveryRefunds, deliveryRefundPgMigrations } from "./refunds/delivery-refunds.ts";
-import { createPgDeliveryRefunds } from "./refunds/delivery-refunds-pg.ts";
 import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
@@ -43,7 +41,6 @@ export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
   ...jobMigrations,
   ...idempotencyMigrations,
-  ...deliveryRefundMigrations,
   ...crawlMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
 ];
@@ -60,8 +57,6 @@ export interface Store extends CoreStore, ModuleStores {
   readonly figures: OperatorFigures;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
-  /** Refunds due for work paid `exact` and delivered in part (paid-call/delivery.ts). */
-  readonly deliveryRefunds: DeliveryRefunds;
   /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
   readonly crawls: CrawlStore;
 }
@@ -107,7 +102,6 @@ export const families: readonly Family[] = [
     },
   },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
@@ -146,7 +140,6 @@ export function openStore(dataDir: string): Store {
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
-    deliveryRefunds: createDeliveryRefunds(core.db),
     crawls: createSqliteCrawlStore(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
   };

@@ -4,6 +4,7 @@ import { tables as a2a } from "./a2a/tables.ts";
 import { tables as capital } from "./capital/tables.ts";
 import { tables as directory } from "./directory/tables.ts";
 import { tables as quotes } from "./quotes/tables.ts";
+import { tables as refunds } from "./refunds/tables.ts";
 
 /** The tables of every module that has some, by module id. */
-export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "a2a", ...a2a }, { module: "capital", ...capital }, { module: "directory", ...directory }, { module: "quotes", ...quotes }];
+export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "a2a", ...a2a }, { module: "capital", ...capital }, { module: "directory", ...directory }, { module: "quotes", ...quotes }, { module: "refunds", ...refunds }];
