@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, crawls, …) and every feature module's tables
+ * family (crawls, the evidence keys, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -13,15 +13,8 @@ import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sql
 import type { CrawlStore } from "./crawl/crawl-store.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
-import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
-import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
-import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
-import { jobMigrations, type JobStoreWithRefunds } from "./jobs/job-store.ts";
-import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
-import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
-import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -39,18 +32,12 @@ export { databaseFileName } from "./store/store.ts";
 
 export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
-  ...jobMigrations,
-  ...idempotencyMigrations,
   ...crawlMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
 ];
 
 /** The core tables, the families below and every feature module's (`ModuleStores`, merged in by each module's tables.ts). */
 export interface Store extends CoreStore, ModuleStores {
-  /** The job queue, and the refunds owed on jobs. */
-  readonly jobs: JobStoreWithRefunds;
-  /** Idempotency keys remembered for `ttlMs`: one execution per key, from any instance. */
-  idempotencyKeys(ttlMs: number): IdempotencyKeys;
   /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
@@ -81,7 +68,6 @@ export interface Family {
 export const families: readonly Family[] = [
   { name: "payment receipts", pg: { migrations: receiptPgMigrations, open: (sql) => ({ receipts: createPgReceiptStore(sql) }) } },
   { name: "rate limits", pg: { migrations: rateLimitPgMigrations, open: (sql) => ({ rateLimiter: (options) => createPgRateLimiter(sql, options) }) } },
-  { name: "idempotency keys", pg: { migrations: idempotencyPgMigrations, open: (sql) => ({ idempotencyKeys: (ttlMs) => createPgIdempotencyKeys(sql, ttlMs) }) } },
   { name: "settings", pg: { migrations: settingsPgMigrations, open: async (sql) => ({ settings: await createPgSettingsStore(sql) }) } },
   { name: "plugin key-value storage", pg: { migrations: pluginKvPgMigrations, open: (sql) => ({ pluginStore: (pluginId) => createPgPluginStore(sql, pluginId) }) } },
   {
@@ -94,13 +80,6 @@ export const families: readonly Family[] = [
   { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
-  {
-    name: "jobs",
-    pg: {
-      migrations: jobPgMigrations,
-      open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
-    },
-  },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
@@ -135,8 +114,6 @@ export function openStore(dataDir: string): Store {
   const core = openCoreStore(dataDir, allMigrations);
   return {
     ...core,
-    jobs: createJobStore(core.db),
-    idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),

@@ -8,11 +8,10 @@ import type { OperationDeps } from "../http/operation.ts";
 import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
-import type { CoreStore } from "../store/store.ts";
-import type { IdempotencyKeys } from "./idempotency-keys.ts";
+import type { ModuleStore } from "../module/define.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
-import type { JobRow, JobStoreWithRefunds } from "./job-store.ts";
+import type { JobRow } from "./job-store.ts";
 import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
 import type { SkillCallDeps } from "./skill-call.ts";
 import type { Sla, Stats7d } from "./stats.ts";
@@ -74,12 +73,8 @@ function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>): NonN
   return (result, job) => sealEvidence(result, { payment: job.payment });
 }
 
-/** What the job service needs of the database (database.ts's Store has it). */
-export interface JobServiceStore extends Pick<CoreStore, "engine" | "onClose"> {
-  /** The job queue, and the refunds owed on jobs. */
-  readonly jobs: JobStoreWithRefunds;
-  idempotencyKeys(ttlMs: number): IdempotencyKeys;
-}
+/** What the job service needs of the database (its own tables, jobs/tables.ts, and the store's life). */
+export type JobServiceStore = Pick<ModuleStore, "engine" | "onClose" | "jobs" | "idempotencyKeys">;
 
 export function createJobService(options: {
   readonly config: JobConfig;
