@@ -11,7 +11,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as sdk from "../src/sdk.ts";
 import { reexportModuleSource } from "../src/runtime/modules.ts";
-import { sdkModuleName } from "../src/plugin/sdk-module.ts";
+import { sdkModuleName } from "../src/loader/sdk-module.ts";
 import { generateSdkDeclarations } from "./sdk-declarations.ts";
 
 const root = join(import.meta.dir, "..");

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
-import { buildCatalogue } from "./docs/catalogue.ts";
+import { buildCatalogue } from "./plugin/catalogue.ts";
 import { mountApiReference } from "./docs/api-reference.ts";
 import { createDocumentRenderer, documentBody, type RenderedDocument } from "./docs/rendered-documents.ts";
 import type { DocsContext } from "./docs/docs-context.ts";
@@ -32,7 +32,7 @@ import type { McpHandler } from "./mcp/endpoint.ts";
 import { compileTools, MCP_PATH } from "./mcp/tools.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
-import { type ModelAccess, noModel } from "./llm/model-access.ts";
+import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
 import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
@@ -101,13 +101,13 @@ export function createApp(deps: AppDeps) {
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
-  // Each module's periodic pass over its tables while the app serves (a failure is logged; the next pass runs).
+  // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {
     const sweep = m.sweep;
     if (!sweep) return [];
-    const timer = setInterval(() => {
-      sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
-    }, sweep.everyMs);
+    const pass = () => void sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
+    pass();
+    const timer = setInterval(pass, sweep.everyMs);
     timer.unref?.();
     return [timer];
   });

@@ -14,11 +14,10 @@ import { createFreeTally } from "./http/free-tally.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { holdMemoryValve } from "./memory-valve.ts";
 import { logOutputFor } from "./log-output.ts";
-import { loadBuiltinFiles, loadExternalFiles } from "./plugin/load.ts";
-import { type Pricing, pricingFor } from "./plugin/price.ts";
-import { buildRegistry, type LoadedFile, type Registry } from "./plugin/registry.ts";
-import type { ServerCapability } from "./plugin/define.ts";
-import { hasSearchEngine, type SearchConfig, searchEngineFor } from "./search/search-config.ts";
+import { loadRegistry } from "./loader/registry.ts";
+import { pricingFor } from "./plugin/price.ts";
+import type { Registry } from "./plugin/registry.ts";
+import { searchEngineFor } from "./search/search-config.ts";
 import { writeServerMark } from "./store/server-lock.ts";
 import { familiesNotOnPostgres, openPgStore, openStore, type Store } from "./database.ts";
 import { startHeartbeat } from "./store/heartbeat.ts";
@@ -30,7 +29,7 @@ import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./we
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
-import { configuredNetworks, configuredPricing, setUpPayments } from "./configured-payments.ts";
+import { configuredNetworks, setUpPayments } from "./configured-payments.ts";
 import { createModelAccess } from "./llm/configured-model.ts";
 import { resolveLlm } from "./llm/config.ts";
 import type { PaymentGate } from "./x402/gate.ts";
@@ -40,29 +39,6 @@ export const productVersion: string = packageJson.version;
 
 export function userAgentFor(config: Pick<Config, "contactUrl">): string {
   return `Tollbooth/${productVersion} (+${config.contactUrl})`;
-}
-
-/**
- * Built-in files plus the operator's folder, validated together, prices against `pricing` (the
- * configured networks: `configuredPricing`; default Base and Algorand). Throws RegistryError naming
- * each bad declaration.
- */
-export async function loadRegistry(config: Pick<Config, "plugins"> & Partial<SearchConfig>, pricing?: Pricing): Promise<Registry> {
-  const files: LoadedFile[] = loadBuiltinFiles();
-  if (config.plugins) files.push(...(await loadExternalFiles(config.plugins)));
-  return buildRegistry(files, pricing, capabilitiesOf(config));
-}
-
-/** What this configuration gives the endpoints that need something (plugin/define.ts ServerCapability). */
-export function capabilitiesOf(config: Partial<SearchConfig>): Set<ServerCapability> {
-  const capabilities = new Set<ServerCapability>();
-  if (hasSearchEngine(config)) capabilities.add("search");
-  return capabilities;
-}
-
-/** The registry priced for the networks this configuration takes payments on (throws ConfigError or RegistryError). */
-export async function loadConfiguredRegistry(config: Config): Promise<Registry> {
-  return loadRegistry(config, await configuredPricing(config));
 }
 
 export interface Service {

@@ -13,7 +13,7 @@ import { compileValidator, summarizeIssues } from "./plugin/schema.ts";
 import { renderConfigFields } from "./web/render/render-config.ts";
 import { searchConfigFields } from "./search/search-config.ts";
 import { fetchIdentityConfigFields, fetchIdentityProblem } from "./fetch-identity/fetch-identity-config.ts";
-import { crawlConfigFields } from "./crawl/crawl-config.ts";
+import { crawlConfigFields } from "./web/crawl-config.ts";
 import { X402Config } from "./x402/config.ts";
 import { LlmConfig, resolveLlm } from "./llm/config.ts";
 

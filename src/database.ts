@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (jobs and idempotency keys, A2A tasks, …) and every feature module's tables
+ * family (crawls, the evidence keys, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -8,24 +8,13 @@
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { a2aTaskPgMigrations, createPgA2aTaskRows } from "./a2a/task-pg.ts";
-import { type A2aTaskRows, a2aTaskMigrations, createSqliteA2aTaskRows } from "./a2a/task-store.ts";
 import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
 import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
 import type { CrawlStore } from "./crawl/crawl-store.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
-import { createIdempotencyStore, idempotencyMigrations } from "./jobs/idempotency.ts";
-import { type IdempotencyKeys, sqliteIdempotencyKeys } from "./jobs/idempotency-keys.ts";
-import { createPgIdempotencyKeys, idempotencyPgMigrations } from "./jobs/idempotency-pg.ts";
-import { jobMigrations, type JobStoreWithRefunds } from "./jobs/job-store.ts";
-import { createPgJobStore, jobPgMigrations } from "./jobs/job-store-pg.ts";
-import { createJobStore } from "./jobs/job-store-sqlite.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
-import { createDeliveryRefunds, deliveryRefundMigrations, type DeliveryRefunds, deliveryRefundPgMigrations } from "./refunds/delivery-refunds.ts";
-import { createPgDeliveryRefunds } from "./refunds/delivery-refunds-pg.ts";
-import { createPgRefundLedger } from "./refunds/ledger-pg.ts";
 import { createPgProofNonces, createProofNonces, proofNonceMigrations, proofNoncePgMigrations, type ProofNonces } from "./x402/proof-nonces.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
@@ -44,10 +33,6 @@ export { databaseFileName } from "./store/store.ts";
 
 export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
-  ...jobMigrations,
-  ...idempotencyMigrations,
-  ...a2aTaskMigrations,
-  ...deliveryRefundMigrations,
   ...crawlMigrations,
   ...proofNonceMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
@@ -55,20 +40,12 @@ export const allMigrations: readonly Migration[] = [
 
 /** The core tables, the families below and every feature module's (`ModuleStores`, merged in by each module's tables.ts). */
 export interface Store extends CoreStore, ModuleStores {
-  /** The job queue, and the refunds owed on jobs. */
-  readonly jobs: JobStoreWithRefunds;
-  /** Idempotency keys remembered for `ttlMs`: one execution per key, from any instance. */
-  idempotencyKeys(ttlMs: number): IdempotencyKeys;
   /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
-  /** A2A tasks (the SDK's TaskStore reads them through a2a/task-store.ts). */
-  readonly a2aTasks: A2aTaskRows;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
-  /** Refunds due for work paid `exact` and delivered in part (paid-call/delivery.ts). */
-  readonly deliveryRefunds: DeliveryRefunds;
   /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
   readonly crawls: CrawlStore;
   /** The nonces of payers' proofs already taken (x402/payer-proof.ts): one request per proof, from any instance. */
@@ -95,7 +72,6 @@ export interface Family {
 export const families: readonly Family[] = [
   { name: "payment receipts", pg: { migrations: receiptPgMigrations, open: (sql) => ({ receipts: createPgReceiptStore(sql) }) } },
   { name: "rate limits", pg: { migrations: rateLimitPgMigrations, open: (sql) => ({ rateLimiter: (options) => createPgRateLimiter(sql, options) }) } },
-  { name: "idempotency keys", pg: { migrations: idempotencyPgMigrations, open: (sql) => ({ idempotencyKeys: (ttlMs) => createPgIdempotencyKeys(sql, ttlMs) }) } },
   { name: "settings", pg: { migrations: settingsPgMigrations, open: async (sql) => ({ settings: await createPgSettingsStore(sql) }) } },
   { name: "plugin key-value storage", pg: { migrations: pluginKvPgMigrations, open: (sql) => ({ pluginStore: (pluginId) => createPgPluginStore(sql, pluginId) }) } },
   {
@@ -108,16 +84,7 @@ export const families: readonly Family[] = [
   { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
-  {
-    name: "jobs",
-    pg: {
-      migrations: jobPgMigrations,
-      open: (sql) => ({ jobs: { ...createPgJobStore(sql), ...createPgRefundLedger(sql, { table: "jobs", settled: "settled_at IS NOT NULL", orderBy: "finished_at" }) } }),
-    },
-  },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  { name: "A2A tasks", pg: { migrations: a2aTaskPgMigrations, open: (sql) => ({ a2aTasks: createPgA2aTaskRows(sql) }) } },
-  { name: "delivery refunds", pg: { migrations: deliveryRefundPgMigrations, open: (sql) => ({ deliveryRefunds: createPgDeliveryRefunds(sql) }) } },
   { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
   { name: "payer proof nonces", pg: { migrations: proofNoncePgMigrations, open: (sql) => ({ proofNonces: createPgProofNonces(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
@@ -152,13 +119,9 @@ export function openStore(dataDir: string): Store {
   const core = openCoreStore(dataDir, allMigrations);
   return {
     ...core,
-    jobs: createJobStore(core.db),
-    idempotencyKeys: (ttlMs) => sqliteIdempotencyKeys(createIdempotencyStore(core.db, ttlMs)),
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
-    a2aTasks: createSqliteA2aTaskRows(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
-    deliveryRefunds: createDeliveryRefunds(core.db),
     crawls: createSqliteCrawlStore(core.db),
     proofNonces: createProofNonces(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),

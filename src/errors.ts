@@ -125,9 +125,6 @@ const coreErrorCodes = {
   EXTRACT_NOTHING_SUPPORTED: { status: 422, message: "No value of the schema could be tied to a quote from the page (every value is null); nothing was charged." },
   MODEL_OUTPUT_INVALID: { status: 502, message: "The language model's answer did not have the required form (JSON or schema), even after one repair; nothing was charged." },
 
-  // ── signed evidence ───────────────────────────────────────────────────────
-  EVIDENCE_MALFORMED: { status: 400, message: "The body is not a signed evidence result: a result object (or batch) whose successful items carry attestation {jws, kid} with a compact JWS." },
-
   // ── admin listener (operator dashboard and /metrics; never on the public port) ──
   ADMIN_UNAUTHORIZED: { status: 401, message: "The admin listener needs its token: Authorization: Bearer <admin token>." },
   ADMIN_FORBIDDEN: { status: 403, message: "The admin listener refuses requests from another origin or host name." },

@@ -4,9 +4,10 @@
  * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
  * migrate-store, install, types, new, keys, verify, buy); the usage text below lists them.
  */
-import { banner, loadConfiguredRegistry, productVersion, startService } from "./boot.ts";
+import { banner, productVersion, startService } from "./boot.ts";
+import { loadConfiguredRegistry } from "./loader/registry.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { buildCatalogue } from "./docs/catalogue.ts";
+import { buildCatalogue } from "./plugin/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
 import { runDoctor } from "./doctor/doctor.ts";
 import { upstreamsLine } from "./doctor/payment-upstreams.ts";
@@ -45,8 +46,6 @@ ${moduleUsage}  pause --reason TEXT    stop accepting paid work (free endpoints 
   keys [list|rotate|import]
                          evidence signing keys: list, make a new one (old ones stay published),
                          or copy the key file of --data into the database of --database-url
-  verify FILE [--jwks FILE|URL] [--source FILE]
-                         check a signed evidence result: signature, key id, text (and source) hashes
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]
       [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1] [--require-signed]
                          pay a paid route of any x402 v2 seller within a budget (official x402 client);
@@ -231,9 +230,7 @@ async function main(args: string[]): Promise<number> {
       return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
     }
     case "keys":
-      return (await import("./evidence/keys-cli.ts")).runKeysCli(config, word);
-    case "verify":
-      return (await import("./evidence/verify-cli.ts")).verifyForCli({ file: word, jwks: flag("jwks"), source: flag("source") });
+      return (await import("./cli/keys.ts")).runKeysCli(config, word);
     case "buy":
       return (await import("./buyer/buy-cli.ts")).buyForCli({
         url: word,

@@ -10,6 +10,8 @@ export const moduleErrorCodes = {
   // ── directory (src/directory/errors.ts)
   DIRECTORY_LISTING_NOT_FOUND: { status: 404, message: "No such directory listing; see GET /v1/directory/listings. Nothing was charged." },
   DIRECTORY_LISTING_REMOVED: { status: 410, message: "This directory listing was removed; nothing was charged." },
+  // ── evidence (src/evidence/errors.ts)
+  EVIDENCE_MALFORMED: { status: 400, message: "The body is not a signed evidence result: a result object (or batch) whose successful items carry attestation {jws, kid} with a compact JWS." },
   // ── quotes (src/quotes/errors.ts)
   QUOTE_NOT_FOUND: { status: 404, message: "No accepted quote has this quote_id; ask job.quote first. Nothing was charged." },
   QUOTE_WRONG_TIER: { status: 400, message: "This quote is run with another job.run skill (see run_skill); nothing was charged." },

@@ -12,6 +12,9 @@ export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, Settleme
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 // The feature modules merge their facets into PluginContext (ModuleFacets): their declarations come with the SDK's.
 export type { ModuleId } from "./modules.generated.ts";
+// So do the web room (ctx.web, ctx.search) and the crawl service (ctx.crawls), into PluginFacets.
+export type { WebFacets } from "./web/facet.ts";
+export type { CrawlFacet } from "./crawl/crawl-facet.ts";
 export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
 export { formatDollars } from "./plugin/price.ts";
 export type { Logger } from "./log.ts";
@@ -23,8 +26,8 @@ export type { PaymentPayload, PaymentRequirements } from "./x402/messages.ts";
 // Language-model skills: the policy gate, the "needs a model" refusal and the engine line.
 export { policyRefusal, refuseByPolicy } from "./llm/policy.ts";
 export type { PolicyCategory, PolicyRefusal } from "./llm/policy.ts";
-export { modelEngine, ModelUsageSchema, requireModel } from "./llm/model-access.ts";
-export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./llm/model-access.ts";
+export { modelEngine, ModelUsageSchema, requireModel } from "./plugin/model-access.ts";
+export type { AgentLimits, AgentRequest, AgentResult, AgentTool, ModelAccess, ModelUsage, StructuredRequest } from "./plugin/model-access.ts";
 export type { SkillEngine } from "./plugin/define.ts";
 export { bulletCount as briefBulletCount, extractiveBrief, modelSentenceCount as briefModelSentences, selectSentences } from "./brief/extractive.ts";
 export type { BriefBullet } from "./brief/extractive.ts";

@@ -36,7 +36,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadRegistry, startService, userAgentFor } from "../../src/boot.ts";
+import { startService, userAgentFor } from "../../src/boot.ts";
+import { loadRegistry } from "../../src/loader/registry.ts";
 import { loadConfig } from "../../src/config.ts";
 import { freeRoutes } from "../../src/docs/free-routes.ts";
 import { toolNameOf } from "../../src/mcp/tools.ts";

@@ -19,7 +19,7 @@
 import { LLMock } from "@copilotkit/aimock";
 import { createModelAccess } from "../../src/llm/configured-model.ts";
 import { resolveLlm } from "../../src/llm/config.ts";
-import type { ModelAccess } from "../../src/llm/model-access.ts";
+import type { ModelAccess } from "../../src/plugin/model-access.ts";
 import { DATAMARK } from "../../src/llm/untrusted.ts";
 import { readCallerSchema } from "../../src/grounding/caller-schema.ts";
 import { groundPage } from "../../src/grounding/extract-endpoint.ts";

@@ -3,9 +3,8 @@
  * operator's side of the capital board, on the data folder (SQLite WAL, so a running server sees
  * every change at once). Output is JSON for scripts.
  */
-import type { Config } from "../config.ts";
 import { formatDollars, parseDollars } from "../plugin/price.ts";
-import { withStore } from "../database.ts";
+import type { CommandContext } from "../module/define.ts";
 import { commitmentView, defaultSeatPriceMicros, ticketSummary } from "./board.ts";
 import type { Commitment, Ticket, TicketStore } from "./ticket-store.ts";
 
@@ -59,7 +58,7 @@ function fail(message: string): number {
   return 2;
 }
 
-export async function runTicketsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
+export async function runTicketsCli({ withStore }: Pick<CommandContext, "withStore">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
   const [sub, id] = args.words;
   const f = args.flags;
   if (sub === "add") {
@@ -74,7 +73,7 @@ export async function runTicketsCli(config: Pick<Config, "data">, args: CapitalC
     for (const [name, max] of [["title", 120], ["summary", 1000], ["terms", 20_000]] as const) {
       if ((f[name] ?? "").length > max) return fail(`tollbooth tickets add: --${name} is longer than ${max} characters`);
     }
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       const at = now();
       const ticket = await store.tickets.add(
         { title: f.title!.trim(), summary: f.summary!.trim(), terms: f.terms!.trim(), seats, seatPriceMicros: seatPrice, expiresAt: new Date(at.getTime() + expiresMs) },
@@ -85,14 +84,14 @@ export async function runTicketsCli(config: Pick<Config, "data">, args: CapitalC
     });
   }
   if (sub === "list") {
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       print(await Promise.all((await store.tickets.list(now(), { openOnly: !args.all })).map((t) => operatorTicket(t, store.tickets))));
       return 0;
     });
   }
   if (sub === "cancel") {
     if (!id) return fail("tollbooth tickets cancel ID");
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       const cancelled = await store.tickets.cancel(id, now());
       if (!cancelled) {
         console.error(`no ticket ${id}`);
@@ -113,8 +112,8 @@ export async function runTicketsCli(config: Pick<Config, "data">, args: CapitalC
   return fail("usage: tollbooth tickets add --title T --summary S --terms T --seats N [--seat-price 1.00] [--expires-in 48h] | tickets list [--all] | tickets cancel ID");
 }
 
-export function runCommitmentsCli(config: Pick<Config, "data">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
-  return withStore(config.data, async (store) => {
+export function runCommitmentsCli({ withStore }: Pick<CommandContext, "withStore">, args: CapitalCliArgs, now: () => Date = () => new Date()): Promise<number> {
+  return withStore(async (store) => {
     const markId = args.flags["mark-refund-paid"];
     if (markId) {
       if (!args.flags.note?.trim()) return fail("tollbooth commitments --mark-refund-paid ID needs --note TEXT (e.g. the refund transaction)");

@@ -31,7 +31,7 @@ interface CapitalDeps extends ModuleDeps {
   readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
 }
 
-type CapitalCommand = CommandContext<Pick<Config, "data">>;
+type CapitalCommand = CommandContext;
 
 export default defineModule({
   id: "capital",
@@ -75,7 +75,7 @@ export default defineModule({
                          post a capital ticket (prints it as JSON with its id)
   tickets list [--all] | tickets cancel ID
                          open tickets (--all: every one); cancel records refunds due on paid seats`,
-      run: async ({ config, words, flags, on }: CapitalCommand) => (await import("./cli.ts")).runTicketsCli(config, { words, flags, all: on("all") }),
+      run: async (command: CapitalCommand) => (await import("./cli.ts")).runTicketsCli(command, { words: command.words, flags: command.flags, all: command.on("all") }),
     },
     {
       spec: {
@@ -91,7 +91,7 @@ export default defineModule({
       },
       usage: `  commitments [--ticket ID] [--all] [--mark-refund-paid ID --note TX]
                          seat commitments with payer, transaction and refund state`,
-      run: async ({ config, words, flags, on }: CapitalCommand) => (await import("./cli.ts")).runCommitmentsCli(config, { words, flags, all: on("all") }),
+      run: async (command: CapitalCommand) => (await import("./cli.ts")).runCommitmentsCli(command, { words: command.words, flags: command.flags, all: command.on("all") }),
     },
   ],
 });

@@ -68,16 +68,6 @@ const specs: readonly CommandSpec[] = [
   },
   { name: "keys", words: "[list|rotate|import]", maxWords: 1, summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published. import: copy the key file of --data into the database of --database-url.", flags: {} },
   {
-    name: "verify",
-    words: "FILE",
-    maxWords: 1,
-    summary: "Check a signed evidence result: signature, key id, the hash of its text (and of the source when given); exit 0 only when all hold.",
-    flags: {
-      jwks: { type: "string", value: "FILE|URL", help: "the key set to trust (default: the one the statement's server publishes)" },
-      source: { type: "string", value: "FILE", help: "the source bytes, to check their hash too" },
-    },
-  },
-  {
     name: "buy",
     words: "URL | --mcp URL TOOL",
     maxWords: 2,

@@ -1,6 +1,7 @@
 /**
  * @module crawl/crawl-facet — what web/crawl's `run` may do through `ctx.crawls` (the crawl service
- * implements it), kept apart so the plugin context names it without importing the service.
+ * implements it), merged into the plugin context (plugin/context.ts PluginFacets) without the
+ * contract importing crawl/.
  */
 import type { SettlementReceipt } from "../plugin/settlement-receipt.ts";
 import type { CrawlAccepted, CrawlRequest } from "./crawl-schemas.ts";
@@ -18,6 +19,13 @@ export interface CrawlFacet {
   release(accepted: CrawlAccepted, receipt: SettlementReceipt): Promise<void>;
   /** The payment did not settle: the crawl is deleted, nothing was fetched. */
   drop(accepted: CrawlAccepted): Promise<void>;
+}
+
+declare module "../plugin/context.ts" {
+  interface PluginFacets {
+    /** web/crawl's crawls, bound to this call's payer (absent where no crawl service runs). */
+    readonly crawls?: CrawlFacet;
+  }
 }
 
 export interface CrawlCall {

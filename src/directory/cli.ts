@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
-import { openStore, withStore } from "../database.ts";
+import type { CommandContext } from "../module/define.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { vetTarget } from "../web/fetch/target-guard.ts";
 import type { Listing } from "./listing-store.ts";
@@ -36,7 +36,8 @@ function fail(message: string, code = 2): number {
 }
 
 export async function runDirectoryCli(
-  config: Pick<Config, "data" | "unsafeAllowLoopbackTargets">,
+  config: Pick<Config, "unsafeAllowLoopbackTargets">,
+  withStore: CommandContext["withStore"],
   args: DirectoryCliArgs,
   web: () => WebEngine,
   now: () => Date = () => new Date(),
@@ -52,7 +53,7 @@ export async function runDirectoryCli(
       } catch (error) {
         return fail(`tollbooth directory add: could not read the agent card at ${f.card}: ${refusal(error)}`, 1);
       }
-      return withStore(config.data, async (store) => {
+      return withStore(async (store) => {
         const listing = await store.listings.add(
           {
             name: f.name?.trim() || card.name,
@@ -80,7 +81,7 @@ export async function runDirectoryCli(
     } catch (error) {
       return fail(`tollbooth directory add: --endpoint is not a public http(s) URL: ${refusal(error)}`);
     }
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       const listing = await store.listings.add(
         {
           name: f.name!.trim().slice(0, 120),
@@ -100,14 +101,14 @@ export async function runDirectoryCli(
     });
   }
   if (sub === "list") {
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       print((await store.listings.listAll({ includeRemoved: true })).map(operatorListing));
       return 0;
     });
   }
   if (sub === "remove") {
     if (!id) return fail("tollbooth directory remove ID");
-    return withStore(config.data, async (store) => {
+    return withStore(async (store) => {
       if (!(await store.listings.remove(id, now()))) return fail(`no listed entry ${id}`, 1);
       print(operatorListing((await store.listings.get(id))!));
       return 0;
@@ -115,16 +116,13 @@ export async function runDirectoryCli(
   }
   if (sub === "check") {
     if (!id) return fail("tollbooth directory check ID");
-    const store = openStore(config.data);
-    try {
+    return withStore(async (store) => {
       const listing = await store.listings.get(id);
       if (!listing) return fail(`no listing ${id}`, 1);
       await store.listings.recordCheck(id, await checkListing(web(), listing, AbortSignal.timeout(20_000), now));
       print(operatorListing((await store.listings.get(id))!));
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   }
   return fail("usage: tollbooth directory add --name N --description D --endpoint URL --contact C [--tags a,b] | add --card URL [--contact C] [--tags a,b] | list | remove ID | check ID");
 }

@@ -63,7 +63,7 @@ export default defineModule({
   directory add --card URL [--contact C] [--tags a,b]
                          list an agent (its card is read through the guarded fetcher)
   directory list | directory remove ID | directory check ID`,
-      run: async ({ config, words, flags, loadWeb }: CommandContext<Pick<Config, "data" | "unsafeAllowLoopbackTargets">, WebEngine>) => (await import("./cli.ts")).runDirectoryCli(config, { words, flags }, await loadWeb()),
+      run: async ({ config, withStore, words, flags, loadWeb }: CommandContext<Pick<Config, "unsafeAllowLoopbackTargets">, WebEngine>) => (await import("./cli.ts")).runDirectoryCli(config, withStore, { words, flags }, await loadWeb()),
     },
   ],
 });

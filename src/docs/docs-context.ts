@@ -7,7 +7,7 @@ import type { JobsInfo } from "../jobs/setup.ts";
 import type { ModuleDocumentContext } from "../module/define.ts";
 import type { ManagerState } from "../store/settings.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import type { Catalogue } from "./catalogue.ts";
+import type { Catalogue } from "../plugin/catalogue.ts";
 
 /** Every module's docs (`capital`, …) come in through ModuleDocumentContext (module/define.ts). */
 export interface DocsContext extends ModuleDocumentContext {

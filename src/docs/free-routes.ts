@@ -7,7 +7,7 @@ import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { didDocumentPath } from "../x402/offer-receipt.ts";
 import { jobStatuses, jobTransitions } from "../jobs/job-status.ts";
 import type { JobFigureNeeds } from "../jobs/setup.ts";
-import { apiVersion, operationArea, serviceName } from "./catalogue.ts";
+import { apiVersion, operationArea, serviceName } from "../plugin/catalogue.ts";
 import type { ModuleDocument } from "../module/define.ts";
 import type { DocsContext } from "./docs-context.ts";
 import { renderLlmsTxt, renderPilotMd, renderRecipesMd, renderSkillMd, renderWorkflowsMd } from "./markdown.ts";

@@ -6,7 +6,7 @@ import type { PaymentInfo } from "../x402/payment-info.ts";
 import { pythonCheck, webCryptoCheck } from "../evidence/check-snippets.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { A2A_PATH, X402_EXTENSION_URI } from "../a2a/skills.ts";
-import { type Catalogue, type CatalogueEntry, engineSentence, networkPricesText, serviceName } from "./catalogue.ts";
+import { type Catalogue, type CatalogueEntry, engineSentence, networkPricesText, serviceName } from "../plugin/catalogue.ts";
 
 export interface MarkdownInput {
   readonly catalogue: Catalogue;

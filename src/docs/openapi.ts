@@ -10,7 +10,7 @@ import { signaturesDirectoryMediaType, signaturesDirectoryPath } from "../fetch-
 import { errorCodes } from "../errors.ts";
 import { jobStatuses, jobStatusMeaning, jobTransitions } from "../jobs/job-status.ts";
 import type { PaymentInfo } from "../x402/payment-info.ts";
-import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, networkPricesText, operationArea, serviceName } from "./catalogue.ts";
+import { apiVersion, type Catalogue, type CatalogueEntry, jsonSchema, networkPricesText, operationArea, serviceName } from "../plugin/catalogue.ts";
 
 /** A free GET document as the OpenAPI document lists it (free-routes.ts declares them; no import back). */
 export interface DocumentedRoute {

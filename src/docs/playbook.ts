@@ -4,7 +4,7 @@
  * peer sellers its operator lists, and how to join them). Nothing in them is written by hand
  * per skill: a new plugin file appears in both.
  */
-import { type CatalogueEntry, operationArea, serviceName } from "./catalogue.ts";
+import { type CatalogueEntry, operationArea, serviceName } from "../plugin/catalogue.ts";
 import type { DocsContext } from "./docs-context.ts";
 
 const priced = (e: CatalogueEntry) => ({ id: e.id, summary: e.summary, price_usd: e.listPrice, price_depends_on_input: e.priceDependsOnInput, timeout_sec: e.timeoutSec });

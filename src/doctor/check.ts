@@ -1,6 +1,6 @@
 /**
  * @module doctor/check — what one `tollbooth doctor` check is and answers; each check module
- * (doctor.ts, ops.ts, payments.ts, llm/doctor.ts, …) writes to it.
+ * (doctor.ts, ops.ts, payments.ts, llm.ts, …) writes to it.
  */
 import type { Config } from "../config.ts";
 

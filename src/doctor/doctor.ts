@@ -3,11 +3,11 @@
  * missing. Each check is one function; later features add theirs to `checks`.
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
-import { loadRegistry } from "../boot.ts";
+import { loadRegistry } from "../loader/registry.ts";
 import { type Config, servingProblems } from "../config.ts";
 import { configuredPricing } from "../configured-payments.ts";
 import { openStore } from "../database.ts";
-import { checkLanguageModel } from "../llm/doctor.ts";
+import { checkLanguageModel } from "./llm.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
 import { RegistryError } from "../plugin/registry.ts";
 import { checkBrowser } from "../web/render/browser-doctor.ts";

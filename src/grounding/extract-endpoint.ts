@@ -7,7 +7,7 @@
 import { ApiError } from "../errors.ts";
 import { noteEvidence } from "../evidence/notes.ts";
 import { extractionSha256 } from "../evidence/statement.ts";
-import type { ModelAccess, ModelUsage } from "../llm/model-access.ts";
+import type { ModelAccess, ModelUsage } from "../plugin/model-access.ts";
 import { DATAMARK } from "../llm/untrusted.ts";
 import { compileValidator, summarizeIssues } from "../plugin/schema.ts";
 import type { WebEngine } from "../web/engine.ts";

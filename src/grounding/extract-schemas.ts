@@ -11,7 +11,7 @@ import { summarizeIssues } from "../plugin/schema.ts";
 import { batchEnvelope, checkSignable, priceRead } from "../web/endpoint-schemas.ts";
 import { readCallerSchema, schemaLimits } from "./caller-schema.ts";
 import { EvidenceSchema, UnsupportedSchema } from "./ground.ts";
-import { ModelUsageSchema } from "../llm/model-access.ts";
+import { ModelUsageSchema } from "../plugin/model-access.ts";
 
 export const maxPromptChars = 2000;
 

@@ -8,9 +8,7 @@ import type { OperationDeps } from "../http/operation.ts";
 import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
-import { a2aTaskRetentionMs } from "../a2a/task-store.ts";
-import { quoteRetentionMs } from "../quotes/tiers.ts";
-import type { Store } from "../database.ts";
+import type { ModuleStore } from "../module/define.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import type { JobRow } from "./job-store.ts";
@@ -75,10 +73,13 @@ function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>): NonN
   return (result, job) => sealEvidence(result, { payment: job.payment });
 }
 
+/** What the job service needs of the database (its own tables, jobs/tables.ts, and the store's life). */
+export type JobServiceStore = Pick<ModuleStore, "engine" | "onClose" | "jobs" | "idempotencyKeys">;
+
 export function createJobService(options: {
   readonly config: JobConfig;
   readonly registry: Registry;
-  readonly store: Store;
+  readonly store: JobServiceStore;
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
@@ -122,10 +123,6 @@ export function createJobService(options: {
     idempotency
       .purge(new Date(now().getTime() - config.idempotencyTtlHours * 3_600_000))
       .catch((error: Error) => log.warn("idempotency purge failed", { error: error.message }));
-    // Quotes past their hour and the 24 h repeat window stay a week for `tollbooth quotes`.
-    void store.quotes.purge(new Date(now().getTime() - quoteRetentionMs)).catch((error: Error) => log.warn("quote purge failed", { error: error.message }));
-    // Finished A2A tasks a week after their last change.
-    void store.a2aTasks.purgeFinished(new Date(now().getTime() - a2aTaskRetentionMs)).catch((error: Error) => log.warn("a2a task purge failed", { error: error.message }));
   };
   sweep();
   const timer = setInterval(sweep, sweepEveryMs);

@@ -14,7 +14,7 @@ import type { WebEngine } from "../web/engine.ts";
 import { keepKnownUrls } from "./answer-urls.ts";
 import { type BudgetStop, estimateTokens, JobBudget } from "./budget.ts";
 import { parseJsonAnswer } from "./json-answer.ts";
-import type { AgentRequest, AgentResult, AgentTool, ModelUsage } from "./model-access.ts";
+import type { AgentRequest, AgentResult, AgentTool, ModelUsage } from "../plugin/model-access.ts";
 import type { ChatClient, ChatMessage, ChatResponse, ChatTool } from "./provider.ts";
 import { createSpotlight } from "./untrusted.ts";
 

@@ -3,7 +3,7 @@
  * wall clock. Checked before every model call, never after. The tool-using loop stops while a
  * reserve is left, so one last call without tools can still write the answer.
  */
-import type { AgentLimits } from "./model-access.ts";
+import type { AgentLimits } from "../plugin/model-access.ts";
 import type { CallUsage } from "./provider.ts";
 import type { ModelPrice } from "./config.ts";
 

@@ -7,7 +7,7 @@ import type { Logger } from "../log.ts";
 import type { WebEngine } from "../web/engine.ts";
 import { runAgentLoop } from "./agent.ts";
 import type { ResolvedLlm } from "./config.ts";
-import type { AgentLimits, ModelAccess } from "./model-access.ts";
+import type { AgentLimits, ModelAccess } from "../plugin/model-access.ts";
 import { type ChatClient, createChatClient } from "./provider.ts";
 import { runStructured } from "./structured.ts";
 

@@ -8,7 +8,7 @@ import { ApiError } from "../errors.ts";
 import { compileValidator, summarizeIssues } from "../plugin/schema.ts";
 import { estimateTokens, JobBudget } from "./budget.ts";
 import { parseJsonAnswer } from "./json-answer.ts";
-import type { ModelUsage, StructuredRequest } from "./model-access.ts";
+import type { ModelUsage, StructuredRequest } from "../plugin/model-access.ts";
 import type { ChatClient, ChatMessage } from "./provider.ts";
 import { createSpotlight } from "./untrusted.ts";
 

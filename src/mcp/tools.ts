@@ -5,7 +5,7 @@
  * tool error's structured content against it and would throw on the PaymentRequired offer.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { type Catalogue, type CatalogueEntry, jsonSchema } from "../docs/catalogue.ts";
+import { type Catalogue, type CatalogueEntry, jsonSchema } from "../plugin/catalogue.ts";
 import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
 
 export const MCP_PATH = "/mcp";

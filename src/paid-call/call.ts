@@ -6,7 +6,7 @@
  * settlement. A call is an explicit `PaidCall` (ids, caller, origin, signal, the payment as the
  * transport carried it); refusals come back as payment answers for the transport to render.
  */
-import { engineOf, engineSentence } from "../docs/catalogue.ts";
+import { engineOf, engineSentence } from "../plugin/catalogue.ts";
 import { ApiError } from "../errors.ts";
 import { DELIVERY_SENTENCE } from "./delivery.ts";
 import { type RateDecision, rateLimitHeaders } from "./rate-limit.ts";

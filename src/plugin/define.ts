@@ -6,7 +6,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { ErrorCode } from "../errors.ts";
-import type { ModelAccess } from "../llm/model-access.ts";
+import type { ModelAccess } from "./model-access.ts";
 import type { PluginContext } from "./context.ts";
 import type { NetworkPrices } from "./price.ts";
 import type { SettlementReceipt } from "./settlement-receipt.ts";

@@ -2,8 +2,7 @@
  * @module quotes/quotes-cli — `tollbooth quotes`: the latest job.quote answers for the operator,
  * newest first: decision, tier and price, whether the quote was run (and by which job), payer, goal.
  */
-import type { Config } from "../config.ts";
-import { openStore } from "../database.ts";
+import type { CommandContext } from "../module/define.ts";
 import type { QuoteRow } from "./quote-store.ts";
 import { priceText } from "./tiers.ts";
 
@@ -13,9 +12,8 @@ function stateOf(q: QuoteRow, now: Date): string {
   return Date.parse(q.expiresAt) <= now.getTime() ? "expired" : "open";
 }
 
-export async function listQuotesForCli(config: Config, limit: number, now = new Date()): Promise<number> {
-  const store = openStore(config.data);
-  try {
+export function listQuotesForCli({ withStore }: Pick<CommandContext, "withStore">, limit: number, now = new Date()): Promise<number> {
+  return withStore(async (store) => {
     const rows = await store.quotes.recent(Number.isFinite(limit) && limit > 0 ? limit : 20);
     if (rows.length === 0) {
       console.log(`no quotes in ${store.path}`);
@@ -39,7 +37,5 @@ export async function listQuotesForCli(config: Config, limit: number, now = new 
     const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
     for (const row of table) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd());
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -6,7 +6,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
-import { requireModel } from "../llm/model-access.ts";
+import { requireModel } from "../plugin/model-access.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { QuoteRow } from "./quote-store.ts";
 import { limitsView, runTimeoutMs, type Tier } from "./tiers.ts";

@@ -2,7 +2,7 @@
  * @module quotes/tiers — the fixed-price tiers of custom work (issue 17): what fits each, what it
  * costs and the limits its run works under. The spec lists no t4, so there is none.
  */
-import type { AgentLimits } from "../llm/model-access.ts";
+import type { AgentLimits } from "../plugin/model-access.ts";
 
 export const tierIds = ["t1", "t2", "t3", "t5"] as const;
 export type TierId = (typeof tierIds)[number];

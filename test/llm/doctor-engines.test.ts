@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
-import { checkLanguageModel } from "../../src/llm/doctor.ts";
+import { checkLanguageModel } from "../../src/doctor/llm.ts";
 
 describe("doctor: skill engines", () => {
   it("lists the skills' engines although the configured networks do not resolve", async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadRegistry } from "../../src/boot.ts";
+import { loadRegistry } from "../../src/loader/registry.ts";
 import { repoRoot } from "../support/binary-build.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tb-authors-"));

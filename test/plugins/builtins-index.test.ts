@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderBuiltinIndex } from "../../scripts/gen-index.ts";
-import { loadBuiltinFiles } from "../../src/plugin/load.ts";
+import { loadBuiltinFiles } from "../../src/loader/load.ts";
 import { buildRegistry } from "../../src/plugin/registry.ts";
 import { listPluginFiles } from "../../src/plugin/list-files.ts";
 

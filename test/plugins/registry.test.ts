@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { loadExternalFiles } from "../../src/plugin/load.ts";
+import { loadExternalFiles } from "../../src/loader/load.ts";
 import { buildRegistry, RegistryError } from "../../src/plugin/registry.ts";
 import { pluginFolder, pluginSource, skillSource } from "../support/plugin-files.ts";
 

@@ -5,7 +5,7 @@
  * with one half missing. The paid paths are covered end to end in test/capital. @see issue 18
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { loadExternalFiles } from "../../src/plugin/load.ts";
+import { loadExternalFiles } from "../../src/loader/load.ts";
 import { buildRegistry, RegistryError } from "../../src/plugin/registry.ts";
 import { pluginFolder } from "../support/plugin-files.ts";
 import { type TestService, testService } from "../support/service.ts";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { a2aSkillsOf } from "../../src/a2a/skills.ts";
-import { buildCatalogue } from "../../src/docs/catalogue.ts";
+import { buildCatalogue } from "../../src/plugin/catalogue.ts";
 import { runDoctor } from "../../src/doctor/doctor.ts";
 import { compileTools } from "../../src/mcp/tools.ts";
 import { loadConfig } from "../../src/config.ts";

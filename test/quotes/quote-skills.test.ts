@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { decideQuote } from "../../src/quotes/decide.ts";
 import { listQuotesForCli } from "../../src/quotes/quotes-cli.ts";
 import { goalHashOf, normaliseGoal } from "../../src/quotes/quote-store.ts";
-import { openStore } from "../../src/database.ts";
+import { openStore, withStore } from "../../src/database.ts";
 import { type TestService, testService } from "../support/service.ts";
 
 type Json = Record<string, unknown>;
@@ -201,7 +201,7 @@ describe("quote store", () => {
     const log = console.log;
     console.log = (line: string) => void lines.push(line);
     try {
-      expect(await listQuotesForCli(loadConfig({ argv: ["--data", dir] }), 20)).toBe(0);
+      expect(await listQuotesForCli({ withStore: (use) => withStore(loadConfig({ argv: ["--data", dir] }).data, use) }, 20)).toBe(0);
     } finally {
       console.log = log;
     }

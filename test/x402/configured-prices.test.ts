@@ -5,7 +5,7 @@
  * Algorand is refused naming Algorand; with payments off one well-formed column is enough.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { loadConfiguredRegistry } from "../../src/boot.ts";
+import { loadConfiguredRegistry } from "../../src/loader/registry.ts";
 import { loadConfig } from "../../src/config.ts";
 import { RegistryError } from "../../src/plugin/registry.ts";
 import { decodePaymentRequired } from "../../src/x402/headers.ts";

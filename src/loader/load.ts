@@ -1,12 +1,12 @@
 /**
- * @module plugin/load — finds plugin and skill files: the built-ins bundled into the binary
+ * @module loader/load — finds plugin and skill files: the built-ins bundled into the binary
  * (a generated static index) and an operator's folder read at start, in sorted order.
  */
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { builtinFiles } from "./builtins.generated.ts";
-import { listPluginFiles } from "./list-files.ts";
-import type { LoadedFile } from "./registry.ts";
+import { builtinFiles } from "../plugin/builtins.generated.ts";
+import { listPluginFiles } from "../plugin/list-files.ts";
+import type { LoadedFile } from "../plugin/registry.ts";
 import { registerSdkModule } from "./sdk-module.ts";
 
 export function loadBuiltinFiles(): LoadedFile[] {

@@ -1,5 +1,5 @@
 /**
- * @module plugin/sdk-module — offers `import ... from "tollbooth"` to operator files loaded at
+ * @module loader/sdk-module — offers `import ... from "tollbooth"` to operator files loaded at
  * run time, also inside the compiled binary where there is no node_modules (runtime/modules.ts).
  */
 import { offerModule } from "../runtime/modules.ts";

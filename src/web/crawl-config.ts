@@ -1,5 +1,5 @@
 /**
- * @module crawl/crawl-config — web/crawl's settings, as rows for src/config.ts's table (`...crawlConfigFields`).
+ * @module web/crawl-config — web/crawl's settings (the crawl service in crawl/ reads them), as rows for src/config.ts's table (`...crawlConfigFields`).
  */
 import { Type as t } from "@sinclair/typebox";
 

@@ -1,13 +1,13 @@
 /**
- * @module docs/catalogue — one read-only view of the registry that every generated document
+ * @module plugin/catalogue — one read-only view of the registry that every generated document
  * (OpenAPI, capabilities, llms.txt, skill.md, agent card) is written from.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { ErrorCode } from "../errors.ts";
-import { type ModelAccess, noModel } from "../llm/model-access.ts";
-import type { SkillEngine } from "../plugin/define.ts";
-import type { PluginEntry, Registry, SkillEntry } from "../plugin/registry.ts";
-import { formatDollars, formatPrices, listPrice, type PriceColumn, type PricedNetwork, priceIn } from "../plugin/price.ts";
+import { type ModelAccess, noModel } from "./model-access.ts";
+import type { SkillEngine } from "./define.ts";
+import type { PluginEntry, Registry, SkillEntry } from "./registry.ts";
+import { formatDollars, formatPrices, listPrice, type PriceColumn, type PricedNetwork, priceIn } from "./price.ts";
 
 export const serviceName = "Tollbooth";
 /** Machine-readable description version (spec web-evidence §9). */

@@ -1,5 +1,5 @@
 /**
- * @module llm/model-access — what a skill sees of the language model: whether one is configured,
+ * @module plugin/model-access — what a skill sees of the language model: whether one is configured,
  * and two bounded ways to use it. A skill never builds a client or holds the API key; the
  * provider module implements this, and a server without a base URL gets `noModel`.
  */

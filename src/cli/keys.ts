@@ -1,5 +1,5 @@
 /**
- * @module evidence/keys-cli — `tollbooth keys list` (the published keys) and `tollbooth keys
+ * @module cli/keys — `tollbooth keys list` (the published keys) and `tollbooth keys
  * rotate` (a new signing key; the old one stays published without its private half). With
  * `--database-url` the keys are the shared database's (every instance signs with the new key within
  * a second or two), else the key file in `--data` (a running server signs with it within a second).
@@ -7,9 +7,9 @@
  */
 import type { Config } from "../config.ts";
 import { openPgFacets, PostgresNotReadyError, redactedUrl } from "../database.ts";
-import { EvidenceKeyError, evidenceKeyPath, readEvidenceKeyFile } from "./key-file.ts";
-import { importEvidenceKeys } from "./key-set-pg.ts";
-import { type EvidenceKeySet, fileEvidenceKeySet } from "./key-set.ts";
+import { EvidenceKeyError, evidenceKeyPath, readEvidenceKeyFile } from "../evidence/key-file.ts";
+import { importEvidenceKeys } from "../evidence/key-set-pg.ts";
+import { type EvidenceKeySet, fileEvidenceKeySet } from "../evidence/key-set.ts";
 
 interface OpenKeySet {
   readonly keys: EvidenceKeySet;

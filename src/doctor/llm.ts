@@ -1,15 +1,15 @@
 /**
- * @module llm/doctor — `tollbooth doctor`'s language-model lines: whether a model is configured
+ * @module doctor/llm — `tollbooth doctor`'s language-model lines: whether a model is configured
  * and answers (GET {base}/models), which engine each skill runs, and models without a price
  * (their USD budget can only be checked when the provider reports cost). Never prints the key.
  */
 import OpenAI from "openai";
-import { loadRegistry } from "../boot.ts";
+import { loadRegistry } from "../loader/registry.ts";
 import type { Config } from "../config.ts";
-import { engineOf } from "../docs/catalogue.ts";
+import { engineOf } from "../plugin/catalogue.ts";
 import { paymentsOffPricing } from "../plugin/price.ts";
-import { redactKey, resolveLlm } from "./config.ts";
-import { type ModelAccess, noModel } from "./model-access.ts";
+import { redactKey, resolveLlm } from "../llm/config.ts";
+import { type ModelAccess, noModel } from "../plugin/model-access.ts";
 
 interface Result {
   readonly name: string;
