@@ -78,15 +78,16 @@ for (const engine of engines) {
         const before = totalHits();
         const id = await startStoredCrawl(one, { url: site.url("/"), limit: 1000, max_depth: 10, sitemap: "skip" });
         // The dead instance claimed the start page and never came back (as after kill -9): no renewal, no delivery.
-        const dead = await one.claim("dead-instance", 400, Date.now());
+        const [dead, ...more] = await one.claim("dead-instance", 400, Date.now(), 8);
         expect(dead?.url).toBe(site.url("/"));
-        expect(await two.claim("live", 5_000, Date.now())).toBeUndefined();
+        expect(more).toEqual([]);
+        expect(await two.claim("live", 5_000, Date.now(), 8)).toEqual([]);
         const worker = startWorker(two, loopbackEngine());
         try {
           const row = await crawlEnd(two, id);
           expect(row.counts.fetched).toBe(PAGES + 1);
           expect(totalHits() - before).toBe(PAGES + 1);
-          expect(await one.deliver(dead!, "dead-instance", { kind: "error", result: "{}" })).toEqual({ kind: "lost" });
+          expect(await one.deliver("dead-instance", [{ claimed: dead!, delivery: { kind: "error", result: "{}" } }])).toEqual([{ kind: "lost" }]);
         } finally {
           worker.stop();
           await worker.stopped();
