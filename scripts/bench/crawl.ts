@@ -10,7 +10,11 @@
  *    started again on the same data folder; the crawl must finish with every page exactly once (pages
  *    paged through by cursor: as many as the site has, each URL once).
  *
+ * Both print wall-clock rates and CPU a page (this process's, or the server's with its threads): on a
+ * shared machine the second is the steadier comparison.
+ *
  *   node_modules/.bin/bun scripts/bench/crawl.ts [--pages 2000] [--lanes 4] [--binary dist/tollbooth] [--no-kill]
+ *     [--engine-only] (part 1 alone) [--batch N] (part 1's delivery batch, CrawlWorkerOptions.batch)
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -135,7 +139,10 @@ console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (2 sha
   console.log(`   this process's resident memory over the crawl: ${memoryLine(samples)}`);
 }
 
-if (process.argv.includes("--engine-only")) process.exit(0);
+if (process.argv.includes("--engine-only")) {
+  await site.stop(true);
+  process.exit(0);
+}
 // ── 2. the server process: web/read and web/crawl over HTTP.
 const work = mkdtempSync(join(tmpdir(), "tb-crawl-server-"));
 const data = join(work, "data");

@@ -52,6 +52,8 @@ async function addLinks(tx: SqlTransaction, crawlId: string, entries: readonly F
   return added;
 }
 
+const byCrawl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Records one claimed URL's outcome within `tx` (see CrawlStore.deliver). */
 async function deliverOne(tx: SqlTransaction, worker: string, { claimed, delivery }: ClaimDelivery): Promise<DeliveryOutcome> {
   const moved = await tx`UPDATE crawl_urls SET state = ${DELIVERED_STATE[delivery.kind]}, lease_owner = NULL, lease_until = NULL WHERE seq = ${claimed.seq} AND state = 'leased' AND lease_owner = ${worker}`;
@@ -100,7 +102,7 @@ async function claimIn(tx: SqlTransaction, worker: string, leaseMs: number, nowM
   // A new page takes a unit of its crawl's budget, granted under the crawl row's lock: two instances never take the last unit both.
   const needsBudget = (p: RawClaim) => p.kind === "page" && Number(p.budgeted) === 0;
   const units = new Map<string, number>();
-  for (const crawlId of new Set(picked.map((p) => p.crawl_id))) {
+  for (const crawlId of [...new Set(picked.map((p) => p.crawl_id))].sort(byCrawl)) {
     const [row] = await tx<{ used: number; limit_pages: number }[]>`SELECT used, limit_pages FROM crawls WHERE id = ${crawlId} AND status IN ('queued', 'running') FOR UPDATE`;
     if (!row) continue;
     const grant = Math.max(0, Math.min(picked.filter((p) => p.crawl_id === crawlId && needsBudget(p)).length, Number(row.limit_pages) - Number(row.used)));
@@ -159,9 +161,11 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
     },
     async deliver(worker, deliveries) {
       if (deliveries.length === 0) return [];
+      // Crawl by crawl (each in the order given): two instances' batches lock the crawl rows in one order, never in a cycle.
+      const order = deliveries.map((_, i) => i).sort((a, b) => byCrawl(deliveries[a]!.claimed.crawlId, deliveries[b]!.claimed.crawlId) || a - b);
       return (await sql.begin(async (tx) => {
         const outcomes: DeliveryOutcome[] = [];
-        for (const d of deliveries) outcomes.push(await deliverOne(tx, worker, d));
+        for (const i of order) outcomes[i] = await deliverOne(tx, worker, deliveries[i]!);
         return outcomes;
       })) as DeliveryOutcome[];
     },
