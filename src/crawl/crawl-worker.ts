@@ -327,7 +327,9 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
     start() {
       if (loop) return;
       loop = run();
-      renewTimer = setInterval(() => void store.renew(id, nowMs() + options.leaseMs).catch(() => undefined), Math.max(500, options.leaseMs / 3));
+      // Only while it holds URLs (claimed, being read, or waiting for their batch): an idle worker writes nothing.
+      const holds = () => queue.length > 0 || inFlight > 0 || outbox.length > 0 || delivering !== undefined;
+      renewTimer = setInterval(() => void (holds() ? store.renew(id, nowMs() + options.leaseMs).catch(() => undefined) : undefined), Math.max(500, options.leaseMs / 3));
       renewTimer.unref?.();
     },
     stop() {
