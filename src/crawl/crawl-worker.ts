@@ -248,11 +248,11 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
     return delivering;
   }
 
-  /** The outbox is delivered once it holds a batch, once nothing else is being read, or once it waited long enough. */
+  /** The outbox is delivered once it holds a batch, once no claimed URL waits for a lane, or once it waited long enough. */
   function scheduleDelivery(): void {
     if (outbox.length === 0) return;
-    // Nothing else being read: the crawl may be waiting for these pages' links.
-    if (outbox.length >= batch || (queue.length === 0 && inFlight === 0)) void deliver();
+    // No URL waiting: the lanes may soon need these pages' links (a thin frontier), so they go at once.
+    if (outbox.length >= batch || queue.length === 0) void deliver();
     else deliveryTimer ??= setTimeout(() => void deliver(), DELIVERY_WAIT_MS);
   }
 
