@@ -15,6 +15,7 @@
  *
  *   node_modules/.bin/bun scripts/bench/crawl.ts [--pages 2000] [--lanes 4] [--binary dist/tollbooth] [--no-kill]
  *     [--engine-only] (part 1 alone) [--batch N] (part 1's delivery batch, CrawlWorkerOptions.batch)
+ *     [--pg] (part 1's crawl again on a PostgreSQL started for the run)
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -22,13 +23,14 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCrawlWorker } from "../../src/crawl/crawl-worker.ts";
 import type { CrawlStore } from "../../src/crawl/crawl-store.ts";
-import { openStore } from "../../src/database.ts";
+import { openPgFacets, openStore } from "../../src/database.ts";
 import { openEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { createEvidenceSeal } from "../../src/evidence/seal.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { mapBounded } from "../../src/web/endpoints.ts";
 import { createWebEngine } from "../../src/web/engine.ts";
 import { noteRead } from "../../src/web/evidence-facts.ts";
+import { startPostgres } from "../../test/support/postgres.ts";
 import { option, readRss } from "./dev-set.ts";
 import { loadBenchArgs, type ServerProcess, startServerProcess } from "./server-process.ts";
 
@@ -97,46 +99,59 @@ console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (2 sha
   const read = (url: string) => web.read({ url, format: "text", maxChars: 20_000 }, AbortSignal.timeout(30_000));
   await mapBounded(urls.slice(0, 50), LANES, read);
 
-  let start = performance.now();
-  let cpu = cpuMs();
+  const start = performance.now();
+  const cpu = cpuMs();
   await mapBounded(urls, LANES, async (url) => seal(noteRead(await read(url), {} as never)));
   const readSeconds = seconds(start);
   const readCpu = cpuMs() - cpu;
 
-  const store = openStore(mkdtempSync(join(tmpdir(), "tb-crawl-bench-")));
-  const crawls: CrawlStore = store.crawls;
-  const worker = createCrawlWorker({ store: crawls, web, log: createMemoryLogger(), now: () => new Date(), seal, options: { lanes: LANES, perHost: LANES, hostDelayMs: 0, leaseMs: 3_000, ...(option("batch", "") ? { batch: Number(option("batch", "")) } : {}) } });
-  const id = `crawl_${randomBytes(16).toString("hex")}`;
-  const now = Date.now();
-  await crawls.create(
-    { id, request: { url: urls[0]!, limit: PAGES, max_depth: 20, sitemap: "skip" }, payer: null, tokenSha256: "0".repeat(64), limit: PAGES, createdAt: new Date(now).toISOString(), deadlineMs: now + 3_600_000, expiresMs: now + 7_200_000 },
-    [{ url: urls[0]!, depth: 0 }],
-  );
-  await crawls.release(id, { network: null, transaction: null });
-  Bun.gc(true);
-  const samples: { delivered: number; rss: number }[] = [];
-  start = performance.now();
-  cpu = cpuMs();
-  worker.start();
-  worker.wake();
-  let row;
-  for (;;) {
-    row = (await crawls.get(id))!;
-    samples.push({ delivered: row.delivered, rss: process.memoryUsage().rss });
-    if (!["queued", "running"].includes(row.status)) break;
-    await Bun.sleep(50);
+  /** One crawl of the site by a worker of this process on `crawls`: its seconds, CPU and memory samples. */
+  async function crawlOn(crawls: CrawlStore) {
+    const worker = createCrawlWorker({ store: crawls, web, log: createMemoryLogger(), now: () => new Date(), seal, options: { lanes: LANES, perHost: LANES, hostDelayMs: 0, leaseMs: 3_000, ...(option("batch", "") ? { batch: Number(option("batch", "")) } : {}) } });
+    const id = `crawl_${randomBytes(16).toString("hex")}`;
+    const now = Date.now();
+    await crawls.create(
+      { id, request: { url: urls[0]!, limit: PAGES, max_depth: 20, sitemap: "skip" }, payer: null, tokenSha256: "0".repeat(64), limit: PAGES, createdAt: new Date(now).toISOString(), deadlineMs: now + 3_600_000, expiresMs: now + 7_200_000 },
+      [{ url: urls[0]!, depth: 0 }],
+    );
+    await crawls.release(id, { network: null, transaction: null });
+    Bun.gc(true);
+    const samples: { delivered: number; rss: number }[] = [];
+    const start = performance.now();
+    const cpu = cpuMs();
+    worker.start();
+    worker.wake();
+    let row;
+    for (;;) {
+      row = (await crawls.get(id))!;
+      samples.push({ delivered: row.delivered, rss: process.memoryUsage().rss });
+      if (!["queued", "running"].includes(row.status)) break;
+      await Bun.sleep(50);
+    }
+    const result = { seconds: seconds(start), cpu: cpuMs() - cpu, samples };
+    worker.stop();
+    await worker.stopped();
+    if (row.counts.fetched !== PAGES) throw new Error(`crawl fetched ${row.counts.fetched} pages, expected ${PAGES}`);
+    return result;
   }
-  const crawlSeconds = seconds(start);
-  const crawlCpu = cpuMs() - cpu;
-  worker.stop();
-  await worker.stopped();
+
+  const store = openStore(mkdtempSync(join(tmpdir(), "tb-crawl-bench-")));
+  const crawled = await crawlOn(store.crawls);
   await store.close();
-  if (row.counts.fetched !== PAGES) throw new Error(`crawl fetched ${row.counts.fetched} pages, expected ${PAGES}`);
   console.log(`\n1. engine, this process (SQLite file):`);
   console.log(`   web/read, signed:  ${rate(PAGES, readSeconds)}`);
-  console.log(`   web/crawl, signed: ${rate(PAGES, crawlSeconds)} = ${(readSeconds / crawlSeconds).toFixed(2)}x web/read`);
-  console.log(`   ${cpuLine(readCpu, crawlCpu)} (this process, the site included in both)`);
-  console.log(`   this process's resident memory over the crawl: ${memoryLine(samples)}`);
+  console.log(`   web/crawl, signed: ${rate(PAGES, crawled.seconds)} = ${(readSeconds / crawled.seconds).toFixed(2)}x web/read`);
+  console.log(`   ${cpuLine(readCpu, crawled.cpu)} (this process, the site included in both)`);
+  console.log(`   this process's resident memory over the crawl: ${memoryLine(crawled.samples)}`);
+  if (process.argv.includes("--pg")) {
+    // A real PostgreSQL on loopback (test/support/postgres.ts: durability off, as in the tests): round trips and driver, not disk.
+    const postgres = await startPostgres();
+    const pg = await openPgFacets(await postgres.createDatabase("crawl_bench"), { max: 4 });
+    const onPg = await crawlOn(pg.crawls!);
+    await pg.close();
+    await postgres.stop();
+    console.log(`   web/crawl on PostgreSQL (this process's store, a local server): ${rate(PAGES, onPg.seconds)} = ${(readSeconds / onPg.seconds).toFixed(2)}x web/read; ${cpuLine(readCpu, onPg.cpu)} (this process only)`);
+  }
 }
 
 if (process.argv.includes("--engine-only")) {
