@@ -54,37 +54,74 @@ async function addLinks(tx: SqlTransaction, crawlId: string, entries: readonly F
 
 const byCrawl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Records one claimed URL's outcome within `tx` (see CrawlStore.deliver). */
-async function deliverOne(tx: SqlTransaction, worker: string, { claimed, delivery }: ClaimDelivery): Promise<DeliveryOutcome> {
-  const moved = await tx`UPDATE crawl_urls SET state = ${DELIVERED_STATE[delivery.kind]}, lease_owner = NULL, lease_until = NULL WHERE seq = ${claimed.seq} AND state = 'leased' AND lease_owner = ${worker}`;
-  if (moved.count === 0) return { kind: "lost" };
-  switch (delivery.kind) {
-    case "retry":
-      await tx`UPDATE crawl_urls SET not_before = ${delivery.notBeforeMs} WHERE seq = ${claimed.seq}`;
-      return { kind: "requeued" };
-    case "robots":
-      await tx`UPDATE crawl_urls SET budgeted = 0 WHERE seq = ${claimed.seq}`;
-      await tx`UPDATE crawls SET used = used - 1, robots_blocked = robots_blocked + 1 WHERE id = ${claimed.crawlId}`;
-      return { kind: "recorded" };
-    case "done":
-      return { kind: "recorded" };
-    case "page": {
-      const added = await tx`INSERT INTO crawl_texts (crawl_id, sha256) VALUES (${claimed.crawlId}, ${delivery.textSha256}) ON CONFLICT DO NOTHING RETURNING sha256`;
-      if (added.length === 0) {
-        await tx`UPDATE crawl_urls SET state = 'duplicate' WHERE seq = ${claimed.seq}`;
-        await tx`UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ${claimed.crawlId}`;
-        return { kind: "duplicate" };
-      }
-      if (delivery.links) await addLinks(tx, claimed.crawlId, delivery.links.entries, delivery.links);
-      break;
-    }
+/**
+ * Records a batch of outcomes within `tx` in a few statements, whatever its size (see CrawlStore.deliver):
+ * the URLs this worker still holds move to their state at once (the others are lost), the texts are
+ * added at once (a text already known, or given earlier in the batch, makes its page a duplicate),
+ * then crawl by crawl, in crawl-id order (two instances never lock crawl rows in a cycle), the links
+ * enter the frontier and the counts move, which numbers the pages delivered, in the order given.
+ */
+async function deliverIn(tx: SqlTransaction, worker: string, deliveries: readonly ClaimDelivery[]): Promise<DeliveryOutcome[]> {
+  const json = (rows: object[]) => JSON.stringify(rows);
+  const moved = new Set(
+    (
+      await tx<{ seq: string }[]>`
+        UPDATE crawl_urls u SET state = v.state, lease_owner = NULL, lease_until = NULL, not_before = COALESCE(v.not_before, u.not_before),
+          budgeted = CASE WHEN v.state = 'robots' THEN 0 ELSE u.budgeted END
+        FROM json_to_recordset(${json(deliveries.map(({ claimed, delivery }) => ({ seq: claimed.seq, state: DELIVERED_STATE[delivery.kind], not_before: delivery.kind === "retry" ? delivery.notBeforeMs : null })))}::text::json)
+          AS v(seq bigint, state text, not_before bigint)
+        WHERE u.seq = v.seq AND u.state = 'leased' AND u.lease_owner = ${worker} RETURNING u.seq`
+    ).map((r) => Number(r.seq)),
+  );
+  const held = deliveries.filter((d) => moved.has(d.claimed.seq));
+  const pages = held.filter((d) => d.delivery.kind === "page");
+  const fresh = new Set<string>();
+  if (pages.length > 0) {
+    const added = await tx<{ crawl_id: string; sha256: string }[]>`
+      INSERT INTO crawl_texts (crawl_id, sha256)
+      SELECT t.crawl_id, t.sha256 FROM json_to_recordset(${json(pages.map((d) => ({ crawl_id: d.claimed.crawlId, sha256: (d.delivery as { textSha256: string }).textSha256 })))}::text::json) AS t(crawl_id text, sha256 text)
+      ON CONFLICT DO NOTHING RETURNING crawl_id, sha256`;
+    for (const r of added) fresh.add(`${r.crawl_id} ${r.sha256}`);
   }
-  const [counted] = await tx<{ delivered: number }[]>`
-    UPDATE crawls SET fetched = fetched + ${delivery.kind === "page" ? 1 : 0}, failed = failed + ${delivery.kind === "error" ? 1 : 0}, delivered = delivered + 1
-    WHERE id = ${claimed.crawlId} RETURNING delivered`;
-  const pageSeq = Number(counted?.delivered ?? 0);
-  await tx`UPDATE crawl_urls SET page_seq = ${pageSeq}, result = ${delivery.result} WHERE seq = ${claimed.seq}`;
-  return { kind: "delivered", pageSeq };
+  const outcomes = new Map<ClaimDelivery, DeliveryOutcome>();
+  const duplicates: ClaimDelivery[] = [];
+  for (const d of pages) {
+    const key = `${d.claimed.crawlId} ${(d.delivery as { textSha256: string }).textSha256}`;
+    // The first page of the batch with a new text takes it; a later one with the same text is a duplicate.
+    if (fresh.delete(key)) continue;
+    duplicates.push(d);
+    outcomes.set(d, { kind: "duplicate" });
+  }
+  if (duplicates.length > 0) await tx`UPDATE crawl_urls SET state = 'duplicate' WHERE seq IN ${tx(duplicates.map((d) => d.claimed.seq))}`;
+  const numbered: { seq: number; page_seq: number; result: string }[] = [];
+  for (const crawlId of [...new Set(held.map((d) => d.claimed.crawlId))].sort(byCrawl)) {
+    const mine = held.filter((d) => d.claimed.crawlId === crawlId && !outcomes.has(d));
+    const delivered = mine.filter((d) => d.delivery.kind === "page" || d.delivery.kind === "error");
+    const linked = delivered.flatMap((d) => (d.delivery.kind === "page" && d.delivery.links ? [d.delivery.links] : []));
+    if (linked.length > 0) {
+      const robotsBlocked = linked.reduce((sum, l) => sum + l.robotsBlocked, 0);
+      await addLinks(tx, crawlId, linked.flatMap((l) => l.entries), { robotsBlocked, cap: linked[0]!.cap });
+    }
+    const count = (kind: string) => mine.filter((d) => d.delivery.kind === kind).length;
+    const robots = count("robots");
+    const dups = held.filter((d) => d.claimed.crawlId === crawlId && outcomes.has(d)).length;
+    const [row] = await tx<{ delivered: number }[]>`
+      UPDATE crawls SET fetched = fetched + ${count("page")}, failed = failed + ${count("error")}, delivered = delivered + ${delivered.length},
+        duplicates = duplicates + ${dups}, used = used - ${robots}, robots_blocked = robots_blocked + ${robots}
+      WHERE id = ${crawlId} RETURNING delivered`;
+    let pageSeq = Number(row?.delivered ?? 0) - delivered.length;
+    for (const d of delivered) {
+      pageSeq++;
+      numbered.push({ seq: d.claimed.seq, page_seq: pageSeq, result: (d.delivery as { result: string }).result });
+      outcomes.set(d, { kind: "delivered", pageSeq });
+    }
+    for (const d of mine) if (!outcomes.has(d)) outcomes.set(d, { kind: d.delivery.kind === "retry" ? "requeued" : "recorded" });
+  }
+  if (numbered.length > 0) {
+    await tx`UPDATE crawl_urls u SET page_seq = v.page_seq, result = v.result
+      FROM json_to_recordset(${json(numbered)}::text::json) AS v(seq bigint, page_seq int, result text) WHERE u.seq = v.seq`;
+  }
+  return deliveries.map((d) => outcomes.get(d) ?? { kind: "lost" });
 }
 
 /** Leases up to `max` claimable URLs within `tx` (see CrawlStore.claim). */
@@ -161,13 +198,7 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
     },
     async deliver(worker, deliveries) {
       if (deliveries.length === 0) return [];
-      // Crawl by crawl (each in the order given): two instances' batches lock the crawl rows in one order, never in a cycle.
-      const order = deliveries.map((_, i) => i).sort((a, b) => byCrawl(deliveries[a]!.claimed.crawlId, deliveries[b]!.claimed.crawlId) || a - b);
-      return (await sql.begin(async (tx) => {
-        const outcomes: DeliveryOutcome[] = [];
-        for (const i of order) outcomes[i] = await deliverOne(tx, worker, deliveries[i]!);
-        return outcomes;
-      })) as DeliveryOutcome[];
+      return (await sql.begin((tx) => deliverIn(tx, worker, deliveries))) as DeliveryOutcome[];
     },
     async anyActive() {
       return (await sql`SELECT 1 FROM crawls WHERE status IN ('queued', 'running') LIMIT 1`).length > 0;
