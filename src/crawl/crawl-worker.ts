@@ -283,7 +283,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps): CrawlWorker {
       try {
         // Claimed ahead, so a lane that finishes finds its next URL waiting.
         const room = Math.min(2 * options.lanes, 3 * options.lanes - inFlight - queue.length);
-        if (queue.length < options.lanes && room > 0) {
+        if (room >= options.lanes) {
           const got = await store.claim(id, options.leaseMs, nowMs(), room);
           exhausted = got.length < room;
           if (got.length > 0) sleepMs = idleMs;
