@@ -1,14 +1,14 @@
 /**
- * @module crawl/crawl-links — which URLs a crawled page adds to the frontier: web/map's link finder
- * (crawl/page-links.ts) over the page as fetched, canonical (crawl/site-map.ts), on the start page's
- * site unless `same_site: false`, through include/exclude, never past `max_depth`.
+ * @module crawl/crawl-links — which URLs a crawled page adds to the frontier: the page's links as
+ * its extraction parsed them (web/engine.ts `onPageLinks`: no second parse), canonical
+ * (crawl/site-map.ts), on the start page's site unless `same_site: false`, through include/exclude,
+ * never past `max_depth`.
  */
 import { firstMatch } from "../web/filters/line-patterns.ts";
 import { compileMapPatterns, type MapPatterns } from "./map-schemas.ts";
 import type { CrawlRequest } from "./crawl-schemas.ts";
 import { DEFAULT_CRAWL_DEPTH } from "./crawl-schemas.ts";
 import type { FrontierEntry } from "./crawl-store.ts";
-import { pageOffers } from "./page-links.ts";
 import { canonicalOn, siteOf } from "./site-map.ts";
 
 export interface LinkRules {
@@ -36,13 +36,13 @@ export function followable(raw: string, rules: LinkRules): string | undefined {
   return firstMatch(exclude, path) < 0 ? url.href : undefined;
 }
 
-/** The page's links the crawl follows, at `depth + 1`; none from a page at `max_depth`. */
-export function linksToFollow(html: string, pageUrl: string, depth: number, rules: LinkRules): FrontierEntry[] {
+/** Of a page's links (absolute), those the crawl follows, at `depth + 1`; none from a page at `max_depth`. */
+export function linksToFollow(links: readonly string[], depth: number, rules: LinkRules): FrontierEntry[] {
   if (depth >= rules.maxDepth) return [];
   const seen = new Set<string>();
   const entries: FrontierEntry[] = [];
-  for (const link of pageOffers(html, pageUrl).links) {
-    const url = followable(link.url, rules);
+  for (const link of links) {
+    const url = followable(link, rules);
     if (url && !seen.has(url)) {
       seen.add(url);
       entries.push({ url, depth: depth + 1 });

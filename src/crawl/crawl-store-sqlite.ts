@@ -1,15 +1,19 @@
 /**
  * @module crawl/crawl-store-sqlite — web/crawl's tables in the SQLite file. Every write is one
  * immediate transaction, so instances sharing the file (and the one server's workers) never claim
- * the same URL; a lease column marks what is in flight, reclaimed once it lapses.
+ * the same URL; a lease column marks what is in flight, reclaimed once it lapses. A claim takes a
+ * batch of URLs and a delivery records a batch of outcomes: the commit, not the statements, is
+ * what a page costs here (2,000 pages: 0.68 ms a page one at a time, against web/read's 0.55).
  */
 import type { Database, Migration } from "../store/db.ts";
 import {
+  type ClaimDelivery,
   type ClaimedUrl,
   CLAIMABLE_SQL,
   CRAWL_MIGRATION_ID,
   type CrawlStore,
   crawlTablesSql,
+  DELIVERED_STATE,
   type DeliveryOutcome,
   type NewLinks,
   NOTHING_LEFT_SQL,
@@ -37,8 +41,9 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
   const getDiscovered = db.prepare<{ discovered: number }, [string]>("SELECT discovered FROM crawls WHERE id = ?");
   const countLinks = db.prepare<unknown, [number, number, string]>("UPDATE crawls SET discovered = discovered + ?, robots_blocked = robots_blocked + ? WHERE id = ?");
   const pickClaims = CLAIMABLE_SQL.map((where) =>
-    db.prepare<RawClaim, { now: number }>(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT 1`),
+    db.prepare<RawClaim, { now: number; max: number }>(`SELECT u.seq, u.crawl_id, u.url, u.depth, u.kind, u.budgeted, u.attempts FROM crawl_urls u JOIN crawls c ON c.id = u.crawl_id WHERE ${where} ORDER BY u.seq LIMIT $max`),
   );
+  const anyActive = db.prepare<{ one: number }, []>("SELECT 1 AS one FROM crawls WHERE status IN ('queued', 'running') LIMIT 1");
   const skipLeftovers = db.prepare<unknown, { id: string }>(SKIP_LEFTOVERS_SQL);
   const takeBudget = db.prepare<unknown, [string]>("UPDATE crawls SET used = used + 1, status = 'running' WHERE id = ? AND used < limit_pages AND status IN ('queued', 'running')");
   const markRunning = db.prepare<unknown, [string]>("UPDATE crawls SET status = 'running' WHERE id = ? AND status = 'queued'");
@@ -53,16 +58,26 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     "UPDATE crawls SET fetched = fetched + ?, failed = failed + ?, delivered = delivered + 1 WHERE id = ? RETURNING delivered",
   );
   const setPage = db.prepare<unknown, [number, string, number]>("UPDATE crawl_urls SET page_seq = ?, result = ? WHERE seq = ?");
+  const setNotBefore = db.prepare<unknown, [number, number]>("UPDATE crawl_urls SET not_before = ? WHERE seq = ?");
+  const unbudget = db.prepare<unknown, [number]>("UPDATE crawl_urls SET budgeted = 0 WHERE seq = ?");
+  const countRobots = db.prepare<unknown, [string]>("UPDATE crawls SET used = used - 1, robots_blocked = robots_blocked + 1 WHERE id = ?");
+  const markDuplicate = db.prepare<unknown, [number]>("UPDATE crawl_urls SET state = 'duplicate' WHERE seq = ?");
+  const countDuplicate = db.prepare<unknown, [string]>("UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ?");
 
-  const claim = db.transaction((worker: string, leaseMs: number, nowMs: number): ClaimedUrl | undefined => {
-    let picked: RawClaim | null = null;
-    for (const pick of pickClaims) if (!picked) picked = pick.get({ now: nowMs });
-    if (!picked) return undefined;
-    if (picked.kind === "page" && picked.budgeted === 0) {
-      if (takeBudget.run(picked.crawl_id).changes === 0) return undefined;
-    } else markRunning.run(picked.crawl_id);
-    lease.run(worker, nowMs + leaseMs, picked.seq);
-    return toClaimed(picked, picked.attempts + 1);
+  const claim = db.transaction((worker: string, leaseMs: number, nowMs: number, max: number): ClaimedUrl[] => {
+    const claimed: ClaimedUrl[] = [];
+    for (const pick of pickClaims) {
+      if (claimed.length >= max) break;
+      for (const picked of pick.all({ now: nowMs, max: max - claimed.length })) {
+        // The budget is re-checked row by row: the batch may hold more pages than the crawl has left.
+        if (picked.kind === "page" && picked.budgeted === 0) {
+          if (takeBudget.run(picked.crawl_id).changes === 0) continue;
+        } else markRunning.run(picked.crawl_id);
+        lease.run(worker, nowMs + leaseMs, picked.seq);
+        claimed.push(toClaimed(picked, picked.attempts + 1));
+      }
+    }
+    return claimed;
   });
 
   const addLinks = (crawlId: string, entries: Parameters<CrawlStore["enqueue"]>[1], options: Pick<NewLinks, "robotsBlocked" | "cap">): number => {
@@ -82,23 +97,22 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
   };
   const enqueue = db.transaction(addLinks);
 
-  const deliver = db.transaction((claimed: ClaimedUrl, worker: string, delivery: Parameters<CrawlStore["deliver"]>[2]): DeliveryOutcome => {
-    const state = { page: "done", error: "failed", retry: "pending", robots: "robots", done: "done" }[delivery.kind];
-    if (moveLeased.run(state, claimed.seq, worker).changes === 0) return { kind: "lost" };
+  const deliverOne = (worker: string, { claimed, delivery }: ClaimDelivery): DeliveryOutcome => {
+    if (moveLeased.run(DELIVERED_STATE[delivery.kind], claimed.seq, worker).changes === 0) return { kind: "lost" };
     switch (delivery.kind) {
       case "retry":
-        db.prepare("UPDATE crawl_urls SET not_before = ? WHERE seq = ?").run(delivery.notBeforeMs, claimed.seq);
+        setNotBefore.run(delivery.notBeforeMs, claimed.seq);
         return { kind: "requeued" };
       case "robots":
-        db.prepare("UPDATE crawl_urls SET budgeted = 0 WHERE seq = ?").run(claimed.seq);
-        db.prepare("UPDATE crawls SET used = used - 1, robots_blocked = robots_blocked + 1 WHERE id = ?").run(claimed.crawlId);
+        unbudget.run(claimed.seq);
+        countRobots.run(claimed.crawlId);
         return { kind: "recorded" };
       case "done":
         return { kind: "recorded" };
       case "page":
         if (!addText.get(claimed.crawlId, delivery.textSha256)) {
-          db.prepare("UPDATE crawl_urls SET state = 'duplicate' WHERE seq = ?").run(claimed.seq);
-          db.prepare("UPDATE crawls SET duplicates = duplicates + 1 WHERE id = ?").run(claimed.crawlId);
+          markDuplicate.run(claimed.seq);
+          countDuplicate.run(claimed.crawlId);
           return { kind: "duplicate" };
         }
         if (delivery.links) addLinks(claimed.crawlId, delivery.links.entries, delivery.links);
@@ -108,7 +122,8 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     const pageSeq = Number(counted?.delivered ?? 0);
     setPage.run(pageSeq, delivery.result, claimed.seq);
     return { kind: "delivered", pageSeq };
-  });
+  };
+  const deliver = db.transaction((worker: string, deliveries: readonly ClaimDelivery[]) => deliveries.map((d) => deliverOne(worker, d)));
 
 
   return {
@@ -142,8 +157,8 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
       const row = getCrawl.get(id);
       return row ? toCrawlRow(row) : undefined;
     },
-    async claim(worker, leaseMs, nowMs) {
-      return claim.immediate(worker, leaseMs, nowMs);
+    async claim(worker, leaseMs, nowMs, max) {
+      return max > 0 ? claim.immediate(worker, leaseMs, nowMs, max) : [];
     },
     async renew(worker, untilMs) {
       return db.prepare("UPDATE crawl_urls SET lease_until = ? WHERE lease_owner = ? AND state = 'leased'").run(untilMs, worker).changes;
@@ -151,8 +166,11 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
     async enqueue(crawlId, entries, options) {
       return entries.length === 0 && options.robotsBlocked === 0 ? 0 : enqueue.immediate(crawlId, entries, options);
     },
-    async deliver(claimed, worker, delivery) {
-      return deliver.immediate(claimed, worker, delivery);
+    async deliver(worker, deliveries) {
+      return deliveries.length > 0 ? deliver.immediate(worker, deliveries) : [];
+    },
+    async anyActive() {
+      return anyActive.get() !== null;
     },
     async finish(nowMs, crawlId) {
       const rows = db

@@ -114,6 +114,12 @@ export type Delivery =
   /** The sitemaps task is done (its URLs were enqueued). */
   | { readonly kind: "done" };
 
+/** One claimed URL's outcome, as `CrawlStore.deliver` records it. */
+export interface ClaimDelivery {
+  readonly claimed: ClaimedUrl;
+  readonly delivery: Delivery;
+}
+
 /** URLs a page adds to its crawl's frontier (see `CrawlStore.enqueue`). */
 export interface NewLinks {
   readonly entries: readonly FrontierEntry[];
@@ -137,14 +143,23 @@ export interface CrawlStore {
   /** Deletes a held crawl whose payment did not settle. */
   drop(id: string): Promise<void>;
   get(id: string): Promise<CrawlRow | undefined>;
-  /** The oldest claimable URL of any running crawl, leased to `worker` until `nowMs + leaseMs`. */
-  claim(worker: string, leaseMs: number, nowMs: number): Promise<ClaimedUrl | undefined>;
+  /**
+   * Up to `max` of the oldest claimable URLs of the running crawls (in `seq` order, a page only while
+   * its crawl has budget left), leased to `worker` until `nowMs + leaseMs`, in one transaction; none: [].
+   */
+  claim(worker: string, leaseMs: number, nowMs: number, max: number): Promise<ClaimedUrl[]>;
   /** Extends `worker`'s leases; answers how many it holds. */
   renew(worker: string, untilMs: number): Promise<number>;
   /** Adds URLs not yet known (canonical, unique per crawl) while the crawl has fewer than `cap`; answers how many were new. */
   enqueue(crawlId: string, entries: readonly FrontierEntry[], options: { readonly robotsBlocked: number; readonly cap: number; readonly nowMs: number }): Promise<number>;
-  /** Records a claimed URL's outcome, if `worker` still holds its lease ("lost" otherwise: another instance has it). */
-  deliver(claimed: ClaimedUrl, worker: string, delivery: Delivery): Promise<DeliveryOutcome>;
+  /**
+   * Records claimed URLs' outcomes in one transaction, in the order given (a text delivered earlier in
+   * the list makes a later one a duplicate), each only if `worker` still holds its lease ("lost"
+   * otherwise: another instance has it); answers one outcome per delivery.
+   */
+  deliver(worker: string, deliveries: readonly ClaimDelivery[]): Promise<DeliveryOutcome[]>;
+  /** Whether any crawl is queued or running (an idle worker polls while one is, and backs off while none is). */
+  anyActive(): Promise<boolean>;
   /** Completes running crawls past their deadline or with nothing left to claim (one crawl, or all); answers those completed now. */
   finish(nowMs: number, crawlId?: string): Promise<CrawlRow[]>;
   /** queued/running → cancelled; false when it had already ended. */
@@ -160,6 +175,9 @@ export interface CrawlStore {
   /** The crawl's refund is in the ledger. */
   refundRecorded(id: string): Promise<void>;
 }
+
+/** The frontier state a delivery leaves its URL in. */
+export const DELIVERED_STATE: Readonly<Record<Delivery["kind"], string>> = { page: "done", error: "failed", retry: "pending", robots: "robots", done: "done" };
 
 /** The crawls row as both engines store it. */
 export interface RawCrawl {

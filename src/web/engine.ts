@@ -65,8 +65,8 @@ export interface ReadInput {
   render?: boolean;
   /** web/changes' filters (web/filters/); web/read has none. */
   filters?: ReadFilters;
-  /** Hears the source as fetched (or rendered), before extraction: web/crawl finds the page's links in it. */
-  onSource?: (source: SourceResource) => void;
+  /** Hears every link of an HTML page (absolute), as its extraction parsed it: web/crawl follows them. */
+  onPageLinks?: (links: readonly string[]) => void;
 }
 
 export interface ReadFilters {
@@ -160,14 +160,16 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
   if (kind === "html") {
     if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
     const ignoreSelectors = input.filters?.ignoreSelectors;
-    const { ignored, ...extraction } = await extractor({
+    const { ignored, pageLinks, ...extraction } = await extractor({
       html: decoded,
       url: resource.finalUrl,
       selector: input.selector,
       markdown: input.format === "markdown",
       ...(ignoreSelectors?.length ? { ignoreSelectors } : {}),
+      ...(input.onPageLinks ? { pageLinks: true } : {}),
     });
     if (ignored) input.filters?.ignored?.(ignored);
+    input.onPageLinks?.(pageLinks ?? []);
     return { contentType: contentType.mediaType || "text/html", extraction: extraction as Extracted };
   }
   if (input.selector !== undefined) {
@@ -292,7 +294,6 @@ export function createWebEngine(options: WebEngineOptions): WebEngine {
       const fetchedAt = new Date().toISOString();
       const resource = input.render ? await render(input.url, signal) : await download(input.url, signal);
       throwForStatus(resource);
-      input.onSource?.(resource);
       return buildReadResult(resource, input, fetchedAt, options.extractHtml);
     },
 

@@ -78,6 +78,26 @@ describe("crawl worker", () => {
     }
   }, 60_000);
 
+  it("sleeps while no crawl runs and takes one up at once when woken (a crawl released on this instance)", async () => {
+    const site = serve((path) => (path === "/" ? html(treePage(0, ["/p/1"])) : path === "/p/1" ? html(treePage(1, [])) : new Response("User-agent: *\nAllow: /\n")));
+    const store = stores[0]!.crawls;
+    const worker = startWorker(store, loopbackEngine(), { idleMs: 60_000, maxIdleMs: 60_000 });
+    try {
+      await Bun.sleep(100);
+      const id = await startStoredCrawl(store, { url: site.url("/"), limit: 10, sitemap: "skip" });
+      await Bun.sleep(300);
+      // Asleep: the crawl released behind its back waits (the sleep would last a minute).
+      expect((await store.get(id))?.status).toBe("queued");
+      expect(site.hits.length).toBe(0);
+      worker.wake();
+      const row = await crawlEnd(store, id, 10_000);
+      expect(row).toMatchObject({ status: "completed", counts: { fetched: 2 } });
+    } finally {
+      worker.stop();
+      await worker.stopped();
+    }
+  }, 30_000);
+
   it("asks a page that answered 429 again only after its Retry-After, and delivers it once", async () => {
     const site = serve((path, hit) => {
       if (path === "/") return html(treePage(0, ["/busy"]));

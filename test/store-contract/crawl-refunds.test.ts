@@ -45,10 +45,10 @@ const start = "http://127.0.0.1:9/";
 /** Claims and delivers `pages` read pages and `errors` inline errors on `crawls` (no fetch: the store alone). */
 async function deliver(crawls: CrawlStore, pages: number, errors = 0): Promise<void> {
   for (let n = 0; n < pages + errors; n++) {
-    const claimed = await crawls.claim("w", 5_000, Date.now());
+    const [claimed] = await crawls.claim("w", 5_000, Date.now(), 1);
     if (!claimed) throw new Error("nothing to claim");
-    const outcome = n < pages ? await crawls.deliver(claimed, "w", { kind: "page", result: "{}", textSha256: `t${n}` }) : await crawls.deliver(claimed, "w", { kind: "error", result: "{}" });
-    expect(outcome.kind).toBe("delivered");
+    const [outcome] = await crawls.deliver("w", [{ claimed, delivery: n < pages ? { kind: "page", result: "{}", textSha256: `t${n}` } : { kind: "error", result: "{}" } }]);
+    expect(outcome?.kind).toBe("delivered");
   }
 }
 

@@ -73,20 +73,47 @@ for (const engine of engines) {
     );
 
     it(
+      "claims in batches within the crawl's limit, oldest first, and records a batch of outcomes in order: a text given earlier in it makes a later page a duplicate, another worker's URL is lost alone",
+      withInstances(engine, async ({ one, two }) => {
+        const id = await startStoredCrawl(one, { url: "http://127.0.0.1:9/", limit: 4, max_depth: 10, sitemap: "skip" });
+        const more = Array.from({ length: 5 }, (_, i) => ({ url: `http://127.0.0.1:9/p/${i}`, depth: 1 }));
+        expect(await one.enqueue(id, more, { robotsBlocked: 0, cap: 1_000, nowMs: Date.now() })).toBe(5);
+        const first = await one.claim("w1", 5_000, Date.now(), 3);
+        expect(first.map((c) => c.url)).toEqual(["http://127.0.0.1:9/", "http://127.0.0.1:9/p/0", "http://127.0.0.1:9/p/1"]);
+        // One unit of the limit is left: a batch of 8 asked takes one URL.
+        expect((await two.claim("w2", 5_000, Date.now(), 8)).map((c) => c.url)).toEqual(["http://127.0.0.1:9/p/2"]);
+        expect(await one.claim("w1", 5_000, Date.now(), 8)).toEqual([]);
+        const outcomes = await two.deliver("w1", [
+          { claimed: first[0]!, delivery: { kind: "page", result: '{"n":0}', textSha256: "same" } },
+          { claimed: first[1]!, delivery: { kind: "page", result: '{"n":1}', textSha256: "same" } },
+          { claimed: first[2]!, delivery: { kind: "error", result: '{"n":2}' } },
+        ]);
+        expect(outcomes).toEqual([{ kind: "delivered", pageSeq: 1 }, { kind: "duplicate" }, { kind: "delivered", pageSeq: 2 }]);
+        expect(await one.deliver("w1", [{ claimed: first[0]!, delivery: { kind: "error", result: "{}" } }])).toEqual([{ kind: "lost" }]);
+        const row = await one.get(id);
+        expect(row?.counts).toMatchObject({ fetched: 1, failed: 1, duplicates: 1 });
+        expect(row?.used).toBe(4);
+        expect((await two.pages(id, 0, 10)).map((p) => p.result)).toEqual(['{"n":0}', '{"n":2}']);
+      }),
+      90_000,
+    );
+
+    it(
       "takes over the URL of an instance that died mid-fetch once its lease lapses; the dead instance's late delivery is refused",
       withInstances(engine, async ({ one, two }) => {
         const before = totalHits();
         const id = await startStoredCrawl(one, { url: site.url("/"), limit: 1000, max_depth: 10, sitemap: "skip" });
         // The dead instance claimed the start page and never came back (as after kill -9): no renewal, no delivery.
-        const dead = await one.claim("dead-instance", 400, Date.now());
+        const [dead, ...more] = await one.claim("dead-instance", 400, Date.now(), 8);
         expect(dead?.url).toBe(site.url("/"));
-        expect(await two.claim("live", 5_000, Date.now())).toBeUndefined();
+        expect(more).toEqual([]);
+        expect(await two.claim("live", 5_000, Date.now(), 8)).toEqual([]);
         const worker = startWorker(two, loopbackEngine());
         try {
           const row = await crawlEnd(two, id);
           expect(row.counts.fetched).toBe(PAGES + 1);
           expect(totalHits() - before).toBe(PAGES + 1);
-          expect(await one.deliver(dead!, "dead-instance", { kind: "error", result: "{}" })).toEqual({ kind: "lost" });
+          expect(await one.deliver("dead-instance", [{ claimed: dead!, delivery: { kind: "error", result: "{}" } }])).toEqual([{ kind: "lost" }]);
         } finally {
           worker.stop();
           await worker.stopped();

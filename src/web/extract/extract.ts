@@ -24,7 +24,7 @@ import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPa
 import { paragraphsElement, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
-import { attributeOf, contains, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
+import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
 import { renderMarkdownConsuming } from "./markdown.ts";
 import { makeWellFormed } from "../text/text-output.ts";
@@ -51,6 +51,8 @@ export interface HtmlExtraction {
   warnings: string[];
   /** With ignoreSelectors: what they removed. */
   ignored?: IgnoredElements;
+  /** With `pageLinks: true`: every link of the whole page as parsed (absolute http(s), first seen first, once each). */
+  pageLinks?: string[];
 }
 
 export interface IgnoredElements {
@@ -72,6 +74,8 @@ export interface ExtractHtmlInput {
    */
   ignoreSelectors?: readonly string[];
   markdown: boolean;
+  /** Also answer `pageLinks`: the links of the whole page, not only the main content's (web/crawl follows them). */
+  pageLinks?: boolean;
   /**
    * The learned block filter's judge (block-filter.ts): undefined for the shipped default (DEFAULT_BLOCK_JUDGE), null
    * for none. Benchmarks and training pass their own.
@@ -135,6 +139,27 @@ function collectLinks(root: Element, base: string): Link[] {
     else if (existing.text === "" && text !== "") existing.text = text;
   }
   return [...byUrl.values()];
+}
+
+/** Every http(s) link of the tree, absolute against `base`, once each in document order (a walk: no selector). */
+function pageLinksOf(document: Document, base: string): string[] {
+  const found = new Set<string>();
+  const stack: AnyNode[] = [...document.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    const href = node.name === "a" ? node.attribs.href : undefined;
+    if (href !== undefined) {
+      try {
+        const url = new URL(href.trim(), base);
+        if (url.protocol === "http:" || url.protocol === "https:") found.add(url.href);
+      } catch {
+        // not a URL: not followed
+      }
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return [...found];
 }
 
 function selectScope(document: Document, selector: string, budget: SelectorBudget): Element {
@@ -291,6 +316,8 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   const budget = new SelectorBudget();
   const ignored = input.ignoreSelectors?.length ? removeIgnored(page.document, input.ignoreSelectors, budget) : undefined;
   const { title: declaredTitle, description, language, base } = readPageInfo(page, input.url);
+  // Read before detection moves and removes nodes.
+  const pageLinks = input.pageLinks ? pageLinksOf(page.document, base) : undefined;
   const firstH1 = declaredTitle === "" ? selectFirstIn(page.body, "h1") : null;
   const title = firstH1 ? inlineTextOf(firstH1) : declaredTitle;
   const warnings: string[] = [];
@@ -381,5 +408,6 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     links,
     warnings,
     ...(ignored ? { ignored } : {}),
+    ...(pageLinks ? { pageLinks } : {}),
   };
 }

@@ -8,6 +8,8 @@ export interface ExtractRequest {
   /** ignore_selectors of web/changes as a JSON array (the message stays flat). */
   ignoreSelectors?: string;
   markdown: boolean;
+  /** Answer the whole page's links too (web/crawl). */
+  pageLinks?: boolean;
   /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
   collectBudget: number;
   /** The pool's idle collection delay (ExtractPoolOptions.idleCollectAfterMs; the same in every request). */

@@ -92,6 +92,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
       const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs };
       if (input.selector !== undefined) request.selector = input.selector;
       if (input.ignoreSelectors?.length) request.ignoreSelectors = JSON.stringify(input.ignoreSelectors);
+      if (input.pageLinks) request.pageLinks = true;
       return request;
     },
   });

@@ -37,7 +37,7 @@ serveThreadRequests(
   (request: ExtractRequest) => {
     const paced = pacerFor(request);
     idleCollector?.busy();
-    const { html, url, markdown, selector, ignoreSelectors } = request;
+    const { html, url, markdown, selector, ignoreSelectors, pageLinks } = request;
     if (paced.before(html.length)) collectAtBudget();
     try {
       return extractHtmlSync({
@@ -46,6 +46,7 @@ serveThreadRequests(
         markdown,
         ...(selector !== undefined ? { selector } : {}),
         ...(ignoreSelectors !== undefined ? { ignoreSelectors: JSON.parse(ignoreSelectors) as string[] } : {}),
+        ...(pageLinks ? { pageLinks } : {}),
       });
     } finally {
       paced.counted(html.length);
