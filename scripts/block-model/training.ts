@@ -8,8 +8,10 @@
  */
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
-import { boilerplateProbability, removable, type BlockJudge, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { boilerplateProbability, removable, type BlockJudge, type BlockKind, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { metricsFrom, snippetCounts, snippetMetrics, type SnippetCounts, type SourcePage, type TpFpFn, type Truth } from "../bench/extraction-sources.ts";
+
+type Metrics = { f1: number; precision: number; recall: number };
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 const tokens = (text: string): string[] => text.match(TOKEN) ?? [];
@@ -203,8 +205,8 @@ export function proxyScore(recorded: RecordedPage, removed: readonly boolean[]):
   return sum > 0 ? [tp / sum, fp / sum, fn / sum] : [0, 0, 0];
 }
 
-/** F1 of each source over `pages` with the blocks `removedOf` says removed (the proxy of a real extraction). */
-export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, number> {
+/** F1, precision and recall of each source over `pages` with the blocks `removedOf` says removed (the proxy of a real extraction). */
+export function proxySourceScores(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, Metrics> {
   const text = new Map<string, TpFpFn[]>();
   const snippets = new Map<string, SnippetCounts>();
   for (const page of pages) {
@@ -218,10 +220,15 @@ export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: 
     }
     else snippets.set(page.page.source, (snippets.get(page.page.source) ?? [0, 0, 0, 0]).map((count, i) => count + (score[i] as number)) as SnippetCounts);
   }
-  const f1 = new Map<string, number>();
-  for (const [source, items] of text) f1.set(source, metricsFrom(items).f1);
-  for (const [source, counts] of snippets) f1.set(source, snippetMetrics(counts).f1);
-  return f1;
+  const scores = new Map<string, Metrics>();
+  for (const [source, items] of text) scores.set(source, metricsFrom(items));
+  for (const [source, counts] of snippets) scores.set(source, snippetMetrics(counts));
+  return scores;
+}
+
+/** F1 of each source over `pages` with the blocks `removedOf` says removed (proxySourceScores' F1 alone). */
+export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, number> {
+  return new Map([...proxySourceScores(pages, removedOf, unchanged)].map(([source, score]) => [source, score.f1]));
 }
 
 export interface TrainOptions {
@@ -236,6 +243,8 @@ export interface TrainOptions {
   criterion?: "mean" | "maximin";
   /** Which blocks the model may remove (BlockModel.gate); the fit and the threshold choice see only those. */
   gate?: "all" | "edges" | "tail" | "after";
+  /** The kinds of block the model may remove (BlockModel.kinds); absent: all. */
+  kinds?: BlockKind[];
   /** Whether class/id words enter the model (false: only the numeric features, name families included). */
   words?: boolean;
 }
@@ -259,7 +268,8 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
   const l2 = options.l2 ?? 1e-4;
   const maxShare = options.maxShare ?? 0.25;
   const gate = options.gate ?? "all";
-  const gateModel = { maxShare, gate } as BlockModel;
+  const kinds = options.kinds;
+  const gateModel = { maxShare, gate, ...(kinds ? { kinds } : {}) } as BlockModel;
   const records: TrainingBlock[] = [];
   for (const page of pages) {
     for (const block of page.blocks) {
@@ -330,6 +340,7 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     threshold: 1.01,
     maxShare,
     gate,
+    ...(kinds ? { kinds: [...kinds] } : {}),
   };
   model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean");
   return model;
