@@ -9,30 +9,15 @@
  *
  *   node_modules/.bin/bun scripts/block-model/categories.ts [--fresh]
  */
-import { blockKind, BLOCK_KINDS } from "../../src/web/extract/block-filter.ts";
+import { BLOCK_KINDS } from "../../src/web/extract/block-filter.ts";
 import { option } from "../bench/dev-set.ts";
 import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
+import { kindTable } from "./training.ts";
 
 const { pages } = recordedPages(defaultSourceDirs(option("wide", WIDE_SET_DIR)), process.argv.includes("--fresh"));
 const order = sourceOrder(pages.map((page) => page.page));
-/** [labelled blocks, their token weight, boilerplate token weight] per source and kind. */
-const table = new Map<string, Map<string, [number, number, number]>>();
-for (const page of pages) {
-  const source = page.page.source;
-  if (!table.has(source)) table.set(source, new Map());
-  const row = table.get(source) as Map<string, [number, number, number]>;
-  for (const block of page.blocks) {
-    if (block.label === undefined) continue;
-    const kind = blockKind(block.numeric);
-    const cell = row.get(kind) ?? [0, 0, 0];
-    const tokens = Math.max(1, block.text.split(/\s+/).length);
-    cell[0]++;
-    cell[1] += tokens;
-    if (block.label === 1) cell[2] += tokens;
-    row.set(kind, cell);
-  }
-}
+const table = kindTable(pages);
 console.log(`share of each kind's labelled tokens the source's truth calls boilerplate (labelled blocks in brackets)`);
 console.log(`${"kind".padEnd(12)} ${order.map((source) => source.padStart(18)).join("")}`);
 for (const kind of BLOCK_KINDS) {

@@ -23,6 +23,12 @@ export const CHOICES: Record<string, TrainOptions> = {
   "no-caption-meta-words": { gate: "tail", kinds: ["link", "social", "comment", "related", "tail", "island", "chrome"], criterion: "maximin", tolerance: 0 },
   "tail-kinds-names": { gate: "tail", kinds: ["social", "comment", "related", "tail", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "after-widgets-names": { gate: "after", kinds: ["link", "social", "comment", "related"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "phrase-names": { kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "phrase-tail-names": { gate: "tail", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  // Agreed scoring (training.ts keptKinds): each training source fitted and scored only on the kinds its truth calls boilerplate.
+  "agreed-phrase-names": { kinds: ["phrase"], agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-tail-names": { gate: "tail", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-all-names": { agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "all-names": { words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
 

@@ -6,7 +6,9 @@
  * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
  *
  *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr]
- * --pr: each held-out cell also gives the change of precision and recall.
+ * --pr: each held-out cell also gives the change of precision and recall, and the F1 change with the removals of the
+ * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
+ * that source agrees are boilerplate; the judgement stays the plain F1).
  */
 import { boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import type { BlockView } from "../../src/web/extract/block-features.ts";
@@ -14,7 +16,8 @@ import { option } from "../bench/dev-set.ts";
 import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { CHOICES } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
-import { proxySourceScores, trainBlockModel, type RecordedPage } from "./training.ts";
+import { blockKind } from "../../src/web/extract/block-filter.ts";
+import { keptKinds, proxySourceScores, trainBlockModel, type RecordedPage } from "./training.ts";
 
 
 const started = performance.now();
@@ -23,8 +26,13 @@ console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in
 
 const order = sourceOrder(recorded.map((page) => page.page));
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
-const removedBy = (model: BlockModel) => (page: RecordedPage) =>
-  page.blocks.map((block) => removable(model, block.numeric) && boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold);
+const kept = keptKinds(recorded);
+/** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
+const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) =>
+  page.blocks.map((block) =>
+    removable(model, block.numeric) &&
+    boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold &&
+    !(agreed && kept.get(page.page.source)?.has(blockKind(block.numeric))));
 const today = proxySourceScores(recorded, (page) => page.blocks.map(() => false));
 const verbose = process.argv.includes("--pr");
 
@@ -37,12 +45,15 @@ for (const name of option("choices", Object.keys(CHOICES).join(",")).split(","))
   for (const source of folds) {
     const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
     const model = trainBlockModel(recorded.filter((page) => !heldOut(page.page.source) && !(page.page.source in EVALUATION_ONLY)), choice);
-    const after = proxySourceScores(recorded.filter((page) => heldOut(page.page.source)), removedBy(model));
+    const heldOutPages = recorded.filter((page) => heldOut(page.page.source));
+    const after = proxySourceScores(heldOutPages, removedBy(model));
+    const agreed = verbose ? proxySourceScores(heldOutPages, removedBy(model, true)) : undefined;
     for (const [of, score] of after) {
       const before = today.get(of) ?? { f1: 0, precision: 0, recall: 0 };
       const delta = score.f1 - before.f1;
       if (delta < -1e-9) down++;
-      const pr = verbose ? ` P ${f(score.precision - before.precision)} R ${f(score.recall - before.recall)}` : "";
+      const agreedDelta = (agreed?.get(of)?.f1 ?? 0) - before.f1;
+      const pr = verbose ? ` P ${f(score.precision - before.precision)} R ${f(score.recall - before.recall)} [on its agreed kinds ${f(agreedDelta)}]` : "";
       cells.push(`${of} ${f(delta)}${pr} (thr ${model.threshold})`);
     }
   }
