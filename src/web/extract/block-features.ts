@@ -74,10 +74,10 @@ const UPPER_INITIAL = /^\p{Lu}/u;
  * a "read more"/"related" lead-in. Each applies only to a line under its length limit (characters).
  */
 const PHRASES: [name: string, limit: number, pattern: RegExp][] = [
-  ["credit", 200, /^(photo|foto|image|bild|credit|source|quelle|crédit|fuente)s?\b|getty images|\b(ap|afp|reuters|dpa|epa) ?photo|\/ ?(ap|afp|reuters|dpa|epa|getty)\b|©|\bcredit ?:|photograph:/iu],
+  ["credit", 200, /^(photo|foto|image|bild|credit|source|quelle|crédit|fuente|photograph)s?( by)?\s*:|^(photo|photograph|foto) by\s+\p{Lu}|getty images|\b(ap|afp|reuters|dpa|epa) ?photo|\/ ?(ap|afp|reuters|dpa|epa|getty)\b|©/iu],
   ["byline", 120, /^([Bb]y|BY|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Tt]ext:?|[Ww]ritten by)\s+\p{Lu}/u],
   ["dateline", 100, /^(published|updated|posted|last updated|first published|veröffentlicht|aktualisiert|stand:|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu],
-  ["share", 120, /\b(share|tweet|newsletter|subscribe|sign up|follow us|teilen|abonnieren|partager|compartir|condividi|print this|email this)\b/iu],
+  ["share", 120, /^(share|tweet|e-?mail|print|subscribe|sign up|sign-up|follow us|newsletter|teilen|abonnieren|partager|compartir|condividi)\b|\b(sign up for|subscribe to) (our |the )?newsletter/iu],
   ["comments", 80, /^\d+\s+(comments?|kommentare?|commentaires?|comentarios?|commenti|replies|responses)\b|\b(comments?|kommentare?)\s*\(\d+\)|^(leave a (comment|reply)|add (a )?comment|post a comment|kommentar schreiben)/iu],
   ["more", 150, /^(read more|related|see also|more from|more on|recommended|you may also like|mehr zum thema|lesen sie auch|weiterlesen|auch interessant|à lire aussi|lire aussi|leer más|leggi anche)\b/iu],
 ];
