@@ -7,11 +7,12 @@
  *
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
  *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
+ *     [--model FILE]   (the last column's model: a file train-block-model.ts --out FILE wrote, in place of the shipped one)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
  * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
  * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
@@ -38,6 +39,9 @@ const trainOptions: TrainOptions = {
   ...(option("l2", "") ? { l2: Number(option("l2", "")) } : {}),
   ...(option("min-pages", "") ? { minPages: Number(option("min-pages", "")) } : {}),
 };
+const modelFile = option("model", "");
+/** The last column's model: the shipped one, or --model FILE. */
+const seenModel: BlockModel = modelFile ? (JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel) : SHIPPED_BLOCK_MODEL;
 const started = performance.now();
 
 /** Today's text of every page (the recorder removes nothing) and its blocks. */
@@ -71,7 +75,7 @@ for (const source of folds) {
   extractWith(model, pages.filter((page) => heldOut(page.source)), heldOutTexts);
 }
 const shippedTexts = new Map<string, string>();
-extractWith(SHIPPED_BLOCK_MODEL, pages, shippedTexts);
+extractWith(seenModel, pages, shippedTexts);
 
 const today = scoreBySource(pages, todayTexts, order);
 const heldOut = scoreBySource(pages, heldOutTexts, order);
@@ -82,14 +86,14 @@ const pooled = (texts: Map<string, string>) => scoreBySource(widePages, texts, [
 const devPages = loadTextSet(option("dev", DEV_SET_DIR));
 const devToday = new Map(devPages.map((page) => [page.id, extractHtmlSync({ html: page.html, url: page.url, markdown: false, blockJudge: null }).text]));
 const devShipped = new Map<string, string>();
-extractWith(SHIPPED_BLOCK_MODEL, devPages, devShipped);
+extractWith(seenModel, devPages, devShipped);
 
 const f = (value: number) => value.toFixed(4);
 const cell = (score: SourceScore) => `${f(score.f1)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`;
 console.log(`choice ${choiceName}: ${JSON.stringify(trainOptions)}`);
 console.log(`pages ${pages.length}, blocks ${blockCount}, labelled ${labelled.length} (boilerplate ${labelled.filter((block) => block.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${folds.length} models ${(trainingMs / 1000).toFixed(1)} s`);
 console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only; ${Object.entries(EVALUATION_ONLY).map(([only, fold]) => `${only} is never trained on and is held out with ${fold}`).join("; ")})`);
-console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | shipped model (seen)`);
+console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | ${modelFile ? modelFile : "shipped model"} (seen)`);
 const rows: Record<string, unknown>[] = [];
 for (const [i, source] of order.entries()) {
   const before = today[i] as SourceScore;
@@ -104,7 +108,7 @@ const wideHeldOut = pooled(heldOutTexts);
 const wideShipped = pooled(shippedTexts);
 console.log(`${"wide pooled".padEnd(18)} ${String(wideToday.pages).padStart(5)}  ${cell(wideToday).padEnd(28)}  ${cell(wideHeldOut).padEnd(28)}  ${((wideHeldOut.f1 - wideToday.f1 >= 0 ? "+" : "") + (wideHeldOut.f1 - wideToday.f1).toFixed(4))}        | ${cell(wideShipped)}`);
 const [devBefore, devAfter] = [scoreBySource(devPages, devToday, ["dev"])[0], scoreBySource(devPages, devShipped, ["dev"])[0]] as [SourceScore, SourceScore];
-console.log(`${"dev (150, unseen by training)".padEnd(30)} today ${cell(devBefore)}   shipped model ${cell(devAfter)}`);
+console.log(`${"dev (150, unseen by training)".padEnd(30)} today ${cell(devBefore)}   ${modelFile ? modelFile : "shipped model"} ${cell(devAfter)}`);
 const worse = order.filter((_, i) => (heldOut[i] as SourceScore).f1 < (today[i] as SourceScore).f1);
 console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
 const json = option("json", "");

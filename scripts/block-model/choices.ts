@@ -16,6 +16,19 @@ export const CHOICES: Record<string, TrainOptions> = {
   "after-names": { gate: "after", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "after-words": { gate: "after", criterion: "maximin", tolerance: 0 },
   "after-names-mean": { gate: "after", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
+  // Gated by kind as well (block-filter.ts blockKind; scripts/block-model/categories.ts: how each source's truth treats each kind).
+  "widgets-names": { gate: "tail", kinds: ["link", "social", "comment", "related"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "link-names": { kinds: ["link"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "no-caption-meta-names": { gate: "tail", kinds: ["link", "social", "comment", "related", "tail", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "no-caption-meta-words": { gate: "tail", kinds: ["link", "social", "comment", "related", "tail", "island", "chrome"], criterion: "maximin", tolerance: 0 },
+  "tail-kinds-names": { gate: "tail", kinds: ["social", "comment", "related", "tail", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "after-widgets-names": { gate: "after", kinds: ["link", "social", "comment", "related"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "phrase-names": { kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "phrase-tail-names": { gate: "tail", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  // Agreed scoring (training.ts keptKinds): each training source fitted and scored only on the kinds its truth calls boilerplate.
+  "agreed-phrase-names": { kinds: ["phrase"], agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-tail-names": { gate: "tail", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-all-names": { agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "all-names": { words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
 

@@ -5,7 +5,10 @@
  * training code's exact proxy of the harness (the removed blocks' tokens cut out of today's text, rescored). The
  * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
  *
- *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh]
+ *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr]
+ * --pr: each held-out cell also gives the change of precision and recall, and the F1 change with the removals of the
+ * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
+ * that source agrees are boilerplate; the judgement stays the plain F1).
  */
 import { boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import type { BlockView } from "../../src/web/extract/block-features.ts";
@@ -13,7 +16,8 @@ import { option } from "../bench/dev-set.ts";
 import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { CHOICES } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
-import { proxySourceF1, trainBlockModel, type RecordedPage } from "./training.ts";
+import { blockKind } from "../../src/web/extract/block-filter.ts";
+import { keptKinds, proxySourceScores, trainBlockModel, type RecordedPage } from "./training.ts";
 
 
 const started = performance.now();
@@ -22,9 +26,15 @@ console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in
 
 const order = sourceOrder(recorded.map((page) => page.page));
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
-const removedBy = (model: BlockModel) => (page: RecordedPage) =>
-  page.blocks.map((block) => removable(model, block.numeric) && boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold);
-const today = proxySourceF1(recorded, (page) => page.blocks.map(() => false));
+const kept = keptKinds(recorded);
+/** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
+const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) =>
+  page.blocks.map((block) =>
+    removable(model, block.numeric) &&
+    boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold &&
+    !(agreed && kept.get(page.page.source)?.has(blockKind(block.numeric))));
+const today = proxySourceScores(recorded, (page) => page.blocks.map(() => false));
+const verbose = process.argv.includes("--pr");
 
 const f = (value: number) => (value >= 0 ? "+" : "") + value.toFixed(4);
 for (const name of option("choices", Object.keys(CHOICES).join(",")).split(",")) {
@@ -35,13 +45,18 @@ for (const name of option("choices", Object.keys(CHOICES).join(",")).split(","))
   for (const source of folds) {
     const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
     const model = trainBlockModel(recorded.filter((page) => !heldOut(page.page.source) && !(page.page.source in EVALUATION_ONLY)), choice);
-    const after = proxySourceF1(recorded.filter((page) => heldOut(page.page.source)), removedBy(model));
-    for (const [of, f1] of after) {
-      const delta = f1 - (today.get(of) ?? 0);
+    const heldOutPages = recorded.filter((page) => heldOut(page.page.source));
+    const after = proxySourceScores(heldOutPages, removedBy(model));
+    const agreed = verbose ? proxySourceScores(heldOutPages, removedBy(model, true)) : undefined;
+    for (const [of, score] of after) {
+      const before = today.get(of) ?? { f1: 0, precision: 0, recall: 0 };
+      const delta = score.f1 - before.f1;
       if (delta < -1e-9) down++;
-      cells.push(`${of} ${f(delta)} (thr ${model.threshold})`);
+      const agreedDelta = (agreed?.get(of)?.f1 ?? 0) - before.f1;
+      const pr = verbose ? ` P ${f(score.precision - before.precision)} R ${f(score.recall - before.recall)} [on its agreed kinds ${f(agreedDelta)}]` : "";
+      cells.push(`${of} ${f(delta)}${pr} (thr ${model.threshold})`);
     }
   }
   console.log(`${name.padEnd(18)} down=${down}  ${cells.join(" | ")}`);
 }
-console.log(`today: ${[...today].map(([source, f1]) => `${source} ${f1.toFixed(4)}`).join(", ")}`);
+console.log(`today: ${[...today].map(([source, score]) => `${source} ${score.f1.toFixed(4)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`).join(", ")}`);

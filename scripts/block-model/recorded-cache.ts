@@ -2,9 +2,11 @@
  * Every public source's pages recorded once (training.ts recordPage: today's text, the leaf blocks and their
  * features and labels), kept in .tmp/extraction/recorded.bin so that trying training choices (loso-proxy.ts) and
  * retraining (scripts/train-block-model.ts --cached) need not extract 3,100 pages again. The cache is used only
- * while the block features it was recorded with are this code's; the pages' HTML is not kept.
+ * while the extraction code it was recorded with (every file of src/web/extract/, features included) is this
+ * code; the pages' HTML is not kept.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { NUMERIC_FEATURES } from "../../src/web/extract/block-features.ts";
@@ -26,7 +28,10 @@ export function defaultSourceDirs(wide: string): SourceDirs {
 
 /** The recorded pages of `dirs`: from the cache when it holds this code's features and `fresh` is not set. */
 export function recordedPages(dirs: SourceDirs, fresh = false): { pages: RecordedPage[]; cached: boolean } {
-  const features = NUMERIC_FEATURES.join(",");
+  const extractDir = join(repoRoot, "src/web/extract");
+  const code = createHash("sha256");
+  for (const file of readdirSync(extractDir).sort()) if (file.endsWith(".ts")) code.update(file).update(readFileSync(join(extractDir, file)));
+  const features = `${NUMERIC_FEATURES.join(",")} ${code.digest("hex")}`;
   if (!fresh && existsSync(RECORDED_CACHE)) {
     const cached = deserialize(readFileSync(RECORDED_CACHE)) as { features: string; recorded: RecordedPage[] };
     if (cached.features === features) return { pages: cached.recorded, cached: true };

@@ -8,8 +8,10 @@
  */
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
-import { boilerplateProbability, removable, type BlockJudge, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { blockKind, boilerplateProbability, removable, type BlockJudge, type BlockKind, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { metricsFrom, snippetCounts, snippetMetrics, type SnippetCounts, type SourcePage, type TpFpFn, type Truth } from "../bench/extraction-sources.ts";
+
+type Metrics = { f1: number; precision: number; recall: number };
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 const tokens = (text: string): string[] => text.match(TOKEN) ?? [];
@@ -203,8 +205,8 @@ export function proxyScore(recorded: RecordedPage, removed: readonly boolean[]):
   return sum > 0 ? [tp / sum, fp / sum, fn / sum] : [0, 0, 0];
 }
 
-/** F1 of each source over `pages` with the blocks `removedOf` says removed (the proxy of a real extraction). */
-export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, number> {
+/** F1, precision and recall of each source over `pages` with the blocks `removedOf` says removed (the proxy of a real extraction). */
+export function proxySourceScores(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, Metrics> {
   const text = new Map<string, TpFpFn[]>();
   const snippets = new Map<string, SnippetCounts>();
   for (const page of pages) {
@@ -218,10 +220,48 @@ export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: 
     }
     else snippets.set(page.page.source, (snippets.get(page.page.source) ?? [0, 0, 0, 0]).map((count, i) => count + (score[i] as number)) as SnippetCounts);
   }
-  const f1 = new Map<string, number>();
-  for (const [source, items] of text) f1.set(source, metricsFrom(items).f1);
-  for (const [source, counts] of snippets) f1.set(source, snippetMetrics(counts).f1);
-  return f1;
+  const scores = new Map<string, Metrics>();
+  for (const [source, items] of text) scores.set(source, metricsFrom(items));
+  for (const [source, counts] of snippets) scores.set(source, snippetMetrics(counts));
+  return scores;
+}
+
+/** F1 of each source over `pages` with the blocks `removedOf` says removed (proxySourceScores' F1 alone). */
+export function proxySourceF1(pages: readonly RecordedPage[], removedOf: (page: RecordedPage) => boolean[], unchanged?: Map<RecordedPage, TpFpFn | SnippetCounts>): Map<string, number> {
+  return new Map([...proxySourceScores(pages, removedOf, unchanged)].map(([source, score]) => [source, score.f1]));
+}
+
+/** Per source and block kind: [labelled blocks, their tokens, the tokens the truth calls boilerplate]. */
+export function kindTable(pages: readonly RecordedPage[]): Map<string, Map<BlockKind, [number, number, number]>> {
+  const table = new Map<string, Map<BlockKind, [number, number, number]>>();
+  for (const page of pages) {
+    const source = page.page.source;
+    if (!table.has(source)) table.set(source, new Map());
+    const row = table.get(source) as Map<BlockKind, [number, number, number]>;
+    for (const block of page.blocks) {
+      if (block.label === undefined) continue;
+      const kind = blockKind(block.numeric);
+      const cell = row.get(kind) ?? [0, 0, 0];
+      const count = Math.max(1, tokens(block.text).length);
+      cell[0]++;
+      cell[1] += count;
+      if (block.label === 1) cell[2] += count;
+      row.set(kind, cell);
+    }
+  }
+  return table;
+}
+
+/**
+ * Per source, the kinds its truth keeps: 10 labelled blocks or more, most of their tokens content. A source's
+ * convention, read off its own labels (what "agreed" scoring leaves out for that source).
+ */
+export function keptKinds(pages: readonly RecordedPage[]): Map<string, Set<BlockKind>> {
+  const kept = new Map<string, Set<BlockKind>>();
+  for (const [source, row] of kindTable(pages)) {
+    kept.set(source, new Set([...row].filter(([, [blocks, all, boilerplate]]) => blocks >= 10 && boilerplate < 0.5 * all).map(([kind]) => kind)));
+  }
+  return kept;
 }
 
 export interface TrainOptions {
@@ -236,6 +276,14 @@ export interface TrainOptions {
   criterion?: "mean" | "maximin";
   /** Which blocks the model may remove (BlockModel.gate); the fit and the threshold choice see only those. */
   gate?: "all" | "edges" | "tail" | "after";
+  /** The kinds of block the model may remove (BlockModel.kinds); absent: all. */
+  kinds?: BlockKind[];
+  /**
+   * Score each training source only on the kinds its truth agrees are boilerplate (keptKinds): its blocks of a kind
+   * it keeps are neither fitted nor counted when the threshold is chosen, so one source's convention (captions,
+   * credits, bylines kept in its truth) does not veto a removal the others' truths call right.
+   */
+  agreed?: boolean;
   /** Whether class/id words enter the model (false: only the numeric features, name families included). */
   words?: boolean;
 }
@@ -259,11 +307,14 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
   const l2 = options.l2 ?? 1e-4;
   const maxShare = options.maxShare ?? 0.25;
   const gate = options.gate ?? "all";
-  const gateModel = { maxShare, gate } as BlockModel;
+  const kinds = options.kinds;
+  const gateModel = { maxShare, gate, ...(kinds ? { kinds } : {}) } as BlockModel;
   const records: TrainingBlock[] = [];
+  const kept = options.agreed ? keptKinds(pages) : undefined;
+  const scored = (page: RecordedPage, numeric: Float64Array) => !kept?.get(page.page.source)?.has(blockKind(numeric));
   for (const page of pages) {
     for (const block of page.blocks) {
-      if (block.label !== undefined && removable(gateModel, block.numeric)) records.push({ source: page.page.source, page: page.page.id, numeric: block.numeric, words: block.words, label: block.label, weight: block.weight });
+      if (block.label !== undefined && removable(gateModel, block.numeric) && scored(page, block.numeric)) records.push({ source: page.page.source, page: page.page.id, numeric: block.numeric, words: block.words, label: block.label, weight: block.weight });
     }
   }
 
@@ -330,8 +381,9 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     threshold: 1.01,
     maxShare,
     gate,
+    ...(kinds ? { kinds: [...kinds] } : {}),
   };
-  model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean");
+  model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean", scored);
   return model;
 }
 
@@ -341,18 +393,22 @@ const THRESHOLDS = [0.99, 0.98, 0.97, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6
 /**
  * The threshold whose removals raise the training sources' F1 most on average (the F1 proxy: the blocks' tokens cut
  * out of today's text and scored as the harness scores) while none of them loses more than `tolerance`; above 1
- * (the filter removes nothing) when no threshold gains.
+ * (the filter removes nothing) when no threshold gains. Only the sources with a block the model may remove and is
+ * scored on are counted.
  */
-function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number, criterion: "mean" | "maximin"): number {
-  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (removable(model, block.numeric) ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
+function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number, criterion: "mean" | "maximin", scored: (page: RecordedPage, numeric: Float64Array) => boolean): number {
+  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (removable(model, block.numeric) && scored(page, block.numeric) ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
   const at = (threshold: number) => (page: RecordedPage) => (probabilities.get(page) as number[]).map((p) => p >= threshold);
   const unchanged = new Map<RecordedPage, TpFpFn | SnippetCounts>();
   const before = proxySourceF1(pages, at(2), unchanged);
+  // A source none of whose blocks the model may remove (outside its gate and kinds, or not scored) has no say.
+  const inScope = new Set(pages.filter((page) => (probabilities.get(page) as number[]).some((p) => p > 0)).map((page) => page.page.source));
   let best = 1.01;
   let bestGain = 0;
   for (const threshold of THRESHOLDS) {
     const after = proxySourceF1(pages, at(threshold), unchanged);
-    const deltas = [...before].map(([source, f1]) => (after.get(source) ?? 0) - f1);
+    const deltas = [...before].filter(([source]) => inScope.has(source)).map(([source, f1]) => (after.get(source) ?? 0) - f1);
+    if (deltas.length === 0) break;
     const gain = criterion === "maximin" ? Math.min(...deltas) : deltas.reduce((sum, delta) => sum + delta, 0) / deltas.length;
     if (Math.min(...deltas) >= -tolerance && gain > bestGain) (bestGain = gain), (best = threshold);
   }

@@ -68,6 +68,20 @@ const PUNCTUATION = /[^\p{L}\p{N}\s]/gu;
 const DIGIT = /\p{N}/gu;
 const UPPER_INITIAL = /^\p{Lu}/u;
 
+/**
+ * Short lines worded as the boilerplate kinds modern news pages carry (English, German, French, Spanish, Italian):
+ * a photo credit, a byline, a publication/update line, a share/newsletter/print widget, a comment count or prompt,
+ * a "read more"/"related" lead-in. Each applies only to a line under its length limit (characters).
+ */
+const PHRASES: [name: string, limit: number, pattern: RegExp][] = [
+  ["credit", 200, /^(photo|foto|image|bild|credit|source|quelle|crédit|fuente|photograph)s?( by)?\s*:|^(photo|photograph|foto) by\s+\p{Lu}|getty images|\b(ap|afp|reuters|dpa|epa) ?photo|\/ ?(ap|afp|reuters|dpa|epa|getty)\b|©/iu],
+  ["byline", 120, /^([Bb]y|BY|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Tt]ext:?|[Ww]ritten by)\s+\p{Lu}/u],
+  ["dateline", 100, /^(published|updated|posted|last updated|first published|veröffentlicht|aktualisiert|stand:|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu],
+  ["share", 120, /^(share|tweet|e-?mail|print|subscribe|sign up|sign-up|follow us|newsletter|teilen|abonnieren|partager|compartir|condividi)\b|\b(sign up for|subscribe to) (our |the )?newsletter/iu],
+  ["comments", 80, /^\d+\s+(comments?|kommentare?|commentaires?|comentarios?|commenti|replies|responses)\b|\b(comments?|kommentare?)\s*\(\d+\)|^(leave a (comment|reply)|add (a )?comment|post a comment|kommentar schreiben)/iu],
+  ["more", 150, /^(read more|related|see also|more from|more on|recommended|you may also like|mehr zum thema|lesen sie auch|weiterlesen|auch interessant|à lire aussi|lire aussi|leer más|leggi anche)\b/iu],
+];
+
 /** Names of the numeric features, in the order blockFeatures writes them (the model file states the same list). */
 export const NUMERIC_FEATURES: readonly string[] = [
   "log_chars", "log_words", "link_density", "ends_sentence", "punctuation_ratio", "digit_ratio", "upper_initial_ratio",
@@ -78,6 +92,7 @@ export const NUMERIC_FEATURES: readonly string[] = [
   ...ANCESTOR_GROUP_NAMES.map((name) => `in_${name}`),
   "before_prose", "after_prose", "edge_rank", "container_without_prose", "template_spread", "template_group",
   ...NAME_GROUP_NAMES.map((name) => `named_${name}`),
+  ...PHRASES.map(([name]) => `phrase_${name}`),
 ];
 
 export interface ContentBlock {
@@ -256,6 +271,7 @@ export function blockViews(root: Element, page: BlockPage): BlockView[] {
     put(structure.templateGroup[index] as number);
     nameText = nameText.toLowerCase();
     for (const name of NAME_GROUP_NAMES) put((NAME_GROUPS[name] as RegExp).test(nameText) ? 1 : 0);
+    for (const [, limit, pattern] of PHRASES) put(chars <= limit && pattern.test(text) ? 1 : 0);
     views.push({ block, numeric, words: [...names] });
     offset += chars;
   }

@@ -30,6 +30,11 @@ export interface BlockModel {
    * block (related boxes, teasers, share and newsletter widgets, tags, comment counts). Absent: all.
    */
   gate?: "all" | "edges" | "tail" | "after";
+  /**
+   * The kinds of block (blockKind) the model may remove at all, inside its gate: the kinds every public source's
+   * truth calls boilerplate (scripts/block-model/categories.ts). Absent: every kind.
+   */
+  kinds?: BlockKind[];
 }
 
 /**
@@ -56,10 +61,53 @@ const BEFORE_PROSE = NUMERIC_FEATURES.indexOf("before_prose");
 const AFTER_PROSE = NUMERIC_FEATURES.indexOf("after_prose");
 const CONTAINER_WITHOUT_PROSE = NUMERIC_FEATURES.indexOf("container_without_prose");
 const OUTSIDE_FLOW = ["in_figure", "in_chrome", "in_form"].map((name) => NUMERIC_FEATURES.indexOf(name));
+const IN_FIGURE = NUMERIC_FEATURES.indexOf("in_figure");
+const TAG_FIGCAPTION = NUMERIC_FEATURES.indexOf("tag_figcaption");
+const NAMED_MEDIA = NUMERIC_FEATURES.indexOf("named_media");
+const NAMED_COMMENT = NUMERIC_FEATURES.indexOf("named_comment");
+const NAMED_SOCIAL = NUMERIC_FEATURES.indexOf("named_social");
+const IN_FORM = NUMERIC_FEATURES.indexOf("in_form");
+const NAMED_RELATED = NUMERIC_FEATURES.indexOf("named_related");
+const TEMPLATE_SPREAD = NUMERIC_FEATURES.indexOf("template_spread");
+const NAMED_META = NUMERIC_FEATURES.indexOf("named_meta");
+const LINK_DENSITY = NUMERIC_FEATURES.indexOf("link_density");
+const IN_CHROME = NUMERIC_FEATURES.indexOf("in_chrome");
+
+const PHRASE_AT = NUMERIC_FEATURES.flatMap((name, i) => (name.startsWith("phrase_") ? [i] : []));
+
+/**
+ * The kinds of block the public sources' truths may treat differently (scripts/block-model/categories.ts prints
+ * how each source's truth treats each), first match wins: a short line worded as boilerplate (a credit, byline,
+ * publication line, share widget, comment count, "read more" lead-in: block-features.ts PHRASES), a caption or credit (in a figure, a figcaption, or named
+ * like media), a comment line, a share/newsletter/form widget, a related or teaser item (named so, or an item of a
+ * structure repeated under several parents), a byline/dateline/meta line (named so), a link-dense line, a line
+ * before the first prose block (the headline zone), one after the last (the tail), one in a container holding no
+ * other prose (an island), one in an aside/header/footer/nav (chrome), and the rest (body).
+ */
+export const BLOCK_KINDS = ["phrase", "caption", "comment", "social", "related", "meta", "link", "head", "tail", "island", "chrome", "body"] as const;
+export type BlockKind = (typeof BLOCK_KINDS)[number];
+
+/** The kind of a block, from its numeric features (BLOCK_KINDS). */
+export function blockKind(numeric: Float64Array): BlockKind {
+  const on = (i: number) => (numeric[i] as number) > 0;
+  if (PHRASE_AT.some(on)) return "phrase";
+  if (on(IN_FIGURE) || on(TAG_FIGCAPTION) || on(NAMED_MEDIA)) return "caption";
+  if (on(NAMED_COMMENT)) return "comment";
+  if (on(NAMED_SOCIAL) || on(IN_FORM)) return "social";
+  if (on(NAMED_RELATED) || on(TEMPLATE_SPREAD)) return "related";
+  if (on(NAMED_META)) return "meta";
+  if ((numeric[LINK_DENSITY] as number) >= 0.5) return "link";
+  if (numeric[BEFORE_PROSE] === 1) return "head";
+  if (numeric[AFTER_PROSE] === 1) return "tail";
+  if (numeric[CONTAINER_WITHOUT_PROSE] === 1) return "island";
+  if (on(IN_CHROME)) return "chrome";
+  return "body";
+}
 
 /** Whether `model` may remove the block at all: under its share limit, and inside its gate. */
 export function removable(model: BlockModel, numeric: Float64Array): boolean {
   if ((numeric[SHARE] as number) > model.maxShare) return false;
+  if (model.kinds && !model.kinds.includes(blockKind(numeric))) return false;
   const gate = model.gate ?? "all";
   if (gate === "all") return true;
   if (gate === "after") return numeric[AFTER_PROSE] === 1;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { blockViews, leafBlocks, NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
-import { BLOCK_FILTER_ON, modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../../src/web/extract/block-filter.ts";
+import { blockKind, BLOCK_FILTER_ON, modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../../src/web/extract/block-filter.ts";
 import { parsePage } from "../../../src/web/extract/content-parse.ts";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
 
@@ -78,6 +78,41 @@ describe("learned block filter", () => {
     const text = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: modelJudge({ ...wordModel({ byline: 10 }), gate: "edges" }) }).text;
     expect(text).not.toContain("By Jane Doe");
     expect(text).toContain("Jane Doe, among the paragraphs");
+  });
+
+  it("names short lines worded as boilerplate, and sorts blocks into kinds", () => {
+    const { body } = parsePage(
+      `<div><p>By Jane Doe</p><p>Published 3 March 2024, 10:02</p>${prose(1)}<figure><img src="/d.jpg"><figcaption>The dam at night</figcaption></figure>` +
+        `<p>Photo: Getty Images</p>${prose(2)}<p>By the river the dam stood for nine years before the floods came and went again.</p>` +
+        `<p>Credit card debt rose again</p><p>Maruti share drives in top gear</p><p>Share this article</p><p>12 comments</p><p>Read more: how dams are paid for</p><ul class="related"><li><a href="/x">Another dam story</a></li><li><a href="/y">A third dam story</a></li></ul></div>`,
+    );
+    const views = blockViews(body.children[0] as never, { bodyText: "", title: "" });
+    const view = (text: string) => views.find((one) => one.block.text.startsWith(text)) as (typeof views)[number];
+    const on = (text: string) => NUMERIC_FEATURES.filter((name, i) => name.startsWith("phrase_") && view(text).numeric[i] === 1);
+    expect(on("By Jane Doe")).toEqual(["phrase_byline"]);
+    expect(on("Published 3 March")).toEqual(["phrase_dateline"]);
+    expect(on("Photo: Getty")).toEqual(["phrase_credit"]);
+    expect(on("Share this")).toEqual(["phrase_share"]);
+    expect(on("12 comments")).toEqual(["phrase_comments"]);
+    expect(on("Read more")).toEqual(["phrase_more"]);
+    // "By the river…" is a sentence, not a byline (lower case after "By", and longer than a byline).
+    expect(on("By the river")).toEqual([]);
+    // Headlines that merely hold a widget's or a credit's word are not widgets or credits.
+    expect(on("Credit card debt")).toEqual([]);
+    expect(on("Maruti share drives")).toEqual([]);
+    expect(on("Paragraph 1")).toEqual([]);
+    expect(blockKind(view("By Jane Doe").numeric)).toBe("phrase");
+    expect(blockKind(view("The dam at night").numeric)).toBe("caption");
+    expect(blockKind(view("Another dam story").numeric)).toBe("related");
+    expect(blockKind(view("Paragraph 2").numeric)).toBe("body");
+  });
+
+  it("with kinds, removes only blocks of those kinds", () => {
+    const html = page(`<div class="byline">By Jane Doe</div>${prose(1)}${prose(2)}<div class="byline">Jane Doe covers dams for the paper</div>`);
+    const text = extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: modelJudge({ ...wordModel({ byline: 10 }), kinds: ["phrase"] }) }).text;
+    expect(text).not.toContain("By Jane Doe");
+    expect(text).toContain("Jane Doe covers dams for the paper");
+    expect(text).toContain("Paragraph 2 of the report");
   });
 
   it("extracts by default as the shipped switch says", () => {
