@@ -1,6 +1,7 @@
 /**
  * @module http/evidence-routes — the two free evidence routes: `GET /.well-known/jwks.json` (every
- * published signing key, retired ones too) and `POST /v1/evidence/verify` (a posted result checked
+ * published signing key, retired ones too, then the current key's ECDSA P-384 archive key, which signs
+ * WACZ packages: wacz-signing.ts) and `POST /v1/evidence/verify` (a posted result checked
  * against those keys: 200 with `valid` and the failing part, 400 EVIDENCE_MALFORMED naming the part
  * when the body is not a signed result at all), and `GET /.well-known/did.json`, the same keys as the
  * DID document that the `did:web` key ids of signed x402 offers and receipts resolve to.
@@ -9,6 +10,7 @@ import { ApiError } from "../errors.ts";
 import type { EvidenceKeys } from "../evidence/key-file.ts";
 import { evidenceVerifyPath, jwksPath } from "../evidence/statement.ts";
 import { verifyEvidence } from "../evidence/verify.ts";
+import { waczKeyFor } from "../evidence/wacz-signing.ts";
 import { didDocumentOf, didDocumentPath } from "../x402/offer-receipt.ts";
 import type { Logger } from "../log.ts";
 import { readJsonObject } from "./operation.ts";
@@ -19,7 +21,9 @@ export function evidenceRoutes(keys: EvidenceKeys, log: Logger) {
   return {
     async jwks(request: Request): Promise<Response> {
       contextOf(request).route = jwksPath;
-      return jsonResponse(await keys.jwks(), 200, { "Cache-Control": "public, max-age=60" });
+      const [published, current] = await Promise.all([keys.jwks(), keys.current()]);
+      const archiveKey = (await waczKeyFor(current)).jwk;
+      return jsonResponse({ keys: [...published.keys, archiveKey] }, 200, { "Cache-Control": "public, max-age=60" });
     },
     async did(request: Request, baseUrl: string): Promise<Response> {
       contextOf(request).route = didDocumentPath;
