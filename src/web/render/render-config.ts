@@ -28,6 +28,18 @@ export const renderConfigFields = {
     default: 3000,
     description: "Cap on waiting for the network to go quiet after load; past it the page is extracted with a warning.",
   }),
+  renderQuietMs: t.Integer({
+    minimum: 0,
+    maximum: 10000,
+    default: 150,
+    description: "How long the network must stay idle after load for a rendered page to count as settled (capped by --render-settle-ms).",
+  }),
+  renderContextUses: t.Integer({
+    minimum: 1,
+    maximum: 10000,
+    default: 50,
+    description: "Callers one render context serves in turn (a fresh tab each, the context cleared between them) before it is closed and a new one opened.",
+  }),
   renderRestartAfter: t.Integer({ minimum: 1, maximum: 100000, default: 200, description: "Renders after which the browser process is replaced." }),
 };
 
@@ -49,6 +61,8 @@ export function rendererOptionsFromConfig(
     navigationTimeoutMs: config.renderNavigationTimeoutMs,
     totalTimeoutMs: config.renderTimeoutMs,
     settleTimeoutMs: config.renderSettleMs,
+    quietMs: config.renderQuietMs,
+    contextUses: config.renderContextUses,
     restartAfterRenders: config.renderRestartAfter,
   };
 }
