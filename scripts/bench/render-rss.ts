@@ -127,3 +127,13 @@ export function sampleTreeRss(root: number, intervalMs = 50): { phase(name: stri
     },
   };
 }
+
+/** RSS and PSS summed over `root`'s descendants only (for the service: the browser's tree, the service itself left out). */
+export function readDescendantsBytes(root: number): { bytes: number; pssBytes: number; processes: number } {
+  const tree = listProcessTree(root).filter((pid) => pid !== root);
+  return {
+    bytes: tree.reduce((sum, pid) => sum + readRssBytes(pid), 0),
+    pssBytes: tree.reduce((sum, pid) => sum + readPssBytes(pid), 0),
+    processes: tree.length,
+  };
+}
