@@ -102,12 +102,23 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     await used.page.close();
     // The lane's connections (tunnels Chromium would reuse) go with the caller.
     lane.drop();
-    await cdp.send("Network.clearBrowserCookies");
-    await cdp.send("Network.clearBrowserCache");
-    for (const origin of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
-    const { cookies } = await cdp.send("Network.getAllCookies");
-    if (cookies.length > 0) return false;
-    context_.tab = await openTab();
+    // The next caller's tab opens while the context is cleared (it stays blank until its caller navigates it,
+    // which comes only after the reset is complete): the reset takes the longer of the two, not their sum.
+    const next = openTab();
+    next.catch(() => undefined);
+    const clear = async () => {
+      await Promise.all([
+        cdp.send("Network.clearBrowserCookies"),
+        cdp.send("Network.clearBrowserCache"),
+        ...origins.map((origin) => cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" })),
+      ]);
+      const { cookies } = await cdp.send("Network.getAllCookies");
+      return cookies.length === 0;
+    };
+    const [tab, cleared] = await Promise.all([next, clear()]);
+    // A context whose cookie jar is not empty is closed with the tab.
+    if (!cleared) return false;
+    context_.tab = tab;
     return true;
   }
 
