@@ -169,7 +169,7 @@ async function runParent(): Promise<void> {
     return result;
   }
 
-  const pool = 2; // the renderer's default (renderPages)
+  const pool = 2; // two at once: the row beside the 2-at-once target
   const urls = Array.from({ length: rounds }, () => PAGES.map((p) => site.url(p))).flat();
   const simple = Array.from({ length: rounds }, () => site.url("/script-built.html"));
 

@@ -31,7 +31,7 @@ describeWithBrowser("web/renderer with Chromium", () => {
   let h: Harness;
   beforeAll(async () => {
     site = await startRenderSite();
-    h = createHarness();
+    h = createHarness({ pages: 2 });
   });
   // Closing waits for the browser to exit (up to seconds on a loaded machine).
   afterAll(async () => {
