@@ -128,12 +128,16 @@ export function sampleTreeRss(root: number, intervalMs = 50): { phase(name: stri
   };
 }
 
-/** RSS and PSS summed over `root`'s descendants only (for the service: the browser's tree, the service itself left out). */
-export function readDescendantsBytes(root: number): { bytes: number; pssBytes: number; processes: number } {
+/** RSS and PSS summed over `root`'s descendants only (for the service: the browser's tree, the service itself left out), and each one's RSS/PSS. */
+export function readDescendantsBytes(root: number): { bytes: number; pssBytes: number; processes: number; breakdown: string[] } {
   const tree = listProcessTree(root).filter((pid) => pid !== root);
+  const rss = tree.map(readRssBytes);
+  const pss = tree.map(readPssBytes);
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
   return {
-    bytes: tree.reduce((sum, pid) => sum + readRssBytes(pid), 0),
-    pssBytes: tree.reduce((sum, pid) => sum + readPssBytes(pid), 0),
+    bytes: rss.reduce((sum, value) => sum + value, 0),
+    pssBytes: pss.reduce((sum, value) => sum + value, 0),
     processes: tree.length,
+    breakdown: tree.map((pid, i) => `${describeProcess(pid)} ${mib(rss[i]!)}/${mib(pss[i]!)}`),
   };
 }

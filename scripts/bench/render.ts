@@ -212,7 +212,7 @@ async function runParent(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const row = { at: rendered, ...readDescendantsBytes(servicePid) };
     growthRows.push(row);
-    console.log(`  browser tree after ${row.at} renders (idle): RSS ${mib(row.bytes)}, PSS ${mib(row.pssBytes)} over ${row.processes} processes`);
+    console.log(`  browser tree after ${row.at} renders (idle): RSS ${mib(row.bytes)}, PSS ${mib(row.pssBytes)} over ${row.processes} processes (RSS/PSS MiB: ${row.breakdown.join(", ")})`);
   };
   const row = async (label: string, result: Promise<RunResult>) => {
     rss.phase(label);
