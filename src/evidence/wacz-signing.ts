@@ -13,7 +13,7 @@
  */
 import { createECDH, createPrivateKey, createPublicKey, hkdfSync, type KeyObject, sign } from "node:crypto";
 import { jose } from "./jose-lazy.ts";
-import type { SigningKey } from "./key-file.ts";
+import type { EvidenceKeys, SigningKey } from "./key-file.ts";
 
 /** `signedData` of datapackage-digest.json (the spec's anonymous signature). */
 export interface WaczSignedData {
@@ -88,6 +88,11 @@ async function deriveWaczKey(signing: SigningKey): Promise<WaczKey> {
   const kid = await (await jose()).calculateJwkThumbprint({ kty: "EC", crv: "P-384", x, y });
   const jwk: WaczPublicJwk = { kty: "EC", crv: "P-384", x, y, kid, alg: "ES384", use: "sig", key_ops: ["verify"], wacz_signature: WACZ_SIGNATURE_FORM };
   return { key, publicKey: createPublicKey(key).export({ type: "spki", format: "der" }).toString("base64"), jwk };
+}
+
+/** What the JWKS publishes after the evidence keys: the current evidence key's package key (a retired key's cannot be derived: its private half is gone). */
+export function publishedArchiveKeys(keys: Pick<EvidenceKeys, "current">): () => Promise<WaczPublicJwk[]> {
+  return async () => [(await waczKeyFor(await keys.current())).jwk];
 }
 
 /** The spec's anonymous signedData for a datapackage.json hash ("sha256:<hex>"). */

@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { unzipSync, zipSync } from "fflate";
 import { openEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { checkWacz } from "../../src/evidence/wacz-check.ts";
-import { signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
+import { publishedArchiveKeys, signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { evidenceRoutes } from "../../src/http/evidence-routes.ts";
 import { buildWacz } from "../../src/web/archive/wacz-package.ts";
@@ -64,7 +64,8 @@ describe("the WACZ package key", () => {
 describe("the package key in /.well-known/jwks.json", () => {
   it("is published after the evidence keys, and a package's signature checks against it as the JWKS gives it", async () => {
     const keys = await openEvidenceKeys(":memory:");
-    const routes = evidenceRoutes(keys, createMemoryLogger());
+    // As app.ts wires it (test/evidence/evidence-http.test.ts reads the served JWKS).
+    const routes = evidenceRoutes(keys, createMemoryLogger(), publishedArchiveKeys(keys));
     const jwks = (await (await routes.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: Record<string, unknown>[] };
     expect(jwks.keys.map((k) => k.kty)).toEqual(["OKP", "EC"]);
     const published = jwks.keys[1]!;
@@ -84,7 +85,8 @@ describe("the package key in /.well-known/jwks.json", () => {
     expect(Buffer.from(await crypto.subtle.exportKey("spki", key)).toString("base64")).toBe(signedData.publicKey);
 
     // Another evidence key's JWKS does not check this package.
-    const other = evidenceRoutes(await openEvidenceKeys(":memory:"), createMemoryLogger());
+    const otherKeys = await openEvidenceKeys(":memory:");
+    const other = evidenceRoutes(otherKeys, createMemoryLogger(), publishedArchiveKeys(otherKeys));
     const otherJwk = ((await (await other.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: JsonWebKey[] }).keys[1]!;
     const otherKey = await crypto.subtle.importKey("jwk", otherJwk, { name: "ECDSA", namedCurve: "P-384" }, false, ["verify"]);
     expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, otherKey, signature, new TextEncoder().encode(signedData.hash))).toBe(false);
