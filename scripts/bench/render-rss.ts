@@ -141,3 +141,19 @@ export function readDescendantsBytes(root: number): { bytes: number; pssBytes: n
     breakdown: tree.map((pid, i) => `${describeProcess(pid)} ${mib(rss[i]!)}/${mib(pss[i]!)}`),
   };
 }
+
+/** CPU time (user + system, ms) of `root`'s tree, children that have exited and been waited for included. */
+export function readTreeCpuMs(root: number): number {
+  let ticks = 0;
+  for (const pid of listProcessTree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime (fields 14-17; 12-15 after the command name and state).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
