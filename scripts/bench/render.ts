@@ -221,7 +221,8 @@ async function runParent(): Promise<void> {
     const cpuBefore = readTreeCpuMs(servicePid);
     const done = report(label, await result());
     const cpuMs = (readTreeCpuMs(servicePid) - cpuBefore) / Math.max(1, done.latencies.length);
-    console.log(`${"".padEnd(34)} CPU of the service's tree: ${cpuMs.toFixed(0)} ms a page`);
+    // A browser replaced during the row (--render-restart-after) takes its CPU out of the tree until the service reaps it.
+    console.log(`${"".padEnd(34)} CPU of the service's tree: ${cpuMs > 0 ? `${cpuMs.toFixed(0)} ms a page` : "n/a (the browser was replaced during the row)"}`);
     if (label === "render, simple page, 4 at once") cpuPerRender = cpuMs;
     rendered += done.latencies.length;
     if (growth > 0 && growthRows.length === 0 && rendered >= 50) await idleTree();
