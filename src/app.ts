@@ -22,6 +22,7 @@ import { signaturesDirectoryPath, signaturesDirectoryResponse } from "./fetch-id
 import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
+import { publishedArchiveKeys } from "./evidence/wacz-signing.ts";
 import { didDocumentPath } from "./x402/offer-receipt.ts";
 import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
 import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
@@ -294,7 +295,7 @@ export function createApp(deps: AppDeps) {
     return jsonResponse({ ok: true, payment: found, request_id: context.id });
   });
 
-  const evidence = evidenceRoutes(deps.evidenceKeys, log);
+  const evidence = evidenceRoutes(deps.evidenceKeys, log, publishedArchiveKeys(deps.evidenceKeys));
   app.get(jwksPath, ({ request }) => evidence.jwks(request));
   app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
   app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });

@@ -25,7 +25,7 @@ import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createRequestSigner, type RequestSigner } from "./fetch-identity/request-signer.ts";
 import { type ArchiveSpec, createWebEngine, type NavigationCheck, type ScreenshotSpec, type WebEngine, type WebEngineOptions } from "./web/engine.ts";
 import { signWaczHash } from "./evidence/wacz-signing.ts";
-import { createExtractPool, defaultExtractThreads, type ExtractPool } from "./web/threads/extract-pool.ts";
+import { createExtractPool, defaultExtractThreads, type ExtractPool, warmExtractPool } from "./web/threads/extract-pool.ts";
 import { createPdfThread, type PdfThread } from "./web/threads/pdf-thread.ts";
 import { rendererOptionsFromConfig } from "./web/render/render-config.ts";
 import { type BrowserRenderer, createRenderer } from "./web/render/renderer.ts";
@@ -52,7 +52,10 @@ export interface Service {
   readonly paymentInfo: PaymentInfo;
   /** One line on JavaScript rendering for the banner. */
   renderStatus(): string;
-  /** Starts the browser now rather than at the first render (nothing when rendering is off); never throws. */
+  /**
+   * Starts the browser now rather than at the first render and warms the extraction threads (nothing when rendering
+   * is off); settles when a render would find both ready (the same promise on every call); never throws.
+   */
   warmRenderer(): Promise<void>;
   /** The app's fetch wrapped with request ids, body cap and logging (usable without a socket). */
   readonly handle: (request: Request, client: Parameters<RequestHandler>[1]) => Promise<Response>;
@@ -228,6 +231,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     ownPreflights: agentDoorPaths,
     ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
   });
+  let rendererWarm: Promise<void> | undefined;
   return {
     config,
     registry,
@@ -241,7 +245,12 @@ export async function buildService(config: Config, options: BuildServiceOptions 
       return f.available ? `on (${f.detail})` : `unavailable: ${f.detail}`;
     },
     listening,
-    warmRenderer: async () => renderer?.warm(),
+    // The browser and a ready context, then the extraction its pages go through: the first render after start pays for neither.
+    warmRenderer: () =>
+      (rendererWarm ??= (async () => {
+        await renderer?.warm();
+        if (renderer?.status().available && extractPool) await warmExtractPool(extractPool);
+      })()),
     handle: async (request, clientIp) => serve(request, clientIp),
     serve,
     clients,

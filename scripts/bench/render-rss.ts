@@ -127,3 +127,33 @@ export function sampleTreeRss(root: number, intervalMs = 50): { phase(name: stri
     },
   };
 }
+
+/** RSS and PSS summed over `root`'s descendants only (for the service: the browser's tree, the service itself left out), and each one's RSS/PSS. */
+export function readDescendantsBytes(root: number): { bytes: number; pssBytes: number; processes: number; breakdown: string[] } {
+  const tree = listProcessTree(root).filter((pid) => pid !== root);
+  const rss = tree.map(readRssBytes);
+  const pss = tree.map(readPssBytes);
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  return {
+    bytes: rss.reduce((sum, value) => sum + value, 0),
+    pssBytes: pss.reduce((sum, value) => sum + value, 0),
+    processes: tree.length,
+    breakdown: tree.map((pid, i) => `${describeProcess(pid)} ${mib(rss[i]!)}/${mib(pss[i]!)}`),
+  };
+}
+
+/** CPU time (user + system, ms) of `root`'s tree, children that have exited and been waited for included. */
+export function readTreeCpuMs(root: number): number {
+  let ticks = 0;
+  for (const pid of listProcessTree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime (fields 14-17; 12-15 after the command name and state).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}

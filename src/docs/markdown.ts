@@ -51,7 +51,7 @@ export function renderLlmsTxt({ catalogue, payments, baseUrl }: MarkdownInput): 
     `- [Directory](${url(baseUrl, "/v1/directory")}) and [listings](${url(baseUrl, "/v1/directory/listings")}) (paged, ?tag= or ?skill=): listed agents; contact packs sold by directory.intro`,
     `- [Circle](${url(baseUrl, "/v1/circle")}): peer sellers and how to join; [Playbook](${url(baseUrl, "/v1/playbook")}): how to buy here, step by step`,
     `- [skill.md](${url(baseUrl, "/skill.md")}), [recipes.md](${url(baseUrl, "/recipes.md")}), [workflows.md](${url(baseUrl, "/workflows.md")}), [pilot.md](${url(baseUrl, "/pilot.md")})`,
-    `- [Evidence keys](${url(baseUrl, jwksPath)}): the JWK Set (Ed25519) that signs evidence results; retired keys stay published`,
+    `- [Evidence keys](${url(baseUrl, jwksPath)}): the JWK Set (Ed25519) that signs evidence results, retired keys staying published, and the P-384 key that signs WACZ archives`,
     `- POST ${url(baseUrl, evidenceVerifyPath)} (free): checks a signed result as received; 200 {valid, failed: {part}}, 400 EVIDENCE_MALFORMED for anything not a signed result`,
     "",
     "## Signed evidence",

@@ -295,9 +295,15 @@ export function renderOpenApi({ catalogue, payments, baseUrl, freeRoutes, signat
   paths[jwksPath] = {
     get: {
       operationId: "evidence.jwks",
-      summary: "Free JWK Set of the Ed25519 keys that sign evidence results (the signing key first, retired keys stay published).",
+      summary:
+        "Free JWK Set of the Ed25519 keys that sign evidence results (the signing key first, retired keys stay published), then the ECDSA P-384 key that signs WACZ archives (datapackage-digest.json).",
       tags: ["free"],
-      responses: { "200": { description: "{ keys: [{ kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig }] }", content: { "application/json": { schema: { type: "object" } } } } },
+      responses: {
+        "200": {
+          description: "{ keys: [{ kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig }, …, { kty: EC, crv: P-384, x, y, kid, alg: ES384, use: sig, key_ops: [verify], wacz_signature }] }",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+      },
     },
   };
   paths[didDocumentPath] = {

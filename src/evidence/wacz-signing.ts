@@ -12,7 +12,8 @@
  * so an archive's signature is tied to the published Ed25519 key even after a rotation.
  */
 import { createECDH, createPrivateKey, createPublicKey, hkdfSync, type KeyObject, sign } from "node:crypto";
-import type { SigningKey } from "./key-file.ts";
+import { jose } from "./jose-lazy.ts";
+import type { EvidenceKeys, SigningKey } from "./key-file.ts";
 
 /** `signedData` of datapackage-digest.json (the spec's anonymous signature). */
 export interface WaczSignedData {
@@ -29,7 +30,28 @@ export interface WaczKey {
   key: KeyObject;
   /** SPKI DER, base64: what the viewer shows as the "Observer Public Key". */
   publicKey: string;
+  /** The public key as the JWKS publishes it, beside the Ed25519 evidence keys. */
+  jwk: WaczPublicJwk;
 }
+
+/**
+ * The package key in /.well-known/jwks.json. `alg` is ES384, the JOSE name of ECDSA on P-384 (WebCrypto
+ * imports a P-384 JWK only with that `alg` or none); the WACZ signature itself hashes with SHA-256, as the
+ * WACZ signing specification and the viewer do, which `wacz_signature` states. `kid` is the RFC 7638 thumbprint.
+ */
+export interface WaczPublicJwk {
+  readonly kty: "EC";
+  readonly crv: "P-384";
+  readonly x: string;
+  readonly y: string;
+  readonly kid: string;
+  readonly alg: "ES384";
+  readonly use: "sig";
+  readonly key_ops: readonly ["verify"];
+  readonly wacz_signature: typeof WACZ_SIGNATURE_FORM;
+}
+
+export const WACZ_SIGNATURE_FORM = "ECDSA P-384, SHA-256, IEEE P1363 (r||s), over the UTF-8 bytes of datapackage-digest.json's hash";
 
 const DERIVATION_LABEL = "tollbooth wacz signing key (ECDSA P-384) v1";
 /** The order of the P-384 group. */
@@ -61,7 +83,16 @@ async function deriveWaczKey(signing: SigningKey): Promise<WaczKey> {
     format: "jwk",
     key: { kty: "EC", crv: "P-384", d: d.toString("base64url"), x: point.subarray(1, 49).toString("base64url"), y: point.subarray(49).toString("base64url") },
   });
-  return { key, publicKey: createPublicKey(key).export({ type: "spki", format: "der" }).toString("base64") };
+  const x = point.subarray(1, 49).toString("base64url");
+  const y = point.subarray(49).toString("base64url");
+  const kid = await (await jose()).calculateJwkThumbprint({ kty: "EC", crv: "P-384", x, y });
+  const jwk: WaczPublicJwk = { kty: "EC", crv: "P-384", x, y, kid, alg: "ES384", use: "sig", key_ops: ["verify"], wacz_signature: WACZ_SIGNATURE_FORM };
+  return { key, publicKey: createPublicKey(key).export({ type: "spki", format: "der" }).toString("base64"), jwk };
+}
+
+/** What the JWKS publishes after the evidence keys: the current evidence key's package key (a retired key's cannot be derived: its private half is gone). */
+export function publishedArchiveKeys(keys: Pick<EvidenceKeys, "current">): () => Promise<WaczPublicJwk[]> {
+  return async () => [(await waczKeyFor(await keys.current())).jwk];
 }
 
 /** The spec's anonymous signedData for a datapackage.json hash ("sha256:<hex>"). */

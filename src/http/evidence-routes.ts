@@ -1,6 +1,7 @@
 /**
  * @module http/evidence-routes — the two free evidence routes: `GET /.well-known/jwks.json` (every
- * published signing key, retired ones too) and `POST /v1/evidence/verify` (a posted result checked
+ * published signing key, retired ones too, then the keys the server adds: the current key's ECDSA P-384
+ * archive key, which signs WACZ packages) and `POST /v1/evidence/verify` (a posted result checked
  * against those keys: 200 with `valid` and the failing part, 400 EVIDENCE_MALFORMED naming the part
  * when the body is not a signed result at all), and `GET /.well-known/did.json`, the same keys as the
  * DID document that the `did:web` key ids of signed x402 offers and receipts resolve to.
@@ -15,11 +16,16 @@ import { readJsonObject } from "./operation.ts";
 import { contextOf } from "./request-context.ts";
 import { errorResponse, jsonResponse } from "./respond.ts";
 
-export function evidenceRoutes(keys: EvidenceKeys, log: Logger) {
+/**
+ * `moreKeys`: public keys published in the JWKS after the evidence keys (the WACZ package key: app.ts passes
+ * evidence/wacz-signing.ts's `publishedArchiveKeys`); the DID document and the verify route keep to the evidence keys.
+ */
+export function evidenceRoutes(keys: EvidenceKeys, log: Logger, moreKeys: () => Promise<readonly object[]> = async () => []) {
   return {
     async jwks(request: Request): Promise<Response> {
       contextOf(request).route = jwksPath;
-      return jsonResponse(await keys.jwks(), 200, { "Cache-Control": "public, max-age=60" });
+      const [published, more] = await Promise.all([keys.jwks(), moreKeys()]);
+      return jsonResponse({ keys: [...published.keys, ...more] }, 200, { "Cache-Control": "public, max-age=60" });
     },
     async did(request: Request, baseUrl: string): Promise<Response> {
       contextOf(request).route = didDocumentPath;

@@ -61,8 +61,10 @@ describe("attestations on results", () => {
       payment: null,
     });
     const keys = await jwks();
-    expect(keys.keys.map((k) => k.kid)).toEqual([body.attestation!.kid]);
-    expect(keys.keys[0]).not.toHaveProperty("d");
+    // The evidence key, then the WACZ package key derived from it (test/evidence/wacz-signing.test.ts).
+    expect(keys.keys.map((k) => k.kty)).toEqual(["OKP", "EC"]);
+    expect(keys.keys[0]!.kid).toBe(body.attestation!.kid);
+    for (const key of keys.keys) expect(key).not.toHaveProperty("d");
     const outcome = await verifyEvidence(body, keys);
     expect(outcome).toMatchObject({ kind: "checked", valid: true });
   });

@@ -2,14 +2,17 @@
  * The WACZ package signature (evidence/wacz-signing.ts) and the WACZ check (evidence/wacz-check.ts),
  * without a browser: the P-384 key follows the evidence key (the same key gives the same P-384 key, a
  * rotation another), its signature is what the viewer's WebCrypto check accepts, and a package with a
- * changed, missing or unlisted file, or a digest of another datapackage.json, is refused.
+ * changed, missing or unlisted file, or a digest of another datapackage.json, is refused. The JWKS
+ * publishes the package key beside the evidence keys, and that key alone checks a package's signature.
  */
 import { describe, expect, it } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { unzipSync, zipSync } from "fflate";
 import { openEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { checkWacz } from "../../src/evidence/wacz-check.ts";
-import { signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
+import { publishedArchiveKeys, signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { evidenceRoutes } from "../../src/http/evidence-routes.ts";
 import { buildWacz } from "../../src/web/archive/wacz-package.ts";
 import { buildWarc } from "../../src/web/archive/warc-records.ts";
 
@@ -55,6 +58,38 @@ describe("the WACZ package key", () => {
     const other = await signWaczHash(HASH, await (await openEvidenceKeys(":memory:")).current(), "test");
     expect(await verifyWaczSignedData({ ...signed, publicKey: other.publicKey })).toBe(false);
     expect(await verifyWaczSignedData({ ...signed, signature: "not base64 of a signature" })).toBe(false);
+  });
+});
+
+describe("the package key in /.well-known/jwks.json", () => {
+  it("is published after the evidence keys, and a package's signature checks against it as the JWKS gives it", async () => {
+    const keys = await openEvidenceKeys(":memory:");
+    // As app.ts wires it (test/evidence/evidence-http.test.ts reads the served JWKS).
+    const routes = evidenceRoutes(keys, createMemoryLogger(), publishedArchiveKeys(keys));
+    const jwks = (await (await routes.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.map((k) => k.kty)).toEqual(["OKP", "EC"]);
+    const published = jwks.keys[1]!;
+    expect(published).toMatchObject({ kty: "EC", crv: "P-384", alg: "ES384", use: "sig" });
+    expect(published.d).toBeUndefined();
+    expect(published.kid).not.toBe(jwks.keys[0]!.kid);
+
+    const wacz = await samplePackage(async (hash) => signWaczHash(hash, await keys.current(), "test"));
+    const { signedData } = JSON.parse(new TextDecoder().decode(unzipSync(wacz)["datapackage-digest.json"])) as { signedData: { hash: string; signature: string; publicKey: string } };
+    // The buyer's check: the JWK imported as WebCrypto takes it, the signature over the hash string with SHA-256.
+    const key = await crypto.subtle.importKey("jwk", published as JsonWebKey, { name: "ECDSA", namedCurve: "P-384" }, true, ["verify"]);
+    const check = (signature: Uint8Array<ArrayBuffer>, hash: string) => crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, new TextEncoder().encode(hash));
+    const signature = new Uint8Array(Buffer.from(signedData.signature, "base64"));
+    expect(await check(signature, signedData.hash)).toBe(true);
+    expect(await check(signature, `sha256:${"cd".repeat(32)}`)).toBe(false);
+    // The same key as the package names.
+    expect(Buffer.from(await crypto.subtle.exportKey("spki", key)).toString("base64")).toBe(signedData.publicKey);
+
+    // Another evidence key's JWKS does not check this package.
+    const otherKeys = await openEvidenceKeys(":memory:");
+    const other = evidenceRoutes(otherKeys, createMemoryLogger(), publishedArchiveKeys(otherKeys));
+    const otherJwk = ((await (await other.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: JsonWebKey[] }).keys[1]!;
+    const otherKey = await crypto.subtle.importKey("jwk", otherJwk, { name: "ECDSA", namedCurve: "P-384" }, false, ["verify"]);
+    expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, otherKey, signature, new TextEncoder().encode(signedData.hash))).toBe(false);
   });
 });
 

@@ -147,7 +147,9 @@ describe("signed offers and receipts over HTTP", () => {
     const doc = (await response.json()) as { id: string; verificationMethod: { id: string; publicKeyJwk: Json }[]; assertionMethod: string[] };
     const { keys } = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: Json[] };
     expect(doc.id).toBe(`did:web:${encodeURIComponent(new URL(base).host)}`);
-    expect(doc.verificationMethod.map((m) => m.id)).toEqual(keys.map((k) => `${doc.id}#${String(k.kid)}`));
+    // The Ed25519 keys, which sign offers and receipts; the JWKS's ECDSA P-384 key signs WACZ packages only.
+    expect(doc.verificationMethod.map((m) => m.id)).toEqual(keys.filter((k) => k.kty === "OKP").map((k) => `${doc.id}#${String(k.kid)}`));
+    expect(keys.filter((k) => k.kty !== "OKP").map((k) => k.crv)).toEqual(["P-384"]);
     expect(doc.assertionMethod).toEqual(doc.verificationMethod.map((m) => m.id));
   });
 });

@@ -18,7 +18,13 @@ export const renderConfigFields = {
   browserPath: t.Optional(
     t.String({ minLength: 1, description: "Chromium/Chrome executable for render:true. Default: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome, …" }),
   ),
-  renderPages: t.Integer({ minimum: 1, maximum: 16, default: 2, description: "Browser pages rendering at once (each an incognito context kept warm between callers, a fresh tab per caller)." }),
+  renderPages: t.Integer({
+    minimum: 1,
+    maximum: 16,
+    default: 4,
+    description:
+      "Browser pages rendering at once (each an incognito context kept warm between callers, a fresh tab per caller; contexts open only as concurrent renders need them).",
+  }),
   renderQueue: t.Integer({ minimum: 0, maximum: 1000, default: 32, description: "Renders waiting for a free page at most; more are refused with 503 AT_CAPACITY." }),
   renderNavigationTimeoutMs: t.Integer({ minimum: 1000, maximum: 120000, default: 10000, description: "Time for a rendered page to load its document (DOMContentLoaded)." }),
   renderTimeoutMs: t.Integer({ minimum: 1000, maximum: 300000, default: 20000, description: "Total time for one render; overrun is 504 RENDER_TIMEOUT." }),
@@ -27,6 +33,18 @@ export const renderConfigFields = {
     maximum: 60000,
     default: 3000,
     description: "Cap on waiting for the network to go quiet after load; past it the page is extracted with a warning.",
+  }),
+  renderQuietMs: t.Integer({
+    minimum: 0,
+    maximum: 10000,
+    default: 150,
+    description: "How long the network must stay idle after load for a rendered page to count as settled (capped by --render-settle-ms).",
+  }),
+  renderContextUses: t.Integer({
+    minimum: 1,
+    maximum: 10000,
+    default: 50,
+    description: "Callers one render context serves in turn (a fresh tab each, the context cleared between them) before it is closed and a new one opened.",
   }),
   renderRestartAfter: t.Integer({ minimum: 1, maximum: 100000, default: 200, description: "Renders after which the browser process is replaced." }),
 };
@@ -49,6 +67,8 @@ export function rendererOptionsFromConfig(
     navigationTimeoutMs: config.renderNavigationTimeoutMs,
     totalTimeoutMs: config.renderTimeoutMs,
     settleTimeoutMs: config.renderSettleMs,
+    quietMs: config.renderQuietMs,
+    contextUses: config.renderContextUses,
     restartAfterRenders: config.renderRestartAfter,
   };
 }

@@ -25,7 +25,7 @@ export interface RendererOptions {
   policy: TargetPolicy;
   /** Web Bot Auth headers for each request a page sends (the fetch identity); none when absent. */
   signRequest?: (url: URL) => Promise<Record<string, string>>;
-  /** Pages rendering at once (default 2, fits 2 cores). */
+  /** Pages rendering at once (default 4). */
   pages?: number;
   /** Renders waiting for a page at most; more are refused AT_CAPACITY (default 32). */
   maxQueue?: number;
@@ -87,7 +87,10 @@ export interface BrowserRenderer {
   archive(url: string, spec: ArchiveSpec, signal: AbortSignal, checkNavigation?: NavigationCheck): Promise<CapturedArchive>;
   status(): RendererStatus;
   stats(): RendererStats;
-  /** Starts the browser now instead of at the first render; never throws (status() reports a failure). */
+  /**
+   * Starts the browser now instead of at the first render, and settles once a context is ready for the first
+   * render (the same promise on every call); never throws (status() reports a failure).
+   */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -108,7 +111,10 @@ interface Generation {
 }
 
 const DEFAULTS = {
-  pages: 2,
+  // Most of a render is waiting (for the network to go quiet, for the reset): on 2 cores four pages render
+  // concurrent callers ~1.3-2.5x faster than two did (scripts/bench/render.ts, loaded machine); a context
+  // is opened only when that many renders run at once.
+  pages: 4,
   maxQueue: 32,
   navigationTimeoutMs: 10_000,
   totalTimeoutMs: 20_000,
@@ -148,6 +154,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   let renders = 0;
   let contextsOpened = 0;
   let closed = false;
+  let warming: Promise<void> | undefined;
 
   function startProxy(): Promise<GuardProxy> {
     proxy ??= startGuardProxy({ policy: options.policy, connect: options.proxyConnect, onDecision: options.onProxyDecision });
@@ -163,10 +170,11 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     options.onProxyLane?.({ id: lane.id, port: lane.port });
     return lane;
   };
-  function openContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
+  /** `ahead`: opened before a caller needs it (its renderer is warmed first); else on a waiting caller's clock. */
+  function openContext(generation: Generation, browser: LaunchedBrowser, ahead: boolean): Promise<RenderContext> {
     generation.contexts++;
     contextsOpened++;
-    const opening = openRenderContext(browser.browser, openLane, settings.contextUses);
+    const opening = openRenderContext(browser.browser, openLane, { maxUses: settings.contextUses, warm: ahead });
     opening.catch(() => generation.contexts--);
     return opening;
   }
@@ -235,7 +243,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   /** A context for this render (its tab unused): a ready one, else a new one. */
   function takeContext(generation: Generation, browser: LaunchedBrowser): Promise<RenderContext> {
     const spare = generation.spares.shift();
-    const context = spare ? spare.catch(() => openContext(generation, browser)) : openContext(generation, browser);
+    const context = spare ? spare.catch(() => openContext(generation, browser, false)) : openContext(generation, browser, false);
     return context.then((taken) => {
       taken.uses++;
       return taken;
@@ -253,7 +261,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       generation.spares.length < settings.spareContexts &&
       generation.contexts < settings.pages
     ) {
-      const spare = openContext(generation, generation.browser);
+      const spare = openContext(generation, generation.browser, true);
       generation.spares.push(spare);
       spare.catch(() => {
         const index = generation.spares.indexOf(spare);
@@ -377,10 +385,16 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
       };
     },
 
-    async warm() {
-      if (!discovery.found || closed || current) return;
-      current = launchGeneration();
-      await current.launched.catch(() => undefined);
+    warm() {
+      warming ??= (async () => {
+        if (!discovery.found || closed) return;
+        current ??= launchGeneration();
+        const generation = current;
+        await generation.launched.catch(() => undefined);
+        // The spare context opened at launch, its renderer warmed: what the first render takes.
+        await generation.spares[0]?.catch(() => undefined);
+      })();
+      return warming;
     },
 
     async close() {

@@ -57,6 +57,9 @@ export async function captureInContext(
       clip: region.clip,
       captureBeyondViewport: region.beyondViewport,
       fromSurface: true,
+      // A viewport is at most 1920x1600 (x2): encoded for speed its image stays far below the byte cap. Taller
+      // captures keep the smaller encoding, so the cap refuses fewer of them.
+      optimizeForSpeed: !region.beyondViewport,
     }),
   );
   loaded.assertNoLateRefusal();

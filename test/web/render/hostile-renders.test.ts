@@ -30,7 +30,7 @@ describeWithBrowser("web/renderer and hostile pages", () => {
   let h: Harness;
   beforeAll(async () => {
     site = await startRenderSite();
-    h = createHarness({ totalTimeoutMs: TOTAL_MS, navigationTimeoutMs: 5_000, settleTimeoutMs: 1_500 });
+    h = createHarness({ pages: 2, totalTimeoutMs: TOTAL_MS, navigationTimeoutMs: 5_000, settleTimeoutMs: 1_500 });
     await h.renderer.warm();
   });
   afterAll(async () => {

@@ -37,7 +37,7 @@ describe("web/render-config", () => {
   it("has defaults for every field, and maps them to renderer options", () => {
     const defaults = Value.Default(t.Object(renderConfigFields), {}) as Parameters<typeof rendererOptionsFromConfig>[0];
     const options = rendererOptionsFromConfig({ ...defaults, unsafeAllowLoopbackTargets: false }, { userAgent: "Tollbooth/x" });
-    expect(options).toMatchObject({ pages: 2, maxQueue: 32, totalTimeoutMs: 20_000, restartAfterRenders: 200, policy: { allowLoopbackTargets: false } });
+    expect(options).toMatchObject({ pages: 4, maxQueue: 32, totalTimeoutMs: 20_000, restartAfterRenders: 200, contextUses: 50, quietMs: 150, policy: { allowLoopbackTargets: false } });
     expect(rendererOptionsFromConfig({ ...defaults, render: "off", unsafeAllowLoopbackTargets: false }, { userAgent: "Tollbooth/x" })).toBeNull();
   });
 });

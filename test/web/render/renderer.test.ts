@@ -31,7 +31,7 @@ describeWithBrowser("web/renderer with Chromium", () => {
   let h: Harness;
   beforeAll(async () => {
     site = await startRenderSite();
-    h = createHarness();
+    h = createHarness({ pages: 2 });
   });
   // Closing waits for the browser to exit (up to seconds on a loaded machine).
   afterAll(async () => {
@@ -183,6 +183,29 @@ describeWithBrowser("web/renderer spare contexts", () => {
       expect(spareDuringSlow).toBe(true);
       expect((await slow).html).toContain("Slow page built for second.");
     }), SLOW);
+
+  it("settles warm() once a context is ready, and the first render runs in that context", async () => {
+    const lanes: { id: number; port: number }[] = [];
+    const h = createHarness({ onProxyLane: (lane) => lanes.push(lane) });
+    const site = await startRenderSite();
+    try {
+      const warming = h.renderer.warm();
+      expect(h.renderer.warm()).toBe(warming);
+      await warming;
+      // Not only launched: the spare context is open (its keeper and its first caller's tab too), and it is the only one.
+      expect(h.renderer.stats()).toMatchObject({ launches: 1, openContexts: 1, spareContexts: 1, contextsOpened: 1 });
+      expect(lanes).toHaveLength(1);
+      const page = await h.renderer.render(site.url("/script-built.html"), AbortSignal.timeout(20_000));
+      expect(page.html).toContain(DATA_SENTENCE);
+      const admitted = h.decisions.filter((d) => d.allowed);
+      expect(admitted.length).toBeGreaterThan(0);
+      // The keeper's warm-up page of our own sent nothing: every request admitted is the render's, on the warmed context's lane.
+      expect(admitted.every((d) => d.lane === lanes[0]!.id && d.target.startsWith(site.origin))).toBe(true);
+    } finally {
+      await h.renderer.close();
+      await site.stop();
+    }
+  }, SLOW);
 
   it("opens the next caller's spare only once the render's page is quiet, not while it still loads", () =>
     withSlowSite(1_500, async (h, site) => {
