@@ -1,12 +1,12 @@
 /**
  * Puts Permit2 and x402's x402UptoPermit2Proxy on a test anvil at the addresses the official
  * `@x402/evm` client signs for (test/fixtures/contracts/README.md says where the sources come from).
- * Compiled with solc-js once per source set; the artifact is cached under the temp dir.
+ * Compiled with solc-js once per source set and compiler (47 s on a loaded 2-core machine); the artifact
+ * is cached under node_modules/.cache/tollbooth, keyed by their hash.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createWalletClient, domainSeparator, encodeDeployData, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -81,17 +81,20 @@ export function compileUptoContracts(): Artifacts & { compiler: string } {
   return { permit2: pick("permit2/src/Permit2.sol", "Permit2"), uptoProxy: pick("x402/x402UptoPermit2Proxy.sol", "x402UptoPermit2Proxy"), compiler: solc.version() };
 }
 
-/** The compiled contracts, from the temp-dir cache when the sources and compiler are unchanged. */
+/** The compiled contracts, from the cache when the sources and compiler are unchanged. */
 export function uptoArtifacts(): Artifacts {
   const solcVersion = (createRequire(import.meta.url)("solc/package.json") as { version: string }).version;
   const hash = createHash("sha256").update(solcVersion);
   for (const file of sourceFiles(root).sort()) hash.update(file.slice(root.length)).update(readFileSync(file));
-  const dir = join(tmpdir(), "tollbooth-upto-contracts");
+  const dir = join(import.meta.dir, "../../node_modules/.cache/tollbooth/upto-contracts");
   const cached = join(dir, `${hash.digest("hex").slice(0, 16)}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as Artifacts;
   const artifacts = compileUptoContracts();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(cached, JSON.stringify(artifacts));
+  // Written whole, then renamed: a test process beside this one never reads half a file.
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(artifacts));
+  renameSync(partial, cached);
   return artifacts;
 }
 
