@@ -40,6 +40,7 @@ const typecheck = Bun.spawn([join(root, "node_modules/.bin/tsc"), "--noEmit", "-
 const typecheckDone = Promise.all([new Response(typecheck.stdout).text(), new Response(typecheck.stderr).text(), typecheck.exited]).then(([out, err, code]) => ({ out: out + err, code, took: seconds(startedAt) }));
 
 const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300 });
+const postgresTook = seconds(startedAt);
 const args = process.argv.slice(2);
 const files = selectedFiles(root, args);
 const timesCommitted = join(root, "scripts/test-times.json");
@@ -49,6 +50,7 @@ const times = fileTimes(timesCommitted, timesCached);
 const laneCount = files && files.length > 0 ? Math.max(1, Number(process.env.TOLLBOOTH_TEST_LANES ?? 2) || 1) : 1;
 const lanes = files && files.length > 0 && laneCount > 1 ? splitFiles(files, times, laneCount).map((lane) => lane.map((f) => `./${f}`)) : [args];
 const env = { ...process.env, TOLLBOOTH_TEST_SKIP_LOG: skipLog, [RUN_DIR_VARIABLE]: work, ...(postgres ? { [RUN_POSTGRES_VARIABLE]: postgres.url } : {}) };
+const tookByLane: string[] = [];
 const running = lanes.map((laneArgs, i) => {
   const report = join(work, `junit-${i + 1}.xml`);
   const several = lanes.length > 1;
@@ -59,7 +61,7 @@ const running = lanes.map((laneArgs, i) => {
     env: several && process.stdout.isTTY ? { ...env, FORCE_COLOR: "1" } : env,
   });
   const copied = several ? Promise.all([prefixLines(lane.stdout as ReadableStream<Uint8Array>, `[${i + 1}] `, process.stdout), prefixLines(lane.stderr as ReadableStream<Uint8Array>, `[${i + 1}] `, process.stderr)]) : Promise.resolve();
-  return { lane, report, done: Promise.all([lane.exited, copied]).then(([code]) => code) };
+  return { lane, report, done: Promise.all([lane.exited, copied]).then(([code]) => ((tookByLane[i] = seconds(startedAt)), code)) };
 });
 if (lanes.length > 1) console.log(`${files!.length} test files in ${lanes.length} lanes (${lanes.map((l) => l.length).join(" + ")} files; TOLLBOOTH_TEST_LANES=1 runs one)`);
 
@@ -110,7 +112,7 @@ rmSync(work, { recursive: true, force: true });
 const lines: string[] = [""];
 lines.push(checked.code === 0 ? `type check: passed (${checked.took})` : `type check: FAILED (${checked.took})\n${checked.out.trim()}`);
 const count = (key: "tests" | "failures" | "skipped") => [...results.values()].reduce((sum, r) => sum + r[key], 0);
-lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook}): ${count("tests")} tests in ${results.size} files, ${count("failures")} failed, ${lanes.length} lane(s)`);
+lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook}): ${count("tests")} tests in ${results.size} files, ${count("failures")} failed; PostgreSQL up at ${postgresTook}, ${lanes.length > 1 ? `lanes done at ${tookByLane.join(", ")}` : "done"}`);
 const total = count("skipped");
 if (total > 0 || records.length > 0) {
   lines.push(`skipped: ${total} test(s) in ${skipped.size} file(s)`);
