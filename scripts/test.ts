@@ -88,12 +88,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     typecheck.kill(signal);
     void Promise.all(running.map((r) => r.lane.exited))
       .then(() => postgres?.stop())
-      .finally(() => process.exit(130));
+      .finally(() => {
+        rmSync(work, { recursive: true, force: true });
+        process.exit(130);
+      });
   });
 }
 const codes = await Promise.all(running.map((r) => r.done));
 const testsCode = codes.find((code) => code !== 0) ?? 0;
+const stopping = performance.now();
 await postgres?.stop();
+const postgresStop = seconds(stopping);
 const testsTook = seconds(startedAt);
 const checked = await typecheckDone;
 
@@ -112,7 +117,7 @@ rmSync(work, { recursive: true, force: true });
 const lines: string[] = [""];
 lines.push(checked.code === 0 ? `type check: passed (${checked.took})` : `type check: FAILED (${checked.took})\n${checked.out.trim()}`);
 const count = (key: "tests" | "failures" | "skipped") => [...results.values()].reduce((sum, r) => sum + r[key], 0);
-lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook}): ${count("tests")} tests in ${results.size} files, ${count("failures")} failed; PostgreSQL up at ${postgresTook}, ${lanes.length > 1 ? `lanes done at ${tookByLane.join(", ")}` : "done"}`);
+lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook}): ${count("tests")} tests in ${results.size} files, ${count("failures")} failed; PostgreSQL up at ${postgresTook} (stopped in ${postgresStop}), ${lanes.length > 1 ? `lanes done at ${tookByLane.join(", ")}` : "done"}`);
 const total = count("skipped");
 if (total > 0 || records.length > 0) {
   lines.push(`skipped: ${total} test(s) in ${skipped.size} file(s)`);
