@@ -39,7 +39,7 @@ const typecheck = Bun.spawn([join(root, "node_modules/.bin/tsc"), "--noEmit", "-
 });
 const typecheckDone = Promise.all([new Response(typecheck.stdout).text(), new Response(typecheck.stderr).text(), typecheck.exited]).then(([out, err, code]) => ({ out: out + err, code, took: seconds(startedAt) }));
 
-const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300 });
+const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300, removeInBackground: true });
 const postgresTook = seconds(startedAt);
 const args = process.argv.slice(2);
 const files = selectedFiles(root, args);
