@@ -9,17 +9,23 @@
  *
  * Where PostgreSQL is installed, one server serves the whole run (test/support/postgres.ts): each
  * file creates its own databases on it instead of running initdb and starting a server itself.
+ *
+ * The files run in two `bun test` processes side by side (TOLLBOOTH_TEST_LANES sets how many), split
+ * by the time each took last run (scripts/test-lanes.ts); a flag among the arguments (`-t NAME`)
+ * sends them all to one `bun test` as they are. The binary is built once for all lanes
+ * (test/support/binary-build.ts, through the run's folder named in TOLLBOOTH_TEST_RUN_DIR).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RUN_DIR_VARIABLE } from "../test/support/binary-build.ts";
 import { RUN_POSTGRES_VARIABLE, startOwnPostgres, type TestPostgres } from "../test/support/postgres.ts";
 import { installHint, requirementProblem, type RequirementId, type SkipRecord } from "../test/support/requirements.ts";
+import { fileTimes, recordTimes, resultsByFile, selectedFiles, splitFiles, type FileResult } from "./test-lanes.ts";
 
 const root = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "tb-test-run-"));
 const skipLog = join(work, "skips.jsonl");
-const junit = join(work, "junit.xml");
 const cache = join(root, "node_modules/.cache/tollbooth");
 mkdirSync(cache, { recursive: true });
 
@@ -33,37 +39,73 @@ const typecheck = Bun.spawn([join(root, "node_modules/.bin/tsc"), "--noEmit", "-
 });
 const typecheckDone = Promise.all([new Response(typecheck.stdout).text(), new Response(typecheck.stderr).text(), typecheck.exited]).then(([out, err, code]) => ({ out: out + err, code, took: seconds(startedAt) }));
 
-const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300 });
-const tests = Bun.spawn([process.execPath, "test", "--timeout", "30000", "--reporter=junit", `--reporter-outfile=${junit}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: ["inherit", "inherit", "inherit"],
-  env: { ...process.env, TOLLBOOTH_TEST_SKIP_LOG: skipLog, ...(postgres ? { [RUN_POSTGRES_VARIABLE]: postgres.url } : {}) },
+const postgres: TestPostgres | undefined = requirementProblem("postgres") ? undefined : await startOwnPostgres({ maxConnections: 300, removeInBackground: true });
+const postgresTook = seconds(startedAt);
+const args = process.argv.slice(2);
+const files = selectedFiles(root, args);
+const timesCommitted = join(root, "scripts/test-times.json");
+const timesCached = join(cache, "test-times.json");
+const times = fileTimes(timesCommitted, timesCached);
+// No file list (a flag among the arguments, or nothing matched): one lane takes the arguments as they are.
+const laneCount = files && files.length > 0 ? Math.max(1, Number(process.env.TOLLBOOTH_TEST_LANES ?? 2) || 1) : 1;
+const lanes = files && files.length > 0 && laneCount > 1 ? splitFiles(files, times, laneCount).map((lane) => lane.map((f) => `./${f}`)) : [args];
+const env = { ...process.env, TOLLBOOTH_TEST_SKIP_LOG: skipLog, [RUN_DIR_VARIABLE]: work, ...(postgres ? { [RUN_POSTGRES_VARIABLE]: postgres.url } : {}) };
+const tookByLane: string[] = [];
+const running = lanes.map((laneArgs, i) => {
+  const report = join(work, `junit-${i + 1}.xml`);
+  const several = lanes.length > 1;
+  const lane = Bun.spawn([process.execPath, "test", "--timeout", "30000", "--reporter=junit", `--reporter-outfile=${report}`, ...laneArgs], {
+    cwd: root,
+    // Side by side, each lane's lines carry its number ("[1] "), so a failure is read in its own lane's order.
+    stdio: ["inherit", several ? "pipe" : "inherit", several ? "pipe" : "inherit"],
+    env: several && process.stdout.isTTY ? { ...env, FORCE_COLOR: "1" } : env,
+  });
+  const copied = several ? Promise.all([prefixLines(lane.stdout as ReadableStream<Uint8Array>, `[${i + 1}] `, process.stdout), prefixLines(lane.stderr as ReadableStream<Uint8Array>, `[${i + 1}] `, process.stderr)]) : Promise.resolve();
+  return { lane, report, done: Promise.all([lane.exited, copied]).then(([code]) => ((tookByLane[i] = seconds(startedAt)), code)) };
 });
+if (lanes.length > 1) console.log(`${files!.length} test files in ${lanes.length} lanes (${lanes.map((l) => l.length).join(" + ")} files; TOLLBOOTH_TEST_LANES=1 runs one)`);
+
+/** Copies `stream` to `out` a whole line at a time, each line after `prefix`. */
+async function prefixLines(stream: ReadableStream<Uint8Array>, prefix: string, out: NodeJS.WriteStream): Promise<void> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    pending += decoder.decode(read.value, { stream: true });
+    const end = pending.lastIndexOf("\n");
+    if (end < 0) continue;
+    out.write(pending.slice(0, end + 1).replace(/^(?=.)/gm, prefix));
+    pending = pending.slice(end + 1);
+  }
+  pending += decoder.decode();
+  if (pending) out.write(`${prefix}${pending}\n`);
+}
+
 // An interrupted run leaves no server behind.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    tests.kill(signal);
-    void postgres?.stop().finally(() => process.exit(130));
+    for (const { lane } of running) lane.kill(signal);
+    typecheck.kill(signal);
+    void Promise.all(running.map((r) => r.lane.exited))
+      .then(() => postgres?.stop())
+      .finally(() => {
+        rmSync(work, { recursive: true, force: true });
+        process.exit(130);
+      });
   });
 }
-const testsCode = await tests.exited;
+const codes = await Promise.all(running.map((r) => r.done));
+const testsCode = codes.find((code) => code !== 0) ?? 0;
+const stopping = performance.now();
 await postgres?.stop();
+const postgresStop = seconds(stopping);
 const testsTook = seconds(startedAt);
 const checked = await typecheckDone;
 
-/** Skipped tests per file, from the top-level <testsuite> of each file in bun's JUnit report. */
-function skippedByFile(xml: string): Map<string, number> {
-  const skipped = new Map<string, number>();
-  for (const [, attributes] of xml.matchAll(/<testsuite ([^>]*)>/g)) {
-    if (/\bline="/.test(attributes!)) continue;
-    const file = /\bfile="([^"]*)"/.exec(attributes!)?.[1];
-    const count = Number(/\bskipped="(\d+)"/.exec(attributes!)?.[1] ?? 0);
-    if (file && count > 0) skipped.set(file, count);
-  }
-  return skipped;
-}
-
-const skipped = existsSync(junit) ? skippedByFile(readFileSync(junit, "utf8")) : new Map<string, number>();
+const results = new Map<string, FileResult>();
+for (const { report } of running) if (existsSync(report)) for (const [file, result] of resultsByFile(readFileSync(report, "utf8"))) results.set(file, result);
+if (results.size > 0) recordTimes(timesCached, times, results);
+const skipped = new Map([...results].filter(([, r]) => r.skipped > 0).map(([file, r]) => [file, r.skipped]));
 const records: SkipRecord[] = existsSync(skipLog)
   ? readFileSync(skipLog, "utf8")
       .split("\n")
@@ -74,8 +116,9 @@ rmSync(work, { recursive: true, force: true });
 
 const lines: string[] = [""];
 lines.push(checked.code === 0 ? `type check: passed (${checked.took})` : `type check: FAILED (${checked.took})\n${checked.out.trim()}`);
-lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook})`);
-const total = [...skipped.values()].reduce((sum, n) => sum + n, 0);
+const count = (key: "tests" | "failures" | "skipped") => [...results.values()].reduce((sum, r) => sum + r[key], 0);
+lines.push(`tests: ${testsCode === 0 ? "passed" : "FAILED"} (${testsTook}): ${count("tests")} tests in ${results.size} files, ${count("failures")} failed; PostgreSQL up at ${postgresTook} (stopped in ${postgresStop}), ${lanes.length > 1 ? `lanes done at ${tookByLane.join(", ")}` : "done"}`);
+const total = count("skipped");
 if (total > 0 || records.length > 0) {
   lines.push(`skipped: ${total} test(s) in ${skipped.size} file(s)`);
   const byRequirement = Map.groupBy(records, (r) => r.requirement);

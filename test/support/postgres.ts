@@ -11,7 +11,7 @@
  * TOLLBOOTH_TEST_POSTGRES_URL: a test file then gets that server (each file's databases named apart)
  * instead of paying initdb and a start of its own.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,8 +42,14 @@ export async function startPostgres(): Promise<TestPostgres> {
   return runServer ? onServer(runServer, async () => {}) : startOwnPostgres();
 }
 
-/** `maxConnections`: the run's server holds every file's pools one after another, and those a file leaves open. */
-export async function startOwnPostgres(options: { maxConnections?: number } = {}): Promise<TestPostgres> {
+/**
+ * `maxConnections`: the run's server holds every file's pools one after another, and those a file leaves open.
+ * `removeInBackground`: once the server has stopped, its folder is removed by a detached `rm -rf` that
+ * outlives this process. The run's server ends with every file's databases in it (857 MB and 7.7 s of
+ * removal for 18 files of test/store-contract; 43 s after a whole run on a loaded machine), which
+ * nobody needs to wait for.
+ */
+export async function startOwnPostgres(options: { maxConnections?: number; removeInBackground?: boolean } = {}): Promise<TestPostgres> {
   const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), "tb-pg-"));
   if (asRoot) {
@@ -70,7 +76,8 @@ export async function startOwnPostgres(options: { maxConnections?: number } = {}
     try {
       run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (options.removeInBackground) spawn("rm", ["-rf", dir], { detached: true, stdio: "ignore" }).unref();
+      else rmSync(dir, { recursive: true, force: true });
     }
   });
 }

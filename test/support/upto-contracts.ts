@@ -1,12 +1,13 @@
 /**
  * Puts Permit2 and x402's x402UptoPermit2Proxy on a test anvil at the addresses the official
  * `@x402/evm` client signs for (test/fixtures/contracts/README.md says where the sources come from).
- * Compiled with solc-js once per source set; the artifact is cached under the temp dir.
+ * Compiled with solc-js (47 s on a loaded 2-core machine) only when the committed output
+ * (test/fixtures/contracts/compiled.json) was compiled from other input: then once per machine,
+ * cached under node_modules/.cache/tollbooth, keyed by the hash of the input and compiler version.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createWalletClient, domainSeparator, encodeDeployData, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -46,16 +47,16 @@ function readSource(path: string): string {
   return path.includes("/permit2/") ? text.replace(/^pragma solidity 0\.8\.17;/m, "pragma solidity ^0.8.17;") : text;
 }
 
-export function compileUptoContracts(): Artifacts & { compiler: string } {
-  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string; version(): string };
+/** What solc-js is given: the sources as read (with the two in-memory deviations) and the settings. */
+function compilerInput(): string {
   const sources: Record<string, { content: string }> = {};
-  for (const file of sourceFiles(root)) {
+  for (const file of sourceFiles(root).sort()) {
     const content = readSource(file);
     const key = sourceKey(file);
     // Permit2's and x402's imports are relative to their own files, which keeps keys relative too.
     sources[key] = { content: key.startsWith("solmate/") ? content.replace('"./ERC20.sol"', '"solmate/src/tokens/ERC20.sol"') : content };
   }
-  const input = {
+  return JSON.stringify({
     language: "Solidity",
     sources,
     settings: {
@@ -66,8 +67,12 @@ export function compileUptoContracts(): Artifacts & { compiler: string } {
       metadata: { bytecodeHash: "none" },
       outputSelection: { "permit2/src/Permit2.sol": { Permit2: ["abi", "evm.bytecode.object"] }, "x402/x402UptoPermit2Proxy.sol": { x402UptoPermit2Proxy: ["abi", "evm.bytecode.object"] } },
     },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
+  });
+}
+
+export function compileUptoContracts(input = compilerInput()): Artifacts & { compiler: string } {
+  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string; version(): string };
+  const output = JSON.parse(solc.compile(input)) as {
     errors?: { severity: string; formattedMessage: string }[];
     contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
   };
@@ -81,18 +86,44 @@ export function compileUptoContracts(): Artifacts & { compiler: string } {
   return { permit2: pick("permit2/src/Permit2.sol", "Permit2"), uptoProxy: pick("x402/x402UptoPermit2Proxy.sol", "x402UptoPermit2Proxy"), compiler: solc.version() };
 }
 
-/** The compiled contracts, from the temp-dir cache when the sources and compiler are unchanged. */
-export function uptoArtifacts(): Artifacts {
+/** The committed output for the input it was compiled from (`bun test/support/upto-contracts.ts` writes it). */
+const committed = join(root, "compiled.json");
+
+/** The compiler's input and version, hashed: the same key means the same bytes out. */
+function inputKey(input: string): string {
   const solcVersion = (createRequire(import.meta.url)("solc/package.json") as { version: string }).version;
-  const hash = createHash("sha256").update(solcVersion);
-  for (const file of sourceFiles(root).sort()) hash.update(file.slice(root.length)).update(readFileSync(file));
-  const dir = join(tmpdir(), "tollbooth-upto-contracts");
-  const cached = join(dir, `${hash.digest("hex").slice(0, 16)}.json`);
+  return createHash("sha256").update(solcVersion).update("\0").update(input).digest("hex");
+}
+
+/**
+ * The compiled contracts: the committed output when it was compiled from this very input (sources,
+ * settings, solc version), else the cache's, else solc-js now (then cached). A fresh clone compiles
+ * nothing; a change to any source, setting or the compiler compiles once per machine.
+ */
+export function uptoArtifacts(): Artifacts {
+  const input = compilerInput();
+  const key = inputKey(input);
+  if (existsSync(committed)) {
+    const kept = JSON.parse(readFileSync(committed, "utf8")) as Artifacts & { key: string };
+    if (kept.key === key) return { permit2: kept.permit2, uptoProxy: kept.uptoProxy };
+  }
+  const dir = join(import.meta.dir, "../../node_modules/.cache/tollbooth/upto-contracts");
+  const cached = join(dir, `${key.slice(0, 16)}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as Artifacts;
-  const artifacts = compileUptoContracts();
+  const artifacts = compileUptoContracts(input);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(cached, JSON.stringify(artifacts));
+  // Written whole, then renamed: a test process beside this one never reads half a file.
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(artifacts));
+  renameSync(partial, cached);
   return artifacts;
+}
+
+if (import.meta.main) {
+  const input = compilerInput();
+  const { permit2, uptoProxy, compiler } = compileUptoContracts(input);
+  writeFileSync(committed, `${JSON.stringify({ key: inputKey(input), compiler, permit2, uptoProxy })}\n`);
+  console.log(`wrote ${committed} (${compiler})`);
 }
 
 /** Deploys at a scratch address (so constructors run), then moves the code to the canonical address. */
