@@ -1,7 +1,7 @@
 /**
  * @module crawl/crawl-politeness — how gently this instance crawls one host: at most `perHost`
- * fetches in flight (web/host-slots.ts), a pause between fetches (the operator's delay, or
- * robots.txt's Crawl-delay when longer), and the wait before a 429/503 page is tried again
+ * fetches in flight (web/host-slots.ts), a pause between fetches, counted from each fetch's start
+ * and again from its end (the operator's delay, or robots.txt's Crawl-delay when longer), and the wait before a 429/503 page is tried again
  * (its Retry-After, else an exponential backoff).
  */
 import { type HostSlots, createHostSlots } from "../web/host-slots.ts";
@@ -28,8 +28,14 @@ export function createPoliteness(perHost: number, now: () => number = Date.now):
           if (wait <= 0) break;
           await sleep(wait, signal);
         }
-        if (delayMs > 0) nextAt.set(host, now() + delayMs);
-        return free;
+        if (delayMs <= 0) return free;
+        nextAt.set(host, now() + delayMs);
+        // The pause runs again from the fetch's end: a fetch slowed on its way out (the guard, a
+        // slow answer) must not bring the next one closer than the delay to it at the site.
+        return () => {
+          nextAt.set(host, Math.max(nextAt.get(host) ?? 0, now() + delayMs));
+          free();
+        };
       } catch (error) {
         free();
         throw error;

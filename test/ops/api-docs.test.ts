@@ -72,7 +72,9 @@ describe("/docs", () => {
     // Open POST /v1/web/read, try it with its example body, execute.
     const block = await page.waitForSelector('.opblock-post [data-path="/v1/web/read"]');
     await block!.click();
-    await page.waitForSelector(".opblock.is-open");
+    // Swagger UI opens the block first and fills its body in a later render: wait for the body's
+    // extensions (a timeout here fails the test as the assertion below would).
+    await page.waitForFunction(() => (document.querySelector(".opblock.is-open")?.textContent ?? "").includes("x-payment-info"), { timeout: 15_000 });
     expect(await page.$eval(".opblock.is-open", (n) => n.textContent ?? "")).toContain("x-payment-info");
     const tryIt = await page.$(".opblock.is-open .try-out__btn");
     if (tryIt && (await tryIt.evaluate((b) => b.textContent ?? "")).includes("Try it out")) await tryIt.click();
