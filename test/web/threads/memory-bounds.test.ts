@@ -61,6 +61,50 @@ describe("memory pressure", () => {
   });
 });
 
+describe("a valve whose collections give nothing back", () => {
+  it("waits twice as long after each, and keeps its pace while they free memory", async () => {
+    const windowMs = 600;
+    const run = async (freeing: boolean) => {
+      let rss = 300;
+      let collected = 0;
+      // A collection that frees drops the resident size below the limit; the next check finds it up again.
+      const valve = startMemoryValve({ limitBytes: 200, everyMs: 5, gapMs: 20, regrowBytes: 50, rss: () => rss, collect: () => (collected++, freeing && (rss = 100)) });
+      const lift = setInterval(() => (rss = 300), 5);
+      try {
+        await Bun.sleep(windowMs);
+      } finally {
+        valve.stop();
+        clearInterval(lift);
+      }
+      return collected;
+    };
+    const futile = await run(false);
+    const freeing = await run(true);
+    // Gaps of 20, 40, 80, 160, 320 ms: at most 6 in the window, where freeing collections run every 20-25 ms.
+    expect(futile).toBeGreaterThanOrEqual(2);
+    expect(futile).toBeLessThanOrEqual(6);
+    expect(freeing).toBeGreaterThan(futile * 2);
+  });
+
+  it("collects at the base gap again once the resident size grows by the regrowth", async () => {
+    let rss = 300;
+    let collected = 0;
+    const valve = startMemoryValve({ limitBytes: 200, everyMs: 5, gapMs: 20, maxGapMs: 10_000, regrowBytes: 50, rss: () => rss, collect: () => collected++ });
+    try {
+      // Five futile collections: the next waits 640 ms.
+      for (let waited = 0; collected < 5 && waited < 5000; waited += 5) await Bun.sleep(5);
+      const before = collected;
+      await Bun.sleep(100);
+      expect(collected).toBe(before);
+      rss = 400;
+      for (let waited = 0; collected === before && waited < 1000; waited += 5) await Bun.sleep(5);
+      expect(collected).toBe(before + 1);
+    } finally {
+      valve.stop();
+    }
+  });
+});
+
 describe("the process's valve", () => {
   it("is one for every service of the process, stopped when the last one lets go", async () => {
     const { holdMemoryValve } = await import("../../../src/memory-valve.ts");
