@@ -17,14 +17,14 @@ afterEach(async () => {
 
 describe("large pages", () => {
   it("wait for the first thread instead of growing a second one", async () => {
-    pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+    pool = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 0 });
     const results = await Promise.all([0, 1, 2].map(() => pool!.extract({ html: largePage, url: "https://example.com/", markdown: false })));
     expect(results.every((r) => r.text.length > LARGE_PAGE_CHARS / 2)).toBe(true);
     expect(pool.started()).toBe(1);
   });
 
   it("leave small pages free to take another thread", async () => {
-    pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+    pool = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 0 });
     await Promise.all([
       pool.extract({ html: largePage, url: "https://example.com/", markdown: false }),
       pool.extract({ html: smallPage, url: "https://example.com/", markdown: false }),
