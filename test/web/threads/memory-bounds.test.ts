@@ -105,6 +105,28 @@ describe("a valve whose collections give nothing back", () => {
   });
 });
 
+describe("a valve that collects when the process goes quiet", () => {
+  it("collects once after work and a quiet spell, never while busy nor twice for one load", async () => {
+    let cpu = 0;
+    let collected = 0;
+    // Far below its limit: only the quiet rule can collect.
+    const valve = startMemoryValve({ limitBytes: Number.MAX_SAFE_INTEGER, everyMs: 5, idleAfterMs: 60, cpuMs: () => cpu, collect: () => collected++ });
+    const busy = setInterval(() => (cpu += 10), 5);
+    try {
+      await Bun.sleep(300);
+      expect(collected).toBe(0);
+      clearInterval(busy);
+      for (let waited = 0; collected === 0 && waited < 5000; waited += 5) await Bun.sleep(5);
+      expect(collected).toBe(1);
+      await Bun.sleep(300);
+      expect(collected).toBe(1);
+    } finally {
+      clearInterval(busy);
+      valve.stop();
+    }
+  });
+});
+
 describe("the process's valve", () => {
   it("is one for every service of the process, stopped when the last one lets go", async () => {
     const { holdMemoryValve } = await import("../../../src/memory-valve.ts");
