@@ -73,7 +73,8 @@ export const configFields = {
     minimum: 0,
     maximum: 1_000_000,
     default: 200,
-    description: "Resident memory (MiB) above which the server runs a full garbage collection on its own thread (checked every 250 ms, at most twice a second); 0: off.",
+    description:
+      "Resident memory (MiB) above which the server runs a full garbage collection on its own thread (checked every 250 ms, at most twice a second; after one that gives little back, half as often each time until the memory grows again); 0: off.",
   }),
   ...renderConfigFields,
   ...searchConfigFields,

@@ -2,14 +2,18 @@
  * Size of dist/tollbooth and its time to first response (spawn → first 200 from /health),
  * next to `bun src/main.ts` (the reference) in the same run. Median of N starts each.
  * Usage: bun scripts/bench/binary.ts [N]   (run `npm run build` first)
+ *        bun scripts/bench/binary.ts --options   what each of Bun's build options makes of the size: the bundle
+ *        (JS chunks and embedded files) under each, and the executable compiled with bytecode beside dist/tollbooth.
  */
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProcess } from "../../test/support/spawn-binary.ts";
+import { bundleOptions } from "../build.ts";
+import { generateSdkDeclarations } from "../sdk-declarations.ts";
 
 const root = join(import.meta.dir, "../..");
-const runs = Number(process.argv[2] ?? 5);
+const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function measure(cmd: string[]): Promise<number[]> {
@@ -25,7 +29,38 @@ async function measure(cmd: string[]): Promise<number[]> {
 
 const binary = join(root, "dist/tollbooth");
 const size = statSync(binary).size;
+// The Bun runtime every compiled executable carries whole (this Bun, the one scripts/build.ts compiles with):
+// what is left is ours (bundled JS, the mupdf WASM, Swagger UI's files).
+const runtime = statSync(process.execPath).size;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+console.log(`binary size: ${mib(size)} (${(size / 1e6).toFixed(1)} MB); the Bun runtime alone (${process.execPath}) ${mib(runtime)}, ours ${mib(size - runtime)}`);
+
+if (process.argv.includes("--options")) {
+  const base = bundleOptions(await generateSdkDeclarations());
+  const variants: [string, Record<string, unknown>][] = [
+    ["as built (minify, splitting, no source map)", {}],
+    ["minify off", { minify: false }],
+    ["minify whitespace and syntax, identifiers kept", { minify: { whitespace: true, syntax: true, identifiers: false } }],
+    ["source map linked", { sourcemap: "linked" }],
+    ["splitting off", { splitting: false }],
+  ];
+  for (const [name, change] of variants) {
+    const outdir = mkdtempSync(join(tmpdir(), "tb-size-"));
+    const result = await Bun.build({ ...base, ...change, outdir } as Parameters<typeof Bun.build>[0]);
+    const total = (keep: (path: string) => boolean) => mib(result.outputs.filter((o) => keep(o.path)).reduce((sum, o) => sum + o.size, 0));
+    console.log(`  ${name.padEnd(48)} bundle ${total(() => true)}: JS ${total((p) => p.endsWith(".js") && !p.includes("swagger-ui"))}, maps ${total((p) => p.endsWith(".map"))}, files ${total((p) => !p.endsWith(".map") && (!p.endsWith(".js") || p.includes("swagger-ui")))}`);
+    rmSync(outdir, { recursive: true, force: true });
+  }
+  // Bytecode exists only for compiled ESM: compile once more with it.
+  const outdir = mkdtempSync(join(tmpdir(), "tb-size-"));
+  const outfile = join(outdir, "tollbooth");
+  // Bytecode defaults the format to CommonJS, where Bun does not split: the binary's ESM is asked for.
+  const compiled = await Bun.build({ ...base, bytecode: true, format: "esm", compile: { outfile } } as Parameters<typeof Bun.build>[0]).catch((error: Error) => ({ success: false, logs: [error.message] }));
+  console.log(compiled.success ? `  bytecode on (compiled): ${mib(statSync(outfile).size)} against ${mib(size)} as built` : `  bytecode on: the build failed (${compiled.logs.map(String).join("; ").slice(0, 200)})`);
+  rmSync(outdir, { recursive: true, force: true });
+  process.exit(0);
+}
+
 const bin = await measure([binary]);
 const dev = await measure([process.execPath, join(root, "src/main.ts")]);
-console.log(`binary size: ${(size / 1024 / 1024).toFixed(1)} MiB`);
 console.log(`time to first response (median of ${runs}): dist/tollbooth ${median(bin).toFixed(0)} ms | bun src/main.ts ${median(dev).toFixed(0)} ms`);

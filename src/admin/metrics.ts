@@ -234,7 +234,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const threads = sources.extractThreads;
   new Gauge({
     name: "tollbooth_extraction_threads",
-    help: "Extraction threads: the pool's size and those started so far.",
+    help: "Extraction threads: the pool's size and those running now (one beyond the first ends after 3 s idle).",
     labelNames: ["state"],
     registers,
     collect() {

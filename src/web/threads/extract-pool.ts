@@ -32,6 +32,8 @@ export interface ExtractPoolOptions {
    * DEFAULT_START_AFTER_WAIT_MS).
    */
   startAfterWaitMs?: number;
+  /** Milliseconds a thread beyond the first stays idle before it ends (0: never; see DEFAULT_RETIRE_IDLE_AFTER_MS). */
+  retireIdleAfterMs?: number;
 }
 
 /**
@@ -40,6 +42,14 @@ export interface ExtractPoolOptions {
  * thread; on the render bench a second one added 25-30 MiB to the service's peak RSS.
  */
 export const DEFAULT_START_AFTER_WAIT_MS = 100;
+
+/**
+ * A thread beyond the first that has had no page for 3 s ends, and the next backlog starts it again
+ * (~0.1 s of a core to start): a server whose load has passed gives back that thread's runtime and heap.
+ * Soak with the binary, 30 s of mixed reads, RSS 5 s after: 138 MiB with two threads left idle, 115 MiB
+ * with one thread (scripts/bench/soak.ts measures the same point).
+ */
+export const DEFAULT_RETIRE_IDLE_AFTER_MS = 3_000;
 
 /**
  * HTML from which a page is extracted on the first thread only (ThreadPoolOptions.isLarge): a
@@ -68,7 +78,7 @@ export const DEFAULT_COLLECT_BUDGET = 500_000;
 export interface ExtractPool {
   readonly size: number;
   extract: HtmlExtractor;
-  /** Threads started so far (the first on first use, another when pages wait; see startAfterWaitMs). */
+  /** Threads running now (the first from first use, another when pages wait, see startAfterWaitMs; one beyond the first ends when it idles, see retireIdleAfterMs). */
   started(): number;
   /** Terminates every thread; pending and later extractions reject. */
   close(): Promise<void>;
@@ -86,6 +96,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     entry: "extract-worker.ts",
     size: options.size,
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
+    retireIdleAfterMs: options.retireIdleAfterMs ?? DEFAULT_RETIRE_IDLE_AFTER_MS,
     label: "extraction",
     isLarge: (input) => input.html.length >= LARGE_PAGE_CHARS,
     message(input, id) {

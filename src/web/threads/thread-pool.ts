@@ -31,6 +31,11 @@ export interface ThreadPoolOptions<I> {
    * items need; small items take the other threads first. Without it every thread in turn grows.
    */
   isLarge?(input: I): boolean;
+  /**
+   * Milliseconds a thread beyond the first may stay idle before it ends (0 or absent: never); the
+   * next backlog starts it again. Each costs ~23 MiB of RSS idle (scripts/bench/soak.ts).
+   */
+  retireIdleAfterMs?: number;
   /** Names the work in errors ("extraction", "PDF extraction"). */
   label: string;
   /** The message that hands `input` to a thread, numbered `id`. */
@@ -59,6 +64,8 @@ interface Thread<I, R> {
   worker: RuntimeWorker;
   /** The one item this thread is working on, with its message id. */
   busy: (Item<I, R> & { id: number }) | undefined;
+  /** Pending while the thread idles and may end for it (retireIdleAfterMs). */
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -93,9 +100,13 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
     return new Error(`${options.label} failed: ${reply.message}`);
   }
 
+  const retireIdleAfterMs = Math.max(0, options.retireIdleAfterMs ?? 0);
+
   function retire(thread: Thread<I, R>, reason: string): void {
+    clearTimeout(thread.idleTimer);
     const index = threads.indexOf(thread);
-    if (index >= 0) threads.splice(index, 1);
+    if (index < 0) return;
+    threads.splice(index, 1);
     const item = thread.busy;
     thread.busy = undefined;
     item?.reject(new Error(`${options.label} thread stopped: ${reason}`));
@@ -115,12 +126,24 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
       if (reply.ok) item.resolve(reply.result);
       else item.reject(toError(reply));
       pump();
+      if (!thread.busy) armIdleTimer(thread);
     };
     worker.onerror = (event: ErrorEvent) => retire(thread, event.message || "worker error");
     worker.addEventListener("close", () => retire(thread, "worker exited"));
     unrefWorker(worker);
     threads.push(thread);
     return thread;
+  }
+
+  /** A thread beyond the first that stays idle `retireIdleAfterMs` ends. */
+  function armIdleTimer(thread: Thread<I, R>): void {
+    if (retireIdleAfterMs === 0 || closed) return;
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => {
+      thread.idleTimer = undefined;
+      if (!thread.busy && threads.indexOf(thread) > 0) retire(thread, "idle");
+    }, retireIdleAfterMs);
+    (thread.idleTimer as { unref?(): void }).unref?.();
   }
 
   /** Another thread (up to `size`) for work that waits: at once, or once the oldest item has waited `startAfterWaitMs`. */
@@ -168,6 +191,7 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
       if (!free) return;
       const item = queue.splice(index, 1)[0] as Item<I, R>;
       const id = nextId++;
+      clearTimeout(free.idleTimer);
       free.busy = { ...item, id };
       refWorker(free.worker);
       free.worker.postMessage(options.message(item.input, id));

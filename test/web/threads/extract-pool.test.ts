@@ -11,7 +11,7 @@ import { gunzipSync } from "node:zlib";
 import { ApiError } from "../../../src/errors.ts";
 import { buildReadResult, type ReadInput } from "../../../src/web/engine.ts";
 import { type ExtractHtmlInput, extractHtmlSync } from "../../../src/web/extract/extract.ts";
-import { createExtractPool } from "../../../src/web/threads/extract-pool.ts";
+import { createExtractPool, type ExtractPool } from "../../../src/web/threads/extract-pool.ts";
 import { FIXTURES } from "../../support/page-server.ts";
 
 const DEV_SET = "/work/shared/bench/extraction/data/html";
@@ -30,8 +30,9 @@ function loadPages(): { name: string; html: string }[] {
 
 const pages = loadPages();
 // Both threads from the first page that waits: extraction is fast enough that 48 pages can pass on one
-// thread before a wait reaches the default 100 ms (the start rule has its own tests below).
-const pool = createExtractPool({ size: 2, startAfterWaitMs: 0 });
+// thread before a wait reaches the default 100 ms (the start rule has its own tests below). No thread ends
+// for idling, so the count of started threads is the start rule's alone (the retirement has its own test).
+const pool = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 0 });
 
 afterAll(async () => {
   await pool.close();
@@ -110,7 +111,7 @@ describe("extraction pool threads", () => {
   const pageAt = (i: number): ExtractHtmlInput => ({ html: small, url: `https://example.com/t${i}`, markdown: false });
 
   it("keeps to one thread while pages only briefly wait for it", async () => {
-    const patient = createExtractPool({ size: 2, startAfterWaitMs: 5_000 });
+    const patient = createExtractPool({ size: 2, startAfterWaitMs: 5_000, retireIdleAfterMs: 0 });
     try {
       await Promise.all(Array.from({ length: 6 }, (_, i) => patient.extract(pageAt(i))));
       expect(patient.started()).toBe(1);
@@ -120,8 +121,8 @@ describe("extraction pool threads", () => {
   });
 
   it("starts the second thread when a page waits: at once with no wait set, else once the wait lasts", async () => {
-    const eager = createExtractPool({ size: 2, startAfterWaitMs: 0 });
-    const waiting = createExtractPool({ size: 2, startAfterWaitMs: 50 });
+    const eager = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 0 });
+    const waiting = createExtractPool({ size: 2, startAfterWaitMs: 50, retireIdleAfterMs: 0 });
     try {
       await Promise.all(Array.from({ length: 6 }, (_, i) => eager.extract(pageAt(i))));
       expect(eager.started()).toBe(2);
@@ -133,4 +134,22 @@ describe("extraction pool threads", () => {
       await Promise.all([eager.close(), waiting.close()]);
     }
   });
+
+  it("ends a thread beyond the first once it idles, keeps the first, and starts it again for the next backlog", async () => {
+    const retiring = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 1_000 });
+    const keeping = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 0 });
+    const batch = (pool: ExtractPool) => Promise.all(Array.from({ length: 6 }, (_, i) => pool.extract(pageAt(i))));
+    try {
+      await Promise.all([batch(retiring), batch(keeping)]);
+      expect([retiring.started(), keeping.started()]).toEqual([2, 2]);
+      for (let waited = 0; retiring.started() > 1 && waited < 10_000; waited += 20) await Bun.sleep(20);
+      expect([retiring.started(), keeping.started()]).toEqual([1, 2]);
+      const again = await batch(retiring);
+      again.forEach((result, i) => expect(json(result)).toBe(json(extractHtmlSync(pageAt(i)))));
+      expect(retiring.started()).toBe(2);
+    } finally {
+      await Promise.all([retiring.close(), keeping.close()]);
+    }
+  }, 30_000);
+
 });
