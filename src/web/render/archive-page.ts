@@ -34,7 +34,7 @@ export async function archiveInContext(
     }
     let screenshot: CapturedArchive["screenshot"];
     if (spec.screenshot) {
-      const cdp = await page.createCDPSession();
+      const cdp = context.guard.session;
       const { width, height } = ARCHIVE_VIEWPORT;
       const shot = await step(cdp.send("Page.captureScreenshot", { format: "png", fromSurface: true, clip: { x: 0, y: 0, width, height, scale: 1 }, captureBeyondViewport: false }));
       const image = new Uint8Array(Buffer.from(shot.data, "base64"));

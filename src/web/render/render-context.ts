@@ -14,7 +14,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from "puppeteer-core";
 import { outcomeWithin } from "./outcome-within.ts";
-import { type ContextLane, prepareRenderPage, type RenderTab } from "./render-page.ts";
+import { type ContextLane, prepareRenderPage, type RenderTab, resetRenderTab } from "./render-page.ts";
 
 export type { RenderTab };
 
@@ -25,6 +25,8 @@ export interface RenderContext {
   tab: RenderTab;
   /** Callers served so far. */
   uses: number;
+  /** Callers that got the previous caller's tab after its reset (render-page.ts resetRenderTab) instead of a new tab. */
+  tabsReused: number;
   /**
    * After a caller: closes its tab, clears what the context keeps, and opens the next caller's tab.
    * False when the context must not serve another caller (the reset failed, was late, or could not be complete).
@@ -99,12 +101,15 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
 
   async function clearAndReopen(used: RenderTab): Promise<boolean> {
     const origins = used.guard.documentOrigins();
-    await used.page.close();
+    // The caller's tab is reused when its reset (render-page.ts resetRenderTab) is complete, else closed and a new
+    // one opened. Either way the caller's document is gone (its unload handlers run) before the context is cleared.
+    const reused = await resetRenderTab(used).catch(() => false);
+    if (!reused) await used.page.close();
     // The lane's connections (tunnels Chromium would reuse) go with the caller.
     lane.drop();
-    // The next caller's tab opens while the context is cleared (it stays blank until its caller navigates it,
-    // which comes only after the reset is complete): the reset takes the longer of the two, not their sum.
-    const next = openTab();
+    // A new tab opens while the context is cleared (it stays blank until its caller navigates it, which comes
+    // only after the reset is complete): the reset takes the longer of the two, not their sum.
+    const next = reused ? Promise.resolve(used) : openTab();
     next.catch(() => undefined);
     const clear = async () => {
       await Promise.all([
@@ -118,6 +123,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     const [tab, cleared] = await Promise.all([next, clear()]);
     // A context whose cookie jar is not empty is closed with the tab.
     if (!cleared) return false;
+    if (reused) context_.tabsReused++;
     context_.tab = tab;
     return true;
   }
@@ -127,6 +133,7 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     lane,
     tab,
     uses: 0,
+    tabsReused: 0,
     async reset() {
       const used = context_.tab;
       lane.end();

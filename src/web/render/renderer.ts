@@ -68,6 +68,8 @@ export interface RendererStats {
   spareContexts: number;
   /** Contexts opened since start (a context serves several callers in turn). */
   contextsOpened: number;
+  /** Callers that got the previous caller's tab, reset, instead of a new tab (render-page.ts resetRenderTab). */
+  tabsReused: number;
   active: number;
   queued: number;
   launches: number;
@@ -153,6 +155,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   let launches = 0;
   let renders = 0;
   let contextsOpened = 0;
+  let tabsReused = 0;
   let closed = false;
   let warming: Promise<void> | undefined;
 
@@ -323,7 +326,10 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     const context = await opened?.catch(() => undefined);
     if (!context) return;
     const usable = () => !closed && !generation.dead && !generation.retired;
-    if (answered && usable() && (await context.reset()) && usable()) {
+    const reusedBefore = context.tabsReused;
+    const reset = answered && usable() && (await context.reset());
+    tabsReused += context.tabsReused - reusedBefore;
+    if (reset && usable()) {
       generation.spares.push(Promise.resolve(context));
       return;
     }
@@ -378,6 +384,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
         openContexts: browser && browser.browser.connected ? Math.max(0, browser.browser.browserContexts().length - 1) : 0,
         spareContexts: current?.spares.length ?? 0,
         contextsOpened,
+        tabsReused,
         active: slots.active(),
         queued: slots.queued(),
         launches,

@@ -49,7 +49,8 @@ export async function captureInContext(
   if (spec.waitFor) await step(waitFor(page, spec.waitFor, limits.maxWaitMs, signal));
   if (spec.hide?.length) await step(hideElements(page, spec.hide));
   const region = await step(regionOf(page, spec, limits.maxImageHeight));
-  const cdp = await page.createCDPSession();
+  // The tab's own session: a reused tab collects no sessions.
+  const cdp = context.guard.session;
   const shot = await step(
     cdp.send("Page.captureScreenshot", {
       format: spec.format,
