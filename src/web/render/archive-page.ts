@@ -1,5 +1,5 @@
 /**
- * @module web/render/archive-page — one archive capture in one fresh tab of a cleared context (render-context.ts): every request
+ * @module web/render/archive-page — one archive capture in a fresh or reset tab of a cleared context (render-context.ts): every request
  * the page makes recorded as it loads (archive-recorder.ts) under the same request guard as a render,
  * images and fonts let through as for a screenshot, then an optional PNG of the viewport. The page's
  * own document must be kept, or the capture fails with 422 ARCHIVE_TOO_LARGE.

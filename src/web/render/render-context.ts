@@ -2,11 +2,12 @@
  * @module web/render/render-context — a render context kept warm between callers. One incognito context
  * (downloads denied, its own proxy lane) holds one renderer process, kept alive by a blank keeper tab;
  * (which loads a small document of our own first when the context is opened ahead of demand);
- * each caller gets a new tab in it (Chromium started with --renderer-process-limit=1 places the tab in
- * that process: ~100 ms instead of the ~700 ms a context and its first tab cost under load). A new tab
- * is a new window, history, window.name and sessionStorage; what the context keeps between tabs
+ * each caller gets the previous caller's tab, reset (render-page.ts resetRenderTab: session storage, history,
+ * window.name, viewport), or when that reset is not complete a new tab (Chromium started with
+ * --renderer-process-limit=1 places the tab in that process: ~100 ms instead of the ~700 ms a context and its
+ * first tab cost under load; a new tab is a new window, history, window.name and sessionStorage). What the context keeps
  * (cookies, local storage, IndexedDB, Cache Storage, the HTTP cache, the lane's connections) is cleared
- * after each caller's tab is closed, and the cookie jar is checked empty. A context is reused only when
+ * after each caller's document is gone, and the cookie jar is checked empty. A context is reused only when
  * that reset is known to be complete: a tab that loaded a document from an origin its main frame never
  * showed (storage partitioned under a foreign top-level site, which the browser cannot clear per key),
  * a reset that fails or does not finish in time, or a context that served its share of callers is closed

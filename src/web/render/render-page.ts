@@ -1,5 +1,5 @@
 /**
- * @module web/render/render-page — one render in a fresh tab of a render context (render-context.ts): configure the page
+ * @module web/render/render-page — one render in a fresh or reset tab of a render context (render-context.ts): configure the page
  * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */
@@ -14,7 +14,7 @@ import { DEFAULT_VIEWPORT } from "./browser-launch.ts";
  * Request types text extraction never needs, failed before they are sent (CDP resource types).
  * Stylesheets and scripts stay: pages' scripts may wait on them to build content.
  */
-/** One caller's tab in a render context (render-context.ts): used by exactly one render or screenshot, then closed. */
+/** One caller's tab in a render context (render-context.ts): used by one render or screenshot at a time, then reset for the next caller (resetRenderTab) or closed. */
 export interface RenderTab {
   page: Page;
   lane: ContextLane;

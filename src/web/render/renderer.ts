@@ -1,6 +1,6 @@
 /**
  * @module web/render/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
- * a bounded pool of pages (incognito contexts kept warm between callers, a fresh tab and a cleared
+ * a bounded pool of pages (incognito contexts kept warm between callers, a fresh or reset tab and a cleared
  * context for each: render-context.ts), a total deadline per render, and a browser restarted after a
  * crash or after N renders. Nothing outlives `close()`.
  */
@@ -38,7 +38,7 @@ export interface RendererOptions {
   restartAfterRenders?: number;
   /** Contexts kept ready (a tab open) ahead of demand (default 1; 0 opens each on the caller's clock). */
   spareContexts?: number;
-  /** Callers one context serves (each in a fresh tab, the context cleared between them) before it is closed (default 50). */
+  /** Callers one context serves (each in a fresh or reset tab, the context cleared between them) before it is closed (default 50). */
   contextUses?: number;
   maxHtmlChars?: number;
   /** Screenshots: image height cap (px), image byte cap, longest wait_for selector wait. */
@@ -131,7 +131,7 @@ const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
 /** Stated in docs/screenshot.md. */
 export const SCREENSHOT_LIMITS: ScreenshotLimits = { maxImageHeight: 16_384, maxImageBytes: 5 * 1024 * 1024, maxWaitMs: 10_000 };
 
-/** What one render or screenshot does with its fresh tab, under the renderer's deadline. */
+/** What one render or screenshot does with its fresh or reset tab, under the renderer's deadline. */
 type ContextWork<T> = (context: RenderTab, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
 
 export function createRenderer(options: RendererOptions): BrowserRenderer {
@@ -346,7 +346,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  /** Waits for a page of the pool, then runs `work` in a fresh tab of a ready context. */
+  /** Waits for a page of the pool, then runs `work` in a fresh or reset tab of a ready context. */
   async function inPool<T>(signal: AbortSignal, work: ContextWork<T>): Promise<T> {
     if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
     if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });

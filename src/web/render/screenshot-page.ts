@@ -1,5 +1,5 @@
 /**
- * @module web/render/screenshot-page — one screenshot in a fresh tab of a render context: the viewport set
+ * @module web/render/screenshot-page — one screenshot in a fresh or reset tab of a render context: the viewport set
  * before the page loads (images and fonts let through the same request guard), the page loaded and
  * settled as a render is, an optional wait and hidden elements, then one capture of the viewport, the
  * full page (cut at a height cap) or one element. The image's byte size is capped.

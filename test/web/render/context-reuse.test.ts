@@ -1,5 +1,5 @@
 /**
- * Render contexts kept warm between callers (render-context.ts): a second caller in the same context sees
+ * Render contexts kept warm between callers (render-context.ts): a second caller in the same context (the same tab, reset) sees
  * nothing the first caller's page left (globals, window.name, local and session storage, cookies set by script
  * and by the server, IndexedDB, Cache Storage, history, the HTTP cache); a context whose page framed another
  * origin, or whose render failed, is not reused; a renderer process killed mid-render costs that render a 502
