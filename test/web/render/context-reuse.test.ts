@@ -111,6 +111,22 @@ describeWithBrowser("web/renderer context reuse", () => {
     expect(seen).toMatchObject({ width: 1280, ratio: 1, probe: "block", sheets: 0 });
   }, SLOW);
 
+  it("gives the next caller a new tab, not the used one, when the previous caller's main frame showed two origins", async () => {
+    const other = await startRenderSite();
+    try {
+      const first = await render(`/redirect?to=${encodeURIComponent(other.url("/leave-traces.html"))}`);
+      expect(first.finalUrl.startsWith(other.url("/leave-traces.html"))).toBe(true);
+      const reused = h.renderer.stats().tabsReused;
+      const opened = h.renderer.stats().contextsOpened;
+      const seen = seenOf((await h.renderer.render(other.url("/look-back.html?stay"), AbortSignal.timeout(30_000))).html);
+      expect(h.renderer.stats().tabsReused).toBe(reused);
+      expect(h.renderer.stats().contextsOpened).toBe(opened);
+      expect(seen).toMatchObject({ history: 2, name: "", session: "{}" });
+    } finally {
+      await other.stop();
+    }
+  }, SLOW);
+
   it("does not send the next caller a cookie the server set for the previous one (HttpOnly)", async () => {
     const first = await render("/set-cookie.html");
     expect(first.html).toContain("JAR [server=cookie-A]");

@@ -118,6 +118,8 @@ if (!location.search.includes("stay")) addEventListener("load", () => history.go
     if (path === "/echo-cookie.html") return send(200, "text/html", `<pre>JAR [${req.headers.cookie ?? ""}]</pre>`);
     if (path === "/cached.js") return res.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" }).end("window.cachedScript = true;");
     if (path === "/framed.html") return send(200, "text/html", `<p>Framed.</p><iframe src="${url.searchParams.get("src") ?? ""}"></iframe>`);
+    // A server redirect to any address (another origin: the main frame shows two).
+    if (path === "/redirect") return send(302, "text/plain", "", { location: url.searchParams.get("to") ?? "/" });
     // Same-site ways into the robots-disallowed /private: a script navigation and a server redirect.
     if (path === "/to-private.html") return send(200, "text/html", `<p>Leaving.</p><script>location.href = "/private/by-script.html";</script>`);
     if (path === "/redirect-to-private") return send(302, "text/plain", "", { location: "/private/by-redirect.html" });
