@@ -1,5 +1,5 @@
 /**
- * @module web/render/archive-page — one archive capture in a fresh or reset tab of a cleared context (render-context.ts): every request
+ * @module web/render/archive-page — one archive capture in one fresh tab of a cleared context (render-context.ts): every request
  * the page makes recorded as it loads (archive-recorder.ts) under the same request guard as a render,
  * images and fonts let through as for a screenshot, then an optional PNG of the viewport. The page's
  * own document must be kept, or the capture fails with 422 ARCHIVE_TOO_LARGE.
@@ -34,7 +34,7 @@ export async function archiveInContext(
     }
     let screenshot: CapturedArchive["screenshot"];
     if (spec.screenshot) {
-      const cdp = context.guard.session;
+      const cdp = await page.createCDPSession();
       const { width, height } = ARCHIVE_VIEWPORT;
       const shot = await step(cdp.send("Page.captureScreenshot", { format: "png", fromSurface: true, clip: { x: 0, y: 0, width, height, scale: 1 }, captureBeyondViewport: false }));
       const image = new Uint8Array(Buffer.from(shot.data, "base64"));

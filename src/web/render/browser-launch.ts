@@ -140,15 +140,11 @@ export function buildBrowserArgs(options: Pick<BrowserLaunchOptions, "proxyUrl" 
     // Images are not switched off here (screenshots need them): each page's request guard fails image requests
     // before they are sent, except on a screenshot's page (render-page.ts BLOCKED_RESOURCE_TYPES).
     // Frames stay in the page's process so the page's request interception sees their requests too.
-    // No back-forward cache: a reused tab (render-page.ts resetRenderTab) keeps no previous caller's page alive in it.
-    `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,BackForwardCache,${[...DISABLED_SERVICE_FEATURES, ...DISABLED_UPGRADE_FEATURES].join(",")}`,
+    `--disable-features=site-per-process,IsolateOrigins,AudioServiceOutOfProcess,${[...DISABLED_SERVICE_FEATURES, ...DISABLED_UPGRADE_FEATURES].join(",")}`,
     "--disable-site-isolation-trials",
     `--user-agent=${options.userAgent}`,
   ];
 }
-
-/** Every tab's viewport until a screenshot sets its own (a reused tab is set back to it, render-page.ts resetRenderTab). */
-export const DEFAULT_VIEWPORT = { width: 1280, height: 900, deviceScaleFactor: 1 };
 
 export async function launchBrowser(options: BrowserLaunchOptions): Promise<LaunchedBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), "tollbooth-chromium-"));
@@ -170,7 +166,7 @@ export async function launchBrowser(options: BrowserLaunchOptions): Promise<Laun
       handleSIGHUP: false,
       timeout: 30_000,
       protocolTimeout: 30_000,
-      defaultViewport: DEFAULT_VIEWPORT,
+      defaultViewport: { width: 1280, height: 900 },
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });

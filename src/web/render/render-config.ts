@@ -23,7 +23,7 @@ export const renderConfigFields = {
     maximum: 16,
     default: 4,
     description:
-      "Browser pages rendering at once (each an incognito context kept warm between callers, a tab reset or opened per caller; contexts open only as concurrent renders need them).",
+      "Browser pages rendering at once (each an incognito context kept warm between callers, a fresh tab per caller; contexts open only as concurrent renders need them).",
   }),
   renderQueue: t.Integer({ minimum: 0, maximum: 1000, default: 32, description: "Renders waiting for a free page at most; more are refused with 503 AT_CAPACITY." }),
   renderNavigationTimeoutMs: t.Integer({ minimum: 1000, maximum: 120000, default: 10000, description: "Time for a rendered page to load its document (DOMContentLoaded)." }),
@@ -44,7 +44,7 @@ export const renderConfigFields = {
     minimum: 1,
     maximum: 10000,
     default: 50,
-    description: "Callers one render context serves in turn (the previous caller's tab reset, or a new tab, and the context cleared between them) before it is closed and a new one opened.",
+    description: "Callers one render context serves in turn (a fresh tab each, the context cleared between them) before it is closed and a new one opened.",
   }),
   renderRestartAfter: t.Integer({ minimum: 1, maximum: 100000, default: 200, description: "Renders after which the browser process is replaced." }),
 };

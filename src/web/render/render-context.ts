@@ -2,12 +2,11 @@
  * @module web/render/render-context — a render context kept warm between callers. One incognito context
  * (downloads denied, its own proxy lane) holds one renderer process, kept alive by a blank keeper tab;
  * (which loads a small document of our own first when the context is opened ahead of demand);
- * each caller gets the previous caller's tab, reset (render-page.ts resetRenderTab: session storage, history,
- * window.name, viewport), or when that reset is not complete a new tab (Chromium started with
- * --renderer-process-limit=1 places the tab in that process: ~100 ms instead of the ~700 ms a context and its
- * first tab cost under load; a new tab is a new window, history, window.name and sessionStorage). What the context keeps
+ * each caller gets a new tab in it (Chromium started with --renderer-process-limit=1 places the tab in
+ * that process: ~100 ms instead of the ~700 ms a context and its first tab cost under load). A new tab
+ * is a new window, history, window.name and sessionStorage; what the context keeps between tabs
  * (cookies, local storage, IndexedDB, Cache Storage, the HTTP cache, the lane's connections) is cleared
- * after each caller's document is gone, and the cookie jar is checked empty. A context is reused only when
+ * after each caller's tab is closed, and the cookie jar is checked empty. A context is reused only when
  * that reset is known to be complete: a tab that loaded a document from an origin its main frame never
  * showed (storage partitioned under a foreign top-level site, which the browser cannot clear per key),
  * a reset that fails or does not finish in time, or a context that served its share of callers is closed
@@ -15,7 +14,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from "puppeteer-core";
 import { outcomeWithin } from "./outcome-within.ts";
-import { type ContextLane, prepareRenderPage, type RenderTab, resetRenderTab } from "./render-page.ts";
+import { type ContextLane, prepareRenderPage, type RenderTab } from "./render-page.ts";
 
 export type { RenderTab };
 
@@ -26,8 +25,6 @@ export interface RenderContext {
   tab: RenderTab;
   /** Callers served so far. */
   uses: number;
-  /** Callers that got the previous caller's tab after its reset (render-page.ts resetRenderTab) instead of a new tab. */
-  tabsReused: number;
   /**
    * After a caller: closes its tab, clears what the context keeps, and opens the next caller's tab.
    * False when the context must not serve another caller (the reset failed, was late, or could not be complete).
@@ -102,15 +99,12 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
 
   async function clearAndReopen(used: RenderTab): Promise<boolean> {
     const origins = used.guard.documentOrigins();
-    // The caller's tab is reused when its reset (render-page.ts resetRenderTab) is complete, else closed and a new
-    // one opened. Either way the caller's document is gone (its unload handlers run) before the context is cleared.
-    const reused = await resetRenderTab(used).catch(() => false);
-    if (!reused) await used.page.close();
+    await used.page.close();
     // The lane's connections (tunnels Chromium would reuse) go with the caller.
     lane.drop();
-    // A new tab opens while the context is cleared (it stays blank until its caller navigates it, which comes
-    // only after the reset is complete): the reset takes the longer of the two, not their sum.
-    const next = reused ? Promise.resolve(used) : openTab();
+    // The next caller's tab opens while the context is cleared (it stays blank until its caller navigates it,
+    // which comes only after the reset is complete): the reset takes the longer of the two, not their sum.
+    const next = openTab();
     next.catch(() => undefined);
     const clear = async () => {
       await Promise.all([
@@ -124,7 +118,6 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     const [tab, cleared] = await Promise.all([next, clear()]);
     // A context whose cookie jar is not empty is closed with the tab.
     if (!cleared) return false;
-    if (reused) context_.tabsReused++;
     context_.tab = tab;
     return true;
   }
@@ -134,7 +127,6 @@ export async function openRenderContext(browser: Browser, openLane: () => Promis
     lane,
     tab,
     uses: 0,
-    tabsReused: 0,
     async reset() {
       const used = context_.tab;
       lane.end();

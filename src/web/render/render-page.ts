@@ -1,5 +1,5 @@
 /**
- * @module web/render/render-page — one render in a fresh or reset tab of a render context (render-context.ts): configure the page
+ * @module web/render/render-page — one render in a fresh tab of a render context (render-context.ts): configure the page
  * (requests blocked by type, navigations vetted, dialogs dismissed, service workers refused),
  * navigate, wait for the page to settle or a cap, and return the rendered DOM.
  */
@@ -8,13 +8,12 @@ import { ApiError } from "../../errors.ts";
 import type { NavigationCheck, RenderedPage } from "./contract.ts";
 import { outcomeWithin } from "./outcome-within.ts";
 import { type TargetPolicy, vetTarget } from "../fetch/target-guard.ts";
-import { DEFAULT_VIEWPORT } from "./browser-launch.ts";
 
 /**
  * Request types text extraction never needs, failed before they are sent (CDP resource types).
  * Stylesheets and scripts stay: pages' scripts may wait on them to build content.
  */
-/** One caller's tab in a render context (render-context.ts): used by one render or screenshot at a time, then reset for the next caller (resetRenderTab) or closed. */
+/** One caller's tab in a render context (render-context.ts): used by exactly one render or screenshot, then closed. */
 export interface RenderTab {
   page: Page;
   lane: ContextLane;
@@ -179,49 +178,6 @@ export async function renderInContext(
   };
 }
 
-/**
- * Readies a caller's tab for the next caller without closing it, or answers false (the tab must then be closed).
- * What a tab keeps that the context-wide clear (render-context.ts) does not reach, each undone here and checked:
- * - session storage (per tab and origin): the tab is sent to the caller's origin once more, answered with an
- *   empty document without scripts by the request guard (nothing goes out), after the caller's document and its
- *   unload handlers are gone, and that origin's session storage is cleared and read back empty there. Only a tab
- *   whose main frame showed one http(s) origin is reused.
- * - history and the back-forward cache: the tab is sent to about:blank, its history is cut to that one entry
- *   (Page.resetNavigationHistory, which also drops cached pages of the removed entries), and read back.
- * - window.name: set to "" on the blank document and read back.
- * - viewport and device scale factor a screenshot set: back to the launch default.
- * The page's own scripts, style sheets (a screenshot's hide) and workers go with its document; the tab's
- * scripts run in every document (refused popups and service workers) and its handlers are the same for every caller.
- */
-export async function resetRenderTab({ page, guard }: RenderTab): Promise<boolean> {
-  const mains = guard.mainOrigins();
-  const origin = mains[0];
-  if (mains.length !== 1 || origin === undefined || !/^https?:\/\/[^/]+$/.test(origin) || guard.foreignFrames()) return false;
-  const cdp = guard.session;
-  guard.disarm(origin);
-  await page.goto(`${origin}/`, { waitUntil: "load", timeout: RESET_NAVIGATION_MS });
-  if (new URL(page.url()).origin !== origin) return false;
-  const storageId = { securityOrigin: origin, isLocalStorage: false };
-  await cdp.send("DOMStorage.enable");
-  await cdp.send("DOMStorage.clear", { storageId });
-  const { entries: left } = await cdp.send("DOMStorage.getDOMStorageItems", { storageId });
-  await cdp.send("DOMStorage.disable");
-  if (left.length > 0) return false;
-  guard.disarm();
-  await page.goto("about:blank", { waitUntil: "load", timeout: RESET_NAVIGATION_MS });
-  await cdp.send("Page.resetNavigationHistory");
-  const history = await cdp.send("Page.getNavigationHistory");
-  if (history.entries.length !== 1 || history.entries[0]?.url !== "about:blank" || page.url() !== "about:blank") return false;
-  const { result } = await cdp.send("Runtime.evaluate", { expression: 'window.name = ""; window.name + "|" + history.length', returnByValue: true });
-  if (result.value !== "|1") return false;
-  await page.setViewport(DEFAULT_VIEWPORT);
-  guard.forget();
-  return true;
-}
-
-/** How long each navigation of a tab's reset may take. */
-const RESET_NAVIGATION_MS = 2_000;
-
 /** The page's request guard; requests before `arm` (there should be none) are failed. */
 export interface RequestGuard {
   arm(initialUrl: string, options: PageRenderOptions, signal: AbortSignal): void;
@@ -231,21 +187,7 @@ export interface RequestGuard {
   documentOrigins(): string[];
   /** A frame asked for a document from an origin the main frame never showed (storage partitioned under it). */
   foreignFrames(): boolean;
-  /** Origins of the documents the main frame asked for. */
-  mainOrigins(): string[];
-  /** The page's own CDP session (request interception, storage, history). */
-  session: CDPSession;
-  /**
-   * The render is over: every request is failed from now on except main-frame documents of `origin`, which get
-   * an empty document without scripts (SCRUB_DOCUMENT) instead of going out; undefined fails those too.
-   */
-  disarm(scrubOrigin?: string): void;
-  /** Forgets what the previous caller's page asked for (origins, refusal), for the next caller in the same tab. */
-  forget(): void;
 }
-
-/** What a reused tab shows on the previous caller's origin while its session storage is cleared: no script, nothing loaded. */
-const SCRUB_DOCUMENT = Buffer.from("<!doctype html><title></title>").toString("base64");
 
 /**
  * Sets the page up for a render before the render needs it: dialogs dismissed, service workers
@@ -260,7 +202,6 @@ export async function prepareRenderPage(page: Page, lane: ContextLane): Promise<
   const tree = await cdp.send("Page.getFrameTree");
   const mainFrameId = tree.frameTree.frame.id;
   let armed: { initialUrl: string; options: PageRenderOptions; signal: AbortSignal; blocked: ReadonlySet<string> } | undefined;
-  let scrubOrigin: string | undefined;
   let mainRefusal: ApiError | undefined;
   /** A main-frame document request has gone out for this render (its first navigation has started). */
   let navigated = false;
@@ -269,19 +210,6 @@ export async function prepareRenderPage(page: Page, lane: ContextLane): Promise<
   cdp.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     void (async () => {
       // The favicon is fetched as "Other" with an image Accept header.
-      if (!armed && scrubOrigin !== undefined && event.resourceType === "Document" && event.frameId === mainFrameId && originOf(event.request.url) === scrubOrigin) {
-        await cdp.send("Fetch.fulfillRequest", {
-          requestId: event.requestId,
-          responseCode: 200,
-          responseHeaders: [
-            { name: "Content-Type", value: "text/html; charset=utf-8" },
-            { name: "Content-Security-Policy", value: "default-src 'none'" },
-            { name: "Cache-Control", value: "no-store" },
-          ],
-          body: SCRUB_DOCUMENT,
-        });
-        return;
-      }
       if (!armed || armed.blocked.has(event.resourceType) || (event.resourceType === "Other" && /^image\//.test(event.request.headers.Accept ?? ""))) {
         await cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
         return;
@@ -326,24 +254,11 @@ export async function prepareRenderPage(page: Page, lane: ContextLane): Promise<
   return {
     arm(initialUrl, options, signal) {
       lane.begin();
-      scrubOrigin = undefined;
       armed = { initialUrl, options, signal, blocked: new Set(options.blockedResourceTypes ?? BLOCKED_RESOURCE_TYPES) };
     },
     refusal: () => mainRefusal,
     documentOrigins: () => [...new Set([...mainOrigins, ...frameOrigins])],
     foreignFrames: () => [...frameOrigins].some((origin) => !mainOrigins.has(origin)),
-    mainOrigins: () => [...mainOrigins],
-    session: cdp,
-    disarm(origin) {
-      armed = undefined;
-      scrubOrigin = origin;
-    },
-    forget() {
-      navigated = false;
-      mainRefusal = undefined;
-      mainOrigins.clear();
-      frameOrigins.clear();
-    },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * @module web/render/renderer — the engine's `Renderer`: one headless Chromium behind the guard proxy,
- * a bounded pool of pages (incognito contexts kept warm between callers, a fresh or reset tab and a cleared
+ * a bounded pool of pages (incognito contexts kept warm between callers, a fresh tab and a cleared
  * context for each: render-context.ts), a total deadline per render, and a browser restarted after a
  * crash or after N renders. Nothing outlives `close()`.
  */
@@ -38,7 +38,7 @@ export interface RendererOptions {
   restartAfterRenders?: number;
   /** Contexts kept ready (a tab open) ahead of demand (default 1; 0 opens each on the caller's clock). */
   spareContexts?: number;
-  /** Callers one context serves (each in a fresh or reset tab, the context cleared between them) before it is closed (default 50). */
+  /** Callers one context serves (each in a fresh tab, the context cleared between them) before it is closed (default 50). */
   contextUses?: number;
   maxHtmlChars?: number;
   /** Screenshots: image height cap (px), image byte cap, longest wait_for selector wait. */
@@ -68,8 +68,6 @@ export interface RendererStats {
   spareContexts: number;
   /** Contexts opened since start (a context serves several callers in turn). */
   contextsOpened: number;
-  /** Callers that got the previous caller's tab, reset, instead of a new tab (render-page.ts resetRenderTab). */
-  tabsReused: number;
   active: number;
   queued: number;
   launches: number;
@@ -131,7 +129,7 @@ const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
 /** Stated in docs/screenshot.md. */
 export const SCREENSHOT_LIMITS: ScreenshotLimits = { maxImageHeight: 16_384, maxImageBytes: 5 * 1024 * 1024, maxWaitMs: 10_000 };
 
-/** What one render or screenshot does with its fresh or reset tab, under the renderer's deadline. */
+/** What one render or screenshot does with its fresh tab, under the renderer's deadline. */
 type ContextWork<T> = (context: RenderTab, deadline: AbortSignal, progress: RenderProgress) => Promise<T>;
 
 export function createRenderer(options: RendererOptions): BrowserRenderer {
@@ -155,7 +153,6 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
   let launches = 0;
   let renders = 0;
   let contextsOpened = 0;
-  let tabsReused = 0;
   let closed = false;
   let warming: Promise<void> | undefined;
 
@@ -326,10 +323,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     const context = await opened?.catch(() => undefined);
     if (!context) return;
     const usable = () => !closed && !generation.dead && !generation.retired;
-    const reusedBefore = context.tabsReused;
-    const reset = answered && usable() && (await context.reset());
-    tabsReused += context.tabsReused - reusedBefore;
-    if (reset && usable()) {
+    if (answered && usable() && (await context.reset()) && usable()) {
       generation.spares.push(Promise.resolve(context));
       return;
     }
@@ -346,7 +340,7 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
     }
   }
 
-  /** Waits for a page of the pool, then runs `work` in a fresh or reset tab of a ready context. */
+  /** Waits for a page of the pool, then runs `work` in a fresh tab of a ready context. */
   async function inPool<T>(signal: AbortSignal, work: ContextWork<T>): Promise<T> {
     if (!discovery.found) throw new ApiError("RENDER_UNAVAILABLE", { message: `JavaScript rendering is not available: ${discovery.detail}.` });
     if (closed) throw new ApiError("RENDER_UNAVAILABLE", { message: "The renderer is shutting down." });
@@ -384,7 +378,6 @@ export function createRenderer(options: RendererOptions): BrowserRenderer {
         openContexts: browser && browser.browser.connected ? Math.max(0, browser.browser.browserContexts().length - 1) : 0,
         spareContexts: current?.spares.length ?? 0,
         contextsOpened,
-        tabsReused,
         active: slots.active(),
         queued: slots.queued(),
         launches,

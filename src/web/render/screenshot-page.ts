@@ -1,5 +1,5 @@
 /**
- * @module web/render/screenshot-page — one screenshot in a fresh or reset tab of a render context: the viewport set
+ * @module web/render/screenshot-page — one screenshot in a fresh tab of a render context: the viewport set
  * before the page loads (images and fonts let through the same request guard), the page loaded and
  * settled as a render is, an optional wait and hidden elements, then one capture of the viewport, the
  * full page (cut at a height cap) or one element. The image's byte size is capped.
@@ -49,8 +49,7 @@ export async function captureInContext(
   if (spec.waitFor) await step(waitFor(page, spec.waitFor, limits.maxWaitMs, signal));
   if (spec.hide?.length) await step(hideElements(page, spec.hide));
   const region = await step(regionOf(page, spec, limits.maxImageHeight));
-  // The tab's own session: a reused tab collects no sessions.
-  const cdp = context.guard.session;
+  const cdp = await page.createCDPSession();
   const shot = await step(
     cdp.send("Page.captureScreenshot", {
       format: spec.format,

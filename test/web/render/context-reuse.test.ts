@@ -1,5 +1,5 @@
 /**
- * Render contexts kept warm between callers (render-context.ts): a second caller in the same context (the same tab, reset) sees
+ * Render contexts kept warm between callers (render-context.ts): a second caller in the same context sees
  * nothing the first caller's page left (globals, window.name, local and session storage, cookies set by script
  * and by the server, IndexedDB, Cache Storage, history, the HTTP cache); a context whose page framed another
  * origin, or whose render failed, is not reused; a renderer process killed mid-render costs that render a 502
@@ -68,31 +68,28 @@ describeWithBrowser("web/renderer context reuse", () => {
       history: 3,
     });
     const opened = h.renderer.stats().contextsOpened;
-    const reused = h.renderer.stats().tabsReused;
     const seen = tracesOf((await render("/traces.html")).html);
     expect(h.renderer.stats().contextsOpened).toBe(opened);
-    // The same tab, reset (render-page.ts resetRenderTab), not a new one.
-    expect(h.renderer.stats().tabsReused).toBe(reused + 1);
     expect(seen).toEqual({ global: "", name: "", local: "", session: "", cookie: "", databases: "", caches: "", history: 2 });
     // The cacheable script was fetched again: the HTTP cache did not carry it over.
     expect(site.hits("/cached.js")).toBe(2);
   }, SLOW);
 
-  it("gives the next caller in a reused tab none of the session storage, window.name or history a page kept writing until it was gone", async () => {
+  it("gives the next caller none of the session storage, window.name or history a page kept writing until it was gone", async () => {
     await render("/leave-traces.html");
-    const reused = h.renderer.stats().tabsReused;
+    const opened = h.renderer.stats().contextsOpened;
     const seen = seenOf((await render("/look-back.html?stay")).html);
-    expect(h.renderer.stats().tabsReused).toBe(reused + 1);
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
     // about:blank and this page: nothing of the previous caller's two entries.
     expect(seen).toMatchObject({ history: 2, name: "", session: "{}" });
   }, SLOW);
 
-  it("never takes the next caller in a reused tab back to the previous caller's page (history, back-forward cache)", async () => {
+  it("never takes the next caller back to the previous caller's page (history, back-forward cache)", async () => {
     await render("/leave-traces.html");
     const loads = site.hits("/leave-traces.html");
-    const reused = h.renderer.stats().tabsReused;
+    const opened = h.renderer.stats().contextsOpened;
     const result = await render("/look-back.html");
-    expect(h.renderer.stats().tabsReused).toBe(reused + 1);
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
     expect(result.finalUrl).not.toContain("leave-traces");
     expect(result.html).not.toContain("Leaving traces");
     expect(site.hits("/leave-traces.html")).toBe(loads);
@@ -105,26 +102,10 @@ describeWithBrowser("web/renderer context reuse", () => {
       AbortSignal.timeout(30_000),
     );
     expect(shot.width).toBe(800);
-    const reused = h.renderer.stats().tabsReused;
+    const opened = h.renderer.stats().contextsOpened;
     const seen = seenOf((await render("/look-back.html?stay")).html);
-    expect(h.renderer.stats().tabsReused).toBe(reused + 1);
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
     expect(seen).toMatchObject({ width: 1280, ratio: 1, probe: "block", sheets: 0 });
-  }, SLOW);
-
-  it("gives the next caller a new tab, not the used one, when the previous caller's main frame showed two origins", async () => {
-    const other = await startRenderSite();
-    try {
-      const first = await render(`/redirect?to=${encodeURIComponent(other.url("/leave-traces.html"))}`);
-      expect(first.finalUrl.startsWith(other.url("/leave-traces.html"))).toBe(true);
-      const reused = h.renderer.stats().tabsReused;
-      const opened = h.renderer.stats().contextsOpened;
-      const seen = seenOf((await h.renderer.render(other.url("/look-back.html?stay"), AbortSignal.timeout(30_000))).html);
-      expect(h.renderer.stats().tabsReused).toBe(reused);
-      expect(h.renderer.stats().contextsOpened).toBe(opened);
-      expect(seen).toMatchObject({ history: 2, name: "", session: "{}" });
-    } finally {
-      await other.stop();
-    }
   }, SLOW);
 
   it("does not send the next caller a cookie the server set for the previous one (HttpOnly)", async () => {

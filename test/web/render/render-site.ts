@@ -98,7 +98,7 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     // Context reuse: a cookie the page's script cannot touch, the Cookie header echoed, a cacheable script, a cross-origin frame.
     if (path === "/set-cookie.html") return send(200, "text/html", `<pre id="jar">pending</pre><script>fetch("/echo-cookie").then((r) => r.text()).then((t) => { document.getElementById("jar").textContent = "JAR " + t; });</script>`, { "set-cookie": "server=cookie-A; HttpOnly; Max-Age=3600" });
     if (path === "/echo-cookie") return send(200, "text/plain", `[${req.headers.cookie ?? ""}]`);
-    // Tab reuse (render-page.ts resetRenderTab): a page that keeps writing what a tab keeps (session storage, window.name,
+    // What a tab keeps (checked in context-reuse.test.ts whatever gives the next caller its tab): a page that keeps writing what a tab keeps (session storage, window.name,
     // history) until it is gone, and a page that prints what it finds and, unless ?stay, goes two steps back.
     if (path === "/leave-traces.html") {
       return send(200, "text/html", `<p>Leaving traces.</p><script>
@@ -118,8 +118,6 @@ if (!location.search.includes("stay")) addEventListener("load", () => history.go
     if (path === "/echo-cookie.html") return send(200, "text/html", `<pre>JAR [${req.headers.cookie ?? ""}]</pre>`);
     if (path === "/cached.js") return res.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" }).end("window.cachedScript = true;");
     if (path === "/framed.html") return send(200, "text/html", `<p>Framed.</p><iframe src="${url.searchParams.get("src") ?? ""}"></iframe>`);
-    // A server redirect to any address (another origin: the main frame shows two).
-    if (path === "/redirect") return send(302, "text/plain", "", { location: url.searchParams.get("to") ?? "/" });
     // Same-site ways into the robots-disallowed /private: a script navigation and a server redirect.
     if (path === "/to-private.html") return send(200, "text/html", `<p>Leaving.</p><script>location.href = "/private/by-script.html";</script>`);
     if (path === "/redirect-to-private") return send(302, "text/plain", "", { location: "/private/by-redirect.html" });
