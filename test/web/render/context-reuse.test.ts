@@ -32,6 +32,12 @@ function tracesOf(html: string): Traces {
   return JSON.parse(match[1]!.replaceAll("&quot;", '"')) as Traces;
 }
 
+function seenOf(html: string): Record<string, unknown> {
+  const match = /SEEN (\{.*?\}) END/.exec(html);
+  if (!match) throw new Error(`nothing seen: ${html.slice(0, 300)}`);
+  return JSON.parse(match[1]!.replaceAll("&quot;", '"')) as Record<string, unknown>;
+}
+
 describeWithBrowser("web/renderer context reuse", () => {
   let site: RenderSite;
   let h: Harness;
@@ -67,6 +73,39 @@ describeWithBrowser("web/renderer context reuse", () => {
     expect(seen).toEqual({ global: "", name: "", local: "", session: "", cookie: "", databases: "", caches: "", history: 2 });
     // The cacheable script was fetched again: the HTTP cache did not carry it over.
     expect(site.hits("/cached.js")).toBe(2);
+  }, SLOW);
+
+  it("gives the next caller none of the session storage, window.name or history a page kept writing until it was gone", async () => {
+    await render("/leave-traces.html");
+    const opened = h.renderer.stats().contextsOpened;
+    const seen = seenOf((await render("/look-back.html?stay")).html);
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
+    // about:blank and this page: nothing of the previous caller's two entries.
+    expect(seen).toMatchObject({ history: 2, name: "", session: "{}" });
+  }, SLOW);
+
+  it("never takes the next caller back to the previous caller's page (history, back-forward cache)", async () => {
+    await render("/leave-traces.html");
+    const loads = site.hits("/leave-traces.html");
+    const opened = h.renderer.stats().contextsOpened;
+    const result = await render("/look-back.html");
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
+    expect(result.finalUrl).not.toContain("leave-traces");
+    expect(result.html).not.toContain("Leaving traces");
+    expect(site.hits("/leave-traces.html")).toBe(loads);
+  }, SLOW);
+
+  it("lays out the next caller's page in the default viewport after a screenshot caller set its own and hid elements", async () => {
+    const shot = await h.renderer.screenshot(
+      site.url("/look-back.html?stay"),
+      { viewport: { width: 400, height: 300, deviceScaleFactor: 2 }, fullPage: false, format: "png", hide: ["#probe"] },
+      AbortSignal.timeout(30_000),
+    );
+    expect(shot.width).toBe(800);
+    const opened = h.renderer.stats().contextsOpened;
+    const seen = seenOf((await render("/look-back.html?stay")).html);
+    expect(h.renderer.stats().contextsOpened).toBe(opened);
+    expect(seen).toMatchObject({ width: 1280, ratio: 1, probe: "block", sheets: 0 });
   }, SLOW);
 
   it("does not send the next caller a cookie the server set for the previous one (HttpOnly)", async () => {

@@ -98,6 +98,23 @@ export async function startRenderSite(options: { slowMs?: number } = {}): Promis
     // Context reuse: a cookie the page's script cannot touch, the Cookie header echoed, a cacheable script, a cross-origin frame.
     if (path === "/set-cookie.html") return send(200, "text/html", `<pre id="jar">pending</pre><script>fetch("/echo-cookie").then((r) => r.text()).then((t) => { document.getElementById("jar").textContent = "JAR " + t; });</script>`, { "set-cookie": "server=cookie-A; HttpOnly; Max-Age=3600" });
     if (path === "/echo-cookie") return send(200, "text/plain", `[${req.headers.cookie ?? ""}]`);
+    // What a tab keeps (checked in context-reuse.test.ts whatever gives the next caller its tab): a page that keeps writing what a tab keeps (session storage, window.name,
+    // history) until it is gone, and a page that prints what it finds and, unless ?stay, goes two steps back.
+    if (path === "/leave-traces.html") {
+      return send(200, "text/html", `<p>Leaving traces.</p><script>
+const mark = () => { sessionStorage.setItem("s", "session-A"); window.name = "name-A"; };
+mark(); history.pushState({}, "", "?pushed-A"); setInterval(mark, 0);
+addEventListener("pagehide", () => { sessionStorage.setItem("late", "session-late-A"); window.name = "name-late-A"; });
+</script>`);
+    }
+    if (path === "/look-back.html") {
+      return send(200, "text/html", `<p id="probe">Looking.</p><pre id="seen">pending</pre><script>
+const seen = { history: history.length, name: window.name, session: JSON.stringify({ ...sessionStorage }), width: innerWidth, ratio: devicePixelRatio, probe: getComputedStyle(document.getElementById("probe")).display, sheets: document.adoptedStyleSheets.length };
+document.getElementById("seen").textContent = "SEEN " + JSON.stringify(seen) + " END";
+// Two steps back: past the blank entry a tab starts from, onto whatever came before it.
+if (!location.search.includes("stay")) addEventListener("load", () => history.go(-2));
+</script>`);
+    }
     if (path === "/echo-cookie.html") return send(200, "text/html", `<pre>JAR [${req.headers.cookie ?? ""}]</pre>`);
     if (path === "/cached.js") return res.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" }).end("window.cachedScript = true;");
     if (path === "/framed.html") return send(200, "text/html", `<p>Framed.</p><iframe src="${url.searchParams.get("src") ?? ""}"></iframe>`);
