@@ -6,8 +6,8 @@ export const treePage = (n: number, links: string[], extra = "") =>
    <main><h1>Page ${n}</h1><p>This is page number ${n} of the crawl test site, with words that belong to page ${n} alone.</p>${extra}</main></body></html>`;
 
 /** Pages /p/0 … /p/(count-1); `/` links to /p/0. */
-export function startTreeSite(count: number, extraOn: Record<number, string> = {}): SiteServer {
-  const site = startSiteServer();
+export function startTreeSite(count: number, extraOn: Record<number, string> = {}, options: { delayMs?: number } = {}): SiteServer {
+  const site = startSiteServer(options);
   site.set("/", treePage(-1, ["/p/0"]));
   for (let n = 0; n < count; n++) {
     const children = [2 * n + 1, 2 * n + 2].filter((c) => c < count).map((c) => `/p/${c}`);

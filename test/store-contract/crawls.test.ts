@@ -18,7 +18,8 @@ const engines = storeEngines<CrawlStore>("crawls", { sqliteMigrations: crawlMigr
 const PAGES = 60;
 let site: SiteServer;
 beforeAll(() => {
-  site = startTreeSite(PAGES);
+  // Slow enough that one instance's lanes are still busy when the other looks for work (both take part).
+  site = startTreeSite(PAGES, {}, { delayMs: 20 });
 });
 afterAll(async () => {
   await site.stop();

@@ -7,13 +7,15 @@ export interface SiteServer {
   stop(): Promise<void>;
 }
 
-export function startSiteServer(): SiteServer {
+/** `delayMs`: each answer waits that long first (a site slow enough that several fetchers overlap). */
+export function startSiteServer(options: { delayMs?: number } = {}): SiteServer {
   const pages = new Map<string, { body: string | Uint8Array; type: string; status: number }>();
   const hits = new Map<string, number>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch(request) {
+    async fetch(request) {
+      if (options.delayMs) await Bun.sleep(options.delayMs);
       const path = new URL(request.url).pathname;
       hits.set(path, (hits.get(path) ?? 0) + 1);
       if (path === "/robots.txt" && !pages.has(path)) return new Response("User-agent: *\nAllow: /\n");
