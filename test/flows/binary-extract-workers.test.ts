@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildReadResult } from "../../src/web/engine.ts";
-import { buildBinary } from "../support/binary-build.ts";
+import { BUILD_WAIT_MS, buildBinary } from "../support/binary-build.ts";
 import { FIXTURES, type PageServer, startPageServer } from "../support/page-server.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   site = startPageServer();
   const workdir = mkdtempSync(join(tmpdir(), "tb-binary-extract-"));
   server = await startProcess([binary, "serve", "--port", "0", "--data", "data", "--unsafe-allow-loopback-targets", "--extract-workers", "2"], { cwd: workdir });
-}, 120_000);
+}, BUILD_WAIT_MS);
 
 afterAll(async () => {
   await server?.stop();

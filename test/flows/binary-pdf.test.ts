@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary } from "../support/binary-build.ts";
+import { BUILD_WAIT_MS, buildBinary } from "../support/binary-build.ts";
 import { type SiteServer, startSiteServer } from "../support/site-server.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   site.set("/locked.pdf", fixture("encrypted-user.pdf"), "application/pdf");
   workdir = mkdtempSync(join(tmpdir(), "tb-binary-pdf-"));
   server = await startProcess([binary, "serve", "--port", "0", "--data", "data", "--unsafe-allow-loopback-targets"], { cwd: workdir });
-}, 120_000);
+}, BUILD_WAIT_MS);
 
 afterAll(async () => {
   await server?.stop();

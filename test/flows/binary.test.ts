@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binaryPath, buildBinary } from "../support/binary-build.ts";
+import { BUILD_WAIT_MS, binaryPath, buildBinary } from "../support/binary-build.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { startSiteServer } from "../support/site-server.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   mkdirSync(join(workdir, "plugins"));
   copyFileSync(join(root, "examples/word-count.ts"), join(workdir, "plugins/word-count.ts"));
   server = await startProcess([binary, "serve", "--port", "0", "--plugins", "plugins", "--data", "data"], { cwd: workdir });
-}, 120_000);
+}, BUILD_WAIT_MS);
 
 afterAll(async () => {
   await server?.stop();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary } from "../support/binary-build.ts";
+import { BUILD_WAIT_MS, buildBinary } from "../support/binary-build.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
 let binary: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const mark = JSON.parse(readFileSync(join(workdir, "data/tollbooth.pid"), "utf8")) as { pid: number; adminPort: number };
   expect(mark.pid).toBe(server.proc.pid);
   adminUrl = `http://127.0.0.1:${mark.adminPort}`;
-}, 120_000);
+}, BUILD_WAIT_MS);
 
 afterAll(async () => {
   await server?.stop();

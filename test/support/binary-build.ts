@@ -12,6 +12,9 @@ import { join } from "node:path";
 export const repoRoot = join(import.meta.dir, "../..");
 export const binaryPath = join(repoRoot, "dist/tollbooth");
 
+/** How long a file waits for the build: about 50 s on a quiet 2-core box, past two minutes beside the type check and a loaded machine. */
+export const BUILD_WAIT_MS = 300_000;
+
 /** The variable scripts/test.ts names the run's own folder in (shared by its `bun test` processes). */
 export const RUN_DIR_VARIABLE = "TOLLBOOTH_TEST_RUN_DIR";
 
