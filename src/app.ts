@@ -17,13 +17,8 @@ import type { SealCall } from "./evidence/seal.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
-import { evidenceRoutes } from "./http/evidence-routes.ts";
-import { signaturesDirectoryPath, signaturesDirectoryResponse } from "./fetch-identity/signatures-directory.ts";
-import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
-import { publishedArchiveKeys } from "./evidence/wacz-signing.ts";
-import { didDocumentPath } from "./x402/offer-receipt.ts";
 import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
 import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
 import type { A2aHandler } from "./a2a/endpoint.ts";
@@ -35,7 +30,7 @@ import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/r
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
-import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
+import type { ModuleCall, ModuleFacets, ModuleRoute, ModuleRuntime } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
@@ -94,9 +89,10 @@ export function createApp(deps: AppDeps) {
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
   // Each feature module's service, built once: its facet for plugins, its documents' data, its timers.
-  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders };
+  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders, evidenceKeys: deps.evidenceKeys };
   const runtimes = modules.map((m) => ({
     id: m.id,
+    module: m,
     runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
   }));
   const withFacet = runtimes.filter((r) => r.runtime.facet);
@@ -212,7 +208,6 @@ export function createApp(deps: AppDeps) {
     return (await a2aEndpoint)(request, context);
   };
 
-  const servesSignaturesDirectory = deps.config.fetchIdentity === "on" && deps.config.publicUrl !== undefined;
   const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
@@ -222,11 +217,24 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     jobs,
-    ...(servesSignaturesDirectory ? { signaturesDirectory: true } : {}),
     ...moduleDocs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
+
+  const moduleRouteHandler =
+    (route: ModuleRoute) =>
+    ({ request, params }: { request: Request; params: Record<string, string> }) => {
+      const context = contextOf(request);
+      context.route = route.path;
+      const fail = (error: unknown) => errorResponse(error, context, log);
+      try {
+        const answer = route.handle(request, { requestId: context.id, baseUrl: baseUrl(request), params, readJson: () => readJsonObject(request), json: jsonResponse });
+        return answer instanceof Promise ? answer.catch(fail) : answer;
+      } catch (error) {
+        return fail(error);
+      }
+    };
 
   const renderDocument = createDocumentRenderer();
   const app = new Elysia({ normalize: false });
@@ -295,16 +303,18 @@ export function createApp(deps: AppDeps) {
     return jsonResponse({ ok: true, payment: found, request_id: context.id });
   });
 
-  const evidence = evidenceRoutes(deps.evidenceKeys, log, publishedArchiveKeys(deps.evidenceKeys));
-  app.get(jwksPath, ({ request }) => evidence.jwks(request));
-  app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
-  app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
-  if (servesSignaturesDirectory && deps.config.publicUrl) {
-    const publicUrl = deps.config.publicUrl;
-    app.get(signaturesDirectoryPath, ({ request }) => {
-      contextOf(request).route = signaturesDirectoryPath;
-      return signaturesDirectoryResponse(deps.evidenceKeys, publicUrl);
-    });
+  // Each module's routes, the declared ones and those its service built: the route is named here and a thrown error answered here.
+  const mounted = new Set<string>();
+  for (const { id, module, runtime } of runtimes) {
+    for (const route of [...(module.routes ?? []), ...(runtime.routes ?? [])]) {
+      const key = `${route.method} ${route.path}`;
+      if (mounted.has(key)) throw new Error(`module ${id}: the route ${key} is mounted twice`);
+      mounted.add(key);
+      const handle = moduleRouteHandler(route);
+      if (route.method === "GET") app.get(route.path, handle);
+      else if (route.method === "DELETE") app.delete(route.path, handle);
+      else app.post(route.path, handle, { parse: "none" });
+    }
   }
 
   for (const entry of registry.plugins) {
@@ -343,13 +353,6 @@ export function createApp(deps: AppDeps) {
 
   app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
   app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
-  for (const m of modules) {
-    const { runtime } = runtimes.find((r) => r.id === m.id)!;
-    for (const route of m.routes ?? []) {
-      if (route.method === "GET") app.get(route.path, ({ request }) => route.handle(request, runtime));
-      else app.post(route.path, ({ request }) => route.handle(request, runtime), { parse: "none" });
-    }
-  }
 
   app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });

@@ -5,15 +5,16 @@ import a2a from "./a2a/module.ts";
 import capital from "./capital/module.ts";
 import directory from "./directory/module.ts";
 import evidence from "./evidence/module.ts";
+import fetchIdentity from "./fetch-identity/module.ts";
 import jobs from "./jobs/module.ts";
 import quotes from "./quotes/module.ts";
 import refunds from "./refunds/module.ts";
 
 /** Every feature module, by id; checked for clashes when first imported. */
-export const modules: readonly TollboothModule[] = composeModules([a2a, capital, directory, evidence, jobs, quotes, refunds]);
+export const modules: readonly TollboothModule[] = composeModules([a2a, capital, directory, evidence, fetchIdentity, jobs, quotes, refunds]);
 
 /** What app.ts hands every module's service: it must satisfy what each one asks. */
-export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
-export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof jobs)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
+export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof fetchIdentity> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
+export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof fetchIdentity)["id"] | (typeof jobs)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
 /** Every facet merged into ModuleFacets has its module in the list (tsc fails otherwise). */
 export const facetsHaveModules: Exclude<keyof ModuleFacets, ModuleId> extends never ? true : false = true;

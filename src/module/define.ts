@@ -76,6 +76,8 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   facet?(call: ModuleCall): F;
   /** What the module's free documents read as `docs[id]`. */
   readonly docs?: D;
+  /** Routes built from the service's deps (keys, configuration): mounted by app.ts like `routes`, a clash fails the start. */
+  readonly routes?: readonly ModuleRoute[];
   stop?(): void;
 }
 
@@ -120,11 +122,29 @@ export interface ModuleCommand {
   run(context: CommandContext<any, any>): Promise<number>;
 }
 
+/**
+ * What the front hands a module route's handler besides the request. The front names the request's
+ * route (logs, metrics) and turns a thrown ApiError into the error answer; the handler returns the
+ * success.
+ */
+export interface RouteCall {
+  /** The request's id (answers carry it as `request_id`). */
+  readonly requestId: string;
+  /** --public-url, else the caller's validated Host (payments off only). */
+  readonly baseUrl: string;
+  /** The path's parameters (`/v1/things/:id` → `{ id }`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** The body as one JSON object, checked as every JSON route's (415, 400 INVALID_JSON, JSON_TOO_DEEP). */
+  readJson(): Promise<Record<string, unknown>>;
+  /** A JSON answer (content type with charset, the given headers). */
+  json(body: unknown, status?: number, headers?: Record<string, string>): Response;
+}
+
 /** A route the module answers besides its free documents. */
 export interface ModuleRoute {
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
-  handle(request: Request, runtime: ModuleRuntime): Response | Promise<Response>;
+  handle(request: Request, call: RouteCall): Response | Promise<Response>;
 }
 
 /** A periodic pass over the module's tables, run by the server while it serves. */
