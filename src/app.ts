@@ -21,11 +21,6 @@ import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
 import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
 import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
-import type { A2aHandler } from "./a2a/endpoint.ts";
-import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
-import { createA2aTaskStore } from "./a2a/task-store.ts";
-import type { McpHandler } from "./mcp/endpoint.ts";
-import { compileTools, MCP_PATH } from "./mcp/tools.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
@@ -88,31 +83,6 @@ export function createApp(deps: AppDeps) {
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
-  // Each feature module's service, built once: its facet for plugins, its documents' data, its timers.
-  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders, evidenceKeys: deps.evidenceKeys };
-  const runtimes = modules.map((m) => ({
-    id: m.id,
-    module: m,
-    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
-  }));
-  const withFacet = runtimes.filter((r) => r.runtime.facet);
-  const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
-  const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
-  // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
-  const sweeps = modules.flatMap((m) => {
-    const sweep = m.sweep;
-    if (!sweep) return [];
-    const pass = () => void sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
-    pass();
-    const timer = setInterval(pass, sweep.everyMs);
-    timer.unref?.();
-    return [timer];
-  });
-  store.onClose(() => {
-    for (const timer of sweeps) clearInterval(timer);
-    for (const { runtime } of runtimes) runtime.stop?.();
-  });
-
   // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
   const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
   const crawls = createCrawlService({
@@ -169,44 +139,50 @@ export function createApp(deps: AppDeps) {
     operation: operationDeps,
     ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
   });
-  // The tool list is compiled now; the MCP SDK (~30 MB, ~0.4 s to load) only with the first /mcp request.
-  const mcpTools = compileTools(registry, catalogue, deps.payments.enabled);
-  let mcpEndpoint: Promise<McpHandler> | undefined;
-  const mcp = async (request: Request, context: RequestContext) => {
-    mcpEndpoint ??= import("./mcp/endpoint.ts").then(({ createMcpEndpoint }) =>
-      createMcpEndpoint({
-        tools: mcpTools,
-        productVersion: deps.productVersion,
-        publicUrl: baseUrl,
-        operation: operationDeps,
-        payments: deps.payments,
-        skills: jobService.skillCalls,
-        jobStatus: jobService.status,
-        crawls,
-        lookupPayment: deps.gate ? async (id: string) => deps.gate?.lookup(id) : undefined,
-      }),
-    );
-    return (await mcpEndpoint)(request, context);
+  // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
+  // Built after the operation and the job service it may sell through; plugin calls read the facets only once the app serves.
+  const moduleDeps: ServeDeps = {
+    store,
+    config: deps.config,
+    log,
+    now,
+    web: deps.web,
+    paymentInfo: deps.paymentInfo,
+    gate: deps.gate,
+    refundSenders: deps.refundSenders,
+    evidenceKeys: deps.evidenceKeys,
+    registry,
+    catalogue,
+    operation: operationDeps,
+    payments: deps.payments,
+    jobs: jobService,
+    crawls,
+    productVersion: deps.productVersion,
+    baseUrl,
   };
-  // A2A the same way: the skill map now, the SDK with the first /a2a request; tasks live in the database.
-  const a2aSkills = a2aSkillsOf(registry);
-  const a2aTasks = createA2aTaskStore(store.a2aTasks, now);
-  let a2aEndpoint: Promise<A2aHandler> | undefined;
-  const a2a = async (request: Request, context: RequestContext) => {
-    a2aEndpoint ??= import("./a2a/endpoint.ts").then(({ createA2aEndpoint }) =>
-      createA2aEndpoint({
-        byId: a2aSkills,
-        tasks: a2aTasks,
-        jobStatus: jobService.status,
-        productVersion: deps.productVersion,
-        publicUrl: baseUrl,
-        operation: operationDeps,
-        payments: deps.payments,
-        skills: jobService.skillCalls,
-      }),
-    );
-    return (await a2aEndpoint)(request, context);
-  };
+  const runtimes = modules.map((m) => ({
+    id: m.id,
+    module: m,
+    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
+  }));
+  const withFacet = runtimes.filter((r) => r.runtime.facet);
+  const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
+  const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
+  // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
+  const sweeps = modules.flatMap((m) => {
+    const sweep = m.sweep;
+    if (!sweep) return [];
+    const pass = () => void sweep.run(store, now()).catch((error: Error) => log.error("module sweep failed", { module: m.id, error: error.message }));
+    pass();
+    const timer = setInterval(pass, sweep.everyMs);
+    timer.unref?.();
+    return [timer];
+  });
+  store.onClose(() => {
+    for (const timer of sweeps) clearInterval(timer);
+    for (const { runtime } of runtimes) runtime.stop?.();
+  });
+
 
   const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
     catalogue,
@@ -305,12 +281,19 @@ export function createApp(deps: AppDeps) {
 
   // Each module's routes, the declared ones and those its service built: the route is named here and a thrown error answered here.
   const mounted = new Set<string>();
+  const doorPaths = new Set<string>();
   for (const { id, module, runtime } of runtimes) {
     for (const route of [...(module.routes ?? []), ...(runtime.routes ?? [])]) {
       const key = `${route.method} ${route.path}`;
       if (mounted.has(key)) throw new Error(`module ${id}: the route ${key} is mounted twice`);
       mounted.add(key);
-      const handle = moduleRouteHandler(route);
+      const answer = moduleRouteHandler(route);
+      // An agent door checks Host and Origin before anything is read (http/door-guard.ts).
+      const handle = route.door ? (c: { request: Request; params: Record<string, string> }) => doors.guard((request) => answer({ request, params: c.params }))(c.request) : answer;
+      if (route.door && !doorPaths.has(route.path)) {
+        doorPaths.add(route.path);
+        app.options(route.path, ({ request }) => doors.preflight(request));
+      }
       if (route.method === "GET") app.get(route.path, handle);
       else if (route.method === "DELETE") app.delete(route.path, handle);
       else app.post(route.path, handle, { parse: "none" });
@@ -337,20 +320,6 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-  // The agent doors: Host and Origin checked against the configured hosts before anything is read (http/door-guard.ts).
-  app.post(MCP_PATH, ({ request }) => doors.guard(mcp)(request), { parse: "none" });
-  app.get(
-    MCP_PATH,
-    ({ request }) =>
-      doors.guard((_request, context) => {
-        context.route = MCP_PATH;
-        // Stateless: no stream for server-initiated messages, no session to open or delete.
-        return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
-      })(request),
-  );
-  app.post(A2A_PATH, ({ request }) => doors.guard(a2a)(request), { parse: "none" });
-  for (const path of agentDoorPaths) app.options(path, ({ request }) => doors.preflight(request));
-
   app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
   app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
 
@@ -358,11 +327,9 @@ export function createApp(deps: AppDeps) {
   app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
   app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
 
-  return { app, freeAnswers };
+  /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
+  return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
 }
-
-/** The JSON-RPC doors a web page could post to: their preflights are the app's own (the door guard's). */
-export const agentDoorPaths: ReadonlySet<string> = new Set([MCP_PATH, A2A_PATH]);
 
 /** http://host:port of the bind address (IPv6 in brackets). */
 function bindUrl(host: string, port: number): string {

@@ -144,6 +144,8 @@ export interface RouteCall {
 export interface ModuleRoute {
   readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
+  /** An agent door (JSON-RPC a web page could post to): the front checks Host and Origin before the handler and answers its CORS preflight (http/door-guard.ts). */
+  readonly door?: boolean;
   handle(request: Request, call: RouteCall): Response | Promise<Response>;
 }
 
