@@ -320,12 +320,7 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-  app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
-  app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
 
-  app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
-  app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
-  app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
 
   /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
   return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };

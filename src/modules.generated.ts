@@ -3,6 +3,7 @@ import type { ModuleFacets, ServeDepsOf, TollboothModule } from "./module/define
 import { composeModules } from "./module/compose.ts";
 import a2a from "./a2a/module.ts";
 import capital from "./capital/module.ts";
+import crawl from "./crawl/module.ts";
 import directory from "./directory/module.ts";
 import evidence from "./evidence/module.ts";
 import fetchIdentity from "./fetch-identity/module.ts";
@@ -12,10 +13,10 @@ import quotes from "./quotes/module.ts";
 import refunds from "./refunds/module.ts";
 
 /** Every feature module, by id; checked for clashes when first imported. */
-export const modules: readonly TollboothModule[] = composeModules([a2a, capital, directory, evidence, fetchIdentity, jobs, mcp, quotes, refunds]);
+export const modules: readonly TollboothModule[] = composeModules([a2a, capital, crawl, directory, evidence, fetchIdentity, jobs, mcp, quotes, refunds]);
 
 /** What app.ts hands every module's service: it must satisfy what each one asks. */
-export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof fetchIdentity> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof mcp> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
-export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof fetchIdentity)["id"] | (typeof jobs)["id"] | (typeof mcp)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
+export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof crawl> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof fetchIdentity> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof mcp> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
+export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof crawl)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof fetchIdentity)["id"] | (typeof jobs)["id"] | (typeof mcp)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
 /** Every facet merged into ModuleFacets has its module in the list (tsc fails otherwise). */
 export const facetsHaveModules: Exclude<keyof ModuleFacets, ModuleId> extends never ? true : false = true;
