@@ -19,13 +19,13 @@ import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/ope
 import { checkPromptLength } from "./jobs/limits.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
-import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
+import type { JobsInfo } from "./jobs/setup.ts";
 import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
-import type { ModuleCall, ModuleFacets, ModuleRoute, ModuleRuntime } from "./module/define.ts";
+import type { ModuleCall, ModuleFacets, ModuleRoute, ModuleRuntime, ModuleServices, TollboothModule } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
@@ -38,7 +38,7 @@ import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & JobConfig & CrawlConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & CrawlConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -129,19 +129,12 @@ export function createApp(deps: AppDeps) {
       now,
     }),
   };
-  const jobService = createJobService({
-    config: deps.config,
-    registry,
-    store,
-    payments: deps.payments,
-    log,
-    now,
-    operation: operationDeps,
-    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
-  });
   // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
-  // Built after the operation and the job service it may sell through; plugin calls read the facets only once the app serves.
+  // Built after the paid operation they may sell through; plugin calls read the facets only once the app serves.
+  // A module's service is built the first time it is asked for (another module's `services.x`), else in list order.
+  const services = {} as ModuleServices;
   const moduleDeps: ServeDeps = {
+    services,
     store,
     config: deps.config,
     log,
@@ -155,16 +148,24 @@ export function createApp(deps: AppDeps) {
     catalogue,
     operation: operationDeps,
     payments: deps.payments,
-    jobs: jobService,
     crawls,
     productVersion: deps.productVersion,
     baseUrl,
   };
-  const runtimes = modules.map((m) => ({
-    id: m.id,
-    module: m,
-    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
-  }));
+  const built = new Map<string, ModuleRuntime>();
+  const building = new Set<string>();
+  const runtimeOf = (m: TollboothModule): ModuleRuntime => {
+    let runtime = built.get(m.id);
+    if (runtime) return runtime;
+    if (building.has(m.id)) throw new Error(`module ${m.id}: its service asks, through other modules' services, for its own`);
+    building.add(m.id);
+    runtime = m.serve?.(moduleDeps) ?? {};
+    built.set(m.id, runtime);
+    return runtime;
+  };
+  for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
+  const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
+  const jobs = services.jobs;
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
@@ -254,9 +255,9 @@ export function createApp(deps: AppDeps) {
     // Documents without live job figures stay synchronous unless they read the store themselves; the figures answer synchronously when they can.
     const answer: FreeAnswer = (request, context) => {
       if (held && performance.now() < held.until) return respond(request, context, held.document);
-      if (!needs) return render(request, context, jobService.info.figures.none);
-      const jobs = jobService.info.figures(needs);
-      return jobs instanceof Promise ? jobs.then((j) => render(request, context, j)) : render(request, context, jobs);
+      if (!needs) return render(request, context, jobs.info.figures.none);
+      const figures = jobs.info.figures(needs);
+      return figures instanceof Promise ? figures.then((j) => render(request, context, j)) : render(request, context, figures);
     };
     freeAnswers.set(route.path, answer);
     app.get(route.path, ({ request }) => answer(request, contextOf(request)));

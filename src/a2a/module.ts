@@ -3,7 +3,6 @@
  * finished tasks a week after their last change, and POST /a2a, an agent door (the front checks Host
  * and Origin first). The skill map is built at start; the A2A SDK loads with the first request.
  */
-import type { JobService } from "../jobs/setup.ts";
 import { defineModule, type ModuleDeps } from "../module/define.ts";
 import type { PaidCallDeps } from "../paid-call/call.ts";
 import type { Payments } from "../paid-call/payments.ts";
@@ -19,7 +18,6 @@ export interface AgentDoorDeps extends ModuleDeps {
   readonly registry: Registry;
   readonly operation: PaidCallDeps;
   readonly payments: Payments;
-  readonly jobs: Pick<JobService, "skillCalls" | "status">;
   readonly productVersion: string;
   /** --public-url, else the caller's validated Host. */
   readonly baseUrl: (request: Request) => string;
@@ -28,7 +26,8 @@ export interface AgentDoorDeps extends ModuleDeps {
 export default defineModule({
   id: "a2a",
   tables,
-  serve: ({ registry, store, now, operation, payments, jobs, productVersion, baseUrl }: AgentDoorDeps) => {
+  serve: ({ registry, store, now, operation, payments, services, productVersion, baseUrl }: AgentDoorDeps) => {
+    const { jobs } = services;
     const byId = a2aSkillsOf(registry);
     const tasks = createA2aTaskStore(store.a2aTasks, now);
     let endpoint: Promise<A2aHandler> | undefined;

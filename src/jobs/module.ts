@@ -1,21 +1,44 @@
 /**
  * @module jobs/module — the job queue as one feature module: its tables on both engines (jobs and
- * idempotency keys) and its routes (POST /v1/jobs, POST /v1/jobs/:skill, GET /v1/jobs/:id). The
- * worker, the routes' service and its sweep are built by jobs/setup.ts, which app.ts still calls (the
- * paid operation and the agent doors sell through it).
+ * idempotency keys), its service (jobs/setup.ts: the worker, its refunds and sweep, the live figures
+ * the free documents read), offered to the agent doors and the front as `services.jobs`, and its
+ * routes (POST /v1/jobs, POST /v1/jobs/:skill, GET /v1/jobs/:id).
  */
+import type { Payments } from "../paid-call/payments.ts";
+import type { Registry } from "../plugin/registry.ts";
+import type { RefundSender } from "../x402/refund.ts";
+import type { OperationDeps } from "../http/operation.ts";
 import { defineModule, type ModuleDeps } from "../module/define.ts";
-import type { JobService } from "./setup.ts";
+import { createJobService, type JobConfig, type JobService } from "./setup.ts";
 import { tables } from "./tables.ts";
+
+declare module "../module/define.ts" {
+  interface ModuleServices {
+    readonly jobs: JobService;
+  }
+}
+
+export interface JobsServeDeps extends ModuleDeps {
+  readonly config: JobConfig;
+  readonly registry: Registry;
+  readonly payments: Payments;
+  /** The paid-operation pipeline the job routes submit through (built by the front). */
+  readonly operation: OperationDeps;
+  readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
+}
 
 export default defineModule({
   id: "jobs",
   tables,
-  serve: ({ jobs }: ModuleDeps & { readonly jobs: Pick<JobService, "routes"> }) => ({
-    routes: [
-      { method: "POST", path: "/v1/jobs", handle: (request) => jobs.routes.submit(request, undefined) },
-      { method: "POST", path: "/v1/jobs/:skill", handle: (request, call) => jobs.routes.submit(request, call.params.skill) },
-      { method: "GET", path: "/v1/jobs/:id", handle: (request, call) => jobs.routes.get(request, call.params.id!) },
-    ],
-  }),
+  serve: ({ config, registry, store, payments, log, now, operation, refundSenders }: JobsServeDeps) => {
+    const jobs = createJobService({ config, registry, store, payments, log, now, operation, ...(refundSenders ? { refundSenders } : {}) });
+    return {
+      service: jobs,
+      routes: [
+        { method: "POST", path: "/v1/jobs", handle: (request) => jobs.routes.submit(request, undefined) },
+        { method: "POST", path: "/v1/jobs/:skill", handle: (request, call) => jobs.routes.submit(request, call.params.skill) },
+        { method: "GET", path: "/v1/jobs/:id", handle: (request, call) => jobs.routes.get(request, call.params.id!) },
+      ],
+    };
+  },
 });

@@ -16,7 +16,8 @@ import { compileTools, MCP_PATH } from "./tools.ts";
 export default defineModule({
   id: "mcp",
   serve: (deps: AgentDoorDeps & { readonly catalogue: Catalogue; readonly crawls: CrawlDoor; readonly gate?: PaymentGate | undefined }) => {
-    const { registry, catalogue, payments, operation, jobs, crawls, gate, productVersion, baseUrl } = deps;
+    const { registry, catalogue, payments, operation, crawls, gate, productVersion, baseUrl } = deps;
+    const { jobs } = deps.services;
     const tools = compileTools(registry, catalogue, payments.enabled);
     let endpoint: Promise<McpHandler> | undefined;
     const post = async (request: Request) => {

@@ -26,6 +26,9 @@ export interface ModuleFacets {}
 /** What modules' free documents read (`docs.capital`, …): each module merges its own in. */
 export interface ModuleDocs {}
 
+/** What a module's service offers the other modules and the front (`services.jobs`, …): each module merges its own in. */
+export interface ModuleServices {}
+
 /** The core tables and every module's: what a module's service and commands see. */
 export type ModuleStore = CoreStore & ModuleStores;
 
@@ -60,6 +63,11 @@ export interface ModuleDeps {
   readonly store: ModuleStore;
   readonly log: Logger;
   readonly now: () => Date;
+  /**
+   * The other modules' services (`ModuleRuntime.service`), each built the first time it is asked for:
+   * a module may ask while it serves; one that asks, through others, for itself fails the start.
+   */
+  readonly services: ModuleServices;
 }
 
 /** Who one plugin call is for: the facet a module hands the call may depend on it. */
@@ -76,6 +84,8 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   facet?(call: ModuleCall): F;
   /** What the module's free documents read as `docs[id]`. */
   readonly docs?: D;
+  /** What the other modules and the front reach as `services[id]` (merged into ModuleServices). */
+  readonly service?: unknown;
   /** Routes built from the service's deps (keys, configuration): mounted by app.ts like `routes`, a clash fails the start. */
   readonly routes?: readonly ModuleRoute[];
   stop?(): void;
