@@ -20,7 +20,6 @@ import { checkPromptLength } from "./jobs/limits.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
 import type { JobsInfo } from "./jobs/setup.ts";
-import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
@@ -38,7 +37,7 @@ import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & CrawlConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -85,28 +84,12 @@ export function createApp(deps: AppDeps) {
 
   // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
   const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
-  const crawls = createCrawlService({
-    config: deps.config,
-    store: store.crawls,
-    web: deps.web,
-    log: log.child({ component: "crawl" }),
-    now,
-    evidenceKeys: deps.evidenceKeys,
-    receipts: store.receipts,
-    refunds: deps.deliveryRefunds ?? store.deliveryRefunds,
-    publicUrl: baseUrl,
-    proofNonces: store.proofNonces,
-    onClose: (stop) => store.onClose(stop),
-    ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
-  });
+  const sealEvidence = deps.unsignedEvidence ? undefined : (result: unknown, payment: SealCall["payment"]) => seal.seal(result, { server: evidenceServer(), payment });
+
   const operationDeps: OperationDeps = {
     rateLimit: (caller) => limiter.take(caller),
     checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
-    ...(deps.unsignedEvidence
-      ? {}
-      : {
-          sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => seal.seal(result, { server: evidenceServer(), payment: call.payment }),
-        }),
+    ...(sealEvidence ? { sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => sealEvidence(result, call.payment) } : {}),
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -124,7 +107,7 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
-      crawls: crawls.facet({ payer: call.payer, origin: call.origin, requestId }),
+      crawls: services.crawl.facet({ payer: call.payer, origin: call.origin, requestId }),
       requestId,
       now,
     }),
@@ -148,7 +131,8 @@ export function createApp(deps: AppDeps) {
     catalogue,
     operation: operationDeps,
     payments: deps.payments,
-    crawls,
+    deliveryRefunds: deps.deliveryRefunds,
+    sealEvidence,
     productVersion: deps.productVersion,
     baseUrl,
   };

@@ -4,7 +4,6 @@
  * compiled at start; the MCP SDK (~30 MB, ~0.4 s to load) only with the first POST.
  */
 import type { AgentDoorDeps } from "../a2a/module.ts";
-import type { CrawlDoor } from "../crawl/crawl-facet.ts";
 import { ApiError } from "../errors.ts";
 import { contextOf } from "../http/request-context.ts";
 import { defineModule } from "../module/define.ts";
@@ -15,9 +14,9 @@ import { compileTools, MCP_PATH } from "./tools.ts";
 
 export default defineModule({
   id: "mcp",
-  serve: (deps: AgentDoorDeps & { readonly catalogue: Catalogue; readonly crawls: CrawlDoor; readonly gate?: PaymentGate | undefined }) => {
-    const { registry, catalogue, payments, operation, crawls, gate, productVersion, baseUrl } = deps;
-    const { jobs } = deps.services;
+  serve: (deps: AgentDoorDeps & { readonly catalogue: Catalogue; readonly gate?: PaymentGate | undefined }) => {
+    const { registry, catalogue, payments, operation, gate, productVersion, baseUrl } = deps;
+    const { jobs, crawl: crawls } = deps.services;
     const tools = compileTools(registry, catalogue, payments.enabled);
     let endpoint: Promise<McpHandler> | undefined;
     const post = async (request: Request) => {
