@@ -186,6 +186,17 @@ export function defineModule<const M extends TollboothModule>(module: M): M {
 /** What a module's service asks of the running server (its `serve` parameter's type). */
 export type ServeDepsOf<M> = M extends { serve?(deps: infer D): unknown } ? D : unknown;
 
+/** true when a module's `service` is what it merged into ModuleServices under its id, or it merged none (the generated list checks every module). */
+export type ServiceMatches<M> = M extends { readonly id: infer Id; serve?(deps: never): infer R }
+  ? Id extends keyof ModuleServices
+    ? R extends { readonly service?: infer S }
+      ? S extends ModuleServices[Id]
+        ? true
+        : false
+      : false
+    : true
+  : true;
+
 /** An error table whose codes stay literal (`keyof typeof table` is the module's codes). */
 export function defineErrors<const T extends Record<string, ErrorSpec>>(table: T): T {
   return table;
