@@ -45,7 +45,7 @@ export function renderModuleIndex(root = repoRoot): string {
   const ids = listModuleIds(root);
   return [
     header,
-    'import type { ModuleFacets, ServeDepsOf, TollboothModule } from "./module/define.ts";',
+    'import type { ModuleFacets, ModuleServices, ServeDepsOf, ServiceMatches, TollboothModule } from "./module/define.ts";',
     'import { composeModules } from "./module/compose.ts";',
     ...ids.map((id) => `import ${local(id)} from "./${id}/module.ts";`),
     "",
@@ -57,6 +57,9 @@ export function renderModuleIndex(root = repoRoot): string {
     `export type ModuleId = ${ids.map((id) => `(typeof ${local(id)})["id"]`).join(" | ") || "never"};`,
     "/** Every facet merged into ModuleFacets has its module in the list (tsc fails otherwise). */",
     "export const facetsHaveModules: Exclude<keyof ModuleFacets, ModuleId> extends never ? true : false = true;",
+    "/** So has every service merged into ModuleServices, and each module's `service` is the one it merged. */",
+    "export const servicesHaveModules: Exclude<keyof ModuleServices, ModuleId> extends never ? true : false = true;",
+    `export const servicesMatch: [${ids.map((id) => `ServiceMatches<typeof ${local(id)}>`).join(", ")}] = [${ids.map(() => "true").join(", ")}];`,
     "",
   ].join("\n");
 }

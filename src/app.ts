@@ -17,25 +17,14 @@ import type { SealCall } from "./evidence/seal.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
 import { checkPromptLength } from "./jobs/limits.ts";
-import { evidenceRoutes } from "./http/evidence-routes.ts";
-import { signaturesDirectoryPath, signaturesDirectoryResponse } from "./fetch-identity/signatures-directory.ts";
-import { evidenceVerifyPath, jwksPath } from "./evidence/statement.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
-import { publishedArchiveKeys } from "./evidence/wacz-signing.ts";
-import { didDocumentPath } from "./x402/offer-receipt.ts";
-import { createJobService, type JobConfig, type JobsInfo } from "./jobs/setup.ts";
-import { type CrawlConfig, createCrawlService } from "./crawl/crawl-service.ts";
-import type { A2aHandler } from "./a2a/endpoint.ts";
-import { A2A_PATH, a2aSkillsOf } from "./a2a/skills.ts";
-import { createA2aTaskStore } from "./a2a/task-store.ts";
-import type { McpHandler } from "./mcp/endpoint.ts";
-import { compileTools, MCP_PATH } from "./mcp/tools.ts";
+import type { JobsInfo } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
-import type { ModuleCall, ModuleFacets, ModuleRuntime } from "./module/define.ts";
+import type { ModuleCall, ModuleFacets, ModuleRoute, ModuleRuntime, ModuleServices, TollboothModule } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
 import type { PluginContext } from "./plugin/context.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
@@ -48,7 +37,7 @@ import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
 import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & JobConfig & CrawlConfig & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
@@ -93,12 +82,74 @@ export function createApp(deps: AppDeps) {
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
-  // Each feature module's service, built once: its facet for plugins, its documents' data, its timers.
-  const moduleDeps: ServeDeps = { store, config: deps.config, log, now, web: deps.web, paymentInfo: deps.paymentInfo, gate: deps.gate, refundSenders: deps.refundSenders };
-  const runtimes = modules.map((m) => ({
-    id: m.id,
-    runtime: m.serve?.(moduleDeps) ?? ({} as ModuleRuntime),
-  }));
+  // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
+  const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
+  const sealEvidence = deps.unsignedEvidence ? undefined : (result: unknown, payment: SealCall["payment"]) => seal.seal(result, { server: evidenceServer(), payment });
+
+  const operationDeps: OperationDeps = {
+    rateLimit: (caller) => limiter.take(caller),
+    checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
+    ...(sealEvidence ? { sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => sealEvidence(result, call.payment) } : {}),
+    payments: deps.payments,
+    log,
+    publicUrl: baseUrl,
+    isOpenForWork: async () => {
+      const m = await store.settings.manager();
+      return { open: m.openForWork, reason: m.pauseReason };
+    },
+    contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
+      ...moduleFacets({ payer: call.payer, origin: call.origin, requestId, now }),
+      signal,
+      log: log.child({ plugin: entry.id, request_id: requestId }),
+      store: store.pluginStore(entry.id),
+      web: deps.web,
+      search: deps.search,
+      manager: () => store.settings.recentManager(),
+      skills: () => skillSummaries,
+      llm: deps.llm ?? noModel,
+      crawls: services.crawl.facet({ payer: call.payer, origin: call.origin, requestId }),
+      requestId,
+      now,
+    }),
+  };
+  // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
+  // Built after the paid operation they may sell through; plugin calls read the facets only once the app serves.
+  // A module's service is built the first time it is asked for (another module's `services.x`), else in list order.
+  const services = {} as ModuleServices;
+  const moduleDeps: ServeDeps = {
+    services,
+    store,
+    config: deps.config,
+    log,
+    now,
+    web: deps.web,
+    paymentInfo: deps.paymentInfo,
+    gate: deps.gate,
+    refundSenders: deps.refundSenders,
+    evidenceKeys: deps.evidenceKeys,
+    registry,
+    catalogue,
+    operation: operationDeps,
+    payments: deps.payments,
+    deliveryRefunds: deps.deliveryRefunds,
+    sealEvidence,
+    productVersion: deps.productVersion,
+    baseUrl,
+  };
+  const built = new Map<string, ModuleRuntime>();
+  const building = new Set<string>();
+  const runtimeOf = (m: TollboothModule): ModuleRuntime => {
+    let runtime = built.get(m.id);
+    if (runtime) return runtime;
+    if (building.has(m.id)) throw new Error(`module ${m.id}: its service asks, through other modules' services, for its own`);
+    building.add(m.id);
+    runtime = m.serve?.(moduleDeps) ?? {};
+    built.set(m.id, runtime);
+    return runtime;
+  };
+  for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
+  const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
+  const jobs = services.jobs;
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
@@ -117,102 +168,7 @@ export function createApp(deps: AppDeps) {
     for (const { runtime } of runtimes) runtime.stop?.();
   });
 
-  // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
-  const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
-  const crawls = createCrawlService({
-    config: deps.config,
-    store: store.crawls,
-    web: deps.web,
-    log: log.child({ component: "crawl" }),
-    now,
-    evidenceKeys: deps.evidenceKeys,
-    receipts: store.receipts,
-    refunds: deps.deliveryRefunds ?? store.deliveryRefunds,
-    publicUrl: baseUrl,
-    proofNonces: store.proofNonces,
-    onClose: (stop) => store.onClose(stop),
-    ...(deps.unsignedEvidence ? {} : { seal: (result: object, payment: SealCall["payment"] | null) => seal.seal(result, { server: evidenceServer(), payment: payment ?? undefined }) }),
-  });
-  const operationDeps: OperationDeps = {
-    rateLimit: (caller) => limiter.take(caller),
-    checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
-    ...(deps.unsignedEvidence
-      ? {}
-      : {
-          sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => seal.seal(result, { server: evidenceServer(), payment: call.payment }),
-        }),
-    payments: deps.payments,
-    log,
-    publicUrl: baseUrl,
-    isOpenForWork: async () => {
-      const m = await store.settings.manager();
-      return { open: m.openForWork, reason: m.pauseReason };
-    },
-    contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
-      ...moduleFacets({ payer: call.payer, origin: call.origin, requestId, now }),
-      signal,
-      log: log.child({ plugin: entry.id, request_id: requestId }),
-      store: store.pluginStore(entry.id),
-      web: deps.web,
-      search: deps.search,
-      manager: () => store.settings.recentManager(),
-      skills: () => skillSummaries,
-      llm: deps.llm ?? noModel,
-      crawls: crawls.facet({ payer: call.payer, origin: call.origin, requestId }),
-      requestId,
-      now,
-    }),
-  };
-  const jobService = createJobService({
-    config: deps.config,
-    registry,
-    store,
-    payments: deps.payments,
-    log,
-    now,
-    operation: operationDeps,
-    ...(deps.refundSenders ? { refundSenders: deps.refundSenders } : {}),
-  });
-  // The tool list is compiled now; the MCP SDK (~30 MB, ~0.4 s to load) only with the first /mcp request.
-  const mcpTools = compileTools(registry, catalogue, deps.payments.enabled);
-  let mcpEndpoint: Promise<McpHandler> | undefined;
-  const mcp = async (request: Request, context: RequestContext) => {
-    mcpEndpoint ??= import("./mcp/endpoint.ts").then(({ createMcpEndpoint }) =>
-      createMcpEndpoint({
-        tools: mcpTools,
-        productVersion: deps.productVersion,
-        publicUrl: baseUrl,
-        operation: operationDeps,
-        payments: deps.payments,
-        skills: jobService.skillCalls,
-        jobStatus: jobService.status,
-        crawls,
-        lookupPayment: deps.gate ? async (id: string) => deps.gate?.lookup(id) : undefined,
-      }),
-    );
-    return (await mcpEndpoint)(request, context);
-  };
-  // A2A the same way: the skill map now, the SDK with the first /a2a request; tasks live in the database.
-  const a2aSkills = a2aSkillsOf(registry);
-  const a2aTasks = createA2aTaskStore(store.a2aTasks, now);
-  let a2aEndpoint: Promise<A2aHandler> | undefined;
-  const a2a = async (request: Request, context: RequestContext) => {
-    a2aEndpoint ??= import("./a2a/endpoint.ts").then(({ createA2aEndpoint }) =>
-      createA2aEndpoint({
-        byId: a2aSkills,
-        tasks: a2aTasks,
-        jobStatus: jobService.status,
-        productVersion: deps.productVersion,
-        publicUrl: baseUrl,
-        operation: operationDeps,
-        payments: deps.payments,
-        skills: jobService.skillCalls,
-      }),
-    );
-    return (await a2aEndpoint)(request, context);
-  };
 
-  const servesSignaturesDirectory = deps.config.fetchIdentity === "on" && deps.config.publicUrl !== undefined;
   const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
@@ -222,11 +178,24 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     jobs,
-    ...(servesSignaturesDirectory ? { signaturesDirectory: true } : {}),
     ...moduleDocs,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
+
+  const moduleRouteHandler =
+    (route: ModuleRoute) =>
+    ({ request, params }: { request: Request; params: Record<string, string> }) => {
+      const context = contextOf(request);
+      context.route = route.path;
+      const fail = (error: unknown) => errorResponse(error, context, log);
+      try {
+        const answer = route.handle(request, { requestId: context.id, baseUrl: baseUrl(request), params, readJson: () => readJsonObject(request), json: jsonResponse });
+        return answer instanceof Promise ? answer.catch(fail) : answer;
+      } catch (error) {
+        return fail(error);
+      }
+    };
 
   const renderDocument = createDocumentRenderer();
   const app = new Elysia({ normalize: false });
@@ -270,9 +239,9 @@ export function createApp(deps: AppDeps) {
     // Documents without live job figures stay synchronous unless they read the store themselves; the figures answer synchronously when they can.
     const answer: FreeAnswer = (request, context) => {
       if (held && performance.now() < held.until) return respond(request, context, held.document);
-      if (!needs) return render(request, context, jobService.info.figures.none);
-      const jobs = jobService.info.figures(needs);
-      return jobs instanceof Promise ? jobs.then((j) => render(request, context, j)) : render(request, context, jobs);
+      if (!needs) return render(request, context, jobs.info.figures.none);
+      const figures = jobs.info.figures(needs);
+      return figures instanceof Promise ? figures.then((j) => render(request, context, j)) : render(request, context, figures);
     };
     freeAnswers.set(route.path, answer);
     app.get(route.path, ({ request }) => answer(request, contextOf(request)));
@@ -295,16 +264,25 @@ export function createApp(deps: AppDeps) {
     return jsonResponse({ ok: true, payment: found, request_id: context.id });
   });
 
-  const evidence = evidenceRoutes(deps.evidenceKeys, log, publishedArchiveKeys(deps.evidenceKeys));
-  app.get(jwksPath, ({ request }) => evidence.jwks(request));
-  app.get(didDocumentPath, ({ request }) => evidence.did(request, baseUrl(request)));
-  app.post(evidenceVerifyPath, ({ request }) => evidence.verify(request), { parse: "none" });
-  if (servesSignaturesDirectory && deps.config.publicUrl) {
-    const publicUrl = deps.config.publicUrl;
-    app.get(signaturesDirectoryPath, ({ request }) => {
-      contextOf(request).route = signaturesDirectoryPath;
-      return signaturesDirectoryResponse(deps.evidenceKeys, publicUrl);
-    });
+  // Each module's routes, the declared ones and those its service built: the route is named here and a thrown error answered here.
+  const mounted = new Set<string>();
+  const doorPaths = new Set<string>();
+  for (const { id, module, runtime } of runtimes) {
+    for (const route of [...(module.routes ?? []), ...(runtime.routes ?? [])]) {
+      const key = `${route.method} ${route.path}`;
+      if (mounted.has(key)) throw new Error(`module ${id}: the route ${key} is mounted twice`);
+      mounted.add(key);
+      const answer = moduleRouteHandler(route);
+      // An agent door checks Host and Origin before anything is read (http/door-guard.ts).
+      const handle = route.door ? (c: { request: Request; params: Record<string, string> }) => doors.guard((request) => answer({ request, params: c.params }))(c.request) : answer;
+      if (route.door && !doorPaths.has(route.path)) {
+        doorPaths.add(route.path);
+        app.options(route.path, ({ request }) => doors.preflight(request));
+      }
+      if (route.method === "GET") app.get(route.path, handle);
+      else if (route.method === "DELETE") app.delete(route.path, handle);
+      else app.post(route.path, handle, { parse: "none" });
+    }
   }
 
   for (const entry of registry.plugins) {
@@ -327,39 +305,11 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-  // The agent doors: Host and Origin checked against the configured hosts before anything is read (http/door-guard.ts).
-  app.post(MCP_PATH, ({ request }) => doors.guard(mcp)(request), { parse: "none" });
-  app.get(
-    MCP_PATH,
-    ({ request }) =>
-      doors.guard((_request, context) => {
-        context.route = MCP_PATH;
-        // Stateless: no stream for server-initiated messages, no session to open or delete.
-        return errorResponse(new ApiError("METHOD_NOT_ALLOWED", { message: "MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp.", headers: { Allow: "POST" } }), context, log);
-      })(request),
-  );
-  app.post(A2A_PATH, ({ request }) => doors.guard(a2a)(request), { parse: "none" });
-  for (const path of agentDoorPaths) app.options(path, ({ request }) => doors.preflight(request));
 
-  app.get("/v1/web/crawl/:id", ({ request, params }) => crawls.get(request, params.id));
-  app.delete("/v1/web/crawl/:id", ({ request, params }) => crawls.cancel(request, params.id));
-  for (const m of modules) {
-    const { runtime } = runtimes.find((r) => r.id === m.id)!;
-    for (const route of m.routes ?? []) {
-      if (route.method === "GET") app.get(route.path, ({ request }) => route.handle(request, runtime));
-      else app.post(route.path, ({ request }) => route.handle(request, runtime), { parse: "none" });
-    }
-  }
 
-  app.post("/v1/jobs", ({ request }) => jobService.routes.submit(request, undefined), { parse: "none" });
-  app.post("/v1/jobs/:skill", ({ request, params }) => jobService.routes.submit(request, params.skill), { parse: "none" });
-  app.get("/v1/jobs/:id", ({ request, params }) => jobService.routes.get(request, params.id));
-
-  return { app, freeAnswers };
+  /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
+  return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
 }
-
-/** The JSON-RPC doors a web page could post to: their preflights are the app's own (the door guard's). */
-export const agentDoorPaths: ReadonlySet<string> = new Set([MCP_PATH, A2A_PATH]);
 
 /** http://host:port of the bind address (IPv6 in brackets). */
 function bindUrl(host: string, port: number): string {

@@ -4,7 +4,7 @@
  */
 import packageJson from "../package.json" with { type: "json" };
 import type { Metrics } from "./admin/metrics.ts";
-import { agentDoorPaths, createApp } from "./app.ts";
+import { createApp } from "./app.ts";
 import { type Config, ConfigError, isLoopbackHost, localTryNotice, servingProblems, storeProblems } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./paid-call/payments.ts";
@@ -216,7 +216,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   // The port signed evidence names without --public-url: --port until the server listens (--port 0 picks one).
   const listening = { port: config.port };
   const search = searchEngineFor(config);
-  const { app, freeAnswers } = createApp({ config, registry, store, web, search, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(deliveryRefunds ? { deliveryRefunds } : {}), ...(llm ? { llm } : {}) });
+  const { app, freeAnswers, doorPaths } = createApp({ config, registry, store, web, search, payments, paymentInfo: info, gate, log, productVersion, features, evidenceKeys, listeningPort: () => listening.port, ...(options.unsignedEvidence ? { unsignedEvidence: true } : {}), ...(refundSenders ? { refundSenders } : {}), ...(deliveryRefunds ? { deliveryRefunds } : {}), ...(llm ? { llm } : {}) });
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);
@@ -228,7 +228,7 @@ export async function buildService(config: Config, options: BuildServiceOptions 
     requestTimeoutMs: config.requestTimeoutMs,
     logRequests: config.logRequests,
     freeTally,
-    ownPreflights: agentDoorPaths,
+    ownPreflights: doorPaths,
     ...(metrics ? { observe: (r: Parameters<Metrics["observeRequest"]>[0]) => metrics.observeRequest(r) } : {}),
   });
   let rendererWarm: Promise<void> | undefined;

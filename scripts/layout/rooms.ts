@@ -7,10 +7,10 @@ import { importGraph } from "./import-graph.ts";
 
 /** Bottom first. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ["brief", "fetch-identity", "json-depth.ts", "log.ts", "logs", "module-errors.generated.ts", "runtime", "store"],
+  ["brief", "json-depth.ts", "log.ts", "logs", "module-errors.generated.ts", "runtime", "store"],
   ["deploy", "errors.ts", "memory-valve.ts"],
   ["module", "x402"],
-  ["plugin", "refunds", "evidence"],
+  ["plugin", "refunds", "evidence", "fetch-identity"],
   ["paid-call", "web"],
   ["http", "search", "llm"],
   ["config.ts"],

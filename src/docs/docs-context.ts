@@ -21,8 +21,6 @@ export interface DocsContext extends ModuleDocumentContext {
   readonly features: Readonly<Record<string, { available: boolean; detail?: string }>>;
   /** Job limits, live load and the 7-day figures (absent in documents rendered without a server). */
   readonly jobs?: JobsInfo;
-  /** Whether the fetcher's key directory is served (--fetch-identity on): /openapi.json lists it. */
-  readonly signaturesDirectory?: boolean;
   /** The request's query string (paged documents). */
   readonly query?: URLSearchParams;
 }

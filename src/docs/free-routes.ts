@@ -271,7 +271,7 @@ const openingRoutes = (freeRoutes: readonly FreeRoute[]): readonly FreeRoute[] =
     path: "/openapi.json",
     contentType: "application/json",
     summary: "OpenAPI 3.1: request schemas, error codes, x-payment-info",
-    render: (docs) => renderOpenApi({ catalogue: docs.catalogue, payments: docs.payments, baseUrl: docs.baseUrl, freeRoutes, signaturesDirectory: docs.signaturesDirectory === true }),
+    render: (docs) => renderOpenApi({ catalogue: docs.catalogue, payments: docs.payments, baseUrl: docs.baseUrl, freeRoutes, signaturesDirectory: docs["fetch-identity"]?.signaturesDirectory === true }),
     reusedWhile: byBaseUrl,
   },
   {

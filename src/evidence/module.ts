@@ -1,15 +1,19 @@
 /**
- * @module evidence/module — signed evidence as one feature module: its error code and the `verify`
- * command (anyone's check of a signed result, offline but for the key set). The signing keys stay a
- * core family of database.ts (on SQLite they are a key file, not a table) and `tollbooth keys`
- * (cli/keys.ts) opens them there.
+ * @module evidence/module — signed evidence as one feature module: its error code, its free routes
+ * (the key set, the DID document and the verify route: routes.ts) and the `verify` command (anyone's
+ * check of a signed result, offline but for the key set). The signing keys stay a core family of
+ * database.ts (on SQLite they are a key file, not a table) and `tollbooth keys` (cli/keys.ts) opens
+ * them there; the server hands them to `serve`.
  */
-import { type CommandContext, defineModule } from "../module/define.ts";
+import { type CommandContext, defineModule, type ModuleDeps } from "../module/define.ts";
 import { errors } from "./errors.ts";
+import type { EvidenceKeys } from "./key-file.ts";
+import { evidenceRoutes } from "./routes.ts";
 
 export default defineModule({
   id: "evidence",
   errors,
+  serve: ({ evidenceKeys }: ModuleDeps & { readonly evidenceKeys: EvidenceKeys }) => ({ routes: evidenceRoutes(evidenceKeys) }),
   commands: [
     {
       spec: {

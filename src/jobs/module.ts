@@ -1,9 +1,44 @@
 /**
  * @module jobs/module — the job queue as one feature module: its tables on both engines (jobs and
- * idempotency keys). The worker, the job routes and their sweep are wired by jobs/setup.ts, which
- * app.ts calls.
+ * idempotency keys), its service (jobs/setup.ts: the worker, its refunds and sweep, the live figures
+ * the free documents read), offered to the agent doors and the front as `services.jobs`, and its
+ * routes (POST /v1/jobs, POST /v1/jobs/:skill, GET /v1/jobs/:id).
  */
-import { defineModule } from "../module/define.ts";
+import type { Payments } from "../paid-call/payments.ts";
+import type { Registry } from "../plugin/registry.ts";
+import type { RefundSender } from "../x402/refund.ts";
+import type { OperationDeps } from "../http/operation.ts";
+import { defineModule, type ModuleDeps } from "../module/define.ts";
+import { createJobService, type JobConfig, type JobService } from "./setup.ts";
 import { tables } from "./tables.ts";
 
-export default defineModule({ id: "jobs", tables });
+declare module "../module/define.ts" {
+  interface ModuleServices {
+    readonly jobs: JobService;
+  }
+}
+
+export interface JobsServeDeps extends ModuleDeps {
+  readonly config: JobConfig;
+  readonly registry: Registry;
+  readonly payments: Payments;
+  /** The paid-operation pipeline the job routes submit through (built by the front). */
+  readonly operation: OperationDeps;
+  readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
+}
+
+export default defineModule({
+  id: "jobs",
+  tables,
+  serve: ({ config, registry, store, payments, log, now, operation, refundSenders }: JobsServeDeps) => {
+    const jobs = createJobService({ config, registry, store, payments, log, now, operation, ...(refundSenders ? { refundSenders } : {}) });
+    return {
+      service: jobs,
+      routes: [
+        { method: "POST", path: "/v1/jobs", handle: (request) => jobs.routes.submit(request, undefined) },
+        { method: "POST", path: "/v1/jobs/:skill", handle: (request, call) => jobs.routes.submit(request, call.params.skill) },
+        { method: "GET", path: "/v1/jobs/:id", handle: (request, call) => jobs.routes.get(request, call.params.id!) },
+      ],
+    };
+  },
+});

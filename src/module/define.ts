@@ -26,6 +26,9 @@ export interface ModuleFacets {}
 /** What modules' free documents read (`docs.capital`, …): each module merges its own in. */
 export interface ModuleDocs {}
 
+/** What a module's service offers the other modules and the front (`services.jobs`, …): each module merges its own in. */
+export interface ModuleServices {}
+
 /** The core tables and every module's: what a module's service and commands see. */
 export type ModuleStore = CoreStore & ModuleStores;
 
@@ -60,6 +63,11 @@ export interface ModuleDeps {
   readonly store: ModuleStore;
   readonly log: Logger;
   readonly now: () => Date;
+  /**
+   * The other modules' services (`ModuleRuntime.service`), each built the first time it is asked for:
+   * a module may ask while it serves; one that asks, through others, for itself fails the start.
+   */
+  readonly services: ModuleServices;
 }
 
 /** Who one plugin call is for: the facet a module hands the call may depend on it. */
@@ -76,6 +84,10 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   facet?(call: ModuleCall): F;
   /** What the module's free documents read as `docs[id]`. */
   readonly docs?: D;
+  /** What the other modules and the front reach as `services[id]` (merged into ModuleServices). */
+  readonly service?: unknown;
+  /** Routes built from the service's deps (keys, configuration): mounted by app.ts like `routes`, a clash fails the start. */
+  readonly routes?: readonly ModuleRoute[];
   stop?(): void;
 }
 
@@ -120,11 +132,31 @@ export interface ModuleCommand {
   run(context: CommandContext<any, any>): Promise<number>;
 }
 
+/**
+ * What the front hands a module route's handler besides the request. The front names the request's
+ * route (logs, metrics) and turns a thrown ApiError into the error answer; the handler returns the
+ * success.
+ */
+export interface RouteCall {
+  /** The request's id (answers carry it as `request_id`). */
+  readonly requestId: string;
+  /** --public-url, else the caller's validated Host (payments off only). */
+  readonly baseUrl: string;
+  /** The path's parameters (`/v1/things/:id` → `{ id }`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** The body as one JSON object, checked as every JSON route's (415, 400 INVALID_JSON, JSON_TOO_DEEP). */
+  readJson(): Promise<Record<string, unknown>>;
+  /** A JSON answer (content type with charset, the given headers). */
+  json(body: unknown, status?: number, headers?: Record<string, string>): Response;
+}
+
 /** A route the module answers besides its free documents. */
 export interface ModuleRoute {
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
-  handle(request: Request, runtime: ModuleRuntime): Response | Promise<Response>;
+  /** An agent door (JSON-RPC a web page could post to): the front checks Host and Origin before the handler and answers its CORS preflight (http/door-guard.ts). */
+  readonly door?: boolean;
+  handle(request: Request, call: RouteCall): Response | Promise<Response>;
 }
 
 /** A periodic pass over the module's tables, run by the server while it serves. */
@@ -153,6 +185,17 @@ export function defineModule<const M extends TollboothModule>(module: M): M {
 
 /** What a module's service asks of the running server (its `serve` parameter's type). */
 export type ServeDepsOf<M> = M extends { serve?(deps: infer D): unknown } ? D : unknown;
+
+/** true when a module's `service` is what it merged into ModuleServices under its id, or it merged none (the generated list checks every module). */
+export type ServiceMatches<M> = M extends { readonly id: infer Id; serve?(deps: never): infer R }
+  ? Id extends keyof ModuleServices
+    ? R extends { readonly service?: infer S }
+      ? S extends ModuleServices[Id]
+        ? true
+        : false
+      : false
+    : true
+  : true;
 
 /** An error table whose codes stay literal (`keyof typeof table` is the module's codes). */
 export function defineErrors<const T extends Record<string, ErrorSpec>>(table: T): T {

@@ -10,9 +10,8 @@ import { gunzipSync } from "node:zlib";
 import { unzipSync, zipSync } from "fflate";
 import { openEvidenceKeys } from "../../src/evidence/key-file.ts";
 import { checkWacz } from "../../src/evidence/wacz-check.ts";
-import { publishedArchiveKeys, signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
-import { createMemoryLogger } from "../../src/log.ts";
-import { evidenceRoutes } from "../../src/http/evidence-routes.ts";
+import { signWaczHash, verifyWaczSignedData, waczKeyFor } from "../../src/evidence/wacz-signing.ts";
+import { publishedKeySet } from "../../src/evidence/routes.ts";
 import { buildWacz } from "../../src/web/archive/wacz-package.ts";
 import { buildWarc } from "../../src/web/archive/warc-records.ts";
 
@@ -64,9 +63,8 @@ describe("the WACZ package key", () => {
 describe("the package key in /.well-known/jwks.json", () => {
   it("is published after the evidence keys, and a package's signature checks against it as the JWKS gives it", async () => {
     const keys = await openEvidenceKeys(":memory:");
-    // As app.ts wires it (test/evidence/evidence-http.test.ts reads the served JWKS).
-    const routes = evidenceRoutes(keys, createMemoryLogger(), publishedArchiveKeys(keys));
-    const jwks = (await (await routes.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: Record<string, unknown>[] };
+    // What the JWKS route answers (test/evidence/evidence-http.test.ts reads the served JWKS).
+    const jwks = (await publishedKeySet(keys)) as { keys: Record<string, unknown>[] };
     expect(jwks.keys.map((k) => k.kty)).toEqual(["OKP", "EC"]);
     const published = jwks.keys[1]!;
     expect(published).toMatchObject({ kty: "EC", crv: "P-384", alg: "ES384", use: "sig" });
@@ -86,8 +84,7 @@ describe("the package key in /.well-known/jwks.json", () => {
 
     // Another evidence key's JWKS does not check this package.
     const otherKeys = await openEvidenceKeys(":memory:");
-    const other = evidenceRoutes(otherKeys, createMemoryLogger(), publishedArchiveKeys(otherKeys));
-    const otherJwk = ((await (await other.jwks(new Request("http://127.0.0.1/.well-known/jwks.json"))).json()) as { keys: JsonWebKey[] }).keys[1]!;
+    const otherJwk = ((await publishedKeySet(otherKeys)) as { keys: JsonWebKey[] }).keys[1]!;
     const otherKey = await crypto.subtle.importKey("jwk", otherJwk, { name: "ECDSA", namedCurve: "P-384" }, false, ["verify"]);
     expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, otherKey, signature, new TextEncoder().encode(signedData.hash))).toBe(false);
   });
