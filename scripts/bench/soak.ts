@@ -169,11 +169,19 @@ await bareClient;
 clearInterval(sampler);
 const atEnd = readRss(server.pid);
 const bareAtEnd = readRss(bare.pid!);
-await Bun.sleep(5000);
-const settled = readRss(server.pid).rss;
-const bareSettled = readRss(bare.pid!).rss;
+/** RSS each second for 15 s after the load (threads, in brackets): the 5 s figure is the target's; the curve shows what is still to come. */
+const afterLoad: string[] = [];
+let settled = 0;
+let bareSettled = 0;
+for (let second = 1; second <= 15; second++) {
+  await Bun.sleep(1000);
+  const rss = readRss(server.pid).rss;
+  const threads = /Threads:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1];
+  afterLoad.push(`${second}s ${(rss / MB).toFixed(0)} (${threads})`);
+  if (second === 5) [settled, bareSettled] = [rss, readRss(bare.pid!).rss];
+}
 bare.kill();
-const seconds = (performance.now() - started) / 1000 - 5;
+const seconds = (performance.now() - started) / 1000 - 15;
 
 console.log(`\n${calls} calls in ${(seconds / 60).toFixed(1)} min (${(calls / seconds).toFixed(0)}/s), load average ${loadavg()[0]!.toFixed(1)} at end`);
 console.log("answers:");
@@ -184,6 +192,7 @@ console.log(`peak RSS:                ${mb(atEnd.peak)} (kernel high-water mark;
 console.log(`RSS after first minute:  ${mb(afterFirstMinute)}`);
 console.log(`RSS at end of load:      ${mb(atEnd.rss)}   ${(((atEnd.rss - afterFirstMinute) / afterFirstMinute) * 100).toFixed(1)}% from the first minute (target within 10%)`);
 console.log(`RSS 5 s after the load:  ${mb(settled)} (idle after load; target < 120 MiB)`);
+console.log(`RSS after the load, MiB (threads): ${afterLoad.join(", ")}`);
 const slope = (key: "ours" | "bare") => {
   const points = minuteSamples.filter((p) => p.minute > 1);
   if (points.length < 2) return NaN;
