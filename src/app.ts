@@ -305,8 +305,6 @@ export function createApp(deps: AppDeps) {
     );
   }
 
-
-
   /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
   return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
 }

@@ -111,7 +111,7 @@ console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (2 sha
     const id = `crawl_${randomBytes(16).toString("hex")}`;
     const now = Date.now();
     await crawls.create(
-      { id, request: { url: urls[0]!, limit: PAGES, max_depth: 20, sitemap: "skip" }, payer: null, tokenSha256: "0".repeat(64), limit: PAGES, createdAt: new Date(now).toISOString(), deadlineMs: now + 3_600_000, expiresMs: now + 7_200_000 },
+      { id, request: { url: urls[0]!, limit: PAGES, max_depth: 20, sitemap: "skip" }, payer: null, limit: PAGES, createdAt: new Date(now).toISOString(), deadlineMs: now + 3_600_000, expiresMs: now + 7_200_000 },
       [{ url: urls[0]!, depth: 0 }],
     );
     await crawls.release(id, { network: null, transaction: null });

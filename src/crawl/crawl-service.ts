@@ -146,7 +146,7 @@ export function createCrawlService(options: {
         ...(input.sitemap === "skip" ? [] : [{ url: `sitemaps:${new URL(start).origin}`, depth: 0, kind: "sitemaps" as const }]),
       ];
       await store.create(
-        { id, request: input, payer: call.payer?.toLowerCase() ?? null, tokenSha256: "" /* no token is handed out: the payer's proof opens the crawl */, limit, createdAt: created.toISOString(), deadlineMs: created.getTime() + config.crawlDeadlineMin * 60_000, expiresMs },
+        { id, request: input, payer: call.payer?.toLowerCase() ?? null, limit, createdAt: created.toISOString(), deadlineMs: created.getTime() + config.crawlDeadlineMin * 60_000, expiresMs },
         seeds,
       );
       const statusUrl = new URL(crawlStatusPath(id), call.origin ?? "http://localhost").toString();

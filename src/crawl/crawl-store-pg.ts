@@ -166,7 +166,7 @@ export function createPgCrawlStore(sql: Sql): CrawlStore {
       await sql.begin(async (tx) => {
         const discovered = seeds.filter((s) => (s.kind ?? "page") === "page").length;
         await tx`INSERT INTO crawls (id, status, request, payer, token_sha256, limit_pages, created_at, deadline_ms, expires_ms, discovered)
-          VALUES (${crawl.id}, 'held', ${JSON.stringify(crawl.request)}, ${crawl.payer}, ${crawl.tokenSha256}, ${crawl.limit}, ${crawl.createdAt}, ${crawl.deadlineMs}, ${crawl.expiresMs}, ${discovered})`;
+          VALUES (${crawl.id}, 'held', ${JSON.stringify(crawl.request)}, ${crawl.payer}, '', ${crawl.limit}, ${crawl.createdAt}, ${crawl.deadlineMs}, ${crawl.expiresMs}, ${discovered})`;
         for (const seed of seeds) {
           await tx`INSERT INTO crawl_urls (crawl_id, url, depth, kind) VALUES (${crawl.id}, ${seed.url}, ${seed.depth}, ${seed.kind ?? "page"}) ON CONFLICT (crawl_id, url) DO NOTHING`;
         }

@@ -30,9 +30,10 @@ import {
 export const crawlMigrations: readonly Migration[] = [{ id: CRAWL_MIGRATION_ID, sql: crawlTablesSql({ serial: "INTEGER PRIMARY KEY AUTOINCREMENT", int8: "INTEGER" }) }];
 
 export function createSqliteCrawlStore(db: Database): CrawlStore {
+  // token_sha256 is written empty: it held a bearer token's hash before the payer's proof replaced it (crawl_0001_tables keeps the column).
   const insertCrawl = db.prepare(
     `INSERT INTO crawls (id, status, request, payer, token_sha256, limit_pages, created_at, deadline_ms, expires_ms, discovered)
-     VALUES ($id, 'held', $request, $payer, $token, $limit, $created, $deadline, $expires, $discovered)`,
+     VALUES ($id, 'held', $request, $payer, '', $limit, $created, $deadline, $expires, $discovered)`,
   );
   const insertUrl = db.prepare<unknown, [string, string, number, string, number]>(
     "INSERT INTO crawl_urls (crawl_id, url, depth, kind, not_before) VALUES (?, ?, ?, ?, ?) ON CONFLICT (crawl_id, url) DO NOTHING",
@@ -133,7 +134,6 @@ export function createSqliteCrawlStore(db: Database): CrawlStore {
           id: crawl.id,
           request: JSON.stringify(crawl.request),
           payer: crawl.payer,
-          token: crawl.tokenSha256,
           limit: crawl.limit,
           created: crawl.createdAt,
           deadline: crawl.deadlineMs,

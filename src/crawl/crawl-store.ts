@@ -52,7 +52,6 @@ export interface CrawlRow {
   readonly status: StoredCrawlStatus;
   readonly request: CrawlRequest;
   readonly payer: string | null;
-  readonly tokenSha256: string;
   readonly payment: CrawlPayment | null;
   readonly limit: number;
   /** Page URLs claimed so far (each once): never above `limit`. */
@@ -76,7 +75,6 @@ export interface NewCrawl {
   readonly id: string;
   readonly request: CrawlRequest;
   readonly payer: string | null;
-  readonly tokenSha256: string;
   readonly limit: number;
   readonly createdAt: string;
   readonly deadlineMs: number;
@@ -185,7 +183,6 @@ export interface RawCrawl {
   status: string;
   request: string;
   payer: string | null;
-  token_sha256: string;
   payment: string | null;
   limit_pages: number;
   used: number;
@@ -223,7 +220,6 @@ export function toCrawlRow(r: RawCrawl): CrawlRow {
     status: r.status as StoredCrawlStatus,
     request: JSON.parse(r.request) as CrawlRequest,
     payer: r.payer,
-    tokenSha256: r.token_sha256,
     payment: r.payment ? (JSON.parse(r.payment) as CrawlPayment) : null,
     limit: Number(r.limit_pages),
     used: Number(r.used),

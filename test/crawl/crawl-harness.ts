@@ -19,7 +19,7 @@ export async function startStoredCrawl(store: CrawlStore, request: CrawlRequest,
     ...(request.sitemap === "skip" ? [] : [{ url: `sitemaps:${new URL(request.url).origin}`, depth: 0, kind: "sitemaps" as const }]),
   ];
   await store.create(
-    { id, request, payer: null, tokenSha256: "0".repeat(64), limit: request.limit ?? 100, createdAt: new Date(now).toISOString(), deadlineMs: now + (options.deadlineMs ?? 600_000), expiresMs: now + 3_600_000 },
+    { id, request, payer: null, limit: request.limit ?? 100, createdAt: new Date(now).toISOString(), deadlineMs: now + (options.deadlineMs ?? 600_000), expiresMs: now + 3_600_000 },
     seeds,
   );
   await store.release(id, { network: null, transaction: null }, options.paid);

@@ -41,7 +41,7 @@ async function paidCrawl(payer: string, network: string, on: TestService = servi
   const id = `crawl_${randomBytes(16).toString("hex")}`;
   const now = Date.now();
   await on.store.crawls.create(
-    { id, request: { url: site.url("/"), limit: 2, max_depth: 1, sitemap: "skip" }, payer: payer.toLowerCase(), tokenSha256: "", limit: 2, createdAt: new Date(now).toISOString(), deadlineMs: now + 600_000, expiresMs: now + 3_600_000 },
+    { id, request: { url: site.url("/"), limit: 2, max_depth: 1, sitemap: "skip" }, payer: payer.toLowerCase(), limit: 2, createdAt: new Date(now).toISOString(), deadlineMs: now + 600_000, expiresMs: now + 3_600_000 },
     [{ url: site.url("/"), depth: 0 }],
   );
   await on.store.crawls.release(id, { network, transaction: "0xfeed" });
