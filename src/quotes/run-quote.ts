@@ -6,7 +6,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
-import { requireModel } from "../plugin/model-access.ts";
+import { ModelUsageSchema, requireModel } from "../plugin/model-access.ts";
 import type { PluginContext } from "../plugin/context.ts";
 import type { QuoteRow } from "./quote-store.ts";
 import { limitsView, runTimeoutMs, type Tier } from "./tiers.ts";
@@ -25,7 +25,7 @@ export const RunOutputSchema = t.Object({
   partial_reason: t.Union([t.String(), t.Null()]),
   sources: t.Array(t.Object({ url: t.String(), title: t.Optional(t.String()) })),
   limits: t.Object({ max_steps: t.Integer(), max_fetches: t.Integer(), max_model_usd: t.Number(), timeout_sec: t.Integer() }),
-  usage: t.Object({ model: t.String(), steps: t.Integer(), tool_calls: t.Integer(), input_tokens: t.Integer(), output_tokens: t.Integer(), cost_usd: t.Number() }),
+  usage: ModelUsageSchema,
 });
 
 export type RunOutput = typeof RunOutputSchema.static;
