@@ -1,6 +1,6 @@
 /**
  * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (crawls, the evidence keys, …) and every feature module's tables
+ * family (the evidence keys, the rate limits, …) and every feature module's tables
  * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
  * feature modules.
  *
@@ -8,14 +8,10 @@
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { crawlPgMigrations, createPgCrawlStore } from "./crawl/crawl-store-pg.ts";
-import { crawlMigrations, createSqliteCrawlStore } from "./crawl/crawl-store-sqlite.ts";
-import type { CrawlStore } from "./crawl/crawl-store.ts";
 import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
-import { createPgProofNonces, createProofNonces, proofNonceMigrations, proofNoncePgMigrations, type ProofNonces } from "./x402/proof-nonces.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -33,8 +29,6 @@ export { databaseFileName } from "./store/store.ts";
 
 export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
-  ...crawlMigrations,
-  ...proofNonceMigrations,
   ...moduleTables.flatMap((t) => t.sqlite),
 ];
 
@@ -46,10 +40,6 @@ export interface Store extends CoreStore, ModuleStores {
   readonly figures: OperatorFigures;
   /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
   readonly evidenceKeys: EvidenceKeySet;
-  /** web/crawl: crawls, their frontier and their pages (kept until the crawl expires). */
-  readonly crawls: CrawlStore;
-  /** The nonces of payers' proofs already taken (x402/payer-proof.ts): one request per proof, from any instance. */
-  readonly proofNonces: ProofNonces;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -85,8 +75,6 @@ export const families: readonly Family[] = [
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
   { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
-  { name: "crawls", pg: { migrations: crawlPgMigrations, open: (sql) => ({ crawls: createPgCrawlStore(sql) }) } },
-  { name: "payer proof nonces", pg: { migrations: proofNoncePgMigrations, open: (sql) => ({ proofNonces: createPgProofNonces(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
 
@@ -122,8 +110,6 @@ export function openStore(dataDir: string): Store {
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
     evidenceKeys: fileEvidenceKeySet(dataDir),
-    crawls: createSqliteCrawlStore(core.db),
-    proofNonces: createProofNonces(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
   };
 }

@@ -10,6 +10,7 @@ import { defineModule, type ModuleDeps, type ModuleStore } from "../module/defin
 import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
 import type { WebEngine } from "../web/engine.ts";
 import type { ProofNonces } from "../x402/proof-nonces.ts";
+import { tables } from "./tables.ts";
 import { type CrawlConfig, type CrawlService, createCrawlService } from "./crawl-service.ts";
 import type { CrawlStore } from "./crawl-store.ts";
 
@@ -33,6 +34,7 @@ export interface CrawlServeDeps extends ModuleDeps {
 
 export default defineModule({
   id: "crawl",
+  tables,
   serve: ({ config, store, web, log, now, evidenceKeys, deliveryRefunds, sealEvidence, baseUrl }: CrawlServeDeps) => {
     const crawls = createCrawlService({
       config,
