@@ -11,7 +11,7 @@ export default definePlugin({
   input: CrawlRequestSchema,
   output: CrawlAcceptedSchema,
   check: checkCrawlRequest,
-  admit: (input, ctx) => ctx.crawls?.check(input),
+  admit: (input, ctx) => ctx.crawl?.check(input),
   price: priceCrawl,
   timeoutMs: 30_000,
   errors: ["URL_NOT_ALLOWED", "TARGET_NOT_PUBLIC", "DNS_FAILED", "PATTERN_INVALID", "WEBHOOK_NOT_ALLOWED", "CRAWL_NOT_FOUND", "CRAWL_ACCESS_DENIED", "PAYER_PROOF_REQUIRED", "PAYER_PROOF_INVALID", "CRAWL_NO_PAGES"],
@@ -30,17 +30,17 @@ export default definePlugin({
     },
   ],
   run: async (input, ctx) => {
-    if (!ctx.crawls) throw new ApiError("SERVICE_PAUSED", { message: "Crawls are not run by this server; nothing was charged." });
-    return ctx.crawls.create(input);
+    if (!ctx.crawl) throw new ApiError("SERVICE_PAUSED", { message: "Crawls are not run by this server; nothing was charged." });
+    return ctx.crawl.create(input);
   },
   settlement: {
     settled: async (accepted, receipt, ctx) => {
-      await ctx.crawls?.release(accepted, receipt);
+      await ctx.crawl?.release(accepted, receipt);
       return accepted;
     },
     unsettled: async (accepted, outcome, ctx) => {
       // Pending: it may still land; the crawl stays held (never started) until it expires.
-      if (outcome.state === "failed") await ctx.crawls?.drop(accepted);
+      if (outcome.state === "failed") await ctx.crawl?.drop(accepted);
     },
   },
 });

@@ -13,13 +13,8 @@ import { type FreeRoute, freeRoutesWith } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
 import { contextOf, type RequestContext } from "./http/request-context.ts";
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
-import type { SealCall } from "./evidence/seal.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
-import { checkPromptLength } from "./jobs/limits.ts";
-import type { EvidenceKeys } from "./evidence/key-file.ts";
-import { createEvidenceSeal } from "./evidence/seal.ts";
-import type { JobsInfo } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
@@ -33,8 +28,6 @@ import type { WebEngine } from "./web/engine.ts";
 import type { SearchEngine } from "./search/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
-import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
-import type { RefundSender } from "./x402/refund.ts";
 
 export interface AppDeps {
   readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & Partial<Pick<Config, "directoryChecksPerMin">>;
@@ -53,13 +46,13 @@ export interface AppDeps {
   readonly features?: () => DocsContext["features"];
   readonly now?: () => Date;
   /** Refund senders for the job worker (payments on, a network with a refund key). */
-  readonly refundSenders?: ReadonlyMap<string, RefundSender>;
+  readonly refundSenders?: ServeDeps["refundSenders"];
   /** Records a delivery refund due and pays it at once where it can (else the store's ledger, paid by the next pass). */
-  readonly deliveryRefunds?: Pick<DeliveryRefunds, "recordDue">;
+  readonly deliveryRefunds?: ServeDeps["deliveryRefunds"];
   /** The language model for model skills (absent: none configured). */
   readonly llm?: ModelAccess;
   /** The keys that sign evidence results. */
-  readonly evidenceKeys: EvidenceKeys;
+  readonly evidenceKeys: ServeDeps["evidenceKeys"];
   /** The port the server listens on once started (--port 0 picks one); else --port. */
   readonly listeningPort?: () => number;
   /** Benchmarks only: leave evidence results unsigned. */
@@ -73,8 +66,6 @@ export function createApp(deps: AppDeps) {
   const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   // Without --public-url (payments off only: serving refuses otherwise) the caller's validated Host.
   const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
-  // Signed evidence names the server from configuration, never from a caller's Host.
-  const evidenceServer = () => deps.config.publicUrl ?? bindUrl(deps.config.host, deps.listeningPort?.() ?? deps.config.port);
   const doors = createDoorGuard(doorHostsOf(deps.config));
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
@@ -82,14 +73,16 @@ export function createApp(deps: AppDeps) {
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
-  // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
-  const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
-  const sealEvidence = deps.unsignedEvidence ? undefined : (result: unknown, payment: SealCall["payment"]) => seal.seal(result, { server: evidenceServer(), payment });
-
   const operationDeps: OperationDeps = {
     rateLimit: (caller) => limiter.take(caller),
-    checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
-    ...(sealEvidence ? { sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => sealEvidence(result, call.payment) } : {}),
+    // Each module's checks of a paid call's input beyond its schema (400 before any payment).
+    checkInput: (_entry, input) => {
+      for (const check of inputChecks) check(input);
+    },
+    // The evidence module's seal, read once the modules serve (absent: results go out unsigned).
+    get sealEvidence() {
+      return services.evidence.seal;
+    },
     payments: deps.payments,
     log,
     publicUrl: baseUrl,
@@ -107,7 +100,6 @@ export function createApp(deps: AppDeps) {
       manager: () => store.settings.recentManager(),
       skills: () => skillSummaries,
       llm: deps.llm ?? noModel,
-      crawls: services.crawl.facet({ payer: call.payer, origin: call.origin, requestId }),
       requestId,
       now,
     }),
@@ -132,7 +124,8 @@ export function createApp(deps: AppDeps) {
     operation: operationDeps,
     payments: deps.payments,
     deliveryRefunds: deps.deliveryRefunds,
-    sealEvidence,
+    listeningPort: deps.listeningPort,
+    unsignedEvidence: deps.unsignedEvidence,
     productVersion: deps.productVersion,
     baseUrl,
   };
@@ -150,6 +143,7 @@ export function createApp(deps: AppDeps) {
   for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
   const jobs = services.jobs;
+  const inputChecks = runtimes.flatMap((r) => (r.runtime.checkInput ? [r.runtime.checkInput] : []));
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
@@ -169,7 +163,7 @@ export function createApp(deps: AppDeps) {
   });
 
 
-  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: JobsInfo): DocsContext => ({
+  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: DocsContext["jobs"]): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: deps.config.publicUrl ?? context.origin,
@@ -231,7 +225,7 @@ export function createApp(deps: AppDeps) {
       if (route.heldForMs) held = { document, until: performance.now() + route.heldForMs };
       return document;
     };
-    const render = (request: Request, context: RequestContext, jobs: JobsInfo) => {
+    const render = (request: Request, context: RequestContext, jobs: DocsContext["jobs"]) => {
       const document = renderDocument(route, docsContext(request, context, route, jobs));
       return document instanceof Promise ? document.then((d) => respond(request, context, hold(d))) : respond(request, context, hold(document));
     };
@@ -307,11 +301,6 @@ export function createApp(deps: AppDeps) {
 
   /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
   return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
-}
-
-/** http://host:port of the bind address (IPv6 in brackets). */
-function bindUrl(host: string, port: number): string {
-  return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 
 export type App = ReturnType<typeof createApp>["app"];

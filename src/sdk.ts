@@ -12,7 +12,7 @@ export type { Admitted, Example, FreeText, PluginDefinition, PriceSpec, Settleme
 export type { PluginContext, SkillSummary } from "./plugin/context.ts";
 // The feature modules merge their facets into PluginContext (ModuleFacets): their declarations come with the SDK's.
 export type { ModuleId } from "./modules.generated.ts";
-// So do the web room (ctx.web, ctx.search) and the crawl service (ctx.crawls), into PluginFacets.
+// So does the web room (ctx.web, ctx.search), into PluginFacets; the crawl module's facet is ctx.crawl.
 export type { WebFacets } from "./web/facet.ts";
 export type { CrawlFacet } from "./crawl/crawl-facet.ts";
 export type { NetworkPrices, PriceColumn, PriceNetwork } from "./plugin/price.ts";
@@ -87,6 +87,6 @@ export { exampleSearchOutput, exampleSearchRequest } from "./search/search-examp
 export { checkMapRequest, MapOutputSchema, mapPrice, MapRequestSchema } from "./crawl/map-schemas.ts";
 export type { MapOutput, MapRequest } from "./crawl/map-schemas.ts";
 export { mapSite } from "./crawl/site-map.ts";
-// web/crawl: bought here, run by the crawl service (crawl/crawl-service.ts) behind ctx.crawls.
+// web/crawl: bought here, run by the crawl service (crawl/crawl-service.ts) behind ctx.crawl.
 export { checkCrawlRequest, CrawlAcceptedSchema, CrawlRequestSchema, priceCrawl } from "./crawl/crawl-schemas.ts";
 export type { CrawlAccepted, CrawlRequest } from "./crawl/crawl-schemas.ts";

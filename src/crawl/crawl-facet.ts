@@ -1,7 +1,7 @@
 /**
- * @module crawl/crawl-facet — what web/crawl's `run` may do through `ctx.crawls` (the crawl service
- * implements it), merged into the plugin context (plugin/context.ts PluginFacets) without the
- * contract importing crawl/.
+ * @module crawl/crawl-facet — what web/crawl's `run` may do through `ctx.crawl` (the crawl service
+ * implements it, the crawl module hands it each call), merged into the plugin context through
+ * ModuleFacets (module/define.ts) without the contract importing crawl/.
  */
 import type { SettlementReceipt } from "../plugin/settlement-receipt.ts";
 import type { CrawlAccepted, CrawlRequest } from "./crawl-schemas.ts";
@@ -21,10 +21,10 @@ export interface CrawlFacet {
   drop(accepted: CrawlAccepted): Promise<void>;
 }
 
-declare module "../plugin/context.ts" {
-  interface PluginFacets {
-    /** web/crawl's crawls, bound to this call's payer (absent where no crawl service runs). */
-    readonly crawls?: CrawlFacet;
+declare module "../module/define.ts" {
+  interface ModuleFacets {
+    /** web/crawl's crawls, bound to this call's payer (the crawl module's facet; absent where no crawl service runs). */
+    readonly crawl?: CrawlFacet;
   }
 }
 

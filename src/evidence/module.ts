@@ -1,19 +1,61 @@
 /**
  * @module evidence/module — signed evidence as one feature module: its error code, its free routes
- * (the key set, the DID document and the verify route: routes.ts) and the `verify` command (anyone's
- * check of a signed result, offline but for the key set). The signing keys stay a core family of
- * database.ts (on SQLite they are a key file, not a table) and `tollbooth keys` (cli/keys.ts) opens
- * them there; the server hands them to `serve`.
+ * (the key set, the DID document and the verify route: routes.ts), the seal every paid result
+ * passes through after settlement (`services.evidence.seal`: the paid operation, the job worker and
+ * the crawl service sign with it) and the `verify` command (anyone's check of a signed result,
+ * offline but for the key set). The signing keys stay a core family of database.ts (on SQLite they
+ * are a key file, not a table) and `tollbooth keys` (cli/keys.ts) opens them there; the server hands
+ * them to `serve`.
  */
 import { type CommandContext, defineModule, type ModuleDeps } from "../module/define.ts";
 import { errors } from "./errors.ts";
 import type { EvidenceKeys } from "./key-file.ts";
 import { evidenceRoutes } from "./routes.ts";
+import { createEvidenceSeal, type SealCall } from "./seal.ts";
+
+/** What the other modules and the front reach as `services.evidence`. */
+export interface EvidenceService {
+  /**
+   * Signs a result whose payment settled (or an unpaid one: payment absent), naming this server;
+   * absent when results go out unsigned (benchmarks only). A result that cannot be signed goes out
+   * with `attestation_error`, and the failure is logged.
+   */
+  readonly seal?: (result: unknown, call: { readonly payment: SealCall["payment"] }) => Promise<unknown>;
+}
+
+declare module "../module/define.ts" {
+  interface ModuleServices {
+    readonly evidence: EvidenceService;
+  }
+}
+
+export interface EvidenceServeDeps extends ModuleDeps {
+  readonly evidenceKeys: EvidenceKeys;
+  readonly config: { readonly publicUrl?: string | undefined; readonly host: string; readonly port: number };
+  /** The port the server listens on once started (--port 0 picks one); else --port. */
+  readonly listeningPort?: (() => number) | undefined;
+  /** Benchmarks only: leave evidence results unsigned. */
+  readonly unsignedEvidence?: boolean | undefined;
+}
+
+function evidenceService({ evidenceKeys, config, listeningPort, unsignedEvidence, log, now }: EvidenceServeDeps): EvidenceService {
+  if (unsignedEvidence) return {};
+  // Signed evidence names the server from configuration, never from a caller's Host.
+  const server = () => config.publicUrl ?? bindUrl(config.host, listeningPort?.() ?? config.port);
+  // A result that cannot be signed after settlement goes out saying so (attestation_error), never silently unsigned.
+  const seal = createEvidenceSeal(evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
+  return { seal: (result, call) => seal.seal(result, { server: server(), payment: call.payment }) };
+}
+
+/** http://host:port of the bind address (IPv6 in brackets). */
+function bindUrl(host: string, port: number): string {
+  return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+}
 
 export default defineModule({
   id: "evidence",
   errors,
-  serve: ({ evidenceKeys }: ModuleDeps & { readonly evidenceKeys: EvidenceKeys }) => ({ routes: evidenceRoutes(evidenceKeys) }),
+  serve: (deps: EvidenceServeDeps) => ({ service: evidenceService(deps), routes: evidenceRoutes(deps.evidenceKeys) }),
   commands: [
     {
       spec: {

@@ -9,6 +9,7 @@ import type { Registry } from "../plugin/registry.ts";
 import type { RefundSender } from "../x402/refund.ts";
 import type { OperationDeps } from "../http/operation.ts";
 import { defineModule, type ModuleDeps } from "../module/define.ts";
+import { checkPromptLength } from "./limits.ts";
 import { createJobService, type JobConfig, type JobService } from "./setup.ts";
 import { tables } from "./tables.ts";
 
@@ -34,6 +35,8 @@ export default defineModule({
     const jobs = createJobService({ config, registry, store, payments, log, now, operation, ...(refundSenders ? { refundSenders } : {}) });
     return {
       service: jobs,
+      // A prompt field longer than --max-prompt-chars is refused on every paid call, operations and skills alike.
+      checkInput: (input) => checkPromptLength(input, config.maxPromptChars),
       routes: [
         { method: "POST", path: "/v1/jobs", handle: (request) => jobs.routes.submit(request, undefined) },
         { method: "POST", path: "/v1/jobs/:skill", handle: (request, call) => jobs.routes.submit(request, call.params.skill) },

@@ -86,6 +86,8 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   readonly docs?: D;
   /** What the other modules and the front reach as `services[id]` (merged into ModuleServices). */
   readonly service?: unknown;
+  /** Checks every paid call's input passes beyond its schema, before any offer or payment (throws the 400 ApiError). */
+  checkInput?(input: unknown): void;
   /** Routes built from the service's deps (keys, configuration): mounted by app.ts like `routes`, a clash fails the start. */
   readonly routes?: readonly ModuleRoute[];
   stop?(): void;

@@ -20,13 +20,13 @@ export interface SkillSummary {
 }
 
 /**
- * What the rooms above the contract hand every call: the web room its engine and search (web/facet.ts),
- * the crawl service `crawls` (crawl/crawl-facet.ts). Each merges its own in, beside the code that
- * builds it, as Hono's ContextVariableMap; the contract imports none of them.
+ * What the rooms above the contract hand every call: the web room its engine and search (web/facet.ts).
+ * Each merges its own in, beside the code that builds it, as Hono's ContextVariableMap; the contract
+ * imports none of them.
  */
 export interface PluginFacets {}
 
-/** Each feature module's facet (`capital`, …) comes in through ModuleFacets (module/define.ts, merged in by its module.ts). */
+/** Each feature module's facet (`capital`, `crawl`, …) comes in through ModuleFacets (module/define.ts, merged in by its module.ts). */
 export interface PluginContext extends ModuleFacets, PluginFacets {
   /** Aborts when the declared timeout passes or the caller goes away; pass it to every await that can take long. */
   readonly signal: AbortSignal;
