@@ -8,7 +8,7 @@
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { type EvidenceKeySet, fileEvidenceKeySet } from "./evidence/key-set.ts";
+import { fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
 import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
@@ -38,8 +38,6 @@ export interface Store extends CoreStore, ModuleStores {
   rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
-  /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance. */
-  readonly evidenceKeys: EvidenceKeySet;
 }
 
 /** The facets a family contributes to a store (everything but the handle and its life). */
@@ -109,8 +107,8 @@ export function openStore(dataDir: string): Store {
     ...core,
     rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
-    evidenceKeys: fileEvidenceKeySet(dataDir),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
+    evidenceKeys: fileEvidenceKeySet(dataDir),
   };
 }
 

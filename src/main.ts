@@ -43,9 +43,6 @@ ${moduleUsage}  pause --reason TEXT    stop accepting paid work (free endpoints 
   restore FILE           put a backup back (refused while a server holds --data)
   migrate-store --from sqlite:DIR --to postgres://… [--append]
                          copy a data folder into PostgreSQL in one transaction, counts checked
-  keys [list|rotate|import]
-                         evidence signing keys: list, make a new one (old ones stay published),
-                         or copy the key file of --data into the database of --database-url
   buy URL [--json BODY] [--max-usd 0.05] [--network base|algorand|CAIP-2] [--asset ADDR|ASA]
       [--algod-url URL] [--key-file FILE] [--spend-log FILE] [--daily-cap-usd 1] [--require-signed]
                          pay a paid route of any x402 v2 seller within a budget (official x402 client);
@@ -125,6 +122,15 @@ async function main(args: string[]): Promise<number> {
       flags: stringFlags(parsed),
       on,
       withStore: async (use) => (await import("./database.ts")).withStore(config.data, use),
+      withPostgres: async (url, use) => {
+        const { openPgFacets, redactedUrl } = await import("./database.ts");
+        const pg = await openPgFacets(url, { max: 2 });
+        try {
+          return await use({ sql: pg.sql, store: pg, where: redactedUrl(url) });
+        } finally {
+          await pg.close();
+        }
+      },
       loadWeb: async () => {
         const { createWebEngineFor } = await import("./boot.ts");
         return () => createWebEngineFor(config, undefined);
@@ -229,8 +235,6 @@ async function main(args: string[]): Promise<number> {
       const { newFileForCli } = await import("./cli/scaffold.ts");
       return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
     }
-    case "keys":
-      return (await import("./cli/keys.ts")).runKeysCli(config, word);
     case "buy":
       return (await import("./buyer/buy-cli.ts")).buyForCli({
         url: word,

@@ -66,7 +66,6 @@ const specs: readonly CommandSpec[] = [
       append: { type: "boolean", help: "copy even though the target tables already hold rows" },
     },
   },
-  { name: "keys", words: "[list|rotate|import]", maxWords: 1, summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published. import: copy the key file of --data into the database of --database-url.", flags: {} },
   {
     name: "buy",
     words: "URL | --mcp URL TOOL",

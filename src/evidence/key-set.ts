@@ -13,6 +13,13 @@ export interface KeyListing {
   readonly keys: readonly PublicJwk[];
 }
 
+declare module "../module/define.ts" {
+  interface ModuleStores {
+    /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance (a core family of database.ts). */
+    readonly evidenceKeys: EvidenceKeySet;
+  }
+}
+
 export interface EvidenceKeySet {
   /** The keys a server signs and publishes with; makes the first key when there is none. */
   open(): Promise<EvidenceKeys>;

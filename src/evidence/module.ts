@@ -3,14 +3,15 @@
  * (the key set, the DID document and the verify route: routes.ts), the seal every paid result
  * passes through after settlement (`services.evidence.seal`: the paid operation, the job worker and
  * the crawl service sign with it) and the `verify` command (anyone's check of a signed result,
- * offline but for the key set). The signing keys stay a core family of database.ts (on SQLite they
- * are a key file, not a table) and `tollbooth keys` (cli/keys.ts) opens them there; the server hands
- * them to `serve`.
+ * offline but for the key set) and `tollbooth keys` (keys-cli.ts: list, rotate, import; on the
+ * database of --database-url through the command's `withPostgres`). The signing keys stay a core
+ * family of database.ts (on SQLite they are a key file, not a table): the server hands them to `serve`.
  */
 import { type CommandContext, defineModule, type ModuleDeps } from "../module/define.ts";
 import { errors } from "./errors.ts";
 import type { EvidenceKeys } from "./key-file.ts";
 import { evidenceRoutes } from "./routes.ts";
+import type { KeysConfig } from "./keys-cli.ts";
 import { createEvidenceSeal, type SealCall } from "./seal.ts";
 
 /** What the other modules and the front reach as `services.evidence`. */
@@ -71,6 +72,19 @@ export default defineModule({
       usage: `  verify FILE [--jwks FILE|URL] [--source FILE]
                          check a signed evidence result: signature, key id, text (and source) hashes`,
       run: async ({ words, flags }: CommandContext) => (await import("./verify-cli.ts")).verifyForCli({ file: words[0], jwks: flags.jwks, source: flags.source }),
+    },
+    {
+      spec: {
+        name: "keys",
+        words: "[list|rotate|import]",
+        maxWords: 1,
+        summary: "Evidence signing keys: list them (default), or rotate: make a new key; the old public keys stay published. import: copy the key file of --data into the database of --database-url.",
+        flags: {},
+      },
+      usage: `  keys [list|rotate|import]
+                         evidence signing keys: list, make a new one (old ones stay published),
+                         or copy the key file of --data into the database of --database-url`,
+      run: async (context: CommandContext<KeysConfig>) => (await import("./keys-cli.ts")).runKeysCli(context, context.words[0]),
     },
   ],
 });

@@ -122,6 +122,11 @@ export interface CommandContext<C = unknown, W = unknown> {
   on(name: string): boolean;
   /** Opens the database of `--data` for this command and closes it after `use`. */
   withStore<T>(use: (store: ModuleStore) => T | Promise<T>): Promise<T>;
+  /**
+   * Opens the PostgreSQL database at `url` as the server does (migrated; the facets of the families
+   * there, its pool) for this command, and closes it after `use`; `where` is the URL without its password.
+   */
+  withPostgres<T>(url: string, use: (db: { readonly sql: Sql; readonly store: Partial<ModuleStore>; readonly where: string }) => T | Promise<T>): Promise<T>;
   /** Loads what makes the configured web engine (for commands that fetch; built only when called). */
   loadWeb(): Promise<() => W>;
 }
