@@ -10,38 +10,27 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { checkEvidence, type EvidenceCheck, hasAttestation, namesOf } from "./evidence-check.ts";
+import { checkEvidence, hasAttestation, namesOf } from "./evidence-check.ts";
 import { BuyerRefusal, readBuyerKey } from "./key-file.ts";
+import type { BuyerChecks, BuyerOptions } from "./buy.ts";
 import { buyNetwork } from "./offer.ts";
 import { appendSpend } from "./spend-log.ts";
-import { checkSignedReceipt, type ReceiptCheck, type TermsCheck } from "./signed-terms.ts";
-import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
+import { checkSignedReceipt } from "./signed-terms.ts";
+import { checkBudget, checkJson, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
 export const PAYMENT_META_KEY = "x402/payment";
 export const PAYMENT_RESPONSE_META_KEY = "x402/payment-response";
 
-export interface BuyMcpOptions extends Budget {
+export interface BuyMcpOptions extends BuyerOptions {
   /** The MCP endpoint, e.g. https://host/mcp. */
   readonly url: string;
   readonly tool: string;
-  /** The tool's arguments as a JSON object; absent: {}. */
-  readonly json?: string | undefined;
-  readonly keyFile?: string | undefined;
-  readonly fetch?: typeof fetch;
 }
 
-export interface BuyMcpOutcome {
+export interface BuyMcpOutcome extends BuyerChecks {
   readonly isError: boolean;
   /** The tool's answer: its structured content, else its text parsed as JSON when it is JSON, else its content. */
   readonly body: unknown;
-  readonly paid?: Paid;
-  /** `_meta["x402/payment-response"]` of the paid call, when the server sent one. */
-  readonly receipt?: Receipt;
-  readonly evidence?: EvidenceCheck;
-  /** The server's signed offer (offer-receipt extension), checked before paying. */
-  readonly offerSignature?: TermsCheck;
-  /** The server's signed receipt in `_meta["x402/payment-response"]`, checked after paying. */
-  readonly receiptSignature?: ReceiptCheck;
   /** The paid call was answered with a payment offer again (no second signature was made). */
   readonly askedAgain?: boolean;
 }

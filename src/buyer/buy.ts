@@ -13,28 +13,36 @@ import { appendSpend } from "./spend-log.ts";
 import { checkSignedReceipt, type ReceiptCheck, type TermsCheck } from "./signed-terms.ts";
 import { type Budget, checkBudget, checkJson, type Paid, type Receipt, signVetted, toReceipt } from "./vetting-signer.ts";
 
-/** The budget (network, asset, caps, spend log) as the MCP buyer takes it, and what to buy over HTTP. */
-export interface BuyOptions extends Budget {
-  readonly url: string;
-  /** JSON body (POST); absent: GET. */
+/** What either buyer (HTTP here, MCP in buy-mcp.ts) takes: the budget (network, asset, caps, spend log), the JSON sent and the key. */
+export interface BuyerOptions extends Budget {
+  /** The JSON sent (HTTP: the POST body, absent: GET; MCP: the tool's arguments, absent: {}). */
   readonly json?: string | undefined;
   readonly keyFile?: string | undefined;
   readonly fetch?: typeof fetch;
 }
 
-export interface BuyOutcome {
-  readonly status: number;
-  readonly body: unknown;
+/** What to buy over HTTP. */
+export interface BuyOptions extends BuyerOptions {
+  readonly url: string;
+}
+
+/** What either buyer found of the payment and the answer. */
+export interface BuyerChecks {
   /** What was paid, when a payment was signed. */
   readonly paid?: Paid;
-  /** The seller's settlement receipt (PAYMENT-RESPONSE), when it sent one. */
+  /** The seller's settlement receipt (HTTP: PAYMENT-RESPONSE; MCP: `_meta["x402/payment-response"]`), when it sent one. */
   readonly receipt?: Receipt;
   /** The signed evidence in the answer, checked against the seller's /.well-known/jwks.json. */
   readonly evidence?: EvidenceCheck;
   /** The seller's signed offer (offer-receipt extension), checked before paying. */
   readonly offerSignature?: TermsCheck;
-  /** The seller's signed receipt in PAYMENT-RESPONSE, checked after paying. */
+  /** The seller's signed receipt in that receipt, checked after paying. */
   readonly receiptSignature?: ReceiptCheck;
+}
+
+export interface BuyOutcome extends BuyerChecks {
+  readonly status: number;
+  readonly body: unknown;
 }
 
 async function readBody(response: Response): Promise<unknown> {

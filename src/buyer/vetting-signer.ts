@@ -8,17 +8,12 @@
 import { x402Client } from "@x402/core/client";
 import { buyerFamily } from "../x402/buyer-families.ts";
 import { type BuyerKey, BuyerRefusal } from "./key-file.ts";
-import { type Requirement, vetOffer } from "./offer.ts";
+import { type OfferRules, type Requirement, vetOffer } from "./offer.ts";
 import { checkSignedOffer, type PaidTerms, type TermsCheck } from "./signed-terms.ts";
 import { appendSpend, signedToday } from "./spend-log.ts";
 
-export interface Budget {
-  /** `base`, `base-sepolia`, `algorand` or a CAIP-2 id. */
-  readonly network: string;
-  readonly asset?: string | undefined;
-  readonly decimals?: number | undefined;
-  readonly maxUsd: number;
-  readonly dailyCapUsd: number;
+/** The offer rules the buyer vets by (network, asset, caps: offer.ts), where it logs what it spends, and how it signs. */
+export interface Budget extends Pick<OfferRules, "network" | "asset" | "decimals" | "maxUsd" | "dailyCapUsd"> {
   readonly spendLog: string;
   /** Algorand: the algod the client asks for suggested params; absent: the official client's public default (AlgoNode) for mainnet or testnet. */
   readonly algodUrl?: string | undefined;

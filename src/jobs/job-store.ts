@@ -220,18 +220,8 @@ export function toSettlement(r: RawSettlement): JobSettlement {
   };
 }
 
-export interface NewJob {
-  readonly id: string;
-  readonly skill: string;
-  readonly sync: boolean;
-  readonly input: unknown;
-  readonly caller: string;
-  readonly payer: string | null;
-  readonly network: string | null;
-  readonly priceMicros: number;
-  readonly payment: unknown;
-  readonly settleMode: SettleMode;
-  readonly requestId: string;
+/** A job as submitted: its row's submission fields, at a moment. */
+export interface NewJob extends Pick<JobRow, "id" | "skill" | "sync" | "input" | "caller" | "payer" | "network" | "priceMicros" | "payment" | "settleMode" | "requestId"> {
   readonly createdAt: Date;
   /** Inserted held by this worker (not claimable) until it calls `releaseHold`, or until `untilMs` when the reaper frees it. */
   readonly hold?: { readonly worker: string; readonly untilMs: number };

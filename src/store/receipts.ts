@@ -114,17 +114,8 @@ export function paymentKeyOf(input: { network: string; asset: string; payer: str
   return [input.network, input.asset.toLowerCase(), input.payer.toLowerCase(), input.nonce.toLowerCase()].join("|");
 }
 
-export interface ReserveInput {
-  readonly id: string;
-  readonly network: string;
-  readonly asset: string;
-  readonly payTo: string;
-  readonly payer: string;
-  readonly amount: string;
-  readonly nonce: string;
-  readonly validBefore: number | null;
-  readonly requestId: string | null;
-  readonly operationId: string | null;
+/** A reservation: the receipt's fields as the payment names them, at a moment. */
+export interface ReserveInput extends Pick<Receipt, "id" | "network" | "asset" | "payTo" | "payer" | "amount" | "nonce" | "validBefore" | "requestId" | "operationId"> {
   readonly now: Date;
 }
 

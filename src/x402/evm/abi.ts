@@ -1,17 +1,22 @@
 /** @module x402/evm/abi — the EIP-3009 surface of a USDC-like token that `exact` uses. */
 
+/** What an EIP-3009 authorization signs (its EIP-712 type), in order: transferWithAuthorization takes the same, then the signature. */
+const authorizationFields = [
+  { name: "from", type: "address" },
+  { name: "to", type: "address" },
+  { name: "value", type: "uint256" },
+  { name: "validAfter", type: "uint256" },
+  { name: "validBefore", type: "uint256" },
+  { name: "nonce", type: "bytes32" },
+] as const;
+
 export const eip3009Abi = [
   {
     type: "function",
     name: "transferWithAuthorization",
     stateMutability: "nonpayable",
     inputs: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" },
+      ...authorizationFields,
       { name: "v", type: "uint8" },
       { name: "r", type: "bytes32" },
       { name: "s", type: "bytes32" },
@@ -47,12 +52,5 @@ export const eip3009Abi = [
 ] as const;
 
 export const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
+  TransferWithAuthorization: authorizationFields,
 } as const;
