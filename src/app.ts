@@ -90,19 +90,22 @@ export function createApp(deps: AppDeps) {
       const m = await store.settings.manager();
       return { open: m.openForWork, reason: m.pauseReason };
     },
-    contextFor: (entry, signal, requestId, call = {}): PluginContext => ({
-      ...moduleFacets({ payer: call.payer, origin: call.origin, requestId, now }),
-      signal,
-      log: log.child({ plugin: entry.id, request_id: requestId }),
-      store: store.pluginStore(entry.id),
-      web: deps.web,
-      search: deps.search,
-      manager: () => store.settings.recentManager(),
-      skills: () => skillSummaries,
-      llm: deps.llm ?? noModel,
-      requestId,
-      now,
-    }),
+    contextFor: (entry, signal, requestId, call = {}): PluginContext =>
+      withModuleFacets(
+        {
+          signal,
+          log: log.child({ plugin: entry.id, request_id: requestId }),
+          store: store.pluginStore(entry.id),
+          web: deps.web,
+          search: deps.search,
+          manager: () => store.settings.recentManager(),
+          skills: () => skillSummaries,
+          llm: deps.llm ?? noModel,
+          requestId,
+          now,
+        },
+        { payer: call.payer, origin: call.origin, requestId, now },
+      ),
   };
   // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
   // Built after the paid operation they may sell through; plugin calls read the facets only once the app serves.
@@ -145,7 +148,21 @@ export function createApp(deps: AppDeps) {
   const jobs = services.jobs;
   const inputChecks = runtimes.flatMap((r) => (r.runtime.checkInput ? [r.runtime.checkInput] : []));
   const withFacet = runtimes.filter((r) => r.runtime.facet);
-  const moduleFacets = (call: ModuleCall) => Object.fromEntries(withFacet.map((r) => [r.id, r.runtime.facet!(call)])) as unknown as ModuleFacets;
+  // Each module's facet on a plugin call's context, built the first time the call reads it (a web read reads none).
+  const withModuleFacets = <C extends object>(context: C, call: ModuleCall): C & ModuleFacets => {
+    for (const { id, runtime } of withFacet) {
+      Object.defineProperty(context, id, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          const facet = runtime.facet!(call);
+          Object.defineProperty(context, id, { value: facet, enumerable: true });
+          return facet;
+        },
+      });
+    }
+    return context as C & ModuleFacets;
+  };
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
   // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {

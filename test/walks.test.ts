@@ -44,6 +44,8 @@ describe("the four paid calls (anvil, the official buyer, a loopback facilitator
     expect(mcp.files.some((f) => f.startsWith("mcp/"))).toBe(true);
     expect(a2a.files.some((f) => f.startsWith("a2a/"))).toBe(true);
     expect(job.files).toContain("jobs/routes.ts");
+    // A plugin call builds only the module facets it reads: a web read reads none of them.
+    for (const r of [read, mcp, a2a]) for (const room of ["capital", "crawl", "directory", "quotes"]) expect(r.rooms).not.toContain(room);
     // Every room listed is the room of a file visited, and each file's room is listed once.
     for (const r of reports) expect(new Set(r.files.map((f) => (f.includes("/") ? f.split("/")[0] : f)))).toEqual(new Set(r.rooms));
     for (const r of reports) expect(r.stacks.count).toBeGreaterThan(10);
