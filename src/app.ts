@@ -145,7 +145,6 @@ export function createApp(deps: AppDeps) {
   };
   for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
-  const jobs = services.jobs;
   const inputChecks = runtimes.flatMap((r) => (r.runtime.checkInput ? [r.runtime.checkInput] : []));
   const withFacet = runtimes.filter((r) => r.runtime.facet);
   // Each module's facet on a plugin call's context, built the first time the call reads it (a web read reads none).
@@ -180,7 +179,23 @@ export function createApp(deps: AppDeps) {
   });
 
 
-  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, jobs: DocsContext["jobs"]): DocsContext => ({
+  // Each module's live figures for the documents (docs[id]), loaded before each rendering as the document declares (route.reads[id]).
+  const withLiveDocs = runtimes.filter((r) => r.runtime.liveDocs);
+  const liveDocsFor = (reads: FreeRoute["reads"]) => {
+    const loaders = withLiveDocs.map(({ id, runtime }) => ({ id, reads: reads?.[id], load: (r: unknown) => runtime.liveDocs!(r) }));
+    return (): LiveDocs | Promise<LiveDocs> => {
+      const docs: Record<string, unknown> = {};
+      let pending: Promise<unknown>[] | undefined;
+      for (const { id, reads, load } of loaders) {
+        const value = load(reads);
+        if (value instanceof Promise) (pending ??= []).push(value.then((loaded) => (docs[id] = loaded)));
+        else docs[id] = value;
+      }
+      return pending ? Promise.all(pending).then(() => docs) : docs;
+    };
+  };
+
+  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, live: LiveDocs): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: deps.config.publicUrl ?? context.origin,
@@ -188,8 +203,8 @@ export function createApp(deps: AppDeps) {
     productVersion: deps.productVersion,
     startedAt,
     features: deps.features?.() ?? {},
-    jobs,
     ...moduleDocs,
+    ...live,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
@@ -242,17 +257,16 @@ export function createApp(deps: AppDeps) {
       if (route.heldForMs) held = { document, until: performance.now() + route.heldForMs };
       return document;
     };
-    const render = (request: Request, context: RequestContext, jobs: DocsContext["jobs"]) => {
-      const document = renderDocument(route, docsContext(request, context, route, jobs));
+    const render = (request: Request, context: RequestContext, live: LiveDocs) => {
+      const document = renderDocument(route, docsContext(request, context, route, live));
       return document instanceof Promise ? document.then((d) => respond(request, context, hold(d))) : respond(request, context, hold(document));
     };
-    const needs = route.readsJobs;
-    // Documents without live job figures stay synchronous unless they read the store themselves; the figures answer synchronously when they can.
+    const loadLive = liveDocsFor(route.reads);
+    // Documents stay synchronous unless they read the store themselves; the live figures answer synchronously when they can.
     const answer: FreeAnswer = (request, context) => {
       if (held && performance.now() < held.until) return respond(request, context, held.document);
-      if (!needs) return render(request, context, jobs.info.figures.none);
-      const figures = jobs.info.figures(needs);
-      return figures instanceof Promise ? figures.then((j) => render(request, context, j)) : render(request, context, figures);
+      const live = loadLive();
+      return live instanceof Promise ? live.then((loaded) => render(request, context, loaded)) : render(request, context, live);
     };
     freeAnswers.set(route.path, answer);
     app.get(route.path, ({ request }) => answer(request, contextOf(request)));
@@ -319,6 +333,9 @@ export function createApp(deps: AppDeps) {
   /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
   return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
 }
+
+/** The modules' live figures for one rendering, by module id. */
+type LiveDocs = Readonly<Record<string, unknown>>;
 
 export type App = ReturnType<typeof createApp>["app"];
 export type { PluginEntry };

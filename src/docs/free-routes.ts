@@ -27,8 +27,8 @@ export interface FreeRoute extends Omit<ModuleDocument, "render"> {
    * shows may be that old (a cheap document asked for very often, like /health).
    */
   readonly heldForMs?: number;
-  /** The live job figures the document reads (loaded from the job store before rendering). */
-  readonly readsJobs?: JobFigureNeeds;
+  /** What the document reads of the modules' live figures, by module (each loads its own before the rendering: ModuleRuntime.liveDocs). */
+  readonly reads?: { readonly jobs?: JobFigureNeeds; readonly [module: string]: unknown };
 }
 
 /** Documents built from the registry, prices and networks alone (fixed while serving) and the base URL. */
@@ -244,7 +244,7 @@ const agentCardRoute = (path: string): FreeRoute => ({
   contentType: "application/json",
   summary: "A2A v1.0 agent card: skills, payments, limits, SLA",
   render: agentCard,
-  readsJobs: { stats: true },
+  reads: { jobs: { stats: true } },
   cacheSeconds: 300,
 });
 
@@ -285,9 +285,9 @@ const openingRoutes = (freeRoutes: readonly FreeRoute[]): readonly FreeRoute[] =
     },
     reusedWhile: () => "",
   },
-  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs, readsJobs: { active: true } },
-  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: (docs) => about(docs, freeRoutes), readsJobs: { stats: true } },
-  { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust, readsJobs: { active: true, stats: true } },
+  { path: "/v1/capabilities", contentType: "application/json", summary: "Free cold-start probe: open_for_work, prices, skills, wallets", render: capabilities, reusedWhile: capabilitiesInputs, reads: { jobs: { active: true } } },
+  { path: "/v1/about", contentType: "application/json", summary: "Service description, job statuses, limits, stats_7d and sla", render: (docs) => about(docs, freeRoutes), reads: { jobs: { stats: true } } },
+  { path: "/v1/trust", contentType: "application/json", summary: "Public reputation: stats_7d and sla from the last 168 hours of jobs, manager state", render: trust, reads: { jobs: { active: true, stats: true } } },
   { path: "/ads.md", contentType: "text/markdown", summary: "Plain-text advertisement of what is sold here", render: adsMd },
   { path: "/.well-known/x402", contentType: "application/json", summary: "x402 discovery: every paid resource", render: wellKnownX402, reusedWhile: byBaseUrl },
   { path: "/llms.txt", contentType: "text/plain", summary: "llms.txt: what is sold here, for language models", render: renderLlmsTxt, reusedWhile: byBaseUrl },

@@ -10,7 +10,7 @@ import type { RefundSender } from "../x402/refund.ts";
 import type { OperationDeps } from "../http/operation.ts";
 import { defineModule, type ModuleDeps } from "../module/define.ts";
 import { checkPromptLength } from "./limits.ts";
-import { createJobService, type JobConfig, type JobService } from "./setup.ts";
+import { createJobService, type JobConfig, type JobFigureNeeds, type JobService } from "./setup.ts";
 import { tables } from "./tables.ts";
 
 declare module "../module/define.ts" {
@@ -37,6 +37,8 @@ export default defineModule({
       service: jobs,
       // A prompt field longer than --max-prompt-chars is refused on every paid call, operations and skills alike.
       checkInput: (input) => checkPromptLength(input, config.maxPromptChars),
+      // The limits every free document shows, and the live load and 7-day figures a document declared it reads.
+      liveDocs: (reads) => (reads ? jobs.info.figures(reads as JobFigureNeeds) : jobs.info.figures.none),
       routes: [
         { method: "POST", path: "/v1/jobs", handle: (request) => jobs.routes.submit(request, undefined) },
         { method: "POST", path: "/v1/jobs/:skill", handle: (request, call) => jobs.routes.submit(request, call.params.skill) },

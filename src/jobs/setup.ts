@@ -150,7 +150,7 @@ export function createJobService(options: {
       sla_cap_ms: config.slaCapMs,
   };
   const undeclared = (what: string) => () => {
-    throw new Error(`a free document read the ${what} without declaring it in readsJobs`);
+    throw new Error(`a free document read the ${what} without declaring it in its reads.jobs`);
   };
   const none: JobsInfo = { limits, activeJobs: undeclared("active jobs"), stats: undeclared("7-day figures") };
   const withFigures = (count: number | undefined, stats: ReturnType<JobsInfo["stats"]> | undefined): JobsInfo => ({

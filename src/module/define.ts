@@ -84,6 +84,12 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   facet?(call: ModuleCall): F;
   /** What the module's free documents read as `docs[id]`. */
   readonly docs?: D;
+  /**
+   * What the free documents read as `docs[id]` that changes while the server serves, loaded before
+   * each rendering (synchronously when it can): `reads` is what the document declared it reads of
+   * this module (its `reads[id]`; absent: nothing live).
+   */
+  liveDocs?(reads: unknown): unknown;
   /** What the other modules and the front reach as `services[id]` (merged into ModuleServices). */
   readonly service?: unknown;
   /** Checks every paid call's input passes beyond its schema, before any offer or payment (throws the 400 ApiError). */
