@@ -182,20 +182,20 @@ export function createApp(deps: AppDeps) {
   // Each module's live figures for the documents (docs[id]), loaded before each rendering as the document declares (route.reads[id]).
   const withLiveDocs = runtimes.filter((r) => r.runtime.liveDocs);
   const liveDocsFor = (reads: FreeRoute["reads"]) => {
-    const loaders = withLiveDocs.map(({ id, runtime }) => ({ id, reads: reads?.[id], load: (r: unknown) => runtime.liveDocs!(r) }));
-    return (): LiveDocs | Promise<LiveDocs> => {
-      const docs: Record<string, unknown> = {};
+    const loaders = withLiveDocs.map(({ id, runtime }) => ({ id, reads: reads?.[id], runtime }));
+    /** Puts each module's live figures into `docs`; a promise while one still loads from the store. */
+    return (docs: Record<string, unknown>): Promise<unknown> | undefined => {
       let pending: Promise<unknown>[] | undefined;
-      for (const { id, reads, load } of loaders) {
-        const value = load(reads);
+      for (const { id, reads, runtime } of loaders) {
+        const value = runtime.liveDocs!(reads);
         if (value instanceof Promise) (pending ??= []).push(value.then((loaded) => (docs[id] = loaded)));
         else docs[id] = value;
       }
-      return pending ? Promise.all(pending).then(() => docs) : docs;
+      return pending && Promise.all(pending);
     };
   };
 
-  const docsContext = (request: Request, context: RequestContext, route: FreeRoute, live: LiveDocs): DocsContext => ({
+  const docsContext = (request: Request, context: RequestContext, route: FreeRoute): DocsContext => ({
     catalogue,
     payments: deps.paymentInfo,
     baseUrl: deps.config.publicUrl ?? context.origin,
@@ -204,7 +204,6 @@ export function createApp(deps: AppDeps) {
     startedAt,
     features: deps.features?.() ?? {},
     ...moduleDocs,
-    ...live,
     // Only documents that read a query get one (parsing the URL is a fixed cost of every request).
     ...(route.query ? { query: new URL(request.url).searchParams } : {}),
   });
@@ -257,16 +256,17 @@ export function createApp(deps: AppDeps) {
       if (route.heldForMs) held = { document, until: performance.now() + route.heldForMs };
       return document;
     };
-    const render = (request: Request, context: RequestContext, live: LiveDocs) => {
-      const document = renderDocument(route, docsContext(request, context, route, live));
+    const render = (request: Request, context: RequestContext, docs: DocsContext) => {
+      const document = renderDocument(route, docs);
       return document instanceof Promise ? document.then((d) => respond(request, context, hold(d))) : respond(request, context, hold(document));
     };
     const loadLive = liveDocsFor(route.reads);
     // Documents stay synchronous unless they read the store themselves; the live figures answer synchronously when they can.
     const answer: FreeAnswer = (request, context) => {
       if (held && performance.now() < held.until) return respond(request, context, held.document);
-      const live = loadLive();
-      return live instanceof Promise ? live.then((loaded) => render(request, context, loaded)) : render(request, context, live);
+      const docs = docsContext(request, context, route);
+      const loading = loadLive(docs as unknown as Record<string, unknown>);
+      return loading ? loading.then(() => render(request, context, docs)) : render(request, context, docs);
     };
     freeAnswers.set(route.path, answer);
     app.get(route.path, ({ request }) => answer(request, contextOf(request)));
@@ -333,9 +333,6 @@ export function createApp(deps: AppDeps) {
   /** The agent doors (JSON-RPC a web page could post to): their preflights are the app's own (the door guard's). */
   return { app, freeAnswers, doorPaths: doorPaths as ReadonlySet<string> };
 }
-
-/** The modules' live figures for one rendering, by module id. */
-type LiveDocs = Readonly<Record<string, unknown>>;
 
 export type App = ReturnType<typeof createApp>["app"];
 export type { PluginEntry };
