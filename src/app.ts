@@ -29,7 +29,13 @@ import type { SearchEngine } from "./search/engine.ts";
 import type { PaymentGate } from "./x402/gate.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 
-export interface AppDeps {
+/**
+ * What the modules' services ask of the server that app.ts hands them as it gets it (refund senders,
+ * signing keys, …): `ServeDeps` less what app.ts builds for them.
+ */
+export type ModuleServerDeps = Omit<ServeDeps, "services" | "store" | "config" | "log" | "now" | "catalogue" | "operation" | "baseUrl">;
+
+export interface AppDeps extends ModuleServerDeps {
   readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & Partial<Pick<Config, "directoryChecksPerMin">>;
   readonly registry: Registry;
   readonly store: Store;
@@ -45,18 +51,8 @@ export interface AppDeps {
   /** Optional features and whether they work right now (read per request). */
   readonly features?: () => DocsContext["features"];
   readonly now?: () => Date;
-  /** Refund senders for the job worker (payments on, a network with a refund key). */
-  readonly refundSenders?: ServeDeps["refundSenders"];
-  /** Records a delivery refund due and pays it at once where it can (else the store's ledger, paid by the next pass). */
-  readonly deliveryRefunds?: ServeDeps["deliveryRefunds"];
   /** The language model for model skills (absent: none configured). */
   readonly llm?: ModelAccess;
-  /** The keys that sign evidence results. */
-  readonly evidenceKeys: ServeDeps["evidenceKeys"];
-  /** The port the server listens on once started (--port 0 picks one); else --port. */
-  readonly listeningPort?: () => number;
-  /** Benchmarks only: leave evidence results unsigned. */
-  readonly unsignedEvidence?: boolean;
 }
 
 export function createApp(deps: AppDeps) {
@@ -112,24 +108,14 @@ export function createApp(deps: AppDeps) {
   // A module's service is built the first time it is asked for (another module's `services.x`), else in list order.
   const services = {} as ModuleServices;
   const moduleDeps: ServeDeps = {
+    ...deps,
     services,
     store,
     config: deps.config,
     log,
     now,
-    web: deps.web,
-    paymentInfo: deps.paymentInfo,
-    gate: deps.gate,
-    refundSenders: deps.refundSenders,
-    evidenceKeys: deps.evidenceKeys,
-    registry,
     catalogue,
     operation: operationDeps,
-    payments: deps.payments,
-    deliveryRefunds: deps.deliveryRefunds,
-    listeningPort: deps.listeningPort,
-    unsignedEvidence: deps.unsignedEvidence,
-    productVersion: deps.productVersion,
     baseUrl,
   };
   const built = new Map<string, ModuleRuntime>();
