@@ -1,7 +1,8 @@
 /**
- * @module app — builds the Elysia app from the registry: free documents, one POST route per
- * plugin file, and the jobs endpoint for skills. Handlers stay thin; the work is in
- * http/operation.ts and the plugin files.
+ * @module app — builds the Elysia app from the registry and the feature modules (modules.generated.ts):
+ * the free documents (the core's and the modules'), one POST route per plugin file, and each module's
+ * service, facets, routes, live figures, input checks and sweep, iterated by list and named by none.
+ * Handlers stay thin; the work is in http/operation.ts, the plugin files and the modules.
  */
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
@@ -36,7 +37,7 @@ import type { PaymentInfo } from "./x402/payment-info.ts";
 export type ModuleServerDeps = Omit<ServeDeps, "services" | "store" | "config" | "log" | "now" | "catalogue" | "operation" | "baseUrl">;
 
 export interface AppDeps extends ModuleServerDeps {
-  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"] & Partial<Pick<Config, "directoryChecksPerMin">>;
+  readonly config: Pick<Config, "publicUrl" | "host" | "port"> & Partial<Pick<Config, "allowedHosts" | "fetchIdentity">> & ServeDeps["config"];
   readonly registry: Registry;
   readonly store: Store;
   readonly web: WebEngine;
