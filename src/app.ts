@@ -12,17 +12,18 @@ import { createDocumentRenderer, documentBody, type RenderedDocument } from "./d
 import type { DocsContext } from "./docs/docs-context.ts";
 import { type FreeRoute, freeRoutesWith } from "./docs/free-routes.ts";
 import { ApiError } from "./errors.ts";
-import { contextOf, type RequestContext } from "./http/request-context.ts";
+import { baseUrlOf, contextOf, type RequestContext } from "./http/request-context.ts";
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
 import type { Payments } from "./paid-call/payments.ts";
-import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import { type OperationDeps, readJsonObject, routeCallOf, runPaidOperation } from "./http/operation.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
-import type { ModuleCall, ModuleFacets, ModuleRoute, ModuleRuntime, ModuleServices, TollboothModule } from "./module/define.ts";
+import type { ModuleRoute, ModuleRuntime, ModuleServices, TollboothModule } from "./module/define.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
-import type { PluginContext } from "./plugin/context.ts";
+import { callContexts, type FacetMaker, systemNow } from "./plugin/call-context.ts";
+import { paidCallDeps } from "./paid-call/call-deps.ts";
 import type { PluginEntry, Registry } from "./plugin/registry.ts";
 import type { Store } from "./database.ts";
 import type { WebEngine } from "./web/engine.ts";
@@ -59,50 +60,33 @@ export interface AppDeps extends ModuleServerDeps {
 export function createApp(deps: AppDeps) {
   const { registry, store, log } = deps;
   const startedAt = new Date();
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemNow;
   const catalogue = buildCatalogue(registry, deps.llm ?? noModel);
   // Without --public-url (payments off only: serving refuses otherwise) the caller's validated Host.
-  const baseUrl = (request: Request) => deps.config.publicUrl ?? contextOf(request).origin;
+  const baseUrl = baseUrlOf(deps.config.publicUrl);
   const doors = createDoorGuard(doorHostsOf(deps.config));
   // Documents built from the caller's Host must not be kept by a shared cache for everyone else.
   const cacheScope = deps.config.publicUrl ? "public" : "private";
   const skillSummaries = catalogue.skills.map((s) => ({ id: s.id, priceUsd: s.listPrice, async: s.async, timeoutSec: s.timeoutSec, available: s.engine?.available ?? true }));
-  // One limit per caller shared by every paid operation, web reads and job submissions alike.
-  const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
-
+  // The modules' input checks and facets, filled once the modules serve (below): a paid call reads them as it runs.
+  const inputChecks: ((input: unknown) => void)[] = [];
+  const moduleFacets: FacetMaker[] = [];
+  // Built in paid-call/ and plugin/ with what they need, so a paid call and its plugin never call back into app.ts.
   const operationDeps: OperationDeps = {
-    rateLimit: (caller) => limiter.take(caller),
-    // Each module's checks of a paid call's input beyond its schema (400 before any payment).
-    checkInput: (_entry, input) => {
-      for (const check of inputChecks) check(input);
-    },
-    // The evidence module's seal, read once the modules serve (absent: results go out unsigned).
+    ...paidCallDeps({
+      payments: deps.payments,
+      log,
+      store,
+      perMinute: deps.config.rateLimitPerMin,
+      now,
+      inputChecks,
+      contextFor: callContexts({ log, store, facets: { web: deps.web, search: deps.search }, skills: skillSummaries, llm: deps.llm ?? noModel, now, moduleFacets }),
+    }),
+    // The evidence module's seal, read once the modules serve (absent: results go out unsigned); a value once they do (below).
     get sealEvidence() {
       return services.evidence.seal;
     },
-    payments: deps.payments,
-    log,
     publicUrl: baseUrl,
-    isOpenForWork: async () => {
-      const m = await store.settings.manager();
-      return { open: m.openForWork, reason: m.pauseReason };
-    },
-    contextFor: (entry, signal, requestId, call = {}): PluginContext =>
-      withModuleFacets(
-        {
-          signal,
-          log: log.child({ plugin: entry.id, request_id: requestId }),
-          store: store.pluginStore(entry.id),
-          web: deps.web,
-          search: deps.search,
-          manager: () => store.settings.recentManager(),
-          skills: () => skillSummaries,
-          llm: deps.llm ?? noModel,
-          requestId,
-          now,
-        },
-        { payer: call.payer, origin: call.origin, requestId, now },
-      ),
   };
   // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
   // Built after the paid operation they may sell through; plugin calls read the facets only once the app serves.
@@ -132,23 +116,9 @@ export function createApp(deps: AppDeps) {
   };
   for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
-  const inputChecks = runtimes.flatMap((r) => (r.runtime.checkInput ? [r.runtime.checkInput] : []));
-  const withFacet = runtimes.filter((r) => r.runtime.facet);
-  // Each module's facet on a plugin call's context, built the first time the call reads it (a web read reads none).
-  const withModuleFacets = <C extends object>(context: C, call: ModuleCall): C & ModuleFacets => {
-    for (const { id, runtime } of withFacet) {
-      Object.defineProperty(context, id, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          const facet = runtime.facet!(call);
-          Object.defineProperty(context, id, { value: facet, enumerable: true });
-          return facet;
-        },
-      });
-    }
-    return context as C & ModuleFacets;
-  };
+  for (const { runtime } of runtimes) if (runtime.checkInput) inputChecks.push(runtime.checkInput);
+  for (const { id, runtime } of runtimes) if (runtime.facet) moduleFacets.push({ id, runtime: runtime as FacetMaker["runtime"] });
+  Object.defineProperty(operationDeps, "sealEvidence", { value: services.evidence.seal, enumerable: true });
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
   // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {
@@ -202,12 +172,19 @@ export function createApp(deps: AppDeps) {
       context.route = route.path;
       const fail = (error: unknown) => errorResponse(error, context, log);
       try {
-        const answer = route.handle(request, { requestId: context.id, baseUrl: baseUrl(request), params, readJson: () => readJsonObject(request), json: jsonResponse });
+        const answer = route.handle(request, routeCallOf(request, context.id, baseUrl(request), params));
         return answer instanceof Promise ? answer.catch(fail) : answer;
       } catch (error) {
         return fail(error);
       }
     };
+
+  /** An agent door: refused before it runs, its answer granting CORS to the allowed Origin only. */
+  const door = async (c: { request: Request; params: Record<string, string> }, answer: ReturnType<typeof moduleRouteHandler>) => {
+    const context = contextOf(c.request);
+    const admitted = doors.admit(c.request, context);
+    return typeof admitted === "string" ? doors.grant(await answer(c), context, admitted) : admitted;
+  };
 
   const renderDocument = createDocumentRenderer();
   const app = new Elysia({ normalize: false });
@@ -220,7 +197,7 @@ export function createApp(deps: AppDeps) {
     return errorResponse(error, context, log);
   });
 
-  // The free documents: answered by the server before the router (http/serve.ts), and routed here for in-process callers.
+  // The free documents: answered by the server before the router (serve.ts), and routed here for in-process callers.
   const freeAnswers = new Map<string, FreeAnswer>();
   for (const route of freeRoutesWith(modules.flatMap((m) => m.freeDocuments ?? []))) {
     const contentType = `${route.contentType}; charset=utf-8`;
@@ -286,7 +263,7 @@ export function createApp(deps: AppDeps) {
       mounted.add(key);
       const answer = moduleRouteHandler(route);
       // An agent door checks Host and Origin before anything is read (http/door-guard.ts).
-      const handle = route.door ? (c: { request: Request; params: Record<string, string> }) => doors.guard((request) => answer({ request, params: c.params }))(c.request) : answer;
+      const handle = route.door ? (c: { request: Request; params: Record<string, string> }) => door(c, answer) : answer;
       if (route.door && !doorPaths.has(route.path)) {
         doorPaths.add(route.path);
         app.options(route.path, ({ request }) => doors.preflight(request));
@@ -311,7 +288,7 @@ export function createApp(deps: AppDeps) {
         } catch (error) {
           return errorResponse(error, context, log);
         }
-        return runPaidOperation(operationDeps, { request, context, entry, input, route, present: (result) => result });
+        return runPaidOperation(operationDeps, { request, context, entry, input, route });
       },
       { parse: "none" },
     );

@@ -9,7 +9,8 @@ import { type Config, ConfigError, isLoopbackHost, localTryNotice, servingProble
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type ClientResolver, createClientResolver, parseTrustedProxies } from "./http/client-address.ts";
-import { createRequestHandler, type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
+import { type RequestHandler, type RunningServer, startServer } from "./http/serve.ts";
+import { createRequestHandler } from "./serve.ts";
 import { createFreeTally } from "./http/free-tally.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { holdMemoryValve } from "./memory-valve.ts";
@@ -220,7 +221,8 @@ export async function buildService(config: Config, options: BuildServiceOptions 
   const trusted = config.trustProxy ? parseTrustedProxies(config.trustProxy) : undefined;
   const clients = createClientResolver(trusted && !("problems" in trusted) ? trusted : undefined);
   const freeTally = config.logRequests === "all" ? undefined : createFreeTally(log);
-  const serve = createRequestHandler((request) => app.fetch(request), {
+  // Elysia's own handler, handed in as it is (no closure of ours between the seam and app.ts's routes).
+  const serve = createRequestHandler(app.fetch, {
     log,
     freeAnswers,
     outcomes: store.requestOutcomes,

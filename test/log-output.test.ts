@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contextOf } from "../src/http/request-context.ts";
 import { createFreeTally } from "../src/http/free-tally.ts";
-import { createRequestHandler } from "../src/http/serve.ts";
+import { createRequestHandler } from "../src/serve.ts";
 import { startService } from "../src/boot.ts";
 import { loadConfig } from "../src/config.ts";
 import { createLogger, createMemoryLogger } from "../src/log.ts";

@@ -49,5 +49,13 @@ describe("the four paid calls (anvil, the official buyer, a loopback facilitator
     // Every room listed is the room of a file visited, and each file's room is listed once.
     for (const r of reports) expect(new Set(r.files.map((f) => (f.includes("/") ? f.split("/")[0] : f)))).toEqual(new Set(r.rooms));
     for (const r of reports) expect(r.stacks.count).toBeGreaterThan(10);
+    // Each room once on every stack: the runtime seam (serve.ts) is above app.ts, and a paid call, its
+    // plugin and the agent doors call nothing defined in a room above them (no callback through app.ts).
+    const reentries = (r: WalkReport) => r.reentered.map(({ room, stack }) => `${room}: ${stack.join(" → ")}`);
+    for (const r of [read, mcp, a2a]) expect({ call: r.name, reentered: reentries(r) }).toEqual({ call: r.name, reentered: [] });
+    for (const r of reports) expect(r.rooms.indexOf("serve.ts")).toBeGreaterThan(-1);
+    for (const r of reports) expect(r.rooms.indexOf("serve.ts")).toBeLessThan(r.rooms.indexOf("app.ts"));
+    // A job submission still enters jobs/ twice (skill-call, then the module's input check: issue 39's sell(call)); nothing else.
+    expect(job.reentered.map((e) => e.room).filter((room) => room !== "jobs")).toEqual([]);
   }, 120_000);
 });

@@ -22,6 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["modules.generated.ts", "module-tables.generated.ts"],
   ["database.ts"],
   ["admin", "app.ts", "sdk.ts"],
+  ["serve.ts"],
   ["loader"],
   ["doctor"],
   ["boot.ts"],

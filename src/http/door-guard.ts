@@ -79,11 +79,14 @@ function granted(response: Response, context: RequestContext, origin: string): R
   return response;
 }
 
-export type DoorHandler = (request: Request, context: RequestContext) => Promise<Response> | Response;
-
 export interface DoorGuard {
-  /** The door behind the guard: refused before it runs, its answer granting CORS to the allowed Origin only. */
-  guard(door: DoorHandler): (request: Request) => Promise<Response> | Response;
+  /**
+   * Checked before the door runs: the 403 refusal, or the Origin its answer may grant ("" when none was
+   * sent). The door is then run by the caller (no callback: the door's room is not entered from here).
+   */
+  admit(request: Request, context: RequestContext): Response | string;
+  /** The door's answer with its request id and the CORS grant to the admitted Origin alone (none when no Origin was sent). */
+  grant(response: Response, context: RequestContext, origin: string): Response;
   /** The door's CORS preflight: the grant to an allowed Origin, 403 to any other. */
   preflight(request: Request): Response;
 }
@@ -105,12 +108,11 @@ export function createDoorGuard(hosts: ReadonlySet<string>): DoorGuard {
     return sent.origin;
   };
   return {
-    guard: (door) => async (request) => {
-      const context = contextOf(request);
+    admit(request, context) {
       const checked = check(request, context);
-      if (checked instanceof ApiError) return refusal(checked, context);
-      return granted(await door(request, context), context, checked);
+      return checked instanceof ApiError ? refusal(checked, context) : checked;
     },
+    grant: granted,
     preflight(request) {
       const context = contextOf(request);
       const checked = check(request, context);

@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
 import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import { isHoldingPayment } from "../paid-call/payments.ts";
+import type { RouteCall } from "../module/define.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { httpAnswerOf, paymentResponseHeaders, presentedIn } from "../x402/http-answer.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
@@ -59,6 +60,11 @@ export function paymentAnswerResponse(answer: PaymentAnswer, requestId: string):
   return jsonResponse(withRequestId(http.body, requestId), http.status, http.headers);
 }
 
+/** What a module's route handler is handed for one request (module/define.ts RouteCall): defined here, below the module that calls it. */
+export function routeCallOf(request: Request, requestId: string, baseUrl: string, params: Readonly<Record<string, string>>): RouteCall {
+  return { requestId, baseUrl, params, readJson: () => readJsonObject(request), json: jsonResponse };
+}
+
 export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
   readonly request: Request;
   readonly context: RequestContext;
@@ -66,20 +72,18 @@ export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
   /** The body as the caller sent it, already parsed (the part validated against the entry's input). */
   readonly input: Record<string, unknown>;
   readonly route: string;
-  /** Shapes the plugin's result into the response body. */
-  readonly present: (result: unknown) => unknown;
 }
 
 export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
   deps: OperationDeps,
-  { request, context, entry, input, route, present }: RunPaidOptions<E>,
+  { request, context, entry, input, route }: RunPaidOptions<E>,
 ): Promise<Response> {
   context.operationId = entry.id;
   try {
     const call = httpCall(deps, request, context);
     const outcome = await runPaidCall(deps, call, { entry, input, route, resourceUrl: routeUrl(route, call.origin), replayable: true });
     if (outcome.kind === "answer") return paymentAnswerResponse(outcome.answer, context.id);
-    const body = present(outcome.result);
+    const body = outcome.result;
     const paymentHeaders = paymentResponseHeaders(outcome.settlement);
     const status = (entry.definition.kind === "plugin" && entry.definition.successStatus) || 200;
     if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: paymentHeaders, body });

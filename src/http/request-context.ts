@@ -52,6 +52,11 @@ export function contextOf(request: Request): RequestContext {
   return context;
 }
 
+/** The base URL of the server for a request: --public-url, else (payments off only: serving refuses otherwise) the caller's validated Host. */
+export function baseUrlOf(publicUrl: string | undefined): (request: Request) => string {
+  return publicUrl !== undefined ? () => publicUrl : (request) => contextOf(request).origin;
+}
+
 /** X-Request-Id and the CORS headers for a response built here, marking the context so the server does not set them again. */
 export function answerHeaders(context: RequestContext): Record<string, string> {
   context.headersAdded = true;
