@@ -17,6 +17,7 @@ import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call
 import type { Charge, Payments } from "../paid-call/payments.ts";
 import { callSkill, type SkillCallDeps } from "../jobs/skill-call.ts";
 import { decodePaymentResponse } from "../x402/headers.ts";
+import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
@@ -155,7 +156,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       clientAddress: facts.clientAddress,
       origin: facts.origin,
       signal: facts.signal,
-      payment: paid ? { kind: "decoded", value: payload } : { kind: "none" },
+      payment: paid ? presentValue(payload) : noPayment,
       alwaysOffer: true,
       report: facts.report,
     };

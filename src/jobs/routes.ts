@@ -9,6 +9,7 @@ import { ApiError } from "../errors.ts";
 import { httpCall, type OperationDeps, paymentAnswerResponse, readJsonObject, routeUrl } from "../http/operation.ts";
 import { type RateDecision, rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
+import type { PaidCall } from "../paid-call/call.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -97,8 +98,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
   const { operation, registry, jobs, idempotency, now } = deps;
   const log = operation.log;
 
-  async function submitSkill(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
-    const call = httpCall(operation, request, context);
+  async function submitSkill(call: PaidCall, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
     const outcome = await callSkill(deps, call, { entry, fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
     const rateHeaders = (rate: RateDecision | undefined) => (rate ? rateLimitHeaders(rate) : {});
     switch (outcome.kind) {
@@ -152,11 +152,13 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
         }
         context.operationId = entry.id;
 
+        // The payment is decoded here, once: the Idempotency-Key match and the call read the same value.
+        const call = httpCall(operation, request, context);
         const key = readIdempotencyKey(request.headers);
         let afterAdmit: AfterAdmit | undefined;
         if (key !== undefined) {
           const bodyHash = hashRequestBody({ skill: entry.id, ...fields });
-          const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(request.headers) : null;
+          const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(call.payment) : null;
           if (payloadDigest === null) {
             const scope = addressScope(context.clientIp);
             const early = answerClaim(await idempotency.claim(scope, key, bodyHash, now()), context);
@@ -182,7 +184,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
 
         let response: Response;
         try {
-          response = await submitSkill(request, context, entry, fields, afterAdmit);
+          response = await submitSkill(call, context, entry, fields, afterAdmit);
         } catch (error) {
           response = errorResponse(error, context, log);
         }

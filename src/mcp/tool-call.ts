@@ -20,6 +20,7 @@ import { summarizeIssues } from "../plugin/schema.ts";
 import type { SkillCallDeps } from "../jobs/skill-call.ts";
 import { callSkill } from "../jobs/skill-call.ts";
 import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "../x402/headers.ts";
+import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import { paymentResponseHeaders } from "../x402/http-answer.ts";
 import { type PaymentAnswer, reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentLookup } from "../x402/payment-records.ts";
@@ -100,8 +101,9 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   const entry = binding.entry;
   call.report.operationId = entry.id;
   checkArguments(entry, call.arguments);
-  const presented = call.meta && Object.hasOwn(call.meta, PAYMENT_META_KEY) ? ({ kind: "decoded", value: call.meta[PAYMENT_META_KEY] } as const) : ({ kind: "none" } as const);
-  if (presented.kind === "decoded") call.report.paymentInBody = true;
+  const carried = call.meta !== undefined && Object.hasOwn(call.meta, PAYMENT_META_KEY);
+  const presented = carried ? presentValue(call.meta![PAYMENT_META_KEY]) : noPayment;
+  if (carried) call.report.paymentInBody = true;
   const paidCall: PaidCall = {
     requestId: call.requestId,
     clientAddress: call.clientAddress,

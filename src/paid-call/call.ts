@@ -16,7 +16,7 @@ import type { SettlementReceipt } from "../plugin/define.ts";
 import { type NetworkPrices, type PriceTable, resolvePrices } from "../plugin/price.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import { decodePresented, type PresentedPayment } from "../x402/authorize.ts";
+import type { PresentedPayment } from "../x402/presented-payment.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
 import type { SettleResponse } from "../x402/messages.ts";
 import type { AcceptedPayment, Charge, Payments, ReplayableCharge, SettlementFacts } from "./payments.ts";
@@ -111,9 +111,8 @@ export function validateInput<E extends PluginEntry | SkillEntry>(entry: E, body
  * early (a quote bound to another payer: 403 before the offer); nothing is granted on it.
  */
 export function namedPayerOf(presented: PresentedPayment): string | undefined {
-  const decoded = decodePresented(presented);
-  if (!decoded?.ok) return undefined;
-  const from = (decoded.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
+  if (presented.kind !== "payload") return undefined;
+  const from = (presented.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
   return typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from) ? from.toLowerCase() : undefined;
 }
 

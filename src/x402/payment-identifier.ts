@@ -63,6 +63,18 @@ export function digestJson(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value) ?? "undefined").digest("hex");
 }
 
+const payloadDigests = new WeakMap<object, string>();
+
+/**
+ * `digestJson` of a payment payload, computed once per decoded payload however many steps ask
+ * (the Idempotency-Key match, the replay check, the settlement's record).
+ */
+export function payloadDigestOf(payload: object): string {
+  let digest = payloadDigests.get(payload);
+  if (digest === undefined) payloadDigests.set(payload, (digest = digestJson(payload)));
+  return digest;
+}
+
 /** What a retry must share with the first call to be answered again: who pays, where, for what. */
 export interface CallIdentity {
   readonly payer: string;
