@@ -16,7 +16,6 @@ import { ApiError, toApiError } from "../errors.ts";
 import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
 import type { Charge, Payments } from "../paid-call/payments.ts";
 import { callSkill, type SkillCallDeps } from "../jobs/skill-call.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
 import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
@@ -198,8 +197,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
         case "accepted": {
           // An async skill runs as a job: the task stays working, and tasks/get follows the job (job-tasks.ts).
           const job = outcome.job;
-          const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
-          const metadata = settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
+          const metadata = job.settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [job.settlement] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
           return publish(turn, TaskState.TASK_STATE_WORKING, agentMessage(turn, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
         }
       }

@@ -123,7 +123,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
         };
         return jsonResponse(withRequestId(body, context.id), 202, {
           ...rateHeaders(outcome.rate),
-          ...(job.paymentResponse ? { "PAYMENT-RESPONSE": job.paymentResponse } : {}),
+          ...paymentResponseHeaders(job.settlement ?? undefined),
           Location: new URL(poll, call.origin).toString(),
           "Retry-After": String(retry),
         });
@@ -211,9 +211,11 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       if (!row) {
         return errorResponse(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), context, log);
       }
-      const headers: Record<string, string> = { "Cache-Control": "no-store" };
-      if (!isTerminal(row.status)) headers["Retry-After"] = String(pollAfterSec[row.status as "queued" | "running"]);
-      if (row.status === "completed" && row.paymentResponse) headers["PAYMENT-RESPONSE"] = row.paymentResponse;
+      const headers: Record<string, string> = {
+        "Cache-Control": "no-store",
+        ...(isTerminal(row.status) ? {} : { "Retry-After": String(pollAfterSec[row.status as "queued" | "running"]) }),
+        ...(row.status === "completed" ? paymentResponseHeaders(row.settlement ?? undefined) : {}),
+      };
       return jsonResponse(withRequestId(jobView(row, registry.skill(row.skill)), context.id), 200, headers);
     },
   };

@@ -28,7 +28,6 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, toApiError } from "../errors.ts";
 import type { AcceptedPayment, SettlementFacts } from "../paid-call/payments.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
 import { receiptNamesOf } from "../x402/offer-receipt.ts";
 import { runWithTimeout } from "../paid-call/call.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
@@ -282,8 +281,7 @@ async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Pro
 /** The settlement a settled job's row records (network and transaction, and what its signed receipt names), for its signed evidence. */
 function settlementOf(row: JobRow | undefined): SettlementFacts | undefined {
   if (!row || row.settledAt === null) return undefined;
-  const response = row.paymentResponse === null ? undefined : decodePaymentResponse(row.paymentResponse);
-  const settled = response?.ok ? response.value : undefined;
+  const settled = row.settlement ?? undefined;
   return { payer: row.payer, network: settled?.network ?? row.network, transaction: settled?.transaction ?? null, paymentId: null, ...receiptNamesOf(settled) };
 }
 

@@ -132,9 +132,8 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
         return textResult({ ...outcome.body, request_id: call.requestId }, settlementMeta(outcome.settlement));
       case "accepted": {
         const job = outcome.job;
-        const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
         const body = { ok: true, skill: entry.id, job_id: job.id, status: job.status, poll_tool: "job_status", retry_after_sec: 3, request_id: call.requestId };
-        return textResult(body, settled?.ok ? settlementMeta(settled.value) : {});
+        return textResult(body, settlementMeta(job.settlement ?? undefined));
       }
     }
   } catch (error) {
