@@ -19,6 +19,7 @@ import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/ope
 import { checkPromptLength } from "./jobs/limits.ts";
 import type { EvidenceKeys } from "./evidence/key-file.ts";
 import { createEvidenceSeal } from "./evidence/seal.ts";
+import type { JobRow } from "./jobs/job-store.ts";
 import type { JobsInfo } from "./jobs/setup.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
@@ -86,7 +87,12 @@ export function createApp(deps: AppDeps) {
   const seal = createEvidenceSeal(deps.evidenceKeys, now, (error) => log.error("evidence signing failed: the result is delivered with attestation_error", { error: error.message }));
   const sealEvidence = deps.unsignedEvidence ? undefined : (result: unknown, payment: SealCall["payment"]) => seal.seal(result, { server: evidenceServer(), payment });
 
-  const operationDeps: OperationDeps = {
+  const operationDeps: OperationDeps<JobRow> = {
+    // The job queue port (paid-call/job-queue.ts): the jobs module's worker, asked for once the modules serve.
+    get queue() {
+      return services.jobs.worker;
+    },
+    now,
     rateLimit: (caller) => limiter.take(caller),
     checkInput: (_entry, input) => checkPromptLength(input, deps.config.maxPromptChars),
     ...(sealEvidence ? { sealEvidence: (result: unknown, call: { payment: SealCall["payment"] }) => sealEvidence(result, call.payment) } : {}),

@@ -1,6 +1,6 @@
 /**
  * @module jobs/routes — POST /v1/jobs (and /v1/jobs/:skill) and GET /v1/jobs/:id: the HTTP face of
- * skill-call.ts (admission, payment, run or queue) with the Idempotency-Key store.
+ * a skill's sale (paid-call/sell.ts: admission, payment, run or queue) with the Idempotency-Key store.
  *
  *   sync skill:  200 {ok, skill, result} + PAYMENT-RESPONSE
  *   async skill: 202 {ok, job_id, status, poll} + Location + Retry-After
@@ -10,6 +10,7 @@ import { httpCall, type OperationDeps, paymentAnswerResponse, readJsonObject, ro
 import { type RateDecision, rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
 import type { PaidCall } from "../paid-call/call.ts";
+import { sell } from "../paid-call/sell.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -18,14 +19,12 @@ import { addressScope, type ClaimResult, hashRequestBody, readIdempotencyKey, st
 import type { IdempotencyKeys } from "./idempotency-keys.ts";
 import { isTerminal } from "./job-status.ts";
 import type { JobRow, JobStore } from "./job-store.ts";
-import { callSkill } from "./skill-call.ts";
-import type { JobWorker } from "./worker.ts";
 import { paymentResponseHeaders } from "../x402/http-answer.ts";
 
 export interface JobRoutesDeps {
-  readonly operation: OperationDeps;
+  /** How a call is sold; its queue is this room's worker (wired by the app). */
+  readonly operation: OperationDeps<JobRow>;
   readonly registry: Registry;
-  readonly worker: JobWorker;
   readonly jobs: JobStore;
   readonly idempotency: IdempotencyKeys;
   readonly now: () => Date;
@@ -99,7 +98,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
   const log = operation.log;
 
   async function submitSkill(call: PaidCall, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
-    const outcome = await callSkill(deps, call, { entry, fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
+    const outcome = await sell(operation, call, { entry, input: fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
     const rateHeaders = (rate: RateDecision | undefined) => (rate ? rateLimitHeaders(rate) : {});
     switch (outcome.kind) {
       case "answer":
@@ -107,7 +106,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       case "instead":
         return outcome.value;
       case "done":
-        return jsonResponse(withRequestId(outcome.body, context.id), 200, { ...rateHeaders(outcome.rate), ...paymentResponseHeaders(outcome.settlement) });
+        return jsonResponse(withRequestId(outcome.result as Record<string, unknown>, context.id), 200, { ...rateHeaders(outcome.rate), ...paymentResponseHeaders(outcome.settlement) });
       case "accepted": {
         const job = outcome.job;
         const poll = `/v1/jobs/${job.id}`;

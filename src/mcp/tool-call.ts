@@ -13,12 +13,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidParams } from "./envelope.ts";
 import type { CrawlDoor } from "../crawl/crawl-facet.ts";
 import { ApiError, toApiError } from "../errors.ts";
-import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { PaidCall } from "../paid-call/call.ts";
+import type { QueuedJob } from "../paid-call/job-queue.ts";
+import { type SellDeps, sell } from "../paid-call/sell.ts";
 import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import type { SkillCallDeps } from "../jobs/skill-call.ts";
-import { callSkill } from "../jobs/skill-call.ts";
 import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "../x402/headers.ts";
 import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import { paymentResponseHeaders } from "../x402/http-answer.ts";
@@ -31,9 +31,9 @@ export const PAYMENT_META_KEY = "x402/payment";
 export const PAYMENT_RESPONSE_META_KEY = "x402/payment-response";
 
 export interface ToolCallDeps {
-  readonly operation: PaidCallDeps;
+  /** How a call is sold (its queue takes async skills). */
+  readonly operation: SellDeps;
   readonly payments: Payments;
-  readonly skills: SkillCallDeps;
   readonly jobStatus: (id: string) => Promise<{ readonly view: Record<string, unknown> } | undefined>;
   readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
   /** A crawl's status and cancel for its payer (crawl/crawl-service.ts); they throw ApiErrors. */
@@ -115,21 +115,22 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   };
   const resourceUrl = `${new URL(MCP_PATH, call.origin).toString()}?tool=${binding.tool.name}`;
   try {
-    if (binding.kind === "plugin") {
-      const target: CallTarget<PluginEntry> = { entry: binding.entry, input: call.arguments, route: `MCP ${binding.tool.name}`, resourceUrl, mcpTool: binding.tool.name };
-      const outcome = await runPaidCall(deps.operation, paidCall, { ...target, replayable: true });
-      if (outcome.kind === "answer") return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
-      if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentResponseHeaders(outcome.settlement), body: outcome.result });
-      return textResult(outcome.result, settlementMeta(outcome.settlement));
-    }
-    const outcome = await callSkill<never>(deps.skills, paidCall, { entry: binding.entry, fields: call.arguments, resourceUrl, mcpTool: binding.tool.name });
+    const outcome = await sell<never, QueuedJob>(deps.operation, paidCall, {
+      entry,
+      input: call.arguments,
+      resourceUrl,
+      mcpTool: binding.tool.name,
+      ...(binding.kind === "plugin" ? { route: `MCP ${binding.tool.name}`, replayable: true } : {}),
+    });
     switch (outcome.kind) {
       case "answer":
         return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
       case "instead":
-        throw new Error("MCP skill calls take no afterAdmit");
+        throw new Error("MCP calls take no afterAdmit");
       case "done":
-        return textResult({ ...outcome.body, request_id: call.requestId }, settlementMeta(outcome.settlement));
+        if (binding.kind !== "plugin") return textResult({ ...(outcome.result as Record<string, unknown>), request_id: call.requestId }, settlementMeta(outcome.settlement));
+        if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentResponseHeaders(outcome.settlement), body: outcome.result });
+        return textResult(outcome.result, settlementMeta(outcome.settlement));
       case "accepted": {
         const job = outcome.job;
         const body = { ok: true, skill: entry.id, job_id: job.id, status: job.status, poll_tool: "job_status", retry_after_sec: 3, request_id: call.requestId };
