@@ -82,7 +82,7 @@ export async function runPaidOperation(deps: OperationDeps, { request, context, 
     const body = present(outcome.result);
     const paymentHeaders = paymentResponseHeaders(outcome.settlement);
     const status = entry.definition.successStatus || 200;
-    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: paymentHeaders, body });
+    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: {}, body, ...(outcome.settlement ? { settlement: outcome.settlement } : {}) });
     return jsonResponse(withRequestId(body, context.id), status, { ...(outcome.rate ? rateLimitHeaders(outcome.rate) : {}), ...paymentHeaders });
   } catch (error) {
     return errorResponse(error, context, deps.log);

@@ -19,9 +19,7 @@ import { type SellDeps, sell } from "../paid-call/sell.ts";
 import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "../x402/headers.ts";
 import { noPayment, presentValue } from "../x402/presented-payment.ts";
-import { paymentResponseHeaders } from "../x402/http-answer.ts";
 import { type PaymentAnswer, reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentLookup } from "../x402/payment-records.ts";
 import type { SettleResponse } from "../x402/messages.ts";
@@ -68,11 +66,7 @@ function errorResult(error: ApiError, requestId: string): CallToolResult {
 
 /** A payment answer as the MCP transport says it: the offer as a tool error; a settlement outcome in `_meta`; a pending one with no offer (paying again could pay twice). */
 async function paymentAnswerResult(answer: PaymentAnswer, charge: Charge, deps: ToolCallDeps, requestId: string): Promise<CallToolResult> {
-  if (answer.kind === "replayed") {
-    const held = answer.held.headers[PAYMENT_RESPONSE_HEADER];
-    const settled = held !== undefined ? decodePaymentResponse(held) : undefined;
-    return textResult(answer.held.body, settlementMeta(settled?.ok ? settled.value : undefined));
-  }
+  if (answer.kind === "replayed") return textResult(answer.held.body, settlementMeta(answer.held.settlement));
   const meta = settlementMeta(answer.settlement);
   if (answer.code === "SETTLEMENT_PENDING") {
     return textResult({ ok: false, error: answer.code, message: answer.message ?? new ApiError(answer.code).message, ...(answer.details ?? {}), request_id: requestId }, { isError: true, ...meta });
@@ -129,7 +123,7 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
         throw new Error("MCP calls take no afterAdmit");
       case "done":
         if (binding.kind !== "plugin") return textResult({ ...(outcome.result as Record<string, unknown>), request_id: call.requestId }, settlementMeta(outcome.settlement));
-        if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentResponseHeaders(outcome.settlement), body: outcome.result });
+        if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: {}, body: outcome.result, ...(outcome.settlement ? { settlement: outcome.settlement } : {}) });
         return textResult(outcome.result, settlementMeta(outcome.settlement));
       case "accepted": {
         const job = outcome.job;

@@ -18,7 +18,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 
 /** HTTP's rendering of a payment answer: the code's status, the offer and settlement as PAYMENT-* headers, the error body. */
 export function httpAnswerOf(answer: PaymentAnswer): HttpAnswer {
-  if (answer.kind === "replayed") return { status: answer.held.status, headers: { ...answer.held.headers }, body: answer.held.body };
+  if (answer.kind === "replayed") return { status: answer.held.status, headers: { ...answer.held.headers, ...paymentResponseHeaders(answer.held.settlement) }, body: answer.held.body };
   const spec = errorCodes[answer.code];
   const headers: Record<string, string> = { ...NO_STORE };
   if (answer.required) headers[PAYMENT_REQUIRED_HEADER] = encodePaymentRequired(answer.required);
