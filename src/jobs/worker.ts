@@ -1,5 +1,6 @@
 /**
- * @module jobs/worker — accepts async jobs, claims them from the store's queue (jobs/job-store.ts,
+ * @module jobs/worker — the job queue sales reach through their port (paid-call/job-queue.ts, wired
+ * by app.ts): accepts async jobs, records sync calls, claims them from the store's queue (jobs/job-store.ts,
  * on SQLite or PostgreSQL) under a lease, runs them with their timeout as an abort signal, settles
  * or releases their payment, and keeps the rows honest across restarts and instances.
  *
@@ -42,10 +43,6 @@ import { computeStats7d, type Sla, slaOf, type Stats7d, statsWindowHours } from 
 import { effectiveTimeoutMs, expiry, type JobWorkerDeps, type WorkerState, write } from "./worker-state.ts";
 
 export type { JobLimits, JobWorkerDeps, QueueTiming } from "./worker-state.ts";
-
-/** The job queue's side of the sale (paid-call/job-queue.ts): what is queued and what the seller is told. */
-export type AcceptJob = QueuedSale;
-export type AcceptOutcome = QueueAnswer<JobRow>;
 
 /** The queue a sale reaches through the port (accept, room, sync records) and the worker that runs it. */
 export interface JobWorker extends JobQueue<JobRow> {
@@ -104,7 +101,7 @@ async function retryAfterSec(state: WorkerState): Promise<number> {
   return Math.max(1, Math.min(60, waves * 5));
 }
 
-async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }: AcceptJob): Promise<AcceptOutcome> {
+async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }: QueuedSale): Promise<QueueAnswer<JobRow>> {
   const { jobs, deps } = state;
   const at = state.now();
   const ahead = await jobs.countActive();
