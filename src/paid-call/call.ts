@@ -130,15 +130,16 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
   // Before verification the payer is the one the payment names: admit may refuse on it, never grant.
-  const ctx = deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin });
-  const admittedBy = await entry.definition.admit?.(value as never, ctx);
+  // Built only for an entry that reads it (its own admission, or its engine for the description).
+  const ctx = entry.definition.admit || entry.definition.engine ? deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin }) : undefined;
+  const admittedBy = ctx && (await entry.definition.admit?.(value as never, ctx));
   await beforePayment?.(value);
   const byDelivery = "delivered" in entry.definition && entry.definition.delivered !== undefined;
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: options.resourceUrl,
-    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)) + (byDelivery ? DELIVERY_SENTENCE : ""),
+    description: entry.definition.summary + (ctx ? engineSentence(engineOf(entry, ctx.llm)) : "") + (byDelivery ? DELIVERY_SENTENCE : ""),
     priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price, entry.pricing) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,
