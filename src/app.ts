@@ -16,6 +16,7 @@ import { contextOf, type RequestContext } from "./http/request-context.ts";
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, runPaidOperation } from "./http/operation.ts";
+import type { JobRow } from "./jobs/job-store.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
@@ -70,7 +71,12 @@ export function createApp(deps: AppDeps) {
   // One limit per caller shared by every paid operation, web reads and job submissions alike.
   const limiter = store.rateLimiter({ perMinute: deps.config.rateLimitPerMin, now: () => now().getTime() });
 
-  const operationDeps: OperationDeps = {
+  const operationDeps: OperationDeps<JobRow> = {
+    // The job queue port (paid-call/job-queue.ts): the jobs module's worker, asked for once the modules serve.
+    get queue() {
+      return services.jobs.worker;
+    },
+    now,
     rateLimit: (caller) => limiter.take(caller),
     // Each module's checks of a paid call's input beyond its schema (400 before any payment).
     checkInput: (_entry, input) => {
