@@ -225,6 +225,21 @@ function titledBlock(body: Element, pageTitle: string, minChars: number): Elemen
 }
 
 /**
+ * The titled block (titledBlock) cleaned of boilerplate, or its nearest ancestor below the body that still holds
+ * `minChars` once cleaned: the block's length is taken before cleaning, and a page built of page-builder widgets
+ * (Elementor's sections) has a title block whose text is mostly its share and meta widgets, the article in the
+ * section beside it. Undefined when only the body holds enough (the body is then returned, cleaned by the caller).
+ */
+function cleanedTitledBlock(body: Element, pageTitle: string, minChars: number): Element | undefined {
+  for (let node = titledBlock(body, pageTitle, minChars) ?? null; node && node !== body; node = parentElementOf(node)) {
+    removeBoilerplate(node);
+    removeCommentThreads(node);
+    if (wordsLengthOf(node) >= minChars) return node;
+  }
+  return undefined;
+}
+
+/**
  * How many times longer than the text found the article the page states in its structured data must be to be
  * returned instead: a page rendered by script, or behind a paywall, ships its whole text as JSON-LD `articleBody`
  * while its HTML holds a teaser or a shell (trafilatura's set: scmp.com, 292 characters found, 4,312 stated).
@@ -377,10 +392,12 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       text = main.text;
     } else {
       changes.undo();
-      const titled = titledBlock(body, declaredTitle, minChars);
+      const titled = cleanedTitledBlock(body, declaredTitle, minChars);
       root = titled ?? body;
-      removeBoilerplate(root);
-      removeCommentThreads(root);
+      if (!titled) {
+        removeBoilerplate(root);
+        removeCommentThreads(root);
+      }
       warnings.push(titled ? TITLED_BLOCK_WARNING : FALLBACK_WARNING);
     }
   }
