@@ -411,7 +411,9 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   absolutizeUrls(root, base);
-  text ??= canonicalTextOf(root);
+  // Composed (NFC), as the W3C's character model asks of web text: a page written with decomposed letters ("u" and a
+  // combining diaeresis, Bengali's "য" and nukta) reads the same but is not found by what searches it in composed form.
+  text = (text ?? canonicalTextOf(root)).normalize("NFC");
   const headings = collectHeadings(root);
   const links = collectLinks(root, base);
   return {
@@ -420,7 +422,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     language,
     text,
     // Last: it rewrites the subtree's whitespace in place (see renderMarkdownConsuming).
-    ...(input.markdown ? { markdown: renderMarkdownConsuming(root) } : {}),
+    ...(input.markdown ? { markdown: renderMarkdownConsuming(root).normalize("NFC") } : {}),
     headings,
     links,
     warnings,

@@ -147,3 +147,16 @@ describe("ruby annotations", () => {
     expect(markdown).not.toContain("(");
   });
 });
+
+describe("composed text", () => {
+  it("a page written with decomposed letters is returned composed (NFC), in text and Markdown", async () => {
+    const decomposed = "Pru\u0308fung der Kindersitze: Sicherheit, Bedienung und Ergonomie wurden gepru\u0308ft.";
+    const html = `<html><head><title>Test</title></head><body><article>${[1, 2, 3].map((i) => `<p>${decomposed} Absatz ${i} mit weiteren Sa\u0308tzen, die den Test beschreiben und erkla\u0308ren.</p>`).join("")}</article></body></html>`;
+    const { text, markdown } = await extractHtml({ html, url: "https://example.com/a", markdown: true });
+    expect(text).toContain("Prüfung der Kindersitze");
+    expect(text).toContain("geprüft.");
+    expect(text).not.toContain("\u0308");
+    expect(markdown).toContain("Prüfung der Kindersitze");
+    expect(markdown).not.toContain("\u0308");
+  });
+});
