@@ -35,6 +35,8 @@ export const CHOICES: Record<string, TrainOptions> = {
   "outside-names": { gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "outside-widgets-names": { gate: "outside", kinds: ["repeated", "related", "link", "social", "comment", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "repeated-link-names": { kinds: ["repeated", "link"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-outside-names": { gate: "outside", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "outside-words": { gate: "outside", criterion: "maximin", tolerance: 0 },
   "agreed-repeated-names": { kinds: ["repeated", "link", "related"], agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
 
