@@ -16,6 +16,7 @@ import { baseUrlOf, contextOf, type RequestContext } from "./http/request-contex
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, routeCallOf, runPaidOperation } from "./http/operation.ts";
+import type { JobRow } from "./jobs/job-store.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
@@ -72,7 +73,7 @@ export function createApp(deps: AppDeps) {
   const inputChecks: ((input: unknown) => void)[] = [];
   const moduleFacets: FacetMaker[] = [];
   // Built in paid-call/ and plugin/ with what they need, so a paid call and its plugin never call back into app.ts.
-  const operationDeps: OperationDeps = {
+  const operationDeps: OperationDeps<JobRow> = {
     ...paidCallDeps({
       payments: deps.payments,
       log,
@@ -82,6 +83,11 @@ export function createApp(deps: AppDeps) {
       inputChecks,
       contextFor: callContexts({ log, store, facets: { web: deps.web, search: deps.search }, skills: skillSummaries, llm: deps.llm ?? noModel, now, moduleFacets }),
     }),
+    now,
+    // The job queue port (paid-call/job-queue.ts): the jobs module's worker, asked for while the modules serve; a value once they do (below).
+    get queue() {
+      return services.jobs.worker;
+    },
     // The evidence module's seal, read once the modules serve (absent: results go out unsigned); a value once they do (below).
     get sealEvidence() {
       return services.evidence.seal;
@@ -118,7 +124,9 @@ export function createApp(deps: AppDeps) {
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
   for (const { runtime } of runtimes) if (runtime.checkInput) inputChecks.push(runtime.checkInput);
   for (const { id, runtime } of runtimes) if (runtime.facet) moduleFacets.push({ id, runtime: runtime as FacetMaker["runtime"] });
+  // Plain values from here on: a paid call reads them without calling back into app.ts.
   Object.defineProperty(operationDeps, "sealEvidence", { value: services.evidence.seal, enumerable: true });
+  Object.defineProperty(operationDeps, "queue", { value: services.jobs.worker, enumerable: true });
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
   // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {

@@ -9,17 +9,18 @@ import evidence from "./evidence/module.ts";
 import fetchIdentity from "./fetch-identity/module.ts";
 import jobs from "./jobs/module.ts";
 import mcp from "./mcp/module.ts";
+import paidCall from "./paid-call/module.ts";
 import quotes from "./quotes/module.ts";
 import refunds from "./refunds/module.ts";
 
 /** Every feature module, by id; checked for clashes when first imported. */
-export const modules: readonly TollboothModule[] = composeModules([a2a, capital, crawl, directory, evidence, fetchIdentity, jobs, mcp, quotes, refunds]);
+export const modules: readonly TollboothModule[] = composeModules([a2a, capital, crawl, directory, evidence, fetchIdentity, jobs, mcp, paidCall, quotes, refunds]);
 
 /** What app.ts hands every module's service: it must satisfy what each one asks. */
-export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof crawl> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof fetchIdentity> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof mcp> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
-export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof crawl)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof fetchIdentity)["id"] | (typeof jobs)["id"] | (typeof mcp)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
+export type ServeDeps = ServeDepsOf<typeof a2a> & ServeDepsOf<typeof capital> & ServeDepsOf<typeof crawl> & ServeDepsOf<typeof directory> & ServeDepsOf<typeof evidence> & ServeDepsOf<typeof fetchIdentity> & ServeDepsOf<typeof jobs> & ServeDepsOf<typeof mcp> & ServeDepsOf<typeof paidCall> & ServeDepsOf<typeof quotes> & ServeDepsOf<typeof refunds>;
+export type ModuleId = (typeof a2a)["id"] | (typeof capital)["id"] | (typeof crawl)["id"] | (typeof directory)["id"] | (typeof evidence)["id"] | (typeof fetchIdentity)["id"] | (typeof jobs)["id"] | (typeof mcp)["id"] | (typeof paidCall)["id"] | (typeof quotes)["id"] | (typeof refunds)["id"];
 /** Every facet merged into ModuleFacets has its module in the list (tsc fails otherwise). */
 export const facetsHaveModules: Exclude<keyof ModuleFacets, ModuleId> extends never ? true : false = true;
 /** So has every service merged into ModuleServices, and each module's `service` is the one it merged. */
 export const servicesHaveModules: Exclude<keyof ModuleServices, ModuleId> extends never ? true : false = true;
-export const servicesMatch: [ServiceMatches<typeof a2a>, ServiceMatches<typeof capital>, ServiceMatches<typeof crawl>, ServiceMatches<typeof directory>, ServiceMatches<typeof evidence>, ServiceMatches<typeof fetchIdentity>, ServiceMatches<typeof jobs>, ServiceMatches<typeof mcp>, ServiceMatches<typeof quotes>, ServiceMatches<typeof refunds>] = [true, true, true, true, true, true, true, true, true, true];
+export const servicesMatch: [ServiceMatches<typeof a2a>, ServiceMatches<typeof capital>, ServiceMatches<typeof crawl>, ServiceMatches<typeof directory>, ServiceMatches<typeof evidence>, ServiceMatches<typeof fetchIdentity>, ServiceMatches<typeof jobs>, ServiceMatches<typeof mcp>, ServiceMatches<typeof paidCall>, ServiceMatches<typeof quotes>, ServiceMatches<typeof refunds>] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -30,6 +30,14 @@ export const CHOICES: Record<string, TrainOptions> = {
   "agreed-tail-names": { gate: "tail", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "agreed-all-names": { agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "all-names": { words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  // Fourth try: the page's own repeated structures and main column (block-features.ts sibling_items, outside_prose_cluster).
+  "repeated-names": { kinds: ["repeated"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "outside-names": { gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "outside-widgets-names": { gate: "outside", kinds: ["repeated", "related", "link", "social", "comment", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "repeated-link-names": { kinds: ["repeated", "link"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "agreed-outside-names": { gate: "outside", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "outside-words": { gate: "outside", criterion: "maximin", tolerance: 0 },
+  "agreed-repeated-names": { kinds: ["repeated", "link", "related"], agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
 
 export const SHIPPED_CHOICE = "tail-names";

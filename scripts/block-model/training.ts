@@ -275,7 +275,7 @@ export interface TrainOptions {
   /** "mean": the threshold raising the training sources' mean F1 most; "maximin": the one raising their least gain most. */
   criterion?: "mean" | "maximin";
   /** Which blocks the model may remove (BlockModel.gate); the fit and the threshold choice see only those. */
-  gate?: "all" | "edges" | "tail" | "after";
+  gate?: "all" | "edges" | "tail" | "after" | "outside";
   /** The kinds of block the model may remove (BlockModel.kinds); absent: all. */
   kinds?: BlockKind[];
   /**

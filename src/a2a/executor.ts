@@ -13,10 +13,11 @@
 import { randomBytes } from "node:crypto";
 import { TaskState } from "@a2a-js/sdk";
 import { ApiError, toApiError } from "../errors.ts";
-import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { PaidCall } from "../paid-call/call.ts";
+import type { QueuedJob } from "../paid-call/job-queue.ts";
+import { type SellDeps, sell } from "../paid-call/sell.ts";
 import type { Charge, Payments } from "../paid-call/payments.ts";
-import { callSkill, type SkillCallDeps } from "../jobs/skill-call.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
+import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentRequired, SettleResponse } from "../x402/messages.ts";
@@ -35,9 +36,9 @@ export interface A2aCallFacts {
 export const CALL_FACTS = "tollbooth.call";
 
 export interface A2aExecutorDeps {
-  readonly operation: PaidCallDeps;
+  /** How a call is sold (its queue takes async skills). */
+  readonly operation: SellDeps;
   readonly payments: Payments;
-  readonly skills: SkillCallDeps;
   readonly byId: ReadonlyMap<string, A2aSkill>;
 }
 
@@ -155,7 +156,7 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       clientAddress: facts.clientAddress,
       origin: facts.origin,
       signal: facts.signal,
-      payment: paid ? { kind: "decoded", value: payload } : { kind: "none" },
+      payment: paid ? presentValue(payload) : noPayment,
       alwaysOffer: true,
       report: facts.report,
     };
@@ -182,23 +183,18 @@ export function createA2aExecutor(deps: A2aExecutorDeps): A2aAgent {
       );
     };
     try {
-      if (skill.kind === "plugin") {
-        const outcome = await runPaidCall(deps.operation, call, { entry: skill.entry, input: order.input, route: `A2A ${order.skill}`, resourceUrl });
-        return outcome.kind === "answer" ? await answered(outcome.answer, outcome.charge) : completed(outcome.result, outcome.settlement);
-      }
-      const outcome = await callSkill<never>(deps.skills, call, { entry: skill.entry, fields: order.input, resourceUrl });
+      const outcome = await sell<never, QueuedJob>(deps.operation, call, { entry: skill.entry, input: order.input, resourceUrl, ...(skill.kind === "plugin" ? { route: `A2A ${order.skill}` } : {}) });
       switch (outcome.kind) {
         case "answer":
           return await answered(outcome.answer, outcome.charge);
         case "done":
-          return completed(outcome.body, outcome.settlement);
+          return completed(outcome.result, outcome.settlement);
         case "instead":
-          throw new Error("A2A skill calls take no afterAdmit");
+          throw new Error("A2A calls take no afterAdmit");
         case "accepted": {
           // An async skill runs as a job: the task stays working, and tasks/get follows the job (job-tasks.ts).
           const job = outcome.job;
-          const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
-          const metadata = settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
+          const metadata = job.settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [job.settlement] } : paid ? { [STATUS_KEY]: "payment-verified" } : undefined;
           return publish(turn, TaskState.TASK_STATE_WORKING, agentMessage(turn, [textPart(`${order.skill} runs as job ${job.id}: poll this task with tasks/get (or GET /v1/jobs/${job.id}).`), dataPart({ job_id: job.id, status: job.status })], metadata), { jobId: job.id });
         }
       }

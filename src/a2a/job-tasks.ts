@@ -8,7 +8,6 @@
 import { TaskState } from "@a2a-js/sdk";
 import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
 import type { JobRow } from "../jobs/job-store.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
 import type { A2aTasks } from "./task-store.ts";
 import { agentMessage, dataPart, ERROR_KEY, JOB_KEY, RECEIPTS_KEY, resultArtifact, STATUS_KEY, type Task, textPart } from "./parts.ts";
 
@@ -29,8 +28,7 @@ function ended(task: Task, job: Awaited<ReturnType<JobLookup>>): Task | undefine
   const { row, view } = job;
   const paid = row.settleMode !== "free";
   if (row.status === "completed") {
-    const settled = row.paymentResponse ? decodePaymentResponse(row.paymentResponse) : undefined;
-    const metadata = paid && settled?.ok ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [settled.value] } : undefined;
+    const metadata = paid && row.settlement ? { [STATUS_KEY]: "payment-completed", [RECEIPTS_KEY]: [row.settlement] } : undefined;
     return { ...task, status: { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(ids, [textPart(`${row.skill} completed.`)], metadata), timestamp: at }, artifacts: [resultArtifact(row.skill, view)] };
   }
   if (row.status === "failed" || row.status === "expired") {

@@ -4,7 +4,7 @@
  * and Origin first). The skill map is built at start; the A2A SDK loads with the first request.
  */
 import { defineModule, type ModuleDeps } from "../module/define.ts";
-import type { PaidCallDeps } from "../paid-call/call.ts";
+import type { SellDeps } from "../paid-call/sell.ts";
 import type { Payments } from "../paid-call/payments.ts";
 import type { Registry } from "../plugin/registry.ts";
 import { contextOf } from "../http/request-context.ts";
@@ -16,7 +16,8 @@ import { tables } from "./tables.ts";
 /** What the agent doors (A2A, MCP) ask of the running server: the sellable entries and how a call is sold. */
 export interface AgentDoorDeps extends ModuleDeps {
   readonly registry: Registry;
-  readonly operation: PaidCallDeps;
+  /** How a call is sold: the paid-call core with the job queue the app wired in. */
+  readonly operation: SellDeps;
   readonly payments: Payments;
   readonly productVersion: string;
   /** --public-url, else the caller's validated Host. */
@@ -33,7 +34,7 @@ export default defineModule({
     let endpoint: Promise<A2aHandler> | undefined;
     const handle = async (request: Request) => {
       endpoint ??= import("./endpoint.ts").then(({ createA2aEndpoint }) =>
-        createA2aEndpoint({ byId, tasks, jobStatus: jobs.status, productVersion, publicUrl: baseUrl, operation, payments, skills: jobs.skillCalls }),
+        createA2aEndpoint({ byId, tasks, jobStatus: jobs.status, productVersion, publicUrl: baseUrl, operation, payments }),
       );
       return (await endpoint)(request, contextOf(request));
     };

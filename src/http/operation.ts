@@ -6,17 +6,20 @@
  */
 import { ApiError } from "../errors.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json-depth.ts";
-import { type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { PaidCall } from "../paid-call/call.ts";
+import type { QueuedJob } from "../paid-call/job-queue.ts";
+import { type SellDeps, sell } from "../paid-call/sell.ts";
 import { isHoldingPayment } from "../paid-call/payments.ts";
 import type { RouteCall } from "../module/define.ts";
-import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
+import type { PluginEntry } from "../plugin/registry.ts";
 import { httpAnswerOf, paymentResponseHeaders, presentedIn } from "../x402/http-answer.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import { rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import type { RequestContext } from "./request-context.ts";
 import { errorResponse, jsonResponse, withRequestId } from "./respond.ts";
 
-export interface OperationDeps extends PaidCallDeps {
+/** How the HTTP edge sells a call; `J` is what the job queue behind it reports of an accepted job. */
+export interface OperationDeps<J extends QueuedJob = QueuedJob> extends SellDeps<J> {
   readonly publicUrl: (request: Request) => string;
 }
 
@@ -65,28 +68,25 @@ export function routeCallOf(request: Request, requestId: string, baseUrl: string
   return { requestId, baseUrl, params, readJson: () => readJsonObject(request), json: jsonResponse };
 }
 
-export interface RunPaidOptions<E extends PluginEntry | SkillEntry> {
+export interface RunPaidOptions {
   readonly request: Request;
   readonly context: RequestContext;
-  readonly entry: E;
+  readonly entry: PluginEntry;
   /** The body as the caller sent it, already parsed (the part validated against the entry's input). */
   readonly input: Record<string, unknown>;
   readonly route: string;
 }
 
-export async function runPaidOperation<E extends PluginEntry | SkillEntry>(
-  deps: OperationDeps,
-  { request, context, entry, input, route }: RunPaidOptions<E>,
-): Promise<Response> {
+export async function runPaidOperation(deps: OperationDeps, { request, context, entry, input, route }: RunPaidOptions): Promise<Response> {
   context.operationId = entry.id;
   try {
     const call = httpCall(deps, request, context);
-    const outcome = await runPaidCall(deps, call, { entry, input, route, resourceUrl: routeUrl(route, call.origin), replayable: true });
+    const outcome = await sell(deps, call, { entry, input, route, resourceUrl: routeUrl(route, call.origin), replayable: true });
     if (outcome.kind === "answer") return paymentAnswerResponse(outcome.answer, context.id);
     const body = outcome.result;
     const paymentHeaders = paymentResponseHeaders(outcome.settlement);
-    const status = (entry.definition.kind === "plugin" && entry.definition.successStatus) || 200;
-    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: paymentHeaders, body });
+    const status = entry.definition.successStatus || 200;
+    if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status, headers: {}, body, ...(outcome.settlement ? { settlement: outcome.settlement } : {}) });
     return jsonResponse(withRequestId(body, context.id), status, { ...(outcome.rate ? rateLimitHeaders(outcome.rate) : {}), ...paymentHeaders });
   } catch (error) {
     return errorResponse(error, context, deps.log);

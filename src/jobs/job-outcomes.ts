@@ -6,8 +6,8 @@
  */
 import { type ApiError, errorCodes } from "../errors.ts";
 import type { AcceptedPayment } from "../paid-call/payments.ts";
-import { encodePaymentResponse } from "../x402/headers.ts";
 import { type PaymentAnswer, refusal } from "../x402/payment-answer.ts";
+import { settlementText } from "./job-settlement.ts";
 import type { JobLease, JobRow, JobSettlement } from "./job-store.ts";
 import { expiry, record, type WorkerState, write } from "./worker-state.ts";
 
@@ -33,7 +33,7 @@ export async function settleJob(state: WorkerState, row: JobRow, payment: Accept
   if (start.kind === "exists") return settlementOutcome(start.settlement);
   const outcome = await payment.settle({ requestId: row.requestId });
   if (outcome.kind === "settled") {
-    await record(state, "settled", () => jobs.finishSettlement(row.id, { state: "settled", paymentResponse: outcome.settlement ? encodePaymentResponse(outcome.settlement) : null }, now()));
+    await record(state, "settled", () => jobs.finishSettlement(row.id, { state: "settled", paymentResponse: outcome.settlement ? settlementText(outcome.settlement) : null }, now()));
     return { ok: true };
   }
   const answer = outcome.answer;

@@ -13,6 +13,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Migration } from "../store/db.ts";
+import type { SettleResponse } from "../x402/messages.ts";
+import { settlementOfText } from "./job-settlement.ts";
 import type { JobStatus } from "./job-status.ts";
 import type { RefundColumns, RefundLedger, RefundState } from "../refunds/ledger.ts";
 
@@ -112,7 +114,10 @@ export interface JobRow {
   readonly payment: unknown;
   readonly settleMode: SettleMode;
   readonly settledAt: string | null;
+  /** The settlement as stored (jobs/job-settlement.ts): its JSON, or the PAYMENT-RESPONSE header in rows before issue 39. */
   readonly paymentResponse: string | null;
+  /** The settlement, typed (read from `paymentResponse`); null until settled, or when free. */
+  readonly settlement: SettleResponse | null;
   readonly refundState: RefundState | null;
   readonly refundReason: string | null;
   readonly refundNote: string | null;
@@ -375,6 +380,7 @@ export function toRow(r: RawRow): JobRow {
     settleMode: r.settle_mode as SettleMode,
     settledAt: r.settled_at,
     paymentResponse: r.payment_response,
+    settlement: settlementOfText(r.payment_response),
     refundState: r.refund_state as JobRow["refundState"],
     refundReason: r.refund_reason,
     refundNote: r.refund_note,

@@ -11,6 +11,7 @@ import type { OperationDeps } from "../http/operation.ts";
 import { defineModule, type ModuleDeps } from "../module/define.ts";
 import { checkPromptLength } from "./limits.ts";
 import { createJobService, type JobConfig, type JobFigureNeeds, type JobService } from "./setup.ts";
+import type { JobRow } from "./job-store.ts";
 import { tables } from "./tables.ts";
 
 declare module "../module/define.ts" {
@@ -23,8 +24,8 @@ export interface JobsServeDeps extends ModuleDeps {
   readonly config: JobConfig;
   readonly registry: Registry;
   readonly payments: Payments;
-  /** The paid-operation pipeline the job routes submit through (built by the front). */
-  readonly operation: OperationDeps;
+  /** How the job routes sell a call (built by the front, whose queue is this module's worker). */
+  readonly operation: OperationDeps<JobRow>;
   readonly refundSenders?: ReadonlyMap<string, RefundSender> | undefined;
 }
 

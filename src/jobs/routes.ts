@@ -1,6 +1,6 @@
 /**
  * @module jobs/routes — POST /v1/jobs (and /v1/jobs/:skill) and GET /v1/jobs/:id: the HTTP face of
- * skill-call.ts (admission, payment, run or queue) with the Idempotency-Key store.
+ * a skill's sale (paid-call/sell.ts: admission, payment, run or queue) with the Idempotency-Key store.
  *
  *   sync skill:  200 {ok, skill, result} + PAYMENT-RESPONSE
  *   async skill: 202 {ok, job_id, status, poll} + Location + Retry-After
@@ -9,6 +9,8 @@ import { ApiError } from "../errors.ts";
 import { httpCall, type OperationDeps, paymentAnswerResponse, readJsonObject, routeUrl } from "../http/operation.ts";
 import { type RateDecision, rateLimitHeaders } from "../paid-call/rate-limit.ts";
 import { contextOf, type RequestContext } from "../http/request-context.ts";
+import type { PaidCall } from "../paid-call/call.ts";
+import { sell } from "../paid-call/sell.ts";
 import { errorResponse, jsonResponse, withRequestId } from "../http/respond.ts";
 import { formatDollars } from "../plugin/price.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -17,14 +19,12 @@ import { addressScope, type ClaimResult, hashRequestBody, readIdempotencyKey, st
 import type { IdempotencyKeys } from "./idempotency-keys.ts";
 import { isTerminal } from "./job-status.ts";
 import type { JobRow, JobStore } from "./job-store.ts";
-import { callSkill } from "./skill-call.ts";
-import type { JobWorker } from "./worker.ts";
 import { paymentResponseHeaders } from "../x402/http-answer.ts";
 
 export interface JobRoutesDeps {
-  readonly operation: OperationDeps;
+  /** How a call is sold; its queue is this room's worker (wired by the app). */
+  readonly operation: OperationDeps<JobRow>;
   readonly registry: Registry;
-  readonly worker: JobWorker;
   readonly jobs: JobStore;
   readonly idempotency: IdempotencyKeys;
   readonly now: () => Date;
@@ -97,9 +97,8 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
   const { operation, registry, jobs, idempotency, now } = deps;
   const log = operation.log;
 
-  async function submitSkill(request: Request, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
-    const call = httpCall(operation, request, context);
-    const outcome = await callSkill(deps, call, { entry, fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
+  async function submitSkill(call: PaidCall, context: RequestContext, entry: SkillEntry, fields: Record<string, unknown>, afterAdmit?: AfterAdmit): Promise<Response> {
+    const outcome = await sell(operation, call, { entry, input: fields, resourceUrl: routeUrl(`POST /v1/jobs/${entry.id}`, call.origin), ...(afterAdmit ? { afterAdmit } : {}) });
     const rateHeaders = (rate: RateDecision | undefined) => (rate ? rateLimitHeaders(rate) : {});
     switch (outcome.kind) {
       case "answer":
@@ -107,7 +106,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       case "instead":
         return outcome.value;
       case "done":
-        return jsonResponse(withRequestId(outcome.body, context.id), 200, { ...rateHeaders(outcome.rate), ...paymentResponseHeaders(outcome.settlement) });
+        return jsonResponse(withRequestId(outcome.result as Record<string, unknown>, context.id), 200, { ...rateHeaders(outcome.rate), ...paymentResponseHeaders(outcome.settlement) });
       case "accepted": {
         const job = outcome.job;
         const poll = `/v1/jobs/${job.id}`;
@@ -123,7 +122,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
         };
         return jsonResponse(withRequestId(body, context.id), 202, {
           ...rateHeaders(outcome.rate),
-          ...(job.paymentResponse ? { "PAYMENT-RESPONSE": job.paymentResponse } : {}),
+          ...paymentResponseHeaders(job.settlement ?? undefined),
           Location: new URL(poll, call.origin).toString(),
           "Retry-After": String(retry),
         });
@@ -152,11 +151,13 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
         }
         context.operationId = entry.id;
 
+        // The payment is decoded here, once: the Idempotency-Key match and the call read the same value.
+        const call = httpCall(operation, request, context);
         const key = readIdempotencyKey(request.headers);
         let afterAdmit: AfterAdmit | undefined;
         if (key !== undefined) {
           const bodyHash = hashRequestBody({ skill: entry.id, ...fields });
-          const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(request.headers) : null;
+          const payloadDigest = operation.payments.enabled ? paymentPayloadDigest(call.payment) : null;
           if (payloadDigest === null) {
             const scope = addressScope(context.clientIp);
             const early = answerClaim(await idempotency.claim(scope, key, bodyHash, now()), context);
@@ -182,7 +183,7 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
 
         let response: Response;
         try {
-          response = await submitSkill(request, context, entry, fields, afterAdmit);
+          response = await submitSkill(call, context, entry, fields, afterAdmit);
         } catch (error) {
           response = errorResponse(error, context, log);
         }
@@ -209,9 +210,11 @@ export function createJobRoutes(deps: JobRoutesDeps): JobRoutes {
       if (!row) {
         return errorResponse(new ApiError("JOB_NOT_FOUND", { message: "No such job: the id is wrong, or the job finished more than the result lifetime ago and was deleted." }), context, log);
       }
-      const headers: Record<string, string> = { "Cache-Control": "no-store" };
-      if (!isTerminal(row.status)) headers["Retry-After"] = String(pollAfterSec[row.status as "queued" | "running"]);
-      if (row.status === "completed" && row.paymentResponse) headers["PAYMENT-RESPONSE"] = row.paymentResponse;
+      const headers: Record<string, string> = {
+        "Cache-Control": "no-store",
+        ...(isTerminal(row.status) ? {} : { "Retry-After": String(pollAfterSec[row.status as "queued" | "running"]) }),
+        ...(row.status === "completed" ? paymentResponseHeaders(row.settlement ?? undefined) : {}),
+      };
       return jsonResponse(withRequestId(jobView(row, registry.skill(row.skill)), context.id), 200, headers);
     },
   };

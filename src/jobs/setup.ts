@@ -13,7 +13,6 @@ import type { RefundSender } from "../x402/refund.ts";
 import { createRefundPayer, type RefundPayer } from "../refunds/payer.ts";
 import type { JobRow } from "./job-store.ts";
 import { createJobRoutes, findVisibleJob, type JobRoutes, jobView } from "./routes.ts";
-import type { SkillCallDeps } from "./skill-call.ts";
 import type { Sla, Stats7d } from "./stats.ts";
 import { createJobWorker, type JobWorker, type JobWorkerDeps } from "./worker.ts";
 
@@ -60,8 +59,6 @@ export interface JobService {
   readonly refunds: RefundPayer | undefined;
   /** The limits, and the live figures a document declared it reads. */
   readonly info: { readonly limits: JobsInfo["limits"]; readonly figures: JobFigures };
-  /** What a skill call needs, for transports other than HTTP (MCP tools). */
-  readonly skillCalls: SkillCallDeps;
   /** A job's public view as GET /v1/jobs/:id shows it; undefined when not visible (unknown, a sync call, expired). */
   status(id: string): Promise<{ readonly row: JobRow; readonly view: Record<string, unknown> } | undefined>;
 }
@@ -69,7 +66,7 @@ export interface JobService {
 const sweepEveryMs = 60_000;
 
 /** A job's results are signed as a paid call's are (the server named from configuration, never the caller's Host). */
-function sealJob(sealEvidence: NonNullable<OperationDeps["sealEvidence"]>): NonNullable<JobWorkerDeps["seal"]> {
+function sealJob(sealEvidence: NonNullable<OperationDeps<JobRow>["sealEvidence"]>): NonNullable<JobWorkerDeps["seal"]> {
   return (result, job) => sealEvidence(result, { payment: job.payment });
 }
 
@@ -83,8 +80,8 @@ export function createJobService(options: {
   readonly payments: Payments;
   readonly log: Logger;
   readonly now: () => Date;
-  /** The paid-operation pipeline the job routes submit through (built with the app). */
-  readonly operation: OperationDeps;
+  /** How the job routes sell a call (built with the app, which wires this service's worker in as its queue). */
+  readonly operation: OperationDeps<JobRow>;
   /** Refund senders of the networks with a refund key (x402/refund-senders.ts loadRefundSenders); none: no refunds paid. */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }): JobService {
@@ -138,7 +135,7 @@ export function createJobService(options: {
     refunds?.stop();
     worker.stop();
   });
-  const routes = createJobRoutes({ operation, registry, worker, jobs: store.jobs, idempotency, now });
+  const routes = createJobRoutes({ operation, registry, jobs: store.jobs, idempotency, now });
   const limits: JobsInfo["limits"] = {
       max_concurrent_jobs: config.maxConcurrentJobs,
       max_queued_jobs: config.maxQueuedJobs,
@@ -178,5 +175,5 @@ export function createJobService(options: {
     const row = await findVisibleJob(store.jobs, id, now);
     return row ? { row, view: jobView(row, registry.skill(row.skill)) } : undefined;
   };
-  return { routes, worker, refunds, info, skillCalls: { operation, worker, jobs: store.jobs, now }, status };
+  return { routes, worker, refunds, info, status };
 }

@@ -1,5 +1,6 @@
 /**
- * @module jobs/worker — accepts async jobs, claims them from the store's queue (jobs/job-store.ts,
+ * @module jobs/worker — the job queue sales reach through their port (paid-call/job-queue.ts, wired
+ * by app.ts): accepts async jobs, records sync calls, claims them from the store's queue (jobs/job-store.ts,
  * on SQLite or PostgreSQL) under a lease, runs them with their timeout as an abort signal, settles
  * or releases their payment, and keeps the rows honest across restarts and instances.
  *
@@ -28,9 +29,10 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, toApiError } from "../errors.ts";
 import type { AcceptedPayment, SettlementFacts } from "../paid-call/payments.ts";
-import { decodePaymentResponse } from "../x402/headers.ts";
 import { receiptNamesOf } from "../x402/offer-receipt.ts";
 import { runWithTimeout } from "../paid-call/call.ts";
+import type { JobQueue, QueueAnswer, QueuedSale } from "../paid-call/job-queue.ts";
+import { presentResult } from "../paid-call/sell.ts";
 import type { PaymentAnswer } from "../x402/payment-answer.ts";
 import type { SkillEntry } from "../plugin/registry.ts";
 import { type JobLease, type JobRow, leaseOf, newJobId, type SettleMode } from "./job-store.ts";
@@ -42,49 +44,20 @@ import { effectiveTimeoutMs, expiry, type JobWorkerDeps, type WorkerState, write
 
 export type { JobLimits, JobWorkerDeps, QueueTiming } from "./worker-state.ts";
 
-export interface AcceptJob {
-  /** The job's id when the caller made it already (a claim was taken under it). */
-  readonly id?: string;
-  readonly entry: SkillEntry;
-  readonly value: unknown;
-  readonly payment: AcceptedPayment;
-  readonly caller: string;
-  readonly priceMicros: number;
-  readonly requestId: string;
-  /** The base URL the caller reached (signed evidence names it as the server). */
-  readonly origin?: string;
-}
-
-export type AcceptOutcome =
-  | { readonly kind: "accepted"; readonly job: JobRow }
-  /** Settlement at acceptance failed: this answer replaces the 202 and no job exists. */
-  | { readonly kind: "answer"; readonly answer: PaymentAnswer };
-
-export interface JobWorker {
+/** The queue a sale reaches through the port (accept, room, sync records) and the worker that runs it. */
+export interface JobWorker extends JobQueue<JobRow> {
   readonly id: string;
-  /** Whether one more job may wait in the queue. */
-  hasRoom(): Promise<boolean>;
-  /** Seconds a caller refused for a full queue should wait. */
-  retryAfterSec(): Promise<number>;
-  accept(job: AcceptJob): Promise<AcceptOutcome>;
   /** Fails the jobs a previous process left running (one instance only), then starts claiming: wake-ups, poll, reaper. */
   start(): Promise<{ requeued: number; interrupted: number }>;
   /** Deletes expired results and rows older than the statistics window. */
   sweep(): Promise<void>;
   stats(): Promise<{ stats_7d: Stats7d; sla: Sla }>;
-  effectiveTimeoutMs(entry: SkillEntry): number;
   /** Requeues (or fails) jobs whose lease lapsed; after renewing this worker's own leases. */
   reap(): Promise<number>;
   /** Starts nothing more and aborts running work; nothing is written after this (leases held lapse). */
   stop(): void;
   /** Resolves when no job is running here and none could be claimed (tests). */
   idle(): Promise<void>;
-}
-
-/** spec §2.2: a JSON-encoded string when json_only (the skill's flag or the caller's field) is true. */
-export function presentResult(entry: SkillEntry, input: unknown, result: unknown): unknown {
-  const asked = typeof input === "object" && input !== null && (input as { json_only?: unknown }).json_only === true;
-  return entry.definition.jsonOnly === true || asked ? JSON.stringify(result) : result;
 }
 
 export function createJobWorker(deps: JobWorkerDeps): JobWorker {
@@ -111,6 +84,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     hasRoom: async () => (await state.jobs.countByStatus("queued")) < deps.limits.maxQueuedJobs,
     retryAfterSec: () => retryAfterSec(state),
     accept: (job) => acceptJob(state, job),
+    newJobId,
+    recordSync: (sale) => state.jobs.recordSyncCall({ id: newJobId(), ...sale }),
     start: () => startWorker(state),
     sweep: () => sweep(state),
     stats: () => stats(state),
@@ -126,7 +101,7 @@ async function retryAfterSec(state: WorkerState): Promise<number> {
   return Math.max(1, Math.min(60, waves * 5));
 }
 
-async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }: AcceptJob): Promise<AcceptOutcome> {
+async function acceptJob(state: WorkerState, { id: givenId, entry: skill, value, payment, caller, priceMicros, requestId, origin }: QueuedSale): Promise<QueueAnswer<JobRow>> {
   const { jobs, deps } = state;
   const at = state.now();
   const ahead = await jobs.countActive();
@@ -282,8 +257,7 @@ async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Pro
 /** The settlement a settled job's row records (network and transaction, and what its signed receipt names), for its signed evidence. */
 function settlementOf(row: JobRow | undefined): SettlementFacts | undefined {
   if (!row || row.settledAt === null) return undefined;
-  const response = row.paymentResponse === null ? undefined : decodePaymentResponse(row.paymentResponse);
-  const settled = response?.ok ? response.value : undefined;
+  const settled = row.settlement ?? undefined;
   return { payer: row.payer, network: settled?.network ?? row.network, transaction: settled?.transaction ?? null, paymentId: null, ...receiptNamesOf(settled) };
 }
 

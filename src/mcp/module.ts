@@ -27,7 +27,6 @@ export default defineModule({
           publicUrl: baseUrl,
           operation,
           payments,
-          skills: jobs.skillCalls,
           jobStatus: jobs.status,
           crawls,
           lookupPayment: gate ? async (id: string) => gate.lookup(id) : undefined,

@@ -13,14 +13,13 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidParams } from "./envelope.ts";
 import type { CrawlDoor } from "../crawl/crawl-facet.ts";
 import { ApiError, toApiError } from "../errors.ts";
-import { type CallTarget, type PaidCall, type PaidCallDeps, runPaidCall } from "../paid-call/call.ts";
+import type { PaidCall } from "../paid-call/call.ts";
+import type { QueuedJob } from "../paid-call/job-queue.ts";
+import { type SellDeps, sell } from "../paid-call/sell.ts";
 import { type Charge, isHoldingPayment, type Payments } from "../paid-call/payments.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import type { SkillCallDeps } from "../jobs/skill-call.ts";
-import { callSkill } from "../jobs/skill-call.ts";
-import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "../x402/headers.ts";
-import { paymentResponseHeaders } from "../x402/http-answer.ts";
+import { noPayment, presentValue } from "../x402/presented-payment.ts";
 import { type PaymentAnswer, reasonOf } from "../x402/payment-answer.ts";
 import type { PaymentLookup } from "../x402/payment-records.ts";
 import type { SettleResponse } from "../x402/messages.ts";
@@ -30,9 +29,9 @@ export const PAYMENT_META_KEY = "x402/payment";
 export const PAYMENT_RESPONSE_META_KEY = "x402/payment-response";
 
 export interface ToolCallDeps {
-  readonly operation: PaidCallDeps;
+  /** How a call is sold (its queue takes async skills). */
+  readonly operation: SellDeps;
   readonly payments: Payments;
-  readonly skills: SkillCallDeps;
   readonly jobStatus: (id: string) => Promise<{ readonly view: Record<string, unknown> } | undefined>;
   readonly lookupPayment?: ((id: string) => Promise<PaymentLookup | undefined>) | undefined;
   /** A crawl's status and cancel for its payer (crawl/crawl-service.ts); they throw ApiErrors. */
@@ -67,11 +66,7 @@ function errorResult(error: ApiError, requestId: string): CallToolResult {
 
 /** A payment answer as the MCP transport says it: the offer as a tool error; a settlement outcome in `_meta`; a pending one with no offer (paying again could pay twice). */
 async function paymentAnswerResult(answer: PaymentAnswer, charge: Charge, deps: ToolCallDeps, requestId: string): Promise<CallToolResult> {
-  if (answer.kind === "replayed") {
-    const held = answer.held.headers[PAYMENT_RESPONSE_HEADER];
-    const settled = held !== undefined ? decodePaymentResponse(held) : undefined;
-    return textResult(answer.held.body, settlementMeta(settled?.ok ? settled.value : undefined));
-  }
+  if (answer.kind === "replayed") return textResult(answer.held.body, settlementMeta(answer.held.settlement));
   const meta = settlementMeta(answer.settlement);
   if (answer.code === "SETTLEMENT_PENDING") {
     return textResult({ ok: false, error: answer.code, message: answer.message ?? new ApiError(answer.code).message, ...(answer.details ?? {}), request_id: requestId }, { isError: true, ...meta });
@@ -100,8 +95,9 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   const entry = binding.entry;
   call.report.operationId = entry.id;
   checkArguments(entry, call.arguments);
-  const presented = call.meta && Object.hasOwn(call.meta, PAYMENT_META_KEY) ? ({ kind: "decoded", value: call.meta[PAYMENT_META_KEY] } as const) : ({ kind: "none" } as const);
-  if (presented.kind === "decoded") call.report.paymentInBody = true;
+  const carried = call.meta !== undefined && Object.hasOwn(call.meta, PAYMENT_META_KEY);
+  const presented = carried ? presentValue(call.meta![PAYMENT_META_KEY]) : noPayment;
+  if (carried) call.report.paymentInBody = true;
   const paidCall: PaidCall = {
     requestId: call.requestId,
     clientAddress: call.clientAddress,
@@ -113,26 +109,26 @@ export async function callTool(deps: ToolCallDeps, binding: ToolBinding, call: M
   };
   const resourceUrl = `${new URL(MCP_PATH, call.origin).toString()}?tool=${binding.tool.name}`;
   try {
-    if (binding.kind === "plugin") {
-      const target: CallTarget<PluginEntry> = { entry: binding.entry, input: call.arguments, route: `MCP ${binding.tool.name}`, resourceUrl, mcpTool: binding.tool.name };
-      const outcome = await runPaidCall(deps.operation, paidCall, { ...target, replayable: true });
-      if (outcome.kind === "answer") return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
-      if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: paymentResponseHeaders(outcome.settlement), body: outcome.result });
-      return textResult(outcome.result, settlementMeta(outcome.settlement));
-    }
-    const outcome = await callSkill<never>(deps.skills, paidCall, { entry: binding.entry, fields: call.arguments, resourceUrl, mcpTool: binding.tool.name });
+    const outcome = await sell<never, QueuedJob>(deps.operation, paidCall, {
+      entry,
+      input: call.arguments,
+      resourceUrl,
+      mcpTool: binding.tool.name,
+      ...(binding.kind === "plugin" ? { route: `MCP ${binding.tool.name}`, replayable: true } : {}),
+    });
     switch (outcome.kind) {
       case "answer":
         return await paymentAnswerResult(outcome.answer, outcome.charge, deps, call.requestId);
       case "instead":
-        throw new Error("MCP skill calls take no afterAdmit");
+        throw new Error("MCP calls take no afterAdmit");
       case "done":
-        return textResult({ ...outcome.body, request_id: call.requestId }, settlementMeta(outcome.settlement));
+        if (binding.kind !== "plugin") return textResult({ ...(outcome.result as Record<string, unknown>), request_id: call.requestId }, settlementMeta(outcome.settlement));
+        if (isHoldingPayment(outcome.payment)) outcome.payment.hold({ status: 200, headers: {}, body: outcome.result, ...(outcome.settlement ? { settlement: outcome.settlement } : {}) });
+        return textResult(outcome.result, settlementMeta(outcome.settlement));
       case "accepted": {
         const job = outcome.job;
-        const settled = job.paymentResponse ? decodePaymentResponse(job.paymentResponse) : undefined;
         const body = { ok: true, skill: entry.id, job_id: job.id, status: job.status, poll_tool: "job_status", retry_after_sec: 3, request_id: call.requestId };
-        return textResult(body, settled?.ok ? settlementMeta(settled.value) : {});
+        return textResult(body, settlementMeta(job.settlement ?? undefined));
       }
     }
   } catch (error) {

@@ -16,7 +16,7 @@ import type { SettlementReceipt } from "../plugin/define.ts";
 import { type NetworkPrices, type PriceTable, resolvePrices } from "../plugin/price.ts";
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import { summarizeIssues } from "../plugin/schema.ts";
-import { decodePresented, type PresentedPayment } from "../x402/authorize.ts";
+import type { PresentedPayment } from "../x402/presented-payment.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
 import type { SettleResponse } from "../x402/messages.ts";
 import type { AcceptedPayment, Charge, Payments, ReplayableCharge, SettlementFacts } from "./payments.ts";
@@ -111,9 +111,8 @@ export function validateInput<E extends PluginEntry | SkillEntry>(entry: E, body
  * early (a quote bound to another payer: 403 before the offer); nothing is granted on it.
  */
 export function namedPayerOf(presented: PresentedPayment): string | undefined {
-  const decoded = decodePresented(presented);
-  if (!decoded?.ok) return undefined;
-  const from = (decoded.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
+  if (presented.kind !== "payload") return undefined;
+  const from = (presented.payload.payload as { authorization?: { from?: unknown } }).authorization?.from;
   return typeof from === "string" && /^0x[0-9a-fA-F]{40}$/.test(from) ? from.toLowerCase() : undefined;
 }
 
@@ -131,15 +130,16 @@ export async function admitPaidCall<E extends PluginEntry | SkillEntry>(deps: Pa
   const value = validateInput(entry, input);
   deps.checkInput?.(entry, value);
   // Before verification the payer is the one the payment names: admit may refuse on it, never grant.
-  const ctx = deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin });
-  const admittedBy = await entry.definition.admit?.(value as never, ctx);
+  // Built only for an entry that reads it (its own admission, or its engine for the description).
+  const ctx = entry.definition.admit || entry.definition.engine ? deps.contextFor(entry, call.signal, call.requestId, { payer: namedPayerOf(call.payment), origin: call.origin }) : undefined;
+  const admittedBy = ctx && (await entry.definition.admit?.(value as never, ctx));
   await beforePayment?.(value);
   const byDelivery = "delivered" in entry.definition && entry.definition.delivered !== undefined;
   const charge: Charge | ReplayableCharge = {
     operationId: entry.id,
     route,
     resourceUrl: options.resourceUrl,
-    description: entry.definition.summary + engineSentence(engineOf(entry, ctx.llm)) + (byDelivery ? DELIVERY_SENTENCE : ""),
+    description: entry.definition.summary + (ctx ? engineSentence(engineOf(entry, ctx.llm)) : "") + (byDelivery ? DELIVERY_SENTENCE : ""),
     priceMicros: admittedBy?.price !== undefined ? resolvePrices(admittedBy.price, entry.pricing) : entry.priceOf(value as never),
     inputSchema: entry.definition.input,
     inputExample: entry.definition.examples[0]?.input,

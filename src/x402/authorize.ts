@@ -9,14 +9,17 @@ import type { Receipt } from "../store/receipts.ts";
 import { paymentKeyOf } from "../store/receipts.ts";
 import { checkExtensionEcho, declareBazaar, declareMcpBazaar, type BazaarDeclaration, type McpBazaarDeclaration } from "./extensions.ts";
 import type { GateState } from "./gate-state.ts";
-import { decodePaymentSignature, type DecodedPaymentSignature, decodePaymentValue, decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "./headers.ts";
+import { decodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "./headers.ts";
+import type { PresentedPayment } from "./presented-payment.ts";
 import { normalizeNetwork } from "./networks.ts";
-import { declarePaymentIdentifier, digestJson, fingerprintCall, PAYMENT_IDENTIFIER, readPaymentIdentifier, type ReplayClaim } from "./payment-identifier.ts";
+import { declarePaymentIdentifier, fingerprintCall, payloadDigestOf, PAYMENT_IDENTIFIER, readPaymentIdentifier, type ReplayClaim } from "./payment-identifier.ts";
 import { type PaymentAnswer, refusal } from "./payment-answer.ts";
 import { OFFER_RECEIPT } from "./offer-receipt.ts";
 import { buildOffers, type PriceUsd } from "./pricing.ts";
 import type { Rail } from "./families.ts";
 import { reasons, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type ResourceInfo } from "./messages.ts";
+
+export { noPayment, type PresentedPayment } from "./presented-payment.ts";
 
 export interface PaidOperation {
   readonly resource: { readonly url: string; readonly description: string; readonly mimeType: string };
@@ -31,19 +34,6 @@ export interface PaidOperation {
   /** Priced by delivery (paid-call/delivery.ts): the price is a limit, offered as `upto` where a network can take it, before its `exact` offer. */
   readonly byDelivery?: boolean;
 }
-
-/**
- * A payment as the transport carried it: HTTP's PAYMENT-SIGNATURE header (`encoded`), or the v1
- * X-PAYMENT header (`legacy`, answered with a clear error), MCP's `_meta["x402/payment"]` object
- * (`decoded`), or nothing.
- */
-export type PresentedPayment =
-  | { readonly kind: "none" }
-  | { readonly kind: "legacy" }
-  | { readonly kind: "encoded"; readonly value: string }
-  | { readonly kind: "decoded"; readonly value: unknown };
-
-export const noPayment: PresentedPayment = { kind: "none" };
 
 /** Everything needed to settle later, as plain JSON: an async job may store it with the job. */
 export interface VerifiedPayment {
@@ -165,18 +155,6 @@ function refusalFor(state: GateState, existing: Receipt, rail: Rail, op: PaidOpe
   return offerRefusal(state, op, rail.replayReason);
 }
 
-/** The payload a presented payment carries, checked as strictly whichever way it came; undefined when none. */
-export function decodePresented(presented: PresentedPayment): DecodedPaymentSignature | undefined {
-  switch (presented.kind) {
-    case "encoded":
-      return decodePaymentSignature(presented.value);
-    case "decoded":
-      return decodePaymentValue(presented.value);
-    default:
-      return undefined;
-  }
-}
-
 /** Verifies the presented payment for `op` and reserves it, or says why not (a fresh offer when it helps). */
 export async function authorizePayment(state: GateState, presented: PresentedPayment, op: PaidOperation, context: AuthorizeContext = {}): Promise<AuthorizeResult> {
   const result = await authorizeSteps(state, presented, op, context);
@@ -190,12 +168,11 @@ async function authorizeSteps(state: GateState, presented: PresentedPayment, op:
   const answer = (a: PaymentAnswer): AuthorizeResult => ({ kind: "answer", answer: a });
   if (presented.kind === "none") return answer(await offerRefusal(state, op));
   if (presented.kind === "legacy") return answer(refusal("PAYMENT_VERSION_UNSUPPORTED", { required: await challengeFor(state, op, "Payment required") }));
-  const decoded = decodePresented(presented);
-  if (!decoded?.ok) {
-    const code = decoded?.version !== undefined ? "PAYMENT_VERSION_UNSUPPORTED" : "PAYMENT_HEADER_INVALID";
-    return answer(refusal(code, { details: { reason: decoded?.reason ?? "no payment" } }));
+  if (presented.kind === "invalid") {
+    const code = presented.version !== undefined ? "PAYMENT_VERSION_UNSUPPORTED" : "PAYMENT_HEADER_INVALID";
+    return answer(refusal(code, { details: { reason: presented.reason } }));
   }
-  const payload = decoded.payload;
+  const payload = presented.payload;
   const offers = await offersFor(state, op);
   const requirements = offers.find((offer) => matchesOffer(payload.accepted, offer));
   if (!requirements) return answer(await offerRefusal(state, op, reasons.noMatchingRequirements));
@@ -214,7 +191,7 @@ async function authorizeSteps(state: GateState, presented: PresentedPayment, op:
     paymentId.id !== null && op.requestDigest !== undefined
       ? { id: paymentId.id, fingerprint: fingerprintCall({ payer: identity.payer, network: requirements.network, operation: `${context.operationId ?? ""} ${op.resource.url}`, bodyDigest: op.requestDigest }) }
       : undefined;
-  const payloadDigest = identifier ? digestJson(payload) : "";
+  const payloadDigest = identifier ? payloadDigestOf(payload) : "";
   if (identifier) {
     // Answerable before verifying: another call's identifier, or the very payload that paid sent again.
     const early = state.replays.peek(identifier.id, identifier.fingerprint, payloadDigest);

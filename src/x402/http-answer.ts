@@ -4,8 +4,8 @@
  * body. Light on purpose (no chain library): the HTTP layer imports it with payments off too.
  */
 import { errorCodes } from "../errors.ts";
-import type { PresentedPayment } from "./authorize.ts";
-import { encodePaymentRequired, encodePaymentResponse, LEGACY_PAYMENT_HEADER, PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
+import { presentDecoded, type PresentedPayment } from "./presented-payment.ts";
+import { decodePaymentSignature, encodePaymentRequired, encodePaymentResponse, LEGACY_PAYMENT_HEADER, PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
 import type { PaymentAnswer } from "./payment-answer.ts";
 
 export interface HttpAnswer {
@@ -18,7 +18,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 
 /** HTTP's rendering of a payment answer: the code's status, the offer and settlement as PAYMENT-* headers, the error body. */
 export function httpAnswerOf(answer: PaymentAnswer): HttpAnswer {
-  if (answer.kind === "replayed") return { status: answer.held.status, headers: { ...answer.held.headers }, body: answer.held.body };
+  if (answer.kind === "replayed") return { status: answer.held.status, headers: { ...answer.held.headers, ...paymentResponseHeaders(answer.held.settlement) }, body: answer.held.body };
   const spec = errorCodes[answer.code];
   const headers: Record<string, string> = { ...NO_STORE };
   if (answer.required) headers[PAYMENT_REQUIRED_HEADER] = encodePaymentRequired(answer.required);
@@ -26,10 +26,13 @@ export function httpAnswerOf(answer: PaymentAnswer): HttpAnswer {
   return { status: spec.status, headers, body: { ok: false, error: answer.code, status: spec.status, message: answer.message ?? spec.message, ...(answer.details ?? {}) } };
 }
 
-/** The payment a request's headers present: PAYMENT-SIGNATURE, else the v1 X-PAYMENT (refused with a clear error), else none. */
+/**
+ * The payment a request's headers present: PAYMENT-SIGNATURE decoded (the one place the header is
+ * read and decoded), else the v1 X-PAYMENT (refused with a clear error), else none.
+ */
 export function presentedIn(headers: Headers): PresentedPayment {
   const header = headers.get(PAYMENT_SIGNATURE_HEADER);
-  if (header !== null) return { kind: "encoded", value: header };
+  if (header !== null) return presentDecoded(decodePaymentSignature(header));
   return headers.get(LEGACY_PAYMENT_HEADER) !== null ? { kind: "legacy" } : { kind: "none" };
 }
 

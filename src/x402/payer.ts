@@ -1,15 +1,13 @@
 /**
- * @module x402/payer — what a request's payment names, read from its PAYMENT-SIGNATURE header
- * before anything is verified: the payload's digest, so a paid Idempotency-Key is matched to the
- * very payload it was accepted with. Nothing is granted on it; grants wait for the verified payer.
+ * @module x402/payer — what a call's payment names before anything is verified: the payload's
+ * digest, so a paid Idempotency-Key is matched to the very payload it was accepted with. Read from
+ * the payment as the edge decoded it (never from the header again). Nothing is granted on it;
+ * grants wait for the verified payer.
  */
-import { decodePaymentSignature, PAYMENT_SIGNATURE_HEADER } from "./headers.ts";
-import { digestJson } from "./payment-identifier.ts";
+import { payloadDigestOf } from "./payment-identifier.ts";
+import type { PresentedPayment } from "./presented-payment.ts";
 
-/** Digest of the decoded PAYMENT-SIGNATURE payload (canonical JSON, so header encoding does not matter); null without a decodable one. */
-export function paymentPayloadDigest(headers: Headers): string | null {
-  const header = headers.get(PAYMENT_SIGNATURE_HEADER);
-  if (header === null) return null;
-  const decoded = decodePaymentSignature(header);
-  return decoded.ok ? digestJson(decoded.payload) : null;
+/** Digest of the presented payload (canonical JSON, so header encoding does not matter); null without a decodable one. */
+export function paymentPayloadDigest(presented: PresentedPayment): string | null {
+  return presented.kind === "payload" ? payloadDigestOf(presented.payload) : null;
 }

@@ -9,6 +9,7 @@
  * second payment the buyer can see coming (the lookup tells them the first one settled).
  */
 import { createHash } from "node:crypto";
+import type { SettleResponse } from "./messages.ts";
 
 export const PAYMENT_IDENTIFIER = "payment-identifier";
 export const PAYMENT_ID_MIN_LENGTH = 16;
@@ -63,6 +64,18 @@ export function digestJson(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value) ?? "undefined").digest("hex");
 }
 
+const payloadDigests = new WeakMap<object, string>();
+
+/**
+ * `digestJson` of a payment payload, computed once per decoded payload however many steps ask
+ * (the Idempotency-Key match, the replay check, the settlement's record).
+ */
+export function payloadDigestOf(payload: object): string {
+  let digest = payloadDigests.get(payload);
+  if (digest === undefined) payloadDigests.set(payload, (digest = digestJson(payload)));
+  return digest;
+}
+
 /** What a retry must share with the first call to be answered again: who pays, where, for what. */
 export interface CallIdentity {
   readonly payer: string;
@@ -82,6 +95,8 @@ export interface HeldAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** The answer's settlement, typed: each transport puts it in its own envelope when it answers again (HTTP: PAYMENT-RESPONSE). */
+  readonly settlement?: SettleResponse;
 }
 
 export type ReplayClaim =
@@ -134,6 +149,8 @@ interface Entry {
   bodyJson: string | null;
   status: number;
   headers: Record<string, string>;
+  /** JSON text of the held answer's settlement. */
+  settlementJson: string | null;
   bytes: number;
   expiresAt: number;
 }
@@ -152,7 +169,7 @@ export function createReplayCache(options: ReplayCacheOptions = {}): ReplayCache
   let totalBytes = 0;
 
   function sizeOf(id: string, entry: Entry): number {
-    return ENTRY_OVERHEAD_BYTES + byteLength(id) + headerBytes(entry.paymentHeaders) + headerBytes(entry.headers) + (entry.bodyJson ? byteLength(entry.bodyJson) : 0);
+    return ENTRY_OVERHEAD_BYTES + byteLength(id) + headerBytes(entry.paymentHeaders) + headerBytes(entry.headers) + (entry.bodyJson ? byteLength(entry.bodyJson) : 0) + (entry.settlementJson ? byteLength(entry.settlementJson) : 0);
   }
 
   function put(id: string, entry: Entry): void {
@@ -184,6 +201,7 @@ export function createReplayCache(options: ReplayCacheOptions = {}): ReplayCache
       totalBytes -= entry.bytes;
       entry.bodyJson = null;
       entry.headers = {};
+      entry.settlementJson = null;
       entry.state = "not_held";
       entry.bytes = sizeOf(id, entry);
       totalBytes += entry.bytes;
@@ -201,7 +219,8 @@ export function createReplayCache(options: ReplayCacheOptions = {}): ReplayCache
   }
 
   function answerOf(entry: Entry): HeldAnswer {
-    return { status: entry.status, headers: { ...entry.headers }, body: JSON.parse(entry.bodyJson ?? "null") as unknown };
+    const body = JSON.parse(entry.bodyJson ?? "null") as unknown;
+    return { status: entry.status, headers: { ...entry.headers }, body, ...(entry.settlementJson ? { settlement: JSON.parse(entry.settlementJson) as SettleResponse } : {}) };
   }
 
   function live(id: string): Entry | undefined {
@@ -222,7 +241,7 @@ export function createReplayCache(options: ReplayCacheOptions = {}): ReplayCache
     claim(id, fingerprint, token) {
       const entry = live(id);
       if (!entry) {
-        put(id, { fingerprint, token, state: "in_flight", payloadDigest: null, paymentHeaders: {}, bodyJson: null, status: 0, headers: {}, bytes: 0, expiresAt: 0 });
+        put(id, { fingerprint, token, state: "in_flight", payloadDigest: null, paymentHeaders: {}, bodyJson: null, status: 0, headers: {}, settlementJson: null, bytes: 0, expiresAt: 0 });
         enforceBudget(id);
         return { kind: "claimed" };
       }
@@ -241,12 +260,13 @@ export function createReplayCache(options: ReplayCacheOptions = {}): ReplayCache
       const entry = live(id);
       if (!entry || entry.token !== token || entry.state !== "settled") return false;
       const bodyJson = JSON.stringify(answer.body) ?? "null";
-      if (byteLength(bodyJson) + headerBytes(answer.headers) > maxResultBytes) {
+      const settlementJson = answer.settlement ? JSON.stringify(answer.settlement) : null;
+      if (byteLength(bodyJson) + headerBytes(answer.headers) + (settlementJson ? byteLength(settlementJson) : 0) > maxResultBytes) {
         put(id, { ...entry, state: "not_held" });
         enforceBudget(id);
         return false;
       }
-      put(id, { ...entry, state: "held", bodyJson, status: answer.status, headers: { ...answer.headers } });
+      put(id, { ...entry, state: "held", bodyJson, status: answer.status, headers: { ...answer.headers }, settlementJson });
       enforceBudget(id);
       return entries.get(id)?.state === "held";
     },

@@ -9,7 +9,7 @@ import type { GateState } from "./gate-state.ts";
 import { encodePaymentResponse, PAYMENT_RESPONSE_HEADER } from "./headers.ts";
 import { type PaymentAnswer, refusal } from "./payment-answer.ts";
 import { OFFER_RECEIPT } from "./offer-receipt.ts";
-import { digestJson, type HeldAnswer } from "./payment-identifier.ts";
+import { type HeldAnswer, payloadDigestOf } from "./payment-identifier.ts";
 import { reasons, type PaymentRequirements, type SettleResponse } from "./messages.ts";
 
 export type SettleResult =
@@ -92,7 +92,7 @@ export async function settlePayment(state: GateState, payment: VerifiedPayment, 
     const receipt = await store.get(payment.receiptId);
     if (!receipt) throw new Error("settled receipt vanished");
     const settlement = await signedReceipt(state, publicSettleResponse({ ...response, payer: response.payer ?? payment.payer }, requirements), payment, context.requestId);
-    if (identifier) state.replays.settled(identifier.id, payment.receiptId, digestJson(payment.payload), { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(settlement) });
+    if (identifier) state.replays.settled(identifier.id, payment.receiptId, payloadDigestOf(payment.payload), { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse(settlement) });
     return { kind: "settled", settlement, receipt };
   }
   if (response.errorReason === reasons.settlementPending) {

@@ -4,6 +4,8 @@
  * @see issue 6
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { settlementText } from "../../src/jobs/job-settlement.ts";
+import { encodePaymentResponse } from "../../src/x402/headers.ts";
 import { type TestService, testService } from "../support/service.ts";
 import { type GateControl, gatedSkill, installGates, jobSkillFolder, overrunSkill, until } from "./job-skills.ts";
 
@@ -81,6 +83,21 @@ describe("POST /v1/jobs", () => {
     expect(done.started_at).toBeString();
     expect(done.finished_at).toBeString();
     expect((await poll(service, id)).res.headers.get("retry-after")).toBeNull();
+  });
+
+  it("answers a completed job's PAYMENT-RESPONSE with the same bytes whether its row holds the settlement's JSON or, as rows before issue 39 do, the header itself @see issue 39", async () => {
+    const service = await start();
+    const res = await post(service, { skill: "test.wait", tag: "stored" });
+    const id = String(((await res.json()) as Json).job_id);
+    gates.open("stored");
+    await waitForStatus(service, id, "completed");
+    const settlement = { success: true, transaction: "0xfeed", network: "eip155:8453", payer: "0xabc", amount: "1000" };
+    const header = encodePaymentResponse(settlement);
+    for (const stored of [header, settlementText(settlement)]) {
+      service.store.db.query("UPDATE jobs SET payment_response = ?, settled_at = created_at WHERE id = ?").run(stored, id);
+      const polled = await poll(service, id);
+      expect(polled.res.headers.get("payment-response")).toBe(header);
+    }
   });
 
   it("takes the skill from the path form /v1/jobs/<skill>, and refuses a body that names another", async () => {

@@ -86,6 +86,42 @@ describe("paid async jobs (official buyer, anvil)", () => {
     expect(service.store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE skill = 'test.paid'").get()?.n).toBe(1);
   }, 30_000);
 
+  it("decodes the payment once for a paid submission under an Idempotency-Key (the key's match and the call read the same decoded value) @see issue 39", async () => {
+    // The edge reads PAYMENT-SIGNATURE once and carries the payment decoded (x402/presented-payment.ts);
+    // nothing after it holds the header text, so a second decode would have to read the header again.
+    // Counted on every Headers object the server makes while it handles the request (it re-wraps the request).
+    let reads = 0;
+    let inside = false;
+    const get = Headers.prototype.get;
+    const counted = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      inside = true;
+      try {
+        return await service.handle(request, "127.0.0.1");
+      } finally {
+        inside = false;
+      }
+    }) as typeof fetch;
+    Headers.prototype.get = function (this: Headers, name: string) {
+      const value = get.call(this, name);
+      if (inside && value !== null && name.toLowerCase() === "payment-signature") reads++;
+      return value;
+    };
+    const res = await fx
+      .officialFetch(fx.buyer.key, undefined, counted)("http://127.0.0.1:8402/v1/jobs", {
+        method: "POST",
+        headers: { "content-type": "application/json", "Idempotency-Key": "decoded-once" },
+        body: JSON.stringify({ skill: "test.paid", tag: "once" }),
+      })
+      .finally(() => {
+        Headers.prototype.get = get;
+      });
+    expect(res.status).toBe(202);
+    expect(reads).toBe(1);
+    gates.open("once");
+    await waitFor(service, String(((await res.json()) as Json).job_id), "completed");
+  });
+
   it("settles nothing for a job that overruns its timeout (expired)", async () => {
     const before = await balance();
     const res = await submit(service, { skill: "test.overrun" });

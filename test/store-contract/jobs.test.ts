@@ -9,6 +9,9 @@
 import { describe, expect, it } from "bun:test";
 import { jobMigrations, type JobLease, type JobStore, leaseOf, type NewJob } from "../../src/jobs/job-store.ts";
 import { createJobStore } from "../../src/jobs/job-store-sqlite.ts";
+import { settlementOfText, settlementText } from "../../src/jobs/job-settlement.ts";
+import { encodePaymentResponse } from "../../src/x402/headers.ts";
+import type { SettleResponse } from "../../src/x402/messages.ts";
 import { createPgJobStore, jobPgMigrations } from "../../src/jobs/job-store-pg.ts";
 import { createJobWorker, type JobWorker } from "../../src/jobs/worker.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -224,6 +227,28 @@ for (const engine of engines) {
         expect(await two!.complete(won[0]!.id, {}, at(2000), at(9000), leaseOf(won[0]!))).toBe(true);
         expect(await one!.claimNext(claimOptions("w20", at(2000), 3))).toBeDefined();
         expect(await two!.claimNext(claimOptions("w21", at(2000), 3))).toBeUndefined();
+      }),
+      60_000,
+    );
+
+    it(
+      "reads a settlement typed whether its row holds the settlement's JSON or, as rows written before issue 39 do, the encoded PAYMENT-RESPONSE header",
+      withInstances(2, async ([one, two]) => {
+        const settlement: SettleResponse = { success: true, transaction: "0xfeed", network: "eip155:8453", payer: "0xabc", amount: "3000" };
+        const rows = { typed: newJob(1, { settleMode: "completion", payer: "0xabc", network: "eip155:8453", payment: { job: "1" } }), old: newJob(2, { settleMode: "completion", payer: "0xabc", network: "eip155:8453", payment: { job: "2" } }) };
+        for (const job of Object.values(rows)) await one!.insert(job);
+        for (let i = 0; i < 2; i++) {
+          const claimed = (await one!.claimNext(claimOptions("w1")))!;
+          expect(await one!.beginSettlement(claimed.id, leaseOf(claimed)!, at(1100))).toEqual({ kind: "begun" });
+          const stored = claimed.id === rows.old.id ? encodePaymentResponse(settlement) : settlementText(settlement);
+          await one!.finishSettlement(claimed.id, { state: "settled", paymentResponse: stored }, at(1200));
+        }
+        for (const job of Object.values(rows)) expect((await two!.get(job.id))?.settlement).toEqual(settlement);
+        expect((await two!.get(rows.old.id))?.paymentResponse).toBe(encodePaymentResponse(settlement));
+        expect((await two!.get(rows.typed.id))?.paymentResponse).toBe(JSON.stringify(settlement));
+        // Neither a settlement nor a header: read as none, never thrown.
+        expect(settlementOfText("receipt-1")).toBeNull();
+        expect(settlementOfText("{not json")).toBeNull();
       }),
       60_000,
     );

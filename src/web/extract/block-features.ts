@@ -91,6 +91,7 @@ export const NUMERIC_FEATURES: readonly string[] = [
   ...TAG_GROUP_NAMES.map((name) => `tag_${name}`),
   ...ANCESTOR_GROUP_NAMES.map((name) => `in_${name}`),
   "before_prose", "after_prose", "edge_rank", "container_without_prose", "template_spread", "template_group",
+  "sibling_items", "items_link_density", "items_log_chars", "outside_prose_cluster",
   ...NAME_GROUP_NAMES.map((name) => `named_${name}`),
   ...PHRASES.map(([name]) => `phrase_${name}`),
 ];
@@ -269,6 +270,11 @@ export function blockViews(root: Element, page: BlockPage): BlockView[] {
     put(structure.containerWithoutProse[index] as number);
     put(structure.templateSpread[index] as number);
     put(structure.templateGroup[index] as number);
+    const items = structure.items[index];
+    put(items ? Math.log1p(items.count) / 3 : 0);
+    put(items ? items.linkDensity : 0);
+    put(items ? logChars(items.meanChars) : 0);
+    put(structure.outsideCluster[index] as number);
     nameText = nameText.toLowerCase();
     for (const name of NAME_GROUP_NAMES) put((NAME_GROUPS[name] as RegExp).test(nameText) ? 1 : 0);
     for (const [, limit, pattern] of PHRASES) put(chars <= limit && pattern.test(text) ? 1 : 0);
@@ -330,7 +336,59 @@ function contentStructure(root: Element, blocks: readonly ContentBlock[]) {
   });
   const templateSpread = keys.map((key) => Math.min((groups.get(key)?.grandparents.size ?? 1) - 1, 4) / 4);
   const templateGroup = keys.map((key) => Math.log1p((groups.get(key)?.size ?? 1) - 1) / 3);
-  return { firstProse, lastProse, containerWithoutProse, templateSpread, templateGroup };
+  const itemsOf = new Map<Element, SiblingItems | undefined>();
+  const items = blocks.map((block, i) => {
+    for (const node of [block.element, ...(chains[i] as Element[])]) {
+      if (node === root) break;
+      const parent = parentElementOf(node);
+      if (!parent) break;
+      const found = siblingItems(node, parent, itemsOf);
+      if (found) return found;
+    }
+    return undefined;
+  });
+  // The page's own main column: the deepest element holding two thirds of the content's prose (the characters of its
+  // prose blocks); a block outside it sits beside the article (a box, a list, a header zone).
+  const proseChars = new Map<Element, number>();
+  let totalProse = 0;
+  for (const [i, chain] of chains.entries()) {
+    if (!prose[i]) continue;
+    const chars = (blocks[i] as ContentBlock).chars;
+    totalProse += chars;
+    for (const node of chain) proseChars.set(node, (proseChars.get(node) ?? 0) + chars);
+  }
+  const cluster = firstProse >= 0 ? (chains[firstProse] as Element[]).find((node) => (proseChars.get(node) ?? 0) >= (2 / 3) * totalProse) : undefined;
+  const outsideCluster = chains.map((chain, i) => (cluster && cluster !== root && !prose[i] && !chain.includes(cluster) ? 1 : 0));
+  return { firstProse, lastProse, containerWithoutProse, templateSpread, templateGroup, items, outsideCluster };
+}
+
+/** Sibling items a block belongs to: how many of its parent's children share its signature, their link density and mean length. */
+interface SiblingItems {
+  count: number;
+  linkDensity: number;
+  meanChars: number;
+}
+
+/** Fewest children of one parent sharing a signature to be a repeated structure (a list of teasers, links, cards). */
+const MIN_SIBLING_ITEMS = 3;
+
+/**
+ * The repeated structure `node` is an item of: the children of `parent` sharing its tag and first class (a list of
+ * teasers, cards, tags, links), when there are MIN_SIBLING_ITEMS of them or more; undefined otherwise. Cached per parent
+ * and signature in `cache` (keyed by the node).
+ */
+function siblingItems(node: Element, parent: Element, cache: Map<Element, SiblingItems | undefined>): SiblingItems | undefined {
+  if (cache.has(node)) return cache.get(node);
+  const signature = signatureOf(node);
+  const same = parent.children.filter((child): child is Element => isTag(child) && signatureOf(child) === signature);
+  let found: SiblingItems | undefined;
+  if (same.length >= MIN_SIBLING_ITEMS && node.name !== "p") {
+    const counts = { chars: 0, linkChars: 0, images: 0 };
+    for (const item of same) countUnder(item, counts, false);
+    found = { count: same.length, linkDensity: counts.chars > 0 ? Math.min(counts.linkChars, counts.chars) / counts.chars : 0, meanChars: counts.chars / same.length };
+  }
+  for (const item of same) cache.set(item, found);
+  return found;
 }
 
 /** The body's text with whitespace collapsed (blockViews' `bodyText`). */

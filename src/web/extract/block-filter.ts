@@ -27,9 +27,10 @@ export interface BlockModel {
    * footer, nav or form: captions, credits, bylines, teasers, widgets; never a line among the article's
    * paragraphs); or "tail", the same without the lines before the first prose block (the headline, byline and
    * dateline zone, which the public sets' truths disagree on); or "after", only the lines after the last prose
-   * block (related boxes, teasers, share and newsletter widgets, tags, comment counts). Absent: all.
+   * block (related boxes, teasers, share and newsletter widgets, tags, comment counts); or "outside", only the blocks
+   * outside the content's own main column (the deepest element holding two thirds of its prose). Absent: all.
    */
-  gate?: "all" | "edges" | "tail" | "after";
+  gate?: "all" | "edges" | "tail" | "after" | "outside";
   /**
    * The kinds of block (blockKind) the model may remove at all, inside its gate: the kinds every public source's
    * truth calls boilerplate (scripts/block-model/categories.ts). Absent: every kind.
@@ -72,6 +73,12 @@ const TEMPLATE_SPREAD = NUMERIC_FEATURES.indexOf("template_spread");
 const NAMED_META = NUMERIC_FEATURES.indexOf("named_meta");
 const LINK_DENSITY = NUMERIC_FEATURES.indexOf("link_density");
 const IN_CHROME = NUMERIC_FEATURES.indexOf("in_chrome");
+const SIBLING_ITEMS = NUMERIC_FEATURES.indexOf("sibling_items");
+const ITEMS_LINK_DENSITY = NUMERIC_FEATURES.indexOf("items_link_density");
+const ITEMS_LOG_CHARS = NUMERIC_FEATURES.indexOf("items_log_chars");
+const OUTSIDE_CLUSTER = NUMERIC_FEATURES.indexOf("outside_prose_cluster");
+/** items_log_chars of items 150 characters long on average (block-features.ts logChars). */
+const SHORT_ITEMS = Math.log1p(150) / 8;
 
 const PHRASE_AT = NUMERIC_FEATURES.flatMap((name, i) => (name.startsWith("phrase_") ? [i] : []));
 
@@ -80,11 +87,13 @@ const PHRASE_AT = NUMERIC_FEATURES.flatMap((name, i) => (name.startsWith("phrase
  * how each source's truth treats each), first match wins: a short line worded as boilerplate (a credit, byline,
  * publication line, share widget, comment count, "read more" lead-in: block-features.ts PHRASES), a caption or credit (in a figure, a figcaption, or named
  * like media), a comment line, a share/newsletter/form widget, a related or teaser item (named so, or an item of a
- * structure repeated under several parents), a byline/dateline/meta line (named so), a link-dense line, a line
+ * structure repeated under several parents), a byline/dateline/meta line (named so), an item of a list of three or more
+ * siblings alike whose items are short (under 150 characters on average) and mostly links (a list of teasers, tags or
+ * links, `repeated`), a link-dense line, a line
  * before the first prose block (the headline zone), one after the last (the tail), one in a container holding no
  * other prose (an island), one in an aside/header/footer/nav (chrome), and the rest (body).
  */
-export const BLOCK_KINDS = ["phrase", "caption", "comment", "social", "related", "meta", "link", "head", "tail", "island", "chrome", "body"] as const;
+export const BLOCK_KINDS = ["phrase", "caption", "comment", "social", "related", "meta", "repeated", "link", "head", "tail", "island", "chrome", "body"] as const;
 export type BlockKind = (typeof BLOCK_KINDS)[number];
 
 /** The kind of a block, from its numeric features (BLOCK_KINDS). */
@@ -96,6 +105,7 @@ export function blockKind(numeric: Float64Array): BlockKind {
   if (on(NAMED_SOCIAL) || on(IN_FORM)) return "social";
   if (on(NAMED_RELATED) || on(TEMPLATE_SPREAD)) return "related";
   if (on(NAMED_META)) return "meta";
+  if (on(SIBLING_ITEMS) && (numeric[ITEMS_LINK_DENSITY] as number) >= 0.5 && (numeric[ITEMS_LOG_CHARS] as number) < SHORT_ITEMS) return "repeated";
   if ((numeric[LINK_DENSITY] as number) >= 0.5) return "link";
   if (numeric[BEFORE_PROSE] === 1) return "head";
   if (numeric[AFTER_PROSE] === 1) return "tail";
@@ -111,6 +121,7 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
   const gate = model.gate ?? "all";
   if (gate === "all") return true;
   if (gate === "after") return numeric[AFTER_PROSE] === 1;
+  if (gate === "outside") return numeric[OUTSIDE_CLUSTER] === 1;
   if (numeric[BEFORE_PROSE] === 1) return gate === "edges";
   return numeric[AFTER_PROSE] === 1 || numeric[CONTAINER_WITHOUT_PROSE] === 1 || OUTSIDE_FLOW.some((at) => numeric[at] === 1);
 }

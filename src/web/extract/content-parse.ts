@@ -7,7 +7,7 @@
  * names, so a page without a <body> tag, or with a <head> never closed (common in older crawls), would
  * otherwise leave its content in <head> or loose under the document.
  */
-import { createElement, isTag, isText, parseHtml, setChildren, type ChildNode, type Document, type Element, type ParentNode } from "./dom.ts";
+import { createElement, isTag, isText, parseHtml, removeNode, setChildren, type ChildNode, type Document, type Element, type ParentNode } from "./dom.ts";
 
 export interface ParsedPage {
   document: Document;
@@ -190,13 +190,23 @@ function firstOpened(elements: Element[]): Element | undefined {
   return first;
 }
 
+/**
+ * Ruby annotations: the reading set over a word (<rt>, Japanese furigana, Chinese pinyin) and the brackets shown
+ * where ruby is not supported (<rp>). A gloss on the text beside it, not text: read inline it doubles every
+ * annotated word ("子こども" for "子ども"), and no phrase of the page can be found in what is returned.
+ */
+const RUBY_ANNOTATIONS = new Set(["rt", "rp"]);
+
 /** Parses HTML into the shape described in the module comment. */
 export function parsePage(html: string): ParsedPage {
   const tags: Record<"html" | "head" | "body", Element[]> = { html: [], head: [], body: [] };
+  const annotations: Element[] = [];
   const document = parseHtml(html, (element) => {
     if (element.name === "table") addImplicitTableParts(element);
     else if (element.name === "html" || element.name === "head" || element.name === "body") tags[element.name].push(element);
+    else if (RUBY_ANNOTATIONS.has(element.name)) annotations.push(element);
   });
+  for (const element of annotations) removeNode(element);
   // A browser makes one <html>, <head> and <body> of a page, whatever tags it repeats (two <html> tags from
   // conditional comments, a <body> inside a wrapper): a repeated tag adds nothing but attributes, its
   // content stays where it is. <body> tags are all set aside: the body is made below.

@@ -4,8 +4,8 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.943 on the shared dev set, 0.953 on the 742-page wide set, 0.964 and 0.955 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.921 (precision 0.919, recall 0.923) against Readability's
- * 0.854 and trafilatura's published 0.909);
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.923 (precision 0.920, recall 0.927) against Readability's
+ * 0.854 and trafilatura's published 0.909; on its current 990-page set F 0.929, trafilatura 2.2.0 publishes 0.924);
  * when it finds too little (and the page is not all discussion, read then with its comment threads), the block
  * holding the page's title heading, else the whole cleaned body, is used and a warning says so.
  *
@@ -225,6 +225,21 @@ function titledBlock(body: Element, pageTitle: string, minChars: number): Elemen
 }
 
 /**
+ * The titled block (titledBlock) cleaned of boilerplate, or its nearest ancestor below the body that still holds
+ * `minChars` once cleaned: the block's length is taken before cleaning, and a page built of page-builder widgets
+ * (Elementor's sections) has a title block whose text is mostly its share and meta widgets, the article in the
+ * section beside it. Undefined when only the body holds enough (the body is then returned, cleaned by the caller).
+ */
+function cleanedTitledBlock(body: Element, pageTitle: string, minChars: number): Element | undefined {
+  for (let node = titledBlock(body, pageTitle, minChars) ?? null; node && node !== body; node = parentElementOf(node)) {
+    removeBoilerplate(node);
+    removeCommentThreads(node);
+    if (wordsLengthOf(node) >= minChars) return node;
+  }
+  return undefined;
+}
+
+/**
  * How many times longer than the text found the article the page states in its structured data must be to be
  * returned instead: a page rendered by script, or behind a paywall, ships its whole text as JSON-LD `articleBody`
  * while its HTML holds a teaser or a shell (trafilatura's set: scmp.com, 292 characters found, 4,312 stated).
@@ -377,10 +392,12 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       text = main.text;
     } else {
       changes.undo();
-      const titled = titledBlock(body, declaredTitle, minChars);
+      const titled = cleanedTitledBlock(body, declaredTitle, minChars);
       root = titled ?? body;
-      removeBoilerplate(root);
-      removeCommentThreads(root);
+      if (!titled) {
+        removeBoilerplate(root);
+        removeCommentThreads(root);
+      }
       warnings.push(titled ? TITLED_BLOCK_WARNING : FALLBACK_WARNING);
     }
   }
@@ -394,7 +411,9 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   absolutizeUrls(root, base);
-  text ??= canonicalTextOf(root);
+  // Composed (NFC), as the W3C's character model asks of web text: a page written with decomposed letters ("u" and a
+  // combining diaeresis, Bengali's "য" and nukta) reads the same but is not found by what searches it in composed form.
+  text = (text ?? canonicalTextOf(root)).normalize("NFC");
   const headings = collectHeadings(root);
   const links = collectLinks(root, base);
   return {
@@ -403,7 +422,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     language,
     text,
     // Last: it rewrites the subtree's whitespace in place (see renderMarkdownConsuming).
-    ...(input.markdown ? { markdown: renderMarkdownConsuming(root) } : {}),
+    ...(input.markdown ? { markdown: renderMarkdownConsuming(root).normalize("NFC") } : {}),
     headings,
     links,
     warnings,

@@ -133,3 +133,30 @@ describe("web/content-changes", () => {
     expect(text).toBe("Headline\n\nOne short paragraph, with a comma or two, that scores as text.\n\nStory 1 Story 2 Story 3");
   });
 });
+
+describe("ruby annotations", () => {
+  it("the reading over a word (<rt>) and its fallback brackets (<rp>) are not text, closed or not", async () => {
+    const sentence = (i: number) =>
+      `<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができました。${i}番目の文です。親が子どもを教育するために、たたいたり蹴ったりする体罰を法律で禁止します。</p>`;
+    const html = `<html><head><title>Law</title></head><body><article>${[1, 2, 3, 4].map(sentence).join("")}</article></body></html>`;
+    const { text, markdown } = await extractHtml({ html, url: "https://example.com/a", markdown: true });
+    expect(text).toContain("子どもへの虐待をなくすための法律ができました。1番目の文です。");
+    expect(text).not.toContain("こ");
+    expect(text).not.toContain("ぎゃくたい");
+    expect(markdown).toContain("子どもへの虐待をなくすための法律ができました。");
+    expect(markdown).not.toContain("(");
+  });
+});
+
+describe("composed text", () => {
+  it("a page written with decomposed letters is returned composed (NFC), in text and Markdown", async () => {
+    const decomposed = "Pru\u0308fung der Kindersitze: Sicherheit, Bedienung und Ergonomie wurden gepru\u0308ft.";
+    const html = `<html><head><title>Test</title></head><body><article>${[1, 2, 3].map((i) => `<p>${decomposed} Absatz ${i} mit weiteren Sa\u0308tzen, die den Test beschreiben und erkla\u0308ren.</p>`).join("")}</article></body></html>`;
+    const { text, markdown } = await extractHtml({ html, url: "https://example.com/a", markdown: true });
+    expect(text).toContain("Prüfung der Kindersitze");
+    expect(text).toContain("geprüft.");
+    expect(text).not.toContain("\u0308");
+    expect(markdown).toContain("Prüfung der Kindersitze");
+    expect(markdown).not.toContain("\u0308");
+  });
+});

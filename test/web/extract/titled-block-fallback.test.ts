@@ -29,4 +29,21 @@ describe("when detection finds too little", () => {
     expect(warnings).toEqual([FALLBACK_WARNING]);
     expect(text).toContain("Menu entry number 3");
   });
+
+  it("the titled block's nearest ancestor holding enough once cleaned, when cleaning leaves the block itself short", () => {
+    // A page-builder layout: the title sits in a section whose text is mostly a share bar (removed as boilerplate),
+    // the post in the section beside it. The block's length is taken before cleaning.
+    const share = Array.from({ length: 12 }, (_, i) => `<a href="/share/${i}">Share this post on network number ${i}</a>`).join(" ");
+    const html = `<html><head><title>Riding the Wave of Diversity | Futurelab</title></head><body>
+      <ul class="links">${menu}</ul>
+      <div class="column"><div class="widget"><h3>Riding the Wave of Diversity</h3><nav class="share">${share}</nav></div>
+      <div class="widget">${post}</div></div>
+      <div class="column blogposts"><div class="grey">${copyright}</div></div></body></html>`;
+    const { text, warnings } = extractHtmlSync({ html, url: "https://example.com/a", markdown: false });
+    expect(warnings).toEqual([TITLED_BLOCK_WARNING]);
+    expect(text).toContain("Riding the Wave of Diversity");
+    expect(text).toContain("shoppers past fifty");
+    expect(text).not.toContain("Share this post");
+    expect(text).not.toContain("Menu entry number 3");
+  });
 });
