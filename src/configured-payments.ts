@@ -7,7 +7,7 @@ import type { Config } from "./config.ts";
 import { ConfigError } from "./config.ts";
 import type { PaymentInfo } from "./x402/payment-info.ts";
 import type { Logger } from "./log.ts";
-import { createX402Payments, paymentInfoFor } from "./paid-call/x402-payments.ts";
+import { createX402Payments, paymentInfoFor } from "./x402-payments.ts";
 import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
 import { payDeliveryRefunds } from "./refunds/delivery-refund-payer.ts";
 import { paymentsOff, type Payments } from "./paid-call/payments.ts";

@@ -12,7 +12,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["module", "x402"],
   ["plugin", "refunds", "evidence", "fetch-identity"],
   ["paid-call", "web"],
-  ["http", "search", "llm"],
+  ["http", "search", "llm", "x402-payments.ts"],
   ["config.ts"],
   ["configured-payments.ts", "log-output.ts", "crawl", "jobs"],
   ["a2a", "buyer"],

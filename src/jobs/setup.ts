@@ -104,7 +104,7 @@ export function createJobService(options: {
     payments,
     log: log.child({ component: "jobs" }),
     limits: config,
-    contextFor: (entry: SkillEntry, signal, requestId, call) => operation.contextFor(entry, signal, requestId, call),
+    contextFor: operation.contextFor,
     now,
     ...(refunds ? { refunds } : {}),
     ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence) } : {}),

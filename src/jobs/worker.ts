@@ -223,7 +223,7 @@ async function runClaimed(state: WorkerState, row: JobRow, lease: JobLease): Pro
 
     let result: unknown;
     try {
-      result = await runWithTimeout(skill, row.input, state.shutdown.signal, (signal) => deps.contextFor(skill, signal, row.requestId, { payer: row.payer ?? undefined }), effectiveTimeoutMs(state, skill));
+      result = await runWithTimeout(skill, row.input, state.shutdown.signal, { contextFor: deps.contextFor, requestId: row.requestId, facts: { payer: row.payer ?? undefined } }, effectiveTimeoutMs(state, skill));
     } catch (error) {
       if (state.stopped) return;
       await failJob(state, row, toApiError(error), settled, payment, lease);

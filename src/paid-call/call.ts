@@ -195,7 +195,7 @@ export async function runPaidCall<E extends PluginEntry | SkillEntry>(deps: Paid
   const { value, payment } = admitted;
   let result: unknown;
   try {
-    result = await runWithTimeout(entry, value, call.signal, (signal) => deps.contextFor(entry, signal, call.requestId, { payer: payment.payer, origin: call.origin }));
+    result = await runWithTimeout(entry, value, call.signal, { contextFor: deps.contextFor, requestId: call.requestId, facts: { payer: payment.payer, origin: call.origin } });
   } catch (error) {
     await payment.release();
     throw error;
@@ -265,16 +265,18 @@ const sealed = (deps: PaidCallDeps, result: unknown, payment: SettlementFacts | 
   deps.sealEvidence ? deps.sealEvidence(result, { payment }) : result;
 
 /** Runs `run` with an abort signal for its declared timeout (and the caller leaving); a run that ignores the signal is abandoned. */
-export async function runWithTimeout(
-  entry: PluginEntry | SkillEntry,
+export async function runWithTimeout<E extends PluginEntry | SkillEntry>(
+  entry: E,
   input: unknown,
   callerSignal: AbortSignal,
-  makeContext: (signal: AbortSignal) => PluginContext,
+  context: { readonly contextFor: (entry: E, signal: AbortSignal, requestId: string, call?: CallFacts) => PluginContext; readonly requestId: string; readonly facts?: CallFacts },
   timeoutMs: number = entry.definition.timeoutMs,
 ): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([timeout, callerSignal]);
-  const ctx = makeContext(signal);
+  // The context is built here from the caller's builder, not through a closure of the caller's
+  // room, so a run calls only downward (docs/layout.md, "Walks").
+  const ctx = context.contextFor(entry, signal, context.requestId, context.facts);
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () =>

@@ -1,7 +1,7 @@
 /**
  * @module paid-call/payments — what a paid call needs from payment, in no transport's terms: ask
  * for or check a payment before work, settle or release after it. The x402 layer implements it
- * (x402-payments.ts); with payments off every call is let through free. Refusals are payment
+ * (x402-payments.ts, a front file above this room); with payments off every call is let through free. Refusals are payment
  * answers (x402/payment-answer.ts) that each transport renders its own way.
  */
 import type { TSchema } from "@sinclair/typebox";
@@ -117,10 +117,6 @@ export const paymentsOff: Payments = {
 /** A charge whose answer may be given again for a retry of the very same call: `body` is what the caller sent. */
 export interface ReplayableCharge extends Charge {
   readonly body: Readonly<Record<string, unknown>>;
-}
-
-export function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
-  return "body" in charge;
 }
 
 /** An accepted payment that can keep the success answer, in memory, for a retry under the same payment identifier. */

@@ -124,7 +124,7 @@ async function runSync<T, J extends QueuedJob>(deps: SellDeps<J>, call: PaidCall
   };
   let result: unknown;
   try {
-    result = await runWithTimeout(entry, value, call.signal, (signal) => deps.contextFor(entry, signal, call.requestId, { payer: payment.payer, origin: call.origin }), queue.effectiveTimeoutMs(entry));
+    result = await runWithTimeout(entry, value, call.signal, { contextFor: deps.contextFor, requestId: call.requestId, facts: { payer: payment.payer, origin: call.origin } }, queue.effectiveTimeoutMs(entry));
   } catch (error) {
     await payment.release();
     const failure = toApiError(error);

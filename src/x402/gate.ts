@@ -7,7 +7,7 @@
  *   payment-records.ts   lookup · reconcile
  *
  * `authorize(headers, …)` reads PAYMENT-SIGNATURE (no header → 402 challenge · undecodable → 400 ·
- * X-PAYMENT or v1 → 400). The payments seam (paid-call/x402-payments.ts) calls the steps with `state`
+ * X-PAYMENT or v1 → 400). The payments seam (x402-payments.ts) calls the steps with `state`
  * for every transport, HTTP and MCP alike; this object serves the free lookup, reconcile and tests.
  */
 import { type AuthorizeResult as CoreAuthorizeResult, authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "./authorize.ts";

@@ -1,18 +1,22 @@
 /**
- * @module paid-call/x402-payments — the payments seam backed by the x402 steps: a Charge becomes a
+ * @module x402-payments — the payments seam backed by the x402 steps: a Charge becomes a
  * PaidOperation (exact per-network USD total, bazaar discovery for the HTTP route or the MCP tool,
  * and for a replayable charge the body digest that payment-identifier retries must match).
  */
-import type { PaymentInfo } from "../x402/payment-info.ts";
-import { formatDollars, parseDollars, priceIn, type PriceTable, publishedColumn } from "../plugin/price.ts";
-import type { DeliveryRefunds } from "../refunds/delivery-refunds.ts";
-import { atomicToUsd, usdToAtomic } from "../x402/pricing.ts";
-import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "../x402/authorize.ts";
-import type { PaymentNetwork } from "../x402/family.ts";
-import type { GateState } from "../x402/gate-state.ts";
-import { digestJson } from "../x402/payment-identifier.ts";
-import { holdAnswer, releasePayment, settlePayment } from "../x402/settle.ts";
-import { type Charge, type HoldingPayment, isReplayableCharge, type Payments } from "./payments.ts";
+import type { PaymentInfo } from "./x402/payment-info.ts";
+import { formatDollars, parseDollars, priceIn, type PriceTable, publishedColumn } from "./plugin/price.ts";
+import type { DeliveryRefunds } from "./refunds/delivery-refunds.ts";
+import { atomicToUsd, usdToAtomic } from "./x402/pricing.ts";
+import { authorizePayment, challengeFor, type PaidOperation, type VerifiedPayment } from "./x402/authorize.ts";
+import type { PaymentNetwork } from "./x402/family.ts";
+import type { GateState } from "./x402/gate-state.ts";
+import { digestJson } from "./x402/payment-identifier.ts";
+import { holdAnswer, releasePayment, settlePayment } from "./x402/settle.ts";
+import type { Charge, HoldingPayment, Payments, ReplayableCharge } from "./paid-call/payments.ts";
+
+function isReplayableCharge(charge: Charge): charge is ReplayableCharge {
+  return "body" in charge;
+}
 
 export function paidOperationFor(charge: Charge, networks: readonly PaymentNetwork[]): PaidOperation {
   const priceUsd: Record<string, string> = {};
