@@ -26,3 +26,13 @@ export function nestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
+
+/** A JSON-RPC body's parse: the value, or `undefined` when the text is not JSON or nests past the limit (both a parse error). */
+export function parseBoundedJson(text: string): { readonly value: unknown } | undefined {
+  if (nestsDeeperThan(text)) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}

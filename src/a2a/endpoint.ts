@@ -15,7 +15,7 @@ import { type AgentCard, A2A_VERSION_HEADER, formatSSEEvent, SSE_HEADERS } from 
 import { isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { nestsDeeperThan } from "../json-depth.ts";
+import { parseBoundedJson } from "../json-depth.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { type A2aCallFacts, type A2aExecutorDeps, CALL_FACTS, createA2aExecutor } from "./executor.ts";
 import { type JobLookup, jobTasks } from "./job-tasks.ts";
@@ -126,15 +126,12 @@ export function createA2aEndpoint(deps: A2aEndpointDeps): A2aHandler {
   const handlers: Record<Wire, JsonRpcTransportHandler | LegacyJsonRpcTransportHandler> = { "1.0": new JsonRpcTransportHandler(requestHandler), "0.3": new LegacyJsonRpcTransportHandler(requestHandler) };
   return async (request, context) => {
     context.route = A2A_PATH;
-    const text = await request.text();
-    let body: unknown;
-    try {
-      if (nestsDeeperThan(text)) throw new Error("too deep");
-      body = JSON.parse(text);
-    } catch {
+    const parsed = parseBoundedJson(await request.text());
+    if (!parsed) {
       context.outcome = "parse_error";
       return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON (or nests more than 64 levels)." } });
     }
+    const body = parsed.value;
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       context.outcome = "invalid_request";
       return json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: send one JSON-RPC 2.0 request object (batches are not served)." } });

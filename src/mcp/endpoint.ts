@@ -11,7 +11,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { ApiError } from "../errors.ts";
-import { nestsDeeperThan } from "../json-depth.ts";
+import { parseBoundedJson } from "../json-depth.ts";
 import { checkEnvelope, type EnvelopeCheck, rawNumericIds } from "./envelope.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import { callTool, type ToolCallDeps } from "./tool-call.ts";
@@ -67,14 +67,12 @@ export function createMcpEndpoint(deps: McpEndpointDeps): McpHandler {
     context.route = "/mcp";
     const base = deps.publicUrl(request);
     const text = await request.text();
-    let message: unknown;
-    try {
-      if (nestsDeeperThan(text)) throw new Error("too deep");
-      message = JSON.parse(text);
-    } catch {
+    const parsed = parseBoundedJson(text);
+    if (!parsed) {
       context.outcome = "parse_error";
       return rpcError(400, ErrorCode.ParseError, "Parse error: the body is not JSON (or nests more than 64 levels).");
     }
+    const message = parsed.value;
     if (Array.isArray(message) ? message.length === 0 || !message.every(isJsonRpcMessage) : !isJsonRpcMessage(message)) {
       context.outcome = "invalid_request";
       return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc \"2.0\", a string method, an id that is a string or number).", Array.isArray(message) ? null : idOf(message));
