@@ -10,8 +10,6 @@
  */
 import { fileEvidenceKeySet } from "./evidence/key-set.ts";
 import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
-import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./paid-call/rate-limit.ts";
-import { createPgRateLimiter, rateLimitPgMigrations } from "./paid-call/rate-limit-pg.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -34,8 +32,6 @@ export const allMigrations: readonly Migration[] = [
 
 /** The core tables, the families below and every feature module's (`ModuleStores`, merged in by each module's tables.ts). */
 export interface Store extends CoreStore, ModuleStores {
-  /** Paid calls per minute per caller: one instance counts in memory; on PostgreSQL the count holds for the cluster. */
-  rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** The operator's read-only figures and receipt list (dashboard, /metrics, `tollbooth receipts`). */
   readonly figures: OperatorFigures;
 }
@@ -59,7 +55,6 @@ export interface Family {
 
 export const families: readonly Family[] = [
   { name: "payment receipts", pg: { migrations: receiptPgMigrations, open: (sql) => ({ receipts: createPgReceiptStore(sql) }) } },
-  { name: "rate limits", pg: { migrations: rateLimitPgMigrations, open: (sql) => ({ rateLimiter: (options) => createPgRateLimiter(sql, options) }) } },
   { name: "settings", pg: { migrations: settingsPgMigrations, open: async (sql) => ({ settings: await createPgSettingsStore(sql) }) } },
   { name: "plugin key-value storage", pg: { migrations: pluginKvPgMigrations, open: (sql) => ({ pluginStore: (pluginId) => createPgPluginStore(sql, pluginId) }) } },
   {
@@ -105,7 +100,6 @@ export function openStore(dataDir: string): Store {
   const core = openCoreStore(dataDir, allMigrations);
   return {
     ...core,
-    rateLimiter: (options) => createRateLimiter(options),
     figures: createOperatorFigures(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
     evidenceKeys: fileEvidenceKeySet(dataDir),

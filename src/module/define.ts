@@ -48,6 +48,11 @@ export interface ModuleTables {
   readonly family: string;
   readonly sqlite: readonly Migration[];
   readonly postgres: readonly Migration[];
+  /**
+   * Why one instance on SQLite keeps this family in memory instead (its `sqlite` list is then empty
+   * and `openSqlite` builds the in-memory facet): a table only the cluster needs.
+   */
+  readonly sqliteInMemory?: string;
   /** The store facets over the SQLite file (`dataDir` ":memory:" in tests). */
   openSqlite(db: Database, dataDir: string): Partial<ModuleStores>;
   /** The same facets over a PostgreSQL pool. */
