@@ -1,15 +1,13 @@
 /**
- * @module database — the service's one database: store/'s core tables joined with each feature's table
- * family (the evidence keys, the rate limits, …) and every feature module's tables
- * (src/module-tables.generated.ts: a module brings its own, see module/define.ts); store/ stays free of
- * feature modules.
+ * @module database — the service's one database: store/'s core tables (receipts, settings, plugin
+ * storage, request outcomes, instances, the operator's figures) joined with every feature module's
+ * tables (src/module-tables.generated.ts: a module brings its own, see module/define.ts); it names no
+ * feature, and store/ stays free of feature modules.
  *
  * Two engines (issue 28): one SQLite file (`openStore`, the default) or a PostgreSQL database that
  * several instances share (`openPgStore`). Every family lists its engines in `families` below; a
  * PostgreSQL store opens only when each has one, and otherwise says which do not yet.
  */
-import { fileEvidenceKeySet } from "./evidence/key-set.ts";
-import { createPgEvidenceKeySet, evidenceKeyPgMigrations } from "./evidence/key-set-pg.ts";
 import type { ModuleStores, PgFamilyContext } from "./module/define.ts";
 import { moduleTables } from "./module-tables.generated.ts";
 import type { Migration } from "./store/db.ts";
@@ -67,7 +65,6 @@ export const families: readonly Family[] = [
   { name: "instance heartbeats", pg: { migrations: instancePgMigrations, open: (sql) => ({ instances: createPgInstanceRegistry(sql) }) } },
   // Reads the receipts, outcomes and jobs tables; no table of its own.
   { name: "operator figures", pg: { migrations: [], open: (sql) => ({ figures: createPgOperatorFigures(sql) }) } },
-  { name: "evidence signing keys", pg: { migrations: evidenceKeyPgMigrations, open: (sql) => ({ evidenceKeys: createPgEvidenceKeySet(sql) }) } },
   ...moduleTables.map((t): Family => ({ name: t.family, pg: { migrations: t.postgres, open: t.openPostgres } })),
 ];
 
@@ -102,7 +99,6 @@ export function openStore(dataDir: string): Store {
     ...core,
     figures: createOperatorFigures(core.db),
     ...(Object.assign({}, ...moduleTables.map((t) => t.openSqlite(core.db, dataDir))) as ModuleStores),
-    evidenceKeys: fileEvidenceKeySet(dataDir),
   };
 }
 

@@ -4,10 +4,11 @@ import { tables as a2a } from "./a2a/tables.ts";
 import { tables as capital } from "./capital/tables.ts";
 import { tables as crawl } from "./crawl/tables.ts";
 import { tables as directory } from "./directory/tables.ts";
+import { tables as evidence } from "./evidence/tables.ts";
 import { tables as jobs } from "./jobs/tables.ts";
 import { tables as paidCall } from "./paid-call/tables.ts";
 import { tables as quotes } from "./quotes/tables.ts";
 import { tables as refunds } from "./refunds/tables.ts";
 
 /** The tables of every module that has some, by module id. */
-export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "a2a", ...a2a }, { module: "capital", ...capital }, { module: "crawl", ...crawl }, { module: "directory", ...directory }, { module: "jobs", ...jobs }, { module: "paid-call", ...paidCall }, { module: "quotes", ...quotes }, { module: "refunds", ...refunds }];
+export const moduleTables: readonly (ModuleTables & { readonly module: string })[] = [{ module: "a2a", ...a2a }, { module: "capital", ...capital }, { module: "crawl", ...crawl }, { module: "directory", ...directory }, { module: "evidence", ...evidence }, { module: "jobs", ...jobs }, { module: "paid-call", ...paidCall }, { module: "quotes", ...quotes }, { module: "refunds", ...refunds }];

@@ -15,7 +15,7 @@ export interface KeyListing {
 
 declare module "../module/define.ts" {
   interface ModuleStores {
-    /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance (a core family of database.ts). */
+    /** The evidence signing keys: the key file in the data folder, or on PostgreSQL one set for every instance (the evidence module's tables.ts). */
     readonly evidenceKeys: EvidenceKeySet;
   }
 }

@@ -9,6 +9,7 @@
  */
 import { type CommandContext, defineModule, type ModuleDeps } from "../module/define.ts";
 import { errors } from "./errors.ts";
+import { tables } from "./tables.ts";
 import type { EvidenceKeys } from "./key-file.ts";
 import { evidenceRoutes } from "./routes.ts";
 import type { KeysConfig } from "./keys-cli.ts";
@@ -55,6 +56,7 @@ function bindUrl(host: string, port: number): string {
 
 export default defineModule({
   id: "evidence",
+  tables,
   errors,
   serve: (deps: EvidenceServeDeps) => ({ service: evidenceService(deps), routes: evidenceRoutes(deps.evidenceKeys) }),
   commands: [

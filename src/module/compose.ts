@@ -2,7 +2,7 @@
  * @module module/compose — checks a list of feature modules before a front file uses it: throws,
  * naming both sides, on a duplicate id, migration id, free document, route, command or error code,
  * and on tables whose SQLite and PostgreSQL migrations do not list the same ids (or, for a family
- * kept in memory on SQLite, that lists SQLite migrations).
+ * kept outside the SQLite database, that lists SQLite migrations).
  */
 import type { TollboothModule } from "./define.ts";
 
@@ -39,8 +39,8 @@ export function composeModules<const M extends readonly TollboothModule[]>(modul
     if (m.tables) {
       const sqlite = m.tables.sqlite.map((s) => s.id);
       const postgres = m.tables.postgres.map((s) => s.id);
-      if (m.tables.sqliteInMemory !== undefined) {
-        if (sqlite.length > 0) throw new ModuleClashError(`${owner}: its tables are kept in memory on SQLite, so it lists no SQLite migration (it lists ${sqlite.join(", ")})`);
+      if (m.tables.outsideSqlite !== undefined) {
+        if (sqlite.length > 0) throw new ModuleClashError(`${owner}: its tables are kept outside the SQLite database, so it lists no SQLite migration (it lists ${sqlite.join(", ")})`);
       } else if (sqlite.join("\n") !== postgres.join("\n")) {
         throw new ModuleClashError(`${owner}: its SQLite migrations (${sqlite.join(", ")}) and PostgreSQL migrations (${postgres.join(", ")}) must list the same ids in the same order`);
       }

@@ -49,10 +49,11 @@ export interface ModuleTables {
   readonly sqlite: readonly Migration[];
   readonly postgres: readonly Migration[];
   /**
-   * Why one instance on SQLite keeps this family in memory instead (its `sqlite` list is then empty
-   * and `openSqlite` builds the in-memory facet): a table only the cluster needs.
+   * Why one instance on SQLite keeps this family outside its database file, in memory or in a file
+   * beside it (its `sqlite` list is then empty and `openSqlite` builds that facet): a table only the
+   * cluster needs.
    */
-  readonly sqliteInMemory?: string;
+  readonly outsideSqlite?: string;
   /** The store facets over the SQLite file (`dataDir` ":memory:" in tests). */
   openSqlite(db: Database, dataDir: string): Partial<ModuleStores>;
   /** The same facets over a PostgreSQL pool. */

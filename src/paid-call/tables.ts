@@ -19,7 +19,7 @@ export const tables = {
   family: "rate limits",
   sqlite: [],
   postgres: rateLimitPgMigrations,
-  sqliteInMemory: "one instance counts each caller's window in memory",
+  outsideSqlite: "one instance counts each caller's window in memory",
   openSqlite: () => ({ rateLimiter: (options: RateLimiterOptions) => createRateLimiter(options) }),
   openPostgres: (sql) => ({ rateLimiter: (options: RateLimiterOptions) => createPgRateLimiter(sql, options) }),
 } satisfies ModuleTables;

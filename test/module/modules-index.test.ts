@@ -71,17 +71,17 @@ describe("composeModules", () => {
     expect(clash([defineModule({ id: "a", tables: tables(["a_0001", "a_0002"], ["a_0001"]) })])).toContain("must list the same ids");
   });
 
-  it("refuses SQLite migrations from a family it says SQLite keeps in memory, and takes its PostgreSQL ids", () => {
-    const inMemory = (sqlite: string[]) => defineModule({ id: "a", tables: { ...tables(sqlite, ["a_0001"]), sqliteInMemory: "one instance counts in memory" } });
-    expect(clash([inMemory(["a_0001"])])).toContain("kept in memory on SQLite");
+  it("refuses SQLite migrations from a family kept outside the SQLite database, and takes its PostgreSQL ids", () => {
+    const inMemory = (sqlite: string[]) => defineModule({ id: "a", tables: { ...tables(sqlite, ["a_0001"]), outsideSqlite: "one instance counts in memory" } });
+    expect(clash([inMemory(["a_0001"])])).toContain("kept outside the SQLite database");
     expect(composeModules([inMemory([])])).toHaveLength(1);
     expect(clash([inMemory([]), defineModule({ id: "b", tables: tables(["a_0001"]) })])).toBe('migration "a_0001" is declared by module a and by module b');
   });
 
-  it("holds the real modules' migrations the same on both engines (or none on SQLite for a family kept in memory there)", () => {
+  it("holds the real modules' migrations the same on both engines (or none on SQLite for a family kept outside its database)", () => {
     for (const m of modules) {
       if (!m.tables) continue;
-      if (m.tables.sqliteInMemory !== undefined) expect({ id: m.id, sqlite: m.tables.sqlite }).toEqual({ id: m.id, sqlite: [] });
+      if (m.tables.outsideSqlite !== undefined) expect({ id: m.id, sqlite: m.tables.sqlite }).toEqual({ id: m.id, sqlite: [] });
       else expect(m.tables.postgres.map((s) => s.id)).toEqual(m.tables.sqlite.map((s) => s.id));
     }
   });
