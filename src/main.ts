@@ -1,19 +1,16 @@
 #!/usr/bin/env bun
 /**
- * @module main — the `tollbooth` command: serve, and the operator commands beside it (skills, read,
- * receipts, refunds, pause, resume, doctor, quotes, tickets, commitments, directory, backup, restore,
- * migrate-store, install, types, new, keys, verify, buy); the usage text below lists them.
+ * @module main — the `tollbooth` command: parses one from cli/commands.ts and runs it from one table,
+ * the core's runs (cli/core-commands.ts) beside the modules' commands; it names none. The usage text
+ * below lists them.
  */
-import { banner, productVersion, startService } from "./boot.ts";
-import { loadConfiguredRegistry } from "./loader/registry.ts";
+import { productVersion } from "./boot.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { buildCatalogue } from "./plugin/catalogue.ts";
 import { RegistryError } from "./plugin/registry.ts";
-import { runDoctor } from "./doctor/doctor.ts";
-import { upstreamsLine } from "./doctor/payment-upstreams.ts";
-import { openOperatorStore } from "./database.ts";
 import { commandHelp, type ParsedCommand, parseCommand, UsageError } from "./cli/args.ts";
 import { commands } from "./cli/commands.ts";
+import { coreRuns } from "./cli/core-commands.ts";
+import type { CommandContext } from "./module/define.ts";
 import { modules } from "./modules.generated.ts";
 
 /** Each feature module's commands: their usage lines and how they run. */
@@ -64,11 +61,6 @@ Settings flags, taken by every command (each also as TOLLBOOTH_<NAME> or a key i
   --unsafe-allow-loopback-targets   (tests and benchmarks only)
 `;
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
-}
-
 async function main(args: string[]): Promise<number> {
   const command = args[0] === "--help" || args[0] === "--version" || (args[0] && !args[0].startsWith("--")) ? args.shift()! : "serve";
   if (command === "help" || command === "--help") {
@@ -99,9 +91,6 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(commandHelp(spec));
     return 0;
   }
-  const flag = (name: string) => (typeof parsed.flags[name] === "string" ? (parsed.flags[name] as string) : undefined);
-  const on = (name: string) => parsed.flags[name] === true;
-  const [word, secondWord] = parsed.words;
 
   let config: Config;
   try {
@@ -114,152 +103,32 @@ async function main(args: string[]): Promise<number> {
     throw error;
   }
 
-  const moduleCommand = moduleCommands.get(command);
-  if (moduleCommand) {
-    return moduleCommand.run({
-      config,
-      words: parsed.words,
-      flags: stringFlags(parsed),
-      on,
-      withStore: async (use) => (await import("./database.ts")).withStore(config.data, use),
-      withPostgres: async (url, use) => {
-        const { openPgFacets, redactedUrl } = await import("./database.ts");
-        const pg = await openPgFacets(url, { max: 2 });
-        try {
-          return await use({ sql: pg.sql, store: pg, where: redactedUrl(url) });
-        } finally {
-          await pg.close();
-        }
-      },
-      loadWeb: async () => {
-        const { createWebEngineFor } = await import("./boot.ts");
-        return () => createWebEngineFor(config, undefined);
-      },
-    });
+  const context: CommandContext<Config> = {
+    config,
+    words: parsed.words,
+    flags: stringFlags(parsed),
+    on: (name) => parsed.flags[name] === true,
+    withStore: async (use) => (await import("./database.ts")).withStore(config.data, use),
+    withPostgres: async (url, use) => {
+      const { openPgFacets, redactedUrl } = await import("./database.ts");
+      const pg = await openPgFacets(url, { max: 2 });
+      try {
+        return await use({ sql: pg.sql, store: pg, where: redactedUrl(url) });
+      } finally {
+        await pg.close();
+      }
+    },
+    loadWeb: async () => {
+      const { createWebEngineFor } = await import("./boot.ts");
+      return () => createWebEngineFor(config, undefined);
+    },
+  };
+  const run = moduleCommands.get(command)?.run ?? coreRuns.get(command);
+  if (!run) {
+    console.error(`tollbooth: unknown command "${command}"\n\n${usage}`);
+    return 2;
   }
-
-  switch (command) {
-    case "serve": {
-      const service = await startService(config);
-      for (const line of banner(service)) console.log(line);
-      // With payments on: a line as soon as the facilitator or RPC/algod is found unreachable, and when it answers again.
-      service.paymentUpstreams?.onChange((status) => console.log(`  ${upstreamsLine(status)}`));
-      const stop = async () => {
-        await service.close();
-        process.exit(0);
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-      return new Promise<number>(() => {});
-    }
-    case "skills": {
-      const catalogue = buildCatalogue(await loadConfiguredRegistry(config));
-      // A price column per network payments are taken on (payments off: Base and Algorand), headed as the CLI's other columns are: lowercase.
-      const rows = [["id", "route or skill", ...catalogue.pricedNetworks.map((n) => n.label.toLowerCase()), "async", "timeout", "source"]];
-      for (const e of [...catalogue.operations, ...catalogue.skills]) {
-        rows.push([
-          e.id,
-          e.kind === "plugin" ? e.route : `skill ${e.id}`,
-          ...e.networkPrices.map((p) => (p.price === undefined ? "-" : `$${p.price}${e.priceDependsOnInput ? "+" : ""}`)),
-          e.async ? "yes" : "no",
-          `${e.timeoutSec}s`,
-          e.source,
-        ]);
-      }
-      console.log(table(rows));
-      if (catalogue.operations.some((e) => e.priceDependsOnInput)) console.log("\n+ base price; batches and options cost more (the 402 states the exact total)");
-      return 0;
-    }
-    case "pause": {
-      const reason = flag("reason");
-      if (!reason?.trim()) {
-        console.error("tollbooth pause: --reason TEXT is required (callers see it)");
-        return 2;
-      }
-      const store = await openOperatorStore(config);
-      await store.settings.pause(reason.trim());
-      await store.close();
-      console.log(`paused: paid work is refused with 503 ("${reason.trim()}"); free endpoints keep working`);
-      return 0;
-    }
-    case "resume": {
-      const store = await openOperatorStore(config);
-      await store.settings.resume();
-      await store.close();
-      console.log("resumed: open for work");
-      return 0;
-    }
-    case "refunds": {
-      const { runRefundsCli } = await import("./cli/refunds.ts");
-      return runRefundsCli(config, { all: on("all"), markPaid: flag("mark-paid"), note: flag("note") });
-    }
-    case "receipts": {
-      const { listReceiptsForCli } = await import("./cli/receipts.ts");
-      return listReceiptsForCli(config, Number(flag("limit") ?? 20), flag("state"));
-    }
-    case "read": {
-      if (word !== undefined && flag("url") !== undefined) {
-        console.error(`tollbooth read: give the URL once (positional "${word}" and --url "${flag("url")}")`);
-        return 2;
-      }
-      const { readForCli } = await import("./cli/read.ts");
-      return readForCli(config, {
-        url: word ?? flag("url"),
-        file: flag("file"),
-        contentType: flag("content-type"),
-        markdown: on("markdown"),
-        format: flag("format"),
-        selector: flag("selector"),
-        maxChars: flag("max-chars"),
-        render: on("render"),
-      });
-    }
-    case "backup":
-    case "restore": {
-      const { backupForCli, restoreForCli } = await import("./cli/backup.ts");
-      return command === "backup" ? backupForCli(config, word) : restoreForCli(config, word);
-    }
-    case "migrate-store": {
-      const { migrateStoreForCli } = await import("./cli/migrate-store.ts");
-      return migrateStoreForCli({ from: flag("from"), to: flag("to"), append: on("append") });
-    }
-    case "install": {
-      const { installForCli } = await import("./cli/install.ts");
-      return installForCli({ root: flag("root"), binary: flag("binary"), dryRun: on("dry-run") });
-    }
-    case "types": {
-      const { writeTypesForCli } = await import("./cli/scaffold.ts");
-      return writeTypesForCli(word);
-    }
-    case "new": {
-      const { newFileForCli } = await import("./cli/scaffold.ts");
-      return newFileForCli(word, secondWord, flag("dir") ?? config.plugins ?? ".");
-    }
-    case "buy":
-      return (await import("./buyer/buy-cli.ts")).buyForCli({
-        url: word,
-        mcp: on("mcp"),
-        tool: secondWord,
-        json: flag("json"),
-        maxUsd: flag("max-usd"),
-        dailyCapUsd: flag("daily-cap-usd"),
-        network: flag("network"),
-        asset: flag("asset"),
-        assetDecimals: flag("asset-decimals"),
-        keyFile: flag("key-file"),
-        spendLog: flag("spend-log"),
-        algodUrl: flag("algod-url"),
-        requireSigned: on("require-signed"),
-      });
-    case "doctor": {
-      const report = await runDoctor(config);
-      for (const line of report.lines) console.log(line);
-      return report.ok ? 0 : 1;
-    }
-    default:
-      console.error(`tollbooth: unknown command "${command}"\n\n${usage}`);
-      return 2;
-  }
+  return run(context);
 }
 
 /** A command's own flags that carry a value, for the room CLIs that read them by name. */

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandHelp, parseCommand, UsageError } from "../../src/cli/args.ts";
 import { commands } from "../../src/cli/commands.ts";
+import { coreRuns } from "../../src/cli/core-commands.ts";
+import { modules } from "../../src/modules.generated.ts";
 import { repoRoot } from "../support/binary-build.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "tb-cli-args-"));
@@ -31,6 +33,13 @@ const usageError = (fn: () => unknown): string => {
 };
 
 describe("the command-line parser", () => {
+  it("runs every command it parses from one table: the core's runs beside the modules' commands, no name twice, none without a run", () => {
+    const moduleNames = modules.flatMap((m) => m.commands ?? []).map((c) => c.spec.name);
+    const runnable = [...coreRuns.keys(), ...moduleNames];
+    expect(new Set(runnable).size).toBe(runnable.length);
+    expect([...commands.keys()].sort()).toEqual(runnable.sort());
+  });
+
   it("reads words and flags in any order, and hands the settings flags on as written", () => {
     const before = parseCommand(spec("backup"), ["--data", "D", "FILE"]);
     const after = parseCommand(spec("backup"), ["FILE", "--data=D"]);
