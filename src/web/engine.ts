@@ -5,7 +5,8 @@
 import { ApiError, type ErrorCode } from "../errors.ts";
 import { isBotChallenge } from "./fetch/challenge.ts";
 import { classifySource, decodeText, parseContentType } from "./fetch/decode.ts";
-import type { HtmlExtraction, IgnoredElements } from "./extract/extract.ts";
+import type { IgnoredElements } from "./extract/extract.ts";
+import type { PageExtraction } from "./threads/extract-page.ts";
 import { readPdf } from "./pdf/pdf.ts";
 import type { PdfReader } from "./threads/pdf-thread.ts";
 import type { HtmlExtractor } from "./threads/extract-pool.ts";
@@ -116,8 +117,8 @@ export interface Screenshot extends CapturedScreenshot {
   fetchedAt: string;
 }
 
-/** HTML and plain sources are extracted into the same shape. */
-type Extracted = HtmlExtraction;
+/** HTML and plain sources are extracted into the same shape (HTML's already hashed and cut when its extractor did). */
+type Extracted = PageExtraction;
 
 function throwForStatus(resource: FetchedResource): void {
   if (resource.status >= 200 && resource.status < 300) return;
@@ -156,22 +157,25 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
       message: `The source's content type (${contentType.mediaType || "none"}) is not supported: HTML, plain text, Markdown, CSV or JSON only.`,
     });
   }
-  const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
   if (kind === "html") {
-    if (isBotChallenge({ status: resource.status, headers: resource.headers, html: decoded })) throw new ApiError("BOT_CHALLENGE");
     const ignoreSelectors = input.filters?.ignoreSelectors;
+    // The bytes go to the extractor, which decodes, checks for a bot challenge, hashes and cuts where it runs
+    // (threads/extract-page.ts): on a pool's thread they are moved there, and this thread never holds the page as text.
     const { ignored, pageLinks, ...extraction } = await extractor({
-      html: decoded,
+      source: { bytes: resource.bytes, ...(contentType.charset !== undefined ? { charset: contentType.charset } : {}), status: resource.status, headers: resource.headers },
       url: resource.finalUrl,
       selector: input.selector,
       markdown: input.format === "markdown",
       ...(ignoreSelectors?.length ? { ignoreSelectors } : {}),
       ...(input.onPageLinks ? { pageLinks: true } : {}),
+      // The line filters read the whole text before the cut.
+      ...(input.filters?.lines ? {} : { maxChars: input.maxChars }),
     });
     if (ignored) input.filters?.ignored?.(ignored);
     input.onPageLinks?.(pageLinks ?? []);
-    return { contentType: contentType.mediaType || "text/html", extraction: extraction as Extracted };
+    return { contentType: contentType.mediaType || "text/html", extraction };
   }
+  const decoded = decodeText(resource.bytes, kind, contentType.charset).text;
   if (input.selector !== undefined) {
     throw new ApiError("SELECTOR_NOT_APPLICABLE", { message: `A selector applies to HTML sources only; this source is ${contentType.mediaType || kind}.` });
   }
@@ -188,7 +192,7 @@ async function extract(resource: SourceResource, input: ReadInput, extractor: Ht
  * Extraction on this thread, loaded on first use: the parser and turndown cost RSS once
  * evaluated, which a server whose extraction threads do all the parsing should not carry.
  */
-const extractInThread: HtmlExtractor = async (input) => (await import("./extract/extract.ts")).extractHtmlSync(input);
+const extractInThread: HtmlExtractor = async (input) => (await import("./threads/extract-page.ts")).extractPageSync(input);
 
 /**
  * Source bytes → full read result (spec 2.1 minus request_id): decode, extract, truncate, hash.
@@ -203,7 +207,10 @@ export async function buildReadResult(
   const { contentType, extraction } = await extract(resource, input, extractor);
   const warnings = [...(resource.warnings ?? []), ...extraction.warnings];
   const keep = input.filters?.lines;
-  const text = limitText(keep ? keep(extraction.text, "text", input.maxChars) : extraction.text, input.maxChars);
+  const { cut } = extraction;
+  const text = cut
+    ? { value: extraction.text, characters: cut.characters, truncated: cut.truncated }
+    : limitText(keep ? keep(extraction.text, "text", input.maxChars) : extraction.text, input.maxChars);
   if (text.truncated) warnings.push(`text was truncated to ${input.maxChars} characters.`);
   if (text.value === "") warnings.push("No text was found on the page.");
   const result: ReadResult = {
@@ -214,7 +221,8 @@ export async function buildReadResult(
     fetched_at: fetchedAt,
     source_status: resource.status,
     content_type: contentType,
-    source_sha256: sha256Hex(resource.bytes),
+    // Hashed where the page was extracted when it was HTML: a pool's thread took the bytes.
+    source_sha256: extraction.sourceSha256 ?? sha256Hex(resource.bytes),
     title: extraction.title,
     description: extraction.description,
     language: extraction.language,
@@ -230,7 +238,9 @@ export async function buildReadResult(
   };
   if (input.format === "markdown") {
     const fullMarkdown = extraction.markdown ?? "";
-    const markdown = limitText(keep ? keep(fullMarkdown, "markdown", input.maxChars) : fullMarkdown, input.maxChars);
+    const markdown = cut
+      ? { value: fullMarkdown, truncated: cut.markdownTruncated }
+      : limitText(keep ? keep(fullMarkdown, "markdown", input.maxChars) : fullMarkdown, input.maxChars);
     if (markdown.truncated) warnings.push(`markdown was truncated to ${input.maxChars} characters.`);
     result.format = "markdown";
     result.markdown = markdown.value;

@@ -1,8 +1,14 @@
 /** @module web/threads/extract-pool-protocol — what the extraction pool sends its threads (replies: thread-worker.ts). */
-/** A flat object of strings, numbers and booleans (Bun's fast path for postMessage). */
+/** A flat object of strings, numbers and booleans (Bun's fast path for postMessage), or a page's bytes (transferred). */
 export interface ExtractRequest {
   id: number;
-  html: string;
+  /** The page's HTML, when the caller decoded it; else `bytes`. */
+  html?: string;
+  /** The page's bytes, decoded on the thread (extract-page.ts), with the response's charset, status and headers (JSON). */
+  bytes?: Uint8Array;
+  charset?: string;
+  status?: number;
+  headers?: string;
   url: string;
   selector?: string;
   /** ignore_selectors of web/changes as a JSON array (the message stays flat). */
@@ -10,6 +16,8 @@ export interface ExtractRequest {
   markdown: boolean;
   /** Answer the whole page's links too (web/crawl). */
   pageLinks?: boolean;
+  /** Cut text and Markdown to this many code points on the thread. */
+  maxChars?: number;
   /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
   collectBudget: number;
   /** The pool's idle collection delay (ExtractPoolOptions.idleCollectAfterMs; the same in every request). */

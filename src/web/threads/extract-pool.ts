@@ -6,12 +6,12 @@
  * its own garbage collections (extract-worker.ts, collection-pacing.ts) at the budget set here.
  */
 import { availableParallelism } from "node:os";
-import type { ExtractHtmlInput, HtmlExtraction } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
+import { type ExtractPageInput, type PageExtraction, pageSize } from "./extract-page.ts";
 import { createThreadPool } from "./thread-pool.ts";
 
-/** What the engine calls to extract a page: the pool's `extract`, or `extractHtml` in-thread. */
-export type HtmlExtractor = (input: ExtractHtmlInput) => Promise<HtmlExtraction>;
+/** What the engine calls to extract a page: the pool's `extract`, or `extractPageSync` in-thread. */
+export type HtmlExtractor = (input: ExtractPageInput) => Promise<PageExtraction>;
 
 export interface ExtractPoolOptions {
   /** Threads (at least 1). */
@@ -92,22 +92,38 @@ export function defaultExtractThreads(): number {
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
   const idleCollectAfterMs = options.idleCollectAfterMs ?? DEFAULT_IDLE_COLLECT_AFTER_MS;
-  const pool = createThreadPool<ExtractHtmlInput, HtmlExtraction>({
+  const pool = createThreadPool<ExtractPageInput, PageExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
     startAfterWaitMs: options.startAfterWaitMs ?? DEFAULT_START_AFTER_WAIT_MS,
     retireIdleAfterMs: options.retireIdleAfterMs ?? DEFAULT_RETIRE_IDLE_AFTER_MS,
     label: "extraction",
-    isLarge: (input) => input.html.length >= LARGE_PAGE_CHARS,
+    isLarge: (input) => pageSize(input) >= LARGE_PAGE_CHARS,
     message(input, id) {
-      const request: ExtractRequest = { id, html: input.html, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs };
+      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs };
+      if (input.html !== undefined) request.html = input.html;
+      else {
+        const { bytes, charset, status, headers } = input.source;
+        request.bytes = bytes;
+        if (charset !== undefined) request.charset = charset;
+        request.status = status;
+        request.headers = JSON.stringify(headers);
+      }
       if (input.selector !== undefined) request.selector = input.selector;
       if (input.ignoreSelectors?.length) request.ignoreSelectors = JSON.stringify(input.ignoreSelectors);
       if (input.pageLinks) request.pageLinks = true;
+      if (input.maxChars !== undefined) request.maxChars = input.maxChars;
       return request;
     },
+    // The page's bytes move to the thread: the server's thread keeps no copy of the page (extract-page.ts).
+    transfer: (input) => (input.source !== undefined && ownsItsBuffer(input.source.bytes) ? [input.source.bytes.buffer] : []),
   });
   return { size: pool.size, extract: pool.run, started: pool.started, close: pool.close };
+}
+
+/** Bytes that are the whole of a plain ArrayBuffer can be transferred; a view into a larger one is copied. */
+function ownsItsBuffer(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
- * extracts the page it is sent with `extractHtmlSync` (ignore_selectors removed on its parsed page), forcing full garbage collections at the
+ * extracts the page it is sent with `extractPageSync` (its bytes decoded here when it comes as bytes; ignore_selectors
+ * removed on its parsed page), forcing full garbage collections at the
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
 import { collectGarbage, collectGarbageKeepingPace } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
-import { extractHtmlSync } from "../extract/extract.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
+import { type ExtractPageInput, extractPageSync, pageSize } from "./extract-page.ts";
 import { createIdleCollector, type IdleCollector } from "./idle-collect.ts";
 import { serveThreadRequests } from "./thread-worker.ts";
 
@@ -37,19 +38,24 @@ serveThreadRequests(
   (request: ExtractRequest) => {
     const paced = pacerFor(request);
     idleCollector?.busy();
-    const { html, url, markdown, selector, ignoreSelectors, pageLinks } = request;
-    if (paced.before(html.length)) collectAtBudget();
+    const { html, bytes, charset, status, headers, url, markdown, selector, ignoreSelectors, pageLinks, maxChars } = request;
+    const page = {
+      ...(bytes !== undefined
+        ? { source: { bytes, ...(charset !== undefined ? { charset } : {}), status: status ?? 200, headers: JSON.parse(headers ?? "{}") as Record<string, string> } }
+        : { html: html ?? "" }),
+      url,
+      markdown,
+      ...(selector !== undefined ? { selector } : {}),
+      ...(ignoreSelectors !== undefined ? { ignoreSelectors: JSON.parse(ignoreSelectors) as string[] } : {}),
+      ...(pageLinks ? { pageLinks } : {}),
+      ...(maxChars !== undefined ? { maxChars } : {}),
+    } as ExtractPageInput;
+    const size = pageSize(page);
+    if (paced.before(size)) collectAtBudget();
     try {
-      return extractHtmlSync({
-        html,
-        url,
-        markdown,
-        ...(selector !== undefined ? { selector } : {}),
-        ...(ignoreSelectors !== undefined ? { ignoreSelectors: JSON.parse(ignoreSelectors) as string[] } : {}),
-        ...(pageLinks ? { pageLinks } : {}),
-      });
+      return extractPageSync(page);
     } finally {
-      paced.counted(html.length);
+      paced.counted(size);
     }
   },
   () => {

@@ -6,7 +6,7 @@
  * item and is replaced by the next item. ApiErrors thrown on a thread come back with the same code,
  * message and details (see thread-worker.ts).
  *
- * Room web/threads/: worker threads that keep extraction and PDF reading off the server's event loop (pools, workers, collection pacing). It imports extract/'s and pdf/'s entries and web/text/.
+ * Room web/threads/: worker threads that keep extraction and PDF reading off the server's event loop (pools, workers, collection pacing). It imports extract/'s and pdf/'s entries, fetch/'s charset decoding and bot-challenge check (extract-page.ts) and web/text/.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -40,6 +40,8 @@ export interface ThreadPoolOptions<I> {
   label: string;
   /** The message that hands `input` to a thread, numbered `id`. */
   message(input: I, id: number): { id: number };
+  /** What the message moves to the thread rather than copies (e.g. a page's bytes); the caller's copy is left empty. */
+  transfer?(input: I): Transferable[];
 }
 
 export interface ThreadPool<I, R> {
@@ -194,7 +196,10 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
       clearTimeout(free.idleTimer);
       free.busy = { ...item, id };
       refWorker(free.worker);
-      free.worker.postMessage(options.message(item.input, id));
+      const message = options.message(item.input, id);
+      const transfer = options.transfer?.(item.input);
+      if (transfer?.length) free.worker.postMessage(message, transfer);
+      else free.worker.postMessage(message);
     }
   }
 

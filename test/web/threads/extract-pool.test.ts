@@ -76,12 +76,42 @@ describe("extraction pool", () => {
     expect(pool.started()).toBe(2);
   });
 
+  // The pool takes a page's bytes (moved to its thread, not copied): each read gets its own.
+  const articleResource = () => ({
+    bytes: new Uint8Array(readFileSync(join(FIXTURES, "article.html"))),
+    headers: { "content-type": "text/html; charset=utf-8" },
+    finalUrl: "https://example.com/article",
+    status: 200,
+  });
+  const at = "2025-01-01T00:00:00.000Z";
+
   it("makes the engine's read result identical to the in-thread one", async () => {
-    const bytes = readFileSync(join(FIXTURES, "article.html"));
-    const resource = { bytes, headers: { "content-type": "text/html; charset=utf-8" }, finalUrl: "https://example.com/article", status: 200 };
     const input: ReadInput = { url: "https://example.com/article", format: "markdown", maxChars: 20_000 };
-    const at = "2025-01-01T00:00:00.000Z";
-    expect(json(await buildReadResult(resource, input, at, pool.extract))).toBe(json(await buildReadResult(resource, input, at)));
+    expect(json(await buildReadResult(articleResource(), input, at, pool.extract))).toBe(json(await buildReadResult(articleResource(), input, at)));
+  });
+
+  it("moves the page's bytes to the thread, and cuts text and Markdown there as the engine cuts them after", async () => {
+    const resource = articleResource();
+    const input: ReadInput = { url: "https://example.com/article", format: "markdown", maxChars: 300 };
+    const onThread = await buildReadResult(resource, input, at, pool.extract);
+    expect(resource.bytes.byteLength).toBe(0);
+    // A line filter reads the whole text, so the engine cuts after it; one that keeps every line cuts the same.
+    const cutAfter = await buildReadResult(articleResource(), { ...input, filters: { lines: (content) => content } }, at, pool.extract);
+    expect(onThread.truncated).toBe(true);
+    expect(onThread.characters).toBeLessThanOrEqual(300);
+    expect(json(onThread)).toBe(json(cutAfter));
+  });
+
+  it("refuses a bot challenge it decodes on the thread, with the code the in-thread read gives", async () => {
+    const challenge = () => ({
+      bytes: new Uint8Array(readFileSync(join(FIXTURES, "challenge-captcha.html"))),
+      headers: { "content-type": "text/html; charset=utf-8" },
+      finalUrl: "https://example.com/wall",
+      status: 200,
+    });
+    const input: ReadInput = { url: "https://example.com/wall", format: "text", maxChars: 20_000 };
+    await expect(buildReadResult(challenge(), input, at)).rejects.toMatchObject({ code: "BOT_CHALLENGE", status: 422 });
+    await expect(buildReadResult(challenge(), input, at, pool.extract)).rejects.toMatchObject({ code: "BOT_CHALLENGE", status: 422 });
   });
 
   it("lets small pages pass a slow page: no page waits behind another on a busy thread", async () => {
