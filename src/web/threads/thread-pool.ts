@@ -36,6 +36,11 @@ export interface ThreadPoolOptions<I> {
    * next backlog starts it again. Each costs ~23 MiB of RSS idle (scripts/bench/soak.ts).
    */
   retireIdleAfterMs?: number;
+  /**
+   * Milliseconds the last thread may stay idle, once it is the only one, before it ends too (0 or absent: never);
+   * the next item starts a thread again and pays its start (extract-pool.ts DEFAULT_RETIRE_LAST_IDLE_AFTER_MS).
+   */
+  retireLastIdleAfterMs?: number;
   /** Names the work in errors ("extraction", "PDF extraction"). */
   label: string;
   /** The message that hands `input` to a thread, numbered `id`. */
@@ -137,14 +142,23 @@ export function createThreadPool<I, R>(options: ThreadPoolOptions<I>): ThreadPoo
     return thread;
   }
 
-  /** A thread beyond the first that stays idle `retireIdleAfterMs` ends. */
+  const retireLastIdleAfterMs = Math.max(0, options.retireLastIdleAfterMs ?? 0);
+
+  /** A thread beyond the first that stays idle `retireIdleAfterMs` ends; the first, once alone, after `retireLastIdleAfterMs`. */
   function armIdleTimer(thread: Thread<I, R>): void {
-    if (retireIdleAfterMs === 0 || closed) return;
+    if (closed) return;
+    const first = threads.indexOf(thread) === 0;
+    const after = first ? retireLastIdleAfterMs : retireIdleAfterMs;
     clearTimeout(thread.idleTimer);
+    if (after === 0) return;
     thread.idleTimer = setTimeout(() => {
       thread.idleTimer = undefined;
-      if (!thread.busy && threads.indexOf(thread) > 0) retire(thread, "idle");
-    }, retireIdleAfterMs);
+      if (thread.busy) return;
+      const index = threads.indexOf(thread);
+      if (index > 0 || (index === 0 && threads.length === 1)) retire(thread, "idle");
+      // The first thread outlasted another that is still running: it waits again, as the first, alone or not.
+      else if (index === 0) armIdleTimer(thread);
+    }, after);
     (thread.idleTimer as { unref?(): void }).unref?.();
   }
 

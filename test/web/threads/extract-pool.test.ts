@@ -182,4 +182,19 @@ describe("extraction pool threads", () => {
     }
   }, 30_000);
 
+  it("ends the last thread too once it has idled alone long enough, and starts one again for the next page", async () => {
+    const emptying = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 200, retireLastIdleAfterMs: 600 });
+    const keeping = createExtractPool({ size: 2, startAfterWaitMs: 0, retireIdleAfterMs: 200, retireLastIdleAfterMs: 0 });
+    const batch = (pool: ExtractPool) => Promise.all(Array.from({ length: 6 }, (_, i) => pool.extract(pageAt(i))));
+    try {
+      await Promise.all([batch(emptying), batch(keeping)]);
+      expect(emptying.started()).toBeGreaterThan(0);
+      for (let waited = 0; (emptying.started() > 0 || keeping.started() > 1) && waited < 10_000; waited += 20) await Bun.sleep(20);
+      expect([emptying.started(), keeping.started()]).toEqual([0, 1]);
+      expect(json(await emptying.extract(pageAt(0)))).toBe(json(extractHtmlSync(pageAt(0))));
+      expect(emptying.started()).toBe(1);
+    } finally {
+      await Promise.all([emptying.close(), keeping.close()]);
+    }
+  }, 30_000);
 });
