@@ -16,7 +16,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   pdf: ["text"],
   compare: ["text"],
   filters: ["extract", "text"],
-  threads: ["extract", "filters", "pdf", "text"],
+  threads: ["extract", "fetch", "filters", "pdf", "text"],
   render: ["fetch"],
   archive: ["render"],
 };
@@ -38,7 +38,8 @@ const DOORS: Record<string, readonly string[]> = {
 const NARROWER: Record<string, Record<string, readonly string[]>> = {
   render: { fetch: ["target-guard.ts"] },
   archive: { render: ["contract.ts"] },
-  threads: { extract: ["extract.ts", "content-parse.ts"] },
+  // An extraction thread decodes and checks the page's bytes it is handed (web/threads/extract-page.ts).
+  threads: { extract: ["extract.ts", "content-parse.ts"], fetch: ["decode.ts", "challenge.ts"] },
 };
 
 /** `web/<room>/…` → room; `web/<file>` → "front"; outside web → undefined. */
