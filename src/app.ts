@@ -16,12 +16,12 @@ import { baseUrlOf, contextOf, type RequestContext } from "./http/request-contex
 import { createDoorGuard, doorHostsOf } from "./http/door-guard.ts";
 import type { Payments } from "./paid-call/payments.ts";
 import { type OperationDeps, readJsonObject, routeCallOf, runPaidOperation } from "./http/operation.ts";
-import type { JobRow } from "./jobs/job-store.ts";
 import { errorResponse, jsonResponse, readyAnswer, readyHeaders } from "./http/respond.ts";
 import type { FreeAnswer } from "./http/serve.ts";
 import { type ModelAccess, noModel } from "./plugin/model-access.ts";
 import type { Logger } from "./log.ts";
-import type { ModuleRoute, ModuleRuntime, ModuleServices, TollboothModule } from "./module/define.ts";
+import type { ModuleRoute, ModuleRuntime, ModuleServices, SalePorts, TollboothModule } from "./module/define.ts";
+import type { JobQueue } from "./paid-call/job-queue.ts";
 import { modules, type ServeDeps } from "./modules.generated.ts";
 import { callContexts, type FacetMaker, systemNow } from "./plugin/call-context.ts";
 import { paidCallDeps } from "./paid-call/call-deps.ts";
@@ -73,7 +73,8 @@ export function createApp(deps: AppDeps) {
   const inputChecks: ((input: unknown) => void)[] = [];
   const moduleFacets: FacetMaker[] = [];
   // Built in paid-call/ and plugin/ with what they need, so a paid call and its plugin never call back into app.ts.
-  const operationDeps: OperationDeps<JobRow> = {
+  // The job queue and the seal arrive with the modules' sale ports (below), before any call.
+  const operationDeps = {
     ...paidCallDeps({
       payments: deps.payments,
       log,
@@ -84,16 +85,8 @@ export function createApp(deps: AppDeps) {
       contextFor: callContexts({ log, store, facets: { web: deps.web, search: deps.search }, skills: skillSummaries, llm: deps.llm ?? noModel, now, moduleFacets }),
     }),
     now,
-    // The job queue port (paid-call/job-queue.ts): the jobs module's worker, asked for while the modules serve; a value once they do (below).
-    get queue() {
-      return services.jobs.worker;
-    },
-    // The evidence module's seal, read once the modules serve (absent: results go out unsigned); a value once they do (below).
-    get sealEvidence() {
-      return services.evidence.seal;
-    },
     publicUrl: baseUrl,
-  };
+  } as Omit<OperationDeps, "queue"> as OperationDeps<SalePorts["queue"] extends JobQueue<infer J> ? J : never>;
   // Each feature module's service, built once: its facet for plugins, its documents' data, its routes, its timers.
   // Built after the paid operation they may sell through; plugin calls read the facets only once the app serves.
   // A module's service is built the first time it is asked for (another module's `services.x`), else in list order.
@@ -124,9 +117,9 @@ export function createApp(deps: AppDeps) {
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
   for (const { runtime } of runtimes) if (runtime.checkInput) inputChecks.push(runtime.checkInput);
   for (const { id, runtime } of runtimes) if (runtime.facet) moduleFacets.push({ id, runtime: runtime as FacetMaker["runtime"] });
-  // Plain values from here on: a paid call reads them without calling back into app.ts.
-  Object.defineProperty(operationDeps, "sealEvidence", { value: services.evidence.seal, enumerable: true });
-  Object.defineProperty(operationDeps, "queue", { value: services.jobs.worker, enumerable: true });
+  // What the modules hand the paid core (the job queue, the evidence seal), as plain values: a paid call reads them without calling back into app.ts.
+  for (const { runtime } of runtimes) Object.assign(operationDeps, runtime.salePorts);
+  if (!operationDeps.queue) throw new Error("no module hands the paid core a job queue (salePorts.queue)");
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
   // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
   const sweeps = modules.flatMap((m) => {

@@ -58,7 +58,10 @@ export default defineModule({
   id: "evidence",
   tables,
   errors,
-  serve: (deps: EvidenceServeDeps) => ({ service: evidenceService(deps), routes: evidenceRoutes(deps.evidenceKeys) }),
+  serve: (deps: EvidenceServeDeps) => {
+    const service = evidenceService(deps);
+    return { service, ...(service.seal ? { salePorts: { sealEvidence: service.seal } } : {}), routes: evidenceRoutes(deps.evidenceKeys) };
+  },
   commands: [
     {
       spec: {

@@ -32,10 +32,12 @@ export interface JobsServeDeps extends ModuleDeps {
 export default defineModule({
   id: "jobs",
   tables,
-  serve: ({ config, registry, store, payments, log, now, operation, refundSenders }: JobsServeDeps) => {
-    const jobs = createJobService({ config, registry, store, payments, log, now, operation, ...(refundSenders ? { refundSenders } : {}) });
+  serve: ({ config, registry, store, payments, log, now, operation, refundSenders, services }: JobsServeDeps) => {
+    const seal = services.evidence.seal;
+    const jobs = createJobService({ config, registry, store, payments, log, now, operation, ...(seal ? { seal } : {}), ...(refundSenders ? { refundSenders } : {}) });
     return {
       service: jobs,
+      salePorts: { queue: jobs.worker },
       // A prompt field longer than --max-prompt-chars is refused on every paid call, operations and skills alike.
       checkInput: (input) => checkPromptLength(input, config.maxPromptChars),
       // The limits every free document shows, and the live load and 7-day figures a document declared it reads.

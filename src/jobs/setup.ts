@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import type { OperationDeps } from "../http/operation.ts";
+import type { SealEvidence } from "../paid-call/call.ts";
 import type { Payments } from "../paid-call/payments.ts";
 import type { Logger } from "../log.ts";
 import type { Registry, SkillEntry } from "../plugin/registry.ts";
@@ -66,7 +67,7 @@ export interface JobService {
 const sweepEveryMs = 60_000;
 
 /** A job's results are signed as a paid call's are (the server named from configuration, never the caller's Host). */
-function sealJob(sealEvidence: NonNullable<OperationDeps<JobRow>["sealEvidence"]>): NonNullable<JobWorkerDeps["seal"]> {
+function sealJob(sealEvidence: SealEvidence): NonNullable<JobWorkerDeps["seal"]> {
   return (result, job) => sealEvidence(result, { payment: job.payment });
 }
 
@@ -82,6 +83,8 @@ export function createJobService(options: {
   readonly now: () => Date;
   /** How the job routes sell a call (built with the app, which wires this service's worker in as its queue). */
   readonly operation: OperationDeps<JobRow>;
+  /** The evidence module's seal: a job's evidence result is signed when it completes (absent: unsigned). */
+  readonly seal?: SealEvidence;
   /** Refund senders of the networks with a refund key (x402/refund-senders.ts loadRefundSenders); none: no refunds paid. */
   readonly refundSenders?: ReadonlyMap<string, RefundSender>;
 }): JobService {
@@ -107,7 +110,7 @@ export function createJobService(options: {
     contextFor: operation.contextFor,
     now,
     ...(refunds ? { refunds } : {}),
-    ...(operation.sealEvidence ? { seal: sealJob(operation.sealEvidence) } : {}),
+    ...(options.seal ? { seal: sealJob(options.seal) } : {}),
     ...(config.jobLeaseSec ? { queue: { leaseMs: config.jobLeaseSec * 1000, reapEveryMs: store.jobs.shared ? Math.min(10_000, config.jobLeaseSec * 500) : 0 } } : {}),
   });
   // A key left pending by a crash of this instance is freed at start; on a shared PostgreSQL the

@@ -29,6 +29,13 @@ export interface ModuleDocs {}
 /** What a module's service offers the other modules and the front (`services.jobs`, …): each module merges its own in. */
 export interface ModuleServices {}
 
+/**
+ * What the paid-call core takes from the modules once they serve (the job queue, the evidence seal):
+ * paid-call/ merges in each port's type, a module hands its part as its runtime's `salePorts`, and
+ * the front passes them on without naming who gave which.
+ */
+export interface SalePorts {}
+
 /** The core tables and every module's: what a module's service and commands see. */
 export type ModuleStore = CoreStore & ModuleStores;
 
@@ -98,6 +105,8 @@ export interface ModuleRuntime<F = unknown, D = unknown> {
   liveDocs?(reads: unknown): unknown;
   /** What the other modules and the front reach as `services[id]` (merged into ModuleServices). */
   readonly service?: unknown;
+  /** Its part of what the paid-call core sells through (`SalePorts`): read once every module serves. */
+  readonly salePorts?: Partial<SalePorts>;
   /** Checks every paid call's input passes beyond its schema, before any offer or payment (throws the 400 ApiError). */
   checkInput?(input: unknown): void;
   /** Routes built from the service's deps (keys, configuration): mounted by app.ts like `routes`, a clash fails the start. */

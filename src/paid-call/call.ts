@@ -20,8 +20,20 @@ import type { PresentedPayment } from "../x402/presented-payment.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
 import type { SettleResponse } from "../x402/messages.ts";
 import type { AcceptedPayment, Charge, Payments, ReplayableCharge, SettlementFacts } from "./payments.ts";
+import type { JobQueue } from "./job-queue.ts";
 
 /** What a plugin's context may know of the call it serves. */
+/** Signs a paid result after its payment settled, naming the payment (the evidence module's seal). */
+export type SealEvidence = (result: unknown, call: { payment: SettlementFacts | undefined }) => Promise<unknown>;
+
+declare module "../module/define.ts" {
+  interface SalePorts {
+    /** Where async skills are queued and sync skill calls recorded (paid-call/job-queue.ts; its job type is the queue's own). */
+    readonly queue: JobQueue<any>;
+    readonly sealEvidence: SealEvidence;
+  }
+}
+
 export interface CallFacts {
   readonly payer?: string | undefined;
   readonly origin?: string | undefined;
@@ -41,7 +53,7 @@ export interface PaidCallDeps {
   /** Limits beyond the schema (e.g. max_prompt_chars); throws a 400 before any payment. */
   readonly checkInput?: (entry: PluginEntry | SkillEntry, input: unknown) => void;
   /** Signs evidence results once their payment settled (the statement names the transaction and the configured server); never throws. */
-  readonly sealEvidence?: (result: unknown, call: { payment: SettlementFacts | undefined }) => Promise<unknown>;
+  readonly sealEvidence?: SealEvidence;
 }
 
 /** One call as the core sees it, whatever carried it. */
