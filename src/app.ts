@@ -115,10 +115,12 @@ export function createApp(deps: AppDeps) {
   };
   for (const m of modules) Object.defineProperty(services, m.id, { get: () => runtimeOf(m).service, enumerable: true });
   const runtimes = modules.map((m) => ({ id: m.id, module: m, runtime: runtimeOf(m) }));
-  for (const { runtime } of runtimes) if (runtime.checkInput) inputChecks.push(runtime.checkInput);
-  for (const { id, runtime } of runtimes) if (runtime.facet) moduleFacets.push({ id, runtime: runtime as FacetMaker["runtime"] });
-  // What the modules hand the paid core (the job queue, the evidence seal), as plain values: a paid call reads them without calling back into app.ts.
-  for (const { runtime } of runtimes) Object.assign(operationDeps, runtime.salePorts);
+  for (const { id, runtime } of runtimes) {
+    if (runtime.checkInput) inputChecks.push(runtime.checkInput);
+    if (runtime.facet) moduleFacets.push({ id, runtime: runtime as FacetMaker["runtime"] });
+    // What the modules hand the paid core (the job queue, the evidence seal), as plain values: a paid call reads them without calling back into app.ts.
+    Object.assign(operationDeps, runtime.salePorts);
+  }
   if (!operationDeps.queue) throw new Error("no module hands the paid core a job queue (salePorts.queue)");
   const moduleDocs = Object.fromEntries(runtimes.filter((r) => r.runtime.docs !== undefined).map((r) => [r.id, r.runtime.docs]));
   // Each module's pass over its tables at start and then periodically while the app serves (a failure is logged; the next pass runs).
@@ -135,7 +137,6 @@ export function createApp(deps: AppDeps) {
     for (const timer of sweeps) clearInterval(timer);
     for (const { runtime } of runtimes) runtime.stop?.();
   });
-
 
   // Each module's live figures for the documents (docs[id]), loaded before each rendering as the document declares (route.reads[id]).
   const withLiveDocs = runtimes.filter((r) => r.runtime.liveDocs);

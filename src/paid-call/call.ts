@@ -201,15 +201,32 @@ export type PaidOutcome =
 
 /** Admit → run → settle. Throws the call's errors (validation, limits, the work's failure) as ApiError; a failed run is never charged. */
 export async function runPaidCall<E extends PluginEntry | SkillEntry>(deps: PaidCallDeps, call: PaidCall, target: CallTarget<E> & { readonly replayable?: boolean }): Promise<PaidOutcome> {
-  const { entry } = target;
   const admitted = await admitPaidCall(deps, call, target);
   if (admitted.kind === "answer") return admitted;
+  const ran = await runAdmitted(deps, call, target.entry, admitted);
+  if (ran.kind === "answer") return ran;
+  return { kind: "done", result: ran.result, settlement: ran.settlement, payment: admitted.payment, rate: admitted.rate };
+}
+
+/**
+ * Runs an admitted call and settles it: a run that fails releases the payment (then `onRunFailure`)
+ * and throws; a settlement that fails is the answer to render. `timeoutMs`: the run's own when it is
+ * not the entry's (a skill's, within the server's job timeout).
+ */
+export async function runAdmitted(
+  deps: PaidCallDeps,
+  call: PaidCall,
+  entry: PluginEntry | SkillEntry,
+  admitted: Extract<Admission, { kind: "admitted" }>,
+  options: { readonly timeoutMs?: number; readonly onRunFailure?: (error: unknown) => Promise<void> } = {},
+): Promise<Extract<PaidOutcome, { kind: "answer" }> | Extract<SettledCall, { kind: "settled" }>> {
   const { value, payment } = admitted;
   let result: unknown;
   try {
-    result = await runWithTimeout(entry, value, call.signal, { contextFor: deps.contextFor, requestId: call.requestId, facts: { payer: payment.payer, origin: call.origin } });
+    result = await runWithTimeout(entry, value, call.signal, { contextFor: deps.contextFor, requestId: call.requestId, facts: { payer: payment.payer, origin: call.origin } }, options.timeoutMs);
   } catch (error) {
     await payment.release();
+    await options.onRunFailure?.(error);
     throw error;
   }
   const settled = await settlePaidCall(deps, call, entry, payment, result, deliveredPrice(entry, value, result));
@@ -218,7 +235,7 @@ export async function runPaidCall<E extends PluginEntry | SkillEntry>(deps: Paid
     return { kind: "answer", answer: settled.answer, charge: admitted.charge };
   }
   call.report.outcome = "ok";
-  return { kind: "done", result: settled.result, settlement: settled.settlement, payment, rate: admitted.rate };
+  return settled;
 }
 
 export type SettledCall =

@@ -17,7 +17,7 @@ import { listPrice, priceIn, type Pricing, type PriceTable } from "../plugin/pri
 import type { PluginEntry, SkillEntry } from "../plugin/registry.ts";
 import type { SettleResponse } from "../x402/messages.ts";
 import { type PaymentAnswer, statusOf } from "../x402/payment-answer.ts";
-import { type Admission, admitPaidCall, type CallTarget, type PaidCall, type PaidCallDeps, type PaidOutcome, runPaidCall, runWithTimeout, settlePaidCall } from "./call.ts";
+import { type Admission, admitPaidCall, type CallTarget, type PaidCall, type PaidCallDeps, type PaidOutcome, runAdmitted, runPaidCall } from "./call.ts";
 import type { JobQueue, QueueAnswer, QueuedJob } from "./job-queue.ts";
 import type { AcceptedPayment, Charge } from "./payments.ts";
 import type { RateDecision } from "./rate-limit.ts";
@@ -122,23 +122,18 @@ async function runSync<T, J extends QueuedJob>(deps: SellDeps<J>, call: PaidCall
       deps.log.warn("could not record a sync skill call", { request_id: call.requestId, error: (error as Error).message });
     }
   };
-  let result: unknown;
-  try {
-    result = await runWithTimeout(entry, value, call.signal, { contextFor: deps.contextFor, requestId: call.requestId, facts: { payer: payment.payer, origin: call.origin } }, queue.effectiveTimeoutMs(entry));
-  } catch (error) {
-    await payment.release();
-    const failure = toApiError(error);
-    await record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
-    throw error;
-  }
-  const settled = await settlePaidCall(deps, call, entry, payment, result);
+  const settled = await runAdmitted(deps, call, entry, admitted, {
+    timeoutMs: queue.effectiveTimeoutMs(entry),
+    onRunFailure: async (error) => {
+      const failure = toApiError(error);
+      await record(failure.code === "OPERATION_TIMEOUT" ? "expired" : "failed", false, failure.code);
+    },
+  });
   if (settled.kind === "answer") {
-    call.report.outcome = `settlement_${statusOf(settled.answer)}`;
     await record("failed", false, "SETTLEMENT_FAILED");
-    return { kind: "answer", answer: settled.answer, charge: admitted.charge };
+    return settled;
   }
   await record("completed", payment.payer !== undefined, null);
-  call.report.outcome = "ok";
   const presented = presentResult(entry, value, settled.result);
   // spec §2.4: some answers carry their fields beside ok and skill (capital.ticket's `ticket`).
   const body = entry.definition.inlineResult && typeof presented === "object" && presented !== null ? { ok: true, skill: entry.id, ...presented } : { ok: true, skill: entry.id, result: presented };
