@@ -30,12 +30,12 @@ export function readThreadCpuMs(pid: number): Map<string, number> {
   return byName;
 }
 
-/** Each thread name's CPU in ms per read between two readings, largest first (names under 0.05 ms left out). */
+/** Each thread name's CPU in ms per read between two readings, largest first (names under 0.005 ms left out); two decimals, so a change of the server's own thread (~0.5 ms) shows. */
 export function threadCpuPerRead(before: Map<string, number>, after: Map<string, number>, reads: number): string {
   return [...after]
     .map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / reads] as const)
-    .filter(([, perRead]) => perRead >= 0.05)
+    .filter(([, perRead]) => perRead >= 0.005)
     .sort((a, b) => b[1] - a[1])
-    .map(([name, perRead]) => `${name} ${perRead.toFixed(1)}`)
+    .map(([name, perRead]) => `${name} ${perRead.toFixed(2)}`)
     .join(", ");
 }
