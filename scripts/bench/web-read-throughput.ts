@@ -14,8 +14,19 @@
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
  *        [--reference PATH] (a second compiled executable, e.g. the previous main's build: the two take turns for
  *        [--rounds N] rounds (default 2) and each figure is printed beside the reference's from the same run)
- * It also times extraction alone (extractHtmlSync on this process's thread) over the pages the reads used, and
- * prints the server's CPU a read as a multiple of it: what a read costs beyond extracting its page.
+ * Every round also times extraction alone over the pages the reads used, between the two servers' turns (after the
+ * server's when there is no reference), and prints each round's server CPU a read as a multiple of that round's
+ * extraction alone a page (and the reference's beside it), then the median over rounds: what a read costs beyond
+ * extracting its page. Why this is fair (extraction-alone.ts): the alone figure is taken the way the server's is,
+ * the process CPU (/proc, every thread) of a fresh Bun process running the extractor bundled and minified with the
+ * binary's options, on as many Worker threads as the server has extraction threads, after the same warm-up (each
+ * page once), over as many extractions as the turn's reads in the same page order; so its JIT, collector and
+ * two-threads-on-two-cores costs are counted as the server's are. With more than one extraction thread it is timed on one
+ * thread too and that ratio printed in brackets: one thread alone pays one JIT and has the cores to itself, so it
+ * costs less a page, and the ratio against it is the stricter one. It extracts the page's text only (no decoding,
+ * hashing, cut or forced collections, which are the server's own work), and the process does nothing else. One
+ * alone figure taken once at the end (the script's earlier way) fell under other load than the reads: on a
+ * noisy machine the ratio ran from 1.41 to 1.75 where it was 1.28 on a quiet one.
  * Server CPU is also split by thread name (/proc/PID/task): extraction threads ("Worker"), the server's
  * thread, the engine's collector, JIT and allocator threads. The load (this process: page site and
  * clients) runs on the same cores, so its CPU per read is printed too.
@@ -25,10 +36,12 @@
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { readRss, servePages } from "./dev-set.ts";
+import { bundleExtractionAlone, measureExtractionAlone } from "./extraction-alone.ts";
+import { readCpuMs, readThreadCpuMs, threadCpuPerRead } from "./proc-cpu.ts";
 
 const MIB = 1024 * 1024;
 
@@ -79,45 +92,6 @@ function loadPages(dir: string): { name: string; bytes: Uint8Array<ArrayBuffer> 
     const raw = readFileSync(join(dir, name));
     return { name, bytes: new Uint8Array(name.endsWith(".gz") ? gunzipSync(raw) : raw) };
   });
-}
-
-/** CPU time (user + system) in milliseconds from a /proc stat line (100 ticks/s). */
-function statCpuMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU time (all threads) a process has used, in milliseconds. */
-function readCpuMs(pid: number): number {
-  return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
-}
-
-/** CPU time of a process's live threads, summed by thread name (e.g. "Worker", "HeapHelper", "JITWorker"). */
-function readThreadCpuMs(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-    } catch {
-      continue; // the thread ended
-    }
-    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    // Linux keeps 15 characters of a thread's name; WebKit keeps the end of a longer one.
-    const name = comm === "ollector Thread" ? "Collector Thread" : comm;
-    byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat));
-  }
-  return byName;
-}
-
-/** Each thread name's CPU in ms per read between two readings, largest first (names under 0.05 ms left out). */
-function threadCpuPerRead(before: Map<string, number>, after: Map<string, number>, reads: number): string {
-  return [...after]
-    .map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / reads] as const)
-    .filter(([, perRead]) => perRead >= 0.05)
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, perRead]) => `${name} ${perRead.toFixed(1)}`)
-    .join(", ");
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -356,18 +330,42 @@ async function runParent(): Promise<void> {
   const site = servePages(pages.map((page) => page.bytes));
 
   // With --reference, the two servers take turns (reference first in even rounds, second in odd ones),
-  // so a change in the machine's load falls on both.
+  // so a change in the machine's load falls on both. Extraction alone runs in every round too, between the
+  // two turns (after the turn when there is no reference), so each round's ratio is of figures taken under
+  // that round's load.
+  const alone = await bundleExtractionAlone();
+  const extractionThreads = options.extractWorkers === "" ? availableParallelism() : Math.max(1, Number(options.extractWorkers));
   const runs: { role: "tested" | "reference"; figures: RunFigures }[] = [];
+  /** Extraction alone a page on as many threads as the server's, each round: what the ratio is taken against. */
+  const aloneMs: number[] = [];
+  /** The same on one thread (when the server has more): no second thread beside it on the cores, one engine's JIT. */
+  const aloneOneThreadMs: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const order: ("tested" | "reference")[] = !reference ? ["tested"] : round % 2 === 0 ? ["reference", "tested"] : ["tested", "reference"];
-    for (const role of order) {
+    for (const [turn, role] of order.entries()) {
       if (reference) console.log(`\n── round ${round + 1}/${rounds}: ${role} ${role === "reference" ? reference : binary || "source"}`);
       runs.push({ role, figures: await measureServer(role === "reference" ? reference : binary, pages, site, options) });
+      if (turn === 0) {
+        const usable = runs.at(-1)!.figures.usable;
+        const job = {
+          html: usable.map((i) => new TextDecoder().decode(pages[i]!.bytes)),
+          urls: usable.map((i) => `http://127.0.0.1:${site.port}/p/${i}.html`),
+          markdown: options.format === "markdown",
+          extractions: options.reads,
+        };
+        for (const threads of extractionThreads > 1 ? [extractionThreads, 1] : [1]) {
+          const measured = await measureExtractionAlone(alone.path, job, threads);
+          (threads === extractionThreads ? aloneMs : aloneOneThreadMs).push(measured.msPerPage);
+          console.log(`\n── round ${round + 1}/${rounds}: extraction alone ${measured.msPerPage.toFixed(2)} ms CPU a page (${options.reads} extractions over ${usable.length} pages on ${threads} thread${threads > 1 ? "s" : ""}; machine load ${loadavg()[0]!.toFixed(1)})`);
+          console.log(`    by thread  ${measured.byThread} (ms a page)`);
+        }
+      }
     }
   }
+  alone.remove();
   const tested = runs.filter((run) => run.role === "tested").map((run) => run.figures);
+  const referenceRuns = runs.filter((run) => run.role === "reference").map((run) => run.figures);
   if (reference) {
-    const referenceRuns = runs.filter((run) => run.role === "reference").map((run) => run.figures);
     console.log(`\nthis server beside the reference (${reference}), same run, ${rounds} alternating rounds:`);
     tested.forEach((t, k) => {
       const r = referenceRuns[k]!;
@@ -381,12 +379,21 @@ async function runParent(): Promise<void> {
     );
   }
 
-  // Extraction alone on this thread over the pages the reads used, as the reads used them (evenly): the CPU a read costs beyond it is the server's.
-  const usable = tested.at(-1)!.usable;
-  const alone = await extractionAloneMs(usable.map((i) => new TextDecoder().decode(pages[i]!.bytes)), options.format);
-  const meanTested = tested.reduce((total, f) => total + f.cpuPerRead, 0) / tested.length;
+  // A read's server CPU against extraction alone of the same round: what a read costs beyond extracting its page.
+  console.log(`\nserver CPU a read against extraction alone (a process that only extracts the same pages on as many threads as the server's, same round; see the header):`);
+  const ratios = (figures: RunFigures[], alone: number[]) => figures.map((f, k) => f.cpuPerRead / alone[k]!);
+  const testedRatios = ratios(tested, aloneMs);
+  const referenceRatios = ratios(referenceRuns, aloneMs);
+  const oneThreadRatios = ratios(tested, aloneOneThreadMs);
+  tested.forEach((t, k) => {
+    const r = referenceRuns[k];
+    const oneThread = aloneOneThreadMs[k];
+    console.log(
+      `  round ${k + 1}: server ${t.cpuPerRead.toFixed(2)} ms a read, alone ${aloneMs[k]!.toFixed(2)} ms a page: ${testedRatios[k]!.toFixed(2)}×${r ? `   (reference ${r.cpuPerRead.toFixed(2)} ms: ${referenceRatios[k]!.toFixed(2)}×)` : ""}${oneThread !== undefined ? `   [one thread alone ${oneThread.toFixed(2)} ms: ${oneThreadRatios[k]!.toFixed(2)}×]` : ""}`,
+    );
+  });
   console.log(
-    `\nextraction alone (extractHtmlSync on this thread, same ${usable.length} pages, format ${options.format}): ${alone.toFixed(2)} ms CPU a page (mean); server CPU a read ${meanTested.toFixed(2)} ms = ${(meanTested / alone).toFixed(2)}× extraction alone (target ≤ 1.5)`,
+    `  median over rounds: ${median(testedRatios).toFixed(2)}× extraction alone (target ≤ 1.5)${reference ? `; reference ${median(referenceRatios).toFixed(2)}×` : ""}${oneThreadRatios.length ? `; against one thread alone ${median(oneThreadRatios).toFixed(2)}×` : ""}`,
   );
 
   // How fast this machine was in this run, on the issue's own reference (with the server stopped).
@@ -397,26 +404,10 @@ async function runParent(): Promise<void> {
   await site.stop(true);
 }
 
-/** Mean CPU (user + system, this process) of one extraction, after a warm-up pass; three timed passes over the pages. */
-async function extractionAloneMs(html: string[], format: string): Promise<number> {
-  // Loaded here: the server child runs this file too, and its RSS must not carry the extractor.
-  const { extractHtmlSync } = await import("../../src/web/extract/extract.ts");
-  const url = "http://127.0.0.1/page.html";
-  const once = () => {
-    for (const page of html) {
-      try {
-        extractHtmlSync({ html: page, url, markdown: format === "markdown" });
-      } catch {
-        // A page the server refused would not be here; one the extractor refuses costs what it cost.
-      }
-    }
-  };
-  once();
-  const passes = 3;
-  const before = process.cpuUsage();
-  for (let pass = 0; pass < passes; pass++) once();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / (passes * html.length);
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 if (process.argv[2] === "--serve-child") await serveAsChild(process.argv[3]!, process.argv[4] ?? "");
