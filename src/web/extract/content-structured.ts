@@ -22,6 +22,17 @@ export function readArticleBody(jsonLd: readonly unknown[]): string {
   return plainText(longest);
 }
 
+const MARKUP = /<[a-z][^>]*>/i;
+const ENTITY = /&(#\d+|#x[\da-f]+|[a-z]+\d*);/i;
+
+/**
+ * Every `articleBody` string among the items of the page's JSON-LD scripts, each as plain text: entities decoded
+ * (some publishers escape the article's markup, "&lt;p&gt;"), markup read as text.
+ */
+export function readArticleBodies(jsonLd: readonly unknown[]): string[] {
+  return jsonLd.flatMap(articleBodies).map((body) => plainText(!MARKUP.test(body) && ENTITY.test(body) ? textOf(parseHtml(body)) : body));
+}
+
 /** Every `articleBody` string in a parsed JSON value (arrays, @graph and nested items alike). */
 function articleBodies(data: unknown): string[] {
   const found: string[] = [];
@@ -41,7 +52,7 @@ function articleBodies(data: unknown): string[] {
 
 /** The text of a body that may be written as HTML (some publishers put the article's markup in it), lines kept. */
 function plainText(body: string): string {
-  const text = /<[a-z][^>]*>/i.test(body) ? blockText(body) : body;
+  const text = MARKUP.test(body) ? blockText(body) : body;
   return text
     .split(/\n/)
     .map((line) => line.replace(/\s+/g, " ").trim())

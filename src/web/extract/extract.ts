@@ -21,7 +21,8 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { paragraphsElement, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
+import { paragraphsElement, readArticleBodies, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
+import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
@@ -81,6 +82,11 @@ export interface ExtractHtmlInput {
    * for none. Benchmarks and training pass their own.
    */
   blockJudge?: BlockJudge | null;
+  /**
+   * Whether the detected content is trimmed to the article the page states in its JSON-LD articleBody
+   * (content-stated-body.ts): undefined for the shipped default (STATED_BODY_TRIM_ON). Benchmarks set it.
+   */
+  statedBodyTrim?: boolean;
 }
 
 /** Main content shorter than this (characters of canonical text) counts as "found too little". */
@@ -408,6 +414,11 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       text = undefined;
       warnings.length = 0;
       warnings.push(STRUCTURED_DATA_WARNING);
+    } else if (warnings.length === 0 && jsonLd.length > 0 && (input.statedBodyTrim ?? STATED_BODY_TRIM_ON)) {
+      // The detected content, trimmed of the blocks the article the page states lacks (captions, bylines, teasers).
+      const extras = statedBodyExtras(root, readArticleBodies(jsonLd), `${description}\n${declaredTitle}`);
+      for (const element of extras) removeNode(element);
+      if (extras.length > 0) text = undefined;
     }
   }
   absolutizeUrls(root, base);
