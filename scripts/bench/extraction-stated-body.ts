@@ -81,8 +81,8 @@ function table(of: readonly SourcePage[], title: string): void {
 
 console.log(`${pages.length} pages; extraction ${(off.ms / 1000).toFixed(1)} s off, ${(on.ms / 1000).toFixed(1)} s on (${(on.ms / off.ms).toFixed(3)}×)`);
 if (ref) {
-  const differ = pages.filter((page) => ref.texts.get(page.id) !== off.texts.get(page.id)).length;
-  console.log(`ref ${ref.name}: ${differ} pages extract differently from this tree with the trim off`);
+  const differing = pages.filter((page) => ref.texts.get(page.id) !== off.texts.get(page.id)).map((page) => page.id);
+  console.log(`ref ${ref.name}: ${differing.length} pages extract differently from this tree with the trim off${differing.length ? ` (${differing.slice(0, 20).join(", ")})` : ""}`);
 }
 table(pages, "all pages");
 table(pages.filter((page) => stating.has(page.id)), "pages stating an articleBody");
