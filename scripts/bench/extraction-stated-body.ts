@@ -2,7 +2,9 @@
  * The stated-article trim (src/web/extract/content-stated-body.ts, issue 44's fifth try) judged source by source: every
  * page of every public source and the dev set extracted with the trim off and on in the same run (and, with --ref REV,
  * with that revision's extraction), F1 with precision and recall per source, on all pages and on the pages that state
- * an articleBody only; how many pages the trim changed per source, and page by page the wins and losses.
+ * an articleBody only; how many pages the trim changed per source, and page by page the wins and losses. Last, the
+ * cost: this thread's CPU per page with the trim off and on, taking turns page by page over the pages stating an
+ * articleBody (the only ones it reads more of), `--rounds` times (3).
  *
  *   node_modules/.bin/bun scripts/bench/extraction-stated-body.ts [--news DIR] [--trafeval DIR] [--trafeval-current DIR]
  *     [--wide DIR] [--dev DIR] [--ref REV] [--pages N] [--only-stating]
@@ -11,7 +13,8 @@
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { readArticleBodies, readJsonLd } from "../../src/web/extract/content-structured.ts";
-import { DEV_SET_DIR, option } from "./dev-set.ts";
+import { DEV_SET_DIR, median, option } from "./dev-set.ts";
+import { threadCpuMs } from "./extraction-thread-clock.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
 import { loadSources, loadTextSet, scoreBySource, sourceOrder, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
@@ -99,3 +102,19 @@ console.log(`\nchanged pages: ${changed.length}; ${changed.filter((c) => c.after
 for (const { page, before, after } of [...changed.slice(0, limit / 2), ...changed.slice(-limit / 2)].filter((c, i, all) => all.indexOf(c) === i)) {
   console.log(`${delta(after.f1, before.f1)}  ${page.source.padEnd(16)} ${page.id.padEnd(28)} ${cell(before)} -> ${cell(after)}`);
 }
+
+/** This thread's CPU for one extraction of each stating page, the arms taking turns page by page; the median page's ratio. */
+const statingPages = pages.filter((page) => stating.has(page.id));
+const cpu = { off: [] as number[], on: [] as number[] };
+for (let round = 0; round < Number(option("rounds", "3")); round++) {
+  for (const page of statingPages) {
+    for (const trim of round % 2 === 0 ? [false, true] : [true, false]) {
+      const started = threadCpuMs();
+      extractHtmlSync({ html: page.html, url: page.url, markdown: false, statedBodyTrim: trim, blockJudge: null });
+      (trim ? cpu.on : cpu.off).push(threadCpuMs() - started);
+    }
+  }
+}
+const [offMs, onMs] = [median(cpu.off), median(cpu.on)];
+const ratios = cpu.on.map((ms, i) => ms / (cpu.off[i] as number));
+console.log(`\nCPU per page (this thread), ${statingPages.length} pages stating an articleBody: median ${offMs.toFixed(2)} ms off, ${onMs.toFixed(2)} ms on (${(onMs / offMs).toFixed(3)}×); median page ratio ${median(ratios).toFixed(3)}×; total ${(cpu.on.reduce((a, b) => a + b, 0) / cpu.off.reduce((a, b) => a + b, 0)).toFixed(3)}×`);
