@@ -61,3 +61,14 @@ describe("the content trimmed to the stated article", () => {
     expect(extract(page(jsonLd(escaped))).text).not.toContain("By Jane Doe");
   });
 });
+
+describe("a forum thread stating its first post as articleBody", () => {
+  it("keeps its replies", () => {
+    const reply = (n: number) => `<div class="message"><p>Reply ${n}: I had the same trouble with the ${topics[n - 1]} and fixed it by asking the council twice.</p></div>`;
+    const posting = `<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Quay works","articleBody":${JSON.stringify(fullBody)}}</script>`;
+    const html = `<html><head><title>Quay works</title>${posting}</head><body><main><h1>Quay works</h1>${numbers.map((n) => `<p>${sentence(n)}</p>`).join("")}${reply(1)}${reply(2)}</main></body></html>`;
+    const text = extract(html).text;
+    expect(text).toContain("Paragraph 8 of the report");
+    expect(text).toContain("Reply 2: I had the same trouble");
+  });
+});
