@@ -11,6 +11,11 @@ import type { Element } from "./dom.ts";
 
 /** Shingles (word n-grams) compared; blocks shorter than this are looked for as a whole phrase. */
 const SHINGLE = 3;
+/**
+ * Blocks shorter than this (words) are also looked for with the spaces taken out of both texts: publishers that
+ * strip their markup glue a subhead to the paragraphs around it ("pandilleros.Pidió más juecesLas audiencias").
+ */
+const GLUED_WORDS = 8;
 /** Share of the stated text's shingles that must be found in the content: the stated article is this content's. */
 const MIN_STATED_FOUND = 0.8;
 /** Share of the content's prose (characters of its prose blocks) the stated text must hold: not a summary, not cut. */
@@ -46,21 +51,23 @@ function shinglesOf(words: readonly string[]): string[] {
   return shingles;
 }
 
-/** A text blocks are looked up in: its shingles, and its words joined by single spaces (padded) for short blocks. */
+/** A text blocks are looked up in: its shingles, and its words joined by single spaces (padded) and by none. */
 interface StatedText {
   shingles: Set<string>;
   phrase: string;
+  glued: string;
 }
 
 function statedTextOf(text: string, minWords: number): StatedText | undefined {
   const words = wordsOf(text);
   if (words.length < minWords) return undefined;
-  return { shingles: new Set(shinglesOf(words)), phrase: ` ${words.join(" ")} ` };
+  return { shingles: new Set(shinglesOf(words)), phrase: ` ${words.join(" ")} `, glued: words.join("") };
 }
 
 /** Whether the text holds the block's words. */
 function holds(stated: StatedText, words: readonly string[]): boolean {
   if (words.length === 0) return true;
+  if (words.length < GLUED_WORDS && stated.glued.includes(words.join(""))) return true;
   if (words.length < SHINGLE) return stated.phrase.includes(` ${words.join(" ")} `);
   const shingles = shinglesOf(words);
   let found = 0;

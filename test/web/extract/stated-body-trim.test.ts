@@ -62,6 +62,16 @@ describe("the content trimmed to the stated article", () => {
   });
 });
 
+describe("a stated article whose markup was stripped without spaces", () => {
+  it("still holds a subhead written as a bold paragraph, glued to the paragraphs around it", () => {
+    const glued = [...numbers.slice(0, 4).map(sentence), "Who pays", ...numbers.slice(4).map(sentence)].join("");
+    const html = page(jsonLd(glued)).replace("<h2>What comes next</h2>", "<p><b>Who pays</b></p>");
+    const text = extract(html).text;
+    expect(text).toContain("Who pays");
+    expect(text).not.toContain("By Jane Doe");
+  });
+});
+
 describe("a forum thread stating its first post as articleBody", () => {
   it("keeps its replies", () => {
     const reply = (n: number) => `<div class="message"><p>Reply ${n}: I had the same trouble with the ${topics[n - 1]} and fixed it by asking the council twice.</p></div>`;
