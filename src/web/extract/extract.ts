@@ -414,12 +414,15 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       text = undefined;
       warnings.length = 0;
       warnings.push(STRUCTURED_DATA_WARNING);
-    } else if (warnings.length === 0 && jsonLd.length > 0 && (input.statedBodyTrim ?? STATED_BODY_TRIM_ON) && !readStatedParts(jsonLd).thread) {
+    } else if (warnings.length === 0 && (input.statedBodyTrim ?? STATED_BODY_TRIM_ON)) {
       // The detected content, trimmed of the blocks the article the page states lacks (captions, bylines, teasers);
       // not a forum thread's, whose stated body is its first post and whose replies are content too.
-      const extras = statedBodyExtras(root, readArticleBodies(jsonLd), `${description}\n${declaredTitle}`);
-      for (const element of extras) removeNode(element);
-      if (extras.length > 0) text = undefined;
+      const bodies = readArticleBodies(jsonLd);
+      if (bodies.length > 0 && !readStatedParts(jsonLd).thread) {
+        const extras = statedBodyExtras(root, bodies, `${description}\n${declaredTitle}`);
+        for (const element of extras) removeNode(element);
+        if (extras.length > 0) text = undefined;
+      }
     }
   }
   absolutizeUrls(root, base);
