@@ -4,7 +4,7 @@
  * content's prose (so it is neither a summary nor cut by a paywall), the content's leaf blocks whose words it lacks
  * are captions, credits, bylines, datelines, teasers and widget labels the rules left inside the article's
  * container, and go. What every public truth keeps although articleBody leaves it out stays: headings, the title,
- * the standfirst, prose among the article's paragraphs, and lists of plain text (a review's pros and cons).
+ * the standfirst, prose among the article's paragraphs, lists of plain text (a review's pros and cons), tables and code.
  */
 import { leafBlocks, type ContentBlock } from "./block-features.ts";
 import type { Element } from "./dom.ts";
@@ -79,9 +79,14 @@ function isProse(block: ContentBlock): boolean {
   return block.chars >= PROSE_CHARS && SENTENCE_END.test(block.text);
 }
 
-function inFigure(element: Element, root: Element): boolean {
+const FIGURE = new Set(["figure", "figcaption"]);
+/** Containers whose text stated bodies often leave out although it is the article's: data tables, code. */
+const KEPT_CONTAINERS = new Set(["table", "pre"]);
+
+/** Whether the element, or an ancestor of it inside `root`, is named one of `names`. */
+function within(element: Element, root: Element, names: ReadonlySet<string>): boolean {
   for (let node: Element | null = element; node && node !== root; node = node.parent as Element | null) {
-    if (node.name === "figure" || node.name === "figcaption") return true;
+    if (names.has(node.name)) return true;
   }
   return false;
 }
@@ -104,7 +109,7 @@ function agreeingArticle(candidates: readonly StatedText[], contentShingles: Rea
  * when one of those texts is this content's article in full; none when none is (too short, mostly not in the
  * content, or missing much of the content's prose: a summary, or a paywall's cut). `lead`: what the page states
  * about the article besides its body (its description and title): a block it holds is kept.
- * Kept as well: headings, a plain-text list item, prose before the article's last stated block (a verdict box, a
+ * Kept as well: headings, a plain-text list item, a table's cells and preformatted text, prose before the article's last stated block (a verdict box, a
  * pull quote written out), a sentence before its first (the standfirst, outside a figure), and any block over
  * MAX_REMOVED_SHARE of the content.
  */
@@ -131,8 +136,9 @@ export function statedBodyExtras(root: Element, statedBodies: readonly string[],
     if (held[i] || (leadText && holds(leadText, words))) continue;
     if (HEADING.test(block.element.name) || block.chars > MAX_REMOVED_SHARE * total) continue;
     if (block.element.name === "li" && block.linkChars < 0.5 * block.chars) continue;
+    if (within(block.element, root, KEPT_CONTAINERS)) continue;
     if (i < lastHeld && isProse(block)) continue;
-    if (i < firstHeld && words.length >= LEAD_WORDS && SENTENCE_END.test(block.text) && !inFigure(block.element, root)) continue;
+    if (i < firstHeld && words.length >= LEAD_WORDS && SENTENCE_END.test(block.text) && !within(block.element, root, FIGURE)) continue;
     removed.push(block.element);
     removedChars += block.chars;
   }

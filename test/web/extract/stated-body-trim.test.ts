@@ -21,6 +21,7 @@ const article = `
   <p class="byline">By Jane Doe</p>
   <div class="pic"><img src="/quay.jpg"><p>The northern quay at low tide. (Harbour Press/John Smith)</p></div>
   ${numbers.slice(0, 4).map((n) => `<p>${sentence(n)}</p>`).join("")}
+  <table><tr><th>Quay length</th><td>410 metres</td></tr><tr><th>Budget</th><td>12 million</td></tr></table>
   <h2>What comes next</h2>
   ${numbers.slice(4).map((n) => `<p>${sentence(n)}</p>`).join("")}
   <div class="box"><p>Read also: Ferry fares rise again as the operator blames fuel <a href="/a">(more)</a></p><p>New lighthouse keeper named</p></div>
@@ -31,7 +32,7 @@ const extract = (html: string, statedBodyTrim?: boolean) =>
   extractHtmlSync({ html, url: "https://example.com/", markdown: true, ...(statedBodyTrim === undefined ? {} : { statedBodyTrim }) });
 
 describe("the content trimmed to the stated article", () => {
-  it("loses the caption, byline, related box and newsletter line the stated article lacks", () => {
+  it("loses the caption, byline, related box and newsletter line the stated article lacks, and keeps its table", () => {
     const untrimmed = extract(page(jsonLd(fullBody)), false);
     for (const line of ["By Jane Doe", "John Smith", "Ferry fares rise again", "New lighthouse keeper", "harbour newsletter"]) expect(untrimmed.text).toContain(line);
     const result = extract(page(jsonLd(fullBody)));
@@ -39,7 +40,7 @@ describe("the content trimmed to the stated article", () => {
       expect(result.text).not.toContain(gone);
       expect(result.markdown).not.toContain(gone);
     }
-    for (const kept of ["Quay to be rebuilt", "The harbour authority has a plan", "What comes next", "Paragraph 1 of the report", "Paragraph 8 of the report"]) {
+    for (const kept of ["Quay to be rebuilt", "The harbour authority has a plan", "What comes next", "410 metres", "Paragraph 1 of the report", "Paragraph 8 of the report"]) {
       expect(result.text).toContain(kept);
     }
     expect(result.headings.map((heading) => heading.text)).toContain("What comes next");
