@@ -16,10 +16,19 @@ const MAX_ITEMS = 2_000;
 /** The longest `articleBody` string among the items of the page's JSON-LD scripts, as plain text; "" when none. */
 export function readArticleBody(jsonLd: readonly unknown[]): string {
   let longest = "";
-  for (const data of jsonLd) {
-    for (const body of articleBodies(data)) if (body.length > longest.length) longest = body;
-  }
-  return plainText(longest);
+  for (const body of readArticleBodies(jsonLd)) if (body.length > longest.length) longest = body;
+  return longest;
+}
+
+const MARKUP = /<[a-z][^>]*>/i;
+const ENTITY = /&(#\d+|#x[\da-f]+|[a-z]+\d*);/i;
+
+/**
+ * Every `articleBody` string among the items of the page's JSON-LD scripts, each as plain text: entities decoded
+ * (some publishers escape the article's markup, "&lt;p&gt;"), markup read as text.
+ */
+export function readArticleBodies(jsonLd: readonly unknown[]): string[] {
+  return jsonLd.flatMap(articleBodies).map((body) => plainText(!MARKUP.test(body) && ENTITY.test(body) ? textOf(parseHtml(body)) : body));
 }
 
 /** Every `articleBody` string in a parsed JSON value (arrays, @graph and nested items alike). */
@@ -41,7 +50,7 @@ function articleBodies(data: unknown): string[] {
 
 /** The text of a body that may be written as HTML (some publishers put the article's markup in it), lines kept. */
 function plainText(body: string): string {
-  const text = /<[a-z][^>]*>/i.test(body) ? blockText(body) : body;
+  const text = MARKUP.test(body) ? blockText(body) : body;
   return text
     .split(/\n/)
     .map((line) => line.replace(/\s+/g, " ").trim())
@@ -133,11 +142,42 @@ export function readJsonLd(html: string): unknown[] {
     close.lastIndex = start;
     const end = close.exec(html)?.index ?? -1;
     if (end < 0 || end - start > MAX_SCRIPT_CHARS) continue;
-    try {
-      found.push(JSON.parse(html.slice(start, end)));
-    } catch {
-      // a malformed script states nothing
-    }
+    const parsed = parseJsonLd(html.slice(start, end));
+    if (parsed !== undefined) found.push(parsed);
   }
   return found;
+}
+
+/**
+ * One script's JSON, or undefined when malformed. Two faults seen on news pages (trafilatura's sets) are
+ * repaired: a CDATA wrapper around the JSON, and raw line breaks or tabs inside its strings (a CMS pasting the
+ * article's text as it is).
+ */
+function parseJsonLd(source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch {
+    try {
+      return JSON.parse(escapeControlsInStrings(source.replace(/^\s*(\/\/\s*)?<!\[CDATA\[/, "").replace(/(\/\/\s*)?\]\]>\s*$/, "")));
+    } catch {
+      return undefined; // a malformed script states nothing
+    }
+  }
+}
+
+/** The JSON text with control characters inside its strings escaped (\n, \t, or \u00XX). */
+function escapeControlsInStrings(source: string): string {
+  let out = "";
+  let inString = false;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code === 0x5c && inString) i++; // a backslash escapes the next character
+    else if (code === 0x22) inString = !inString;
+    else if (code < 0x20 && inString) {
+      out += source.slice(from, i) + (code === 0x0a ? "\\n" : code === 0x09 ? "\\t" : `\\u${code.toString(16).padStart(4, "0")}`);
+      from = i + 1;
+    }
+  }
+  return out + source.slice(from);
 }

@@ -4,8 +4,8 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.943 on the shared dev set, 0.953 on the 742-page wide set, 0.964 and 0.955 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.923 (precision 0.920, recall 0.927) against Readability's
- * 0.854 and trafilatura's published 0.909; on its current 990-page set F 0.929, trafilatura 2.2.0 publishes 0.924);
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.924 (precision 0.921, recall 0.927) against Readability's
+ * 0.854 and trafilatura's published 0.909; on its current 990-page set F 0.931, trafilatura 2.2.0 publishes 0.924);
  * when it finds too little (and the page is not all discussion, read then with its comment threads), the block
  * holding the page's title heading, else the whole cleaned body, is used and a warning says so.
  *
@@ -21,7 +21,8 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { paragraphsElement, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
+import { paragraphsElement, readArticleBodies, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
+import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
@@ -81,6 +82,11 @@ export interface ExtractHtmlInput {
    * for none. Benchmarks and training pass their own.
    */
   blockJudge?: BlockJudge | null;
+  /**
+   * Whether the detected content is trimmed to the article the page states in its JSON-LD articleBody
+   * (content-stated-body.ts): undefined for the shipped default (STATED_BODY_TRIM_ON). Benchmarks set it.
+   */
+  statedBodyTrim?: boolean;
 }
 
 /** Main content shorter than this (characters of canonical text) counts as "found too little". */
@@ -408,6 +414,15 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       text = undefined;
       warnings.length = 0;
       warnings.push(STRUCTURED_DATA_WARNING);
+    } else if (warnings.length === 0 && (input.statedBodyTrim ?? STATED_BODY_TRIM_ON)) {
+      // The detected content, trimmed of the blocks the article the page states lacks (captions, bylines, teasers);
+      // not a forum thread's, whose stated body is its first post and whose replies are content too.
+      const bodies = readArticleBodies(jsonLd);
+      if (bodies.length > 0 && !readStatedParts(jsonLd).thread) {
+        const extras = statedBodyExtras(root, bodies, `${description}\n${declaredTitle}`);
+        for (const element of extras) removeNode(element);
+        if (extras.length > 0) text = undefined;
+      }
     }
   }
   absolutizeUrls(root, base);

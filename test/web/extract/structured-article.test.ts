@@ -28,4 +28,13 @@ describe("the article stated in structured data", () => {
     const malformed = extract(page(`<script type="application/ld+json">{"articleBody": "${stated}"</script>`, `<h1>Playbook</h1><p>${sentence(1)}</p>`));
     expect(malformed.text).not.toContain("Sentence 12");
   });
+
+  it("is read from a script wrapped in CDATA or holding raw line breaks in its strings, and its entities decoded", () => {
+    const raw = `{"@type":"NewsArticle","articleBody":"${stated.replace(/\. /g, ".\n")} Fish &amp; chips."}`;
+    for (const script of [`//<![CDATA[\n${raw}\n//]]>`, raw]) {
+      const result = extract(page(`<script type="application/ld+json">${script}</script>`, `<h1>Playbook</h1><p>${sentence(1)}</p>`));
+      expect(result.text).toContain("Sentence 12 of the opinion piece");
+      expect(result.text).toContain("Fish & chips.");
+    }
+  });
 });
