@@ -8,14 +8,16 @@
  * doubles the wait before the next one, up to `maxGapMs`, unless the resident size grows again by `regrowBytes`:
  * on the shipped binary under web-read load (RSS ~200-230 MiB against the 200 MiB default) the valve ran its
  * 37 ms collection twice a second for nothing, 164 collections (6.1 s of the server thread) in a 3-minute soak.
- * The process's valve also collects once when the process goes quiet after work (CPU under a tenth of a core for
- * `idleAfterMs`), as an extraction thread does when it idles: the server's thread gives back what its garbage holds
- * between loads instead of keeping it until the next one.
+ * The process's valve also shrinks once when the process goes quiet after work (CPU under a tenth of a core for
+ * `idleAfterMs`), as an extraction thread does when it idles after a load: the server's thread gives back what its
+ * garbage holds and the code compiled for the load (runtime/memory.ts shrinkFootprint) instead of keeping them until
+ * the next one. With the threads' shrink, RSS 5 s after a soak's load was 112-116 against 132-135 MiB, 123 against
+ * 131 without this one (web/threads/extract-pool.ts DEFAULT_IDLE_SHRINK_AFTER_CHARS).
  * Extraction threads pace their own collections
  * (web/threads/collection-pacing.ts): making them collect more often under pressure cost a third
  * of the web-read throughput (scripts/bench/web-read-throughput.ts), this ~1 % of it.
  */
-import { collectGarbage } from "./runtime/memory.ts";
+import { collectGarbage, shrinkFootprint } from "./runtime/memory.ts";
 
 export interface MemoryValve {
   /** Collections the valve ran, and the milliseconds they held the thread. */
@@ -30,6 +32,8 @@ export interface MemoryValveOptions {
   readonly gapMs?: number;
   readonly rss?: () => number;
   readonly collect?: () => void;
+  /** What runs once when the process goes quiet after work (default: shrinkFootprint, compiled code thrown away too). */
+  readonly collectWhenQuiet?: () => void;
   /** Longest wait between two collections that each gave back less than `regrowBytes` (default 60 gaps). */
   readonly maxGapMs?: number;
   /** Growth of the resident size since the last collection that calls the next one at the base gap (default 16 MiB). */
@@ -46,7 +50,7 @@ const processCpuMs = () => {
 };
 
 export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
-  const { limitBytes, everyMs = 250, gapMs = 500, rss = () => process.memoryUsage.rss(), collect = collectGarbage } = options;
+  const { limitBytes, everyMs = 250, gapMs = 500, rss = () => process.memoryUsage.rss(), collect = collectGarbage, collectWhenQuiet = shrinkFootprint } = options;
   const maxGapMs = options.maxGapMs ?? gapMs * 60;
   const regrowBytes = options.regrowBytes ?? 16 * 1024 * 1024;
   let lastAt = Number.NEGATIVE_INFINITY;
@@ -62,8 +66,8 @@ export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
   /** Since when the process has been quiet, and whether it worked since the last collection. */
   let quietSince = performance.now();
   let workedSince = false;
-  const run = (now: number) => {
-    collect();
+  const run = (now: number, collectNow = collect) => {
+    collectNow();
     lastAt = performance.now();
     collections++;
     pauseMs += lastAt - now;
@@ -77,7 +81,7 @@ export function startMemoryValve(options: MemoryValveOptions): MemoryValve {
         quietSince = now;
         workedSince = true;
       } else if (workedSince && now - quietSince >= idleAfterMs) {
-        run(now);
+        run(now, collectWhenQuiet);
         cpuAt = cpuMs();
         return;
       }

@@ -8,7 +8,7 @@
  *   25% free documents (/health, /v1/capabilities, /openapi.json, /llms.txt, /skill.md).
  * The pages come from a loopback page site in this process. It prints the server's RSS every
  * minute, its peak (kernel high-water mark), RSS after the first minute and at the end of the
- * load, the answers by status and error code, and the log's size.
+ * load, the answers by status and error code, the server's CPU a call (every thread) and the log's size.
  * Beside it, in the same run, a bare Elysia server (bare-elysia.ts) answers /health to one client of its own:
  * its idle RSS, peak, RSS after the load and slope are the floor of the runtime and framework alone.
  * The slope is the least-squares fit of the per-minute RSS samples after the first minute (MiB a minute).
@@ -157,6 +157,12 @@ for (const target of soaked) target.idle = readRss(target.server.pid);
 const bareIdle = readRss(bare.pid!);
 console.log(`RSS idle after warm-up: ${soaked.map((t) => `${t.label} ${mb(t.idle.rss)} (high-water mark so far ${mb(t.idle.peak)})`).join("; ")}; bare Elysia ${mb(bareIdle.rss)}`);
 
+/** CPU (user + system, every thread) the process has used, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const cpuAtStart = soaked.map((target) => cpuMs(target.server.pid));
 const started = performance.now();
 const endAt = started + minutes * 60_000;
 let minute = 0;
@@ -200,6 +206,7 @@ await Promise.all(
 await bareClient;
 clearInterval(sampler);
 const atEnd = soaked.map((target) => readRss(target.server.pid));
+const cpuPerCall = soaked.map((target, i) => (cpuMs(target.server.pid) - cpuAtStart[i]!) / Math.max(1, target.calls));
 const bareAtEnd = readRss(bare.pid!);
 /**
  * RSS each second for 15 s after the load, then every 5 s to 40 s (threads, in brackets): the 5 s figure is the
@@ -246,6 +253,7 @@ for (const [i, target] of soaked.entries()) {
   const errors = [...target.byStatus].filter(([key]) => !/^[23]\d\d$/.test(key)).reduce((sum, [, n]) => sum + n, 0);
   const end = atEnd[i]!;
   console.log(`errors (≥ 400 or no answer): ${errors}`);
+  console.log(`server CPU:              ${cpuPerCall[i]!.toFixed(2)} ms a call (every thread, during the load)`);
   console.log(`peak RSS:                ${mb(end.peak)} (kernel high-water mark; sampled max ${mb(target.sampledPeak)})   target < 200 MiB`);
   console.log(`RSS after first minute:  ${mb(target.afterFirstMinute)}`);
   console.log(`RSS at end of load:      ${mb(end.rss)}   ${(((end.rss - target.afterFirstMinute) / target.afterFirstMinute) * 100).toFixed(1)}% from the first minute (target within 10%)`);
@@ -260,7 +268,7 @@ console.log(
 if (reference) {
   const ref = soaked[1]!;
   console.log(
-    `beside the reference:    peak ${mb(atEnd[0]!.peak)} against ${mb(atEnd[1]!.peak)}, 5 s after the load ${mb(settled[0]!)} against ${mb(settled[1]!)}, slope ${slope((p) => p.rss[0]!).toFixed(2)} against ${slope((p) => p.rss[1]!).toFixed(2)} MiB a minute, calls ${ours.calls} against ${ref.calls}`,
+    `beside the reference:    peak ${mb(atEnd[0]!.peak)} against ${mb(atEnd[1]!.peak)}, 5 s after the load ${mb(settled[0]!)} against ${mb(settled[1]!)}, slope ${slope((p) => p.rss[0]!).toFixed(2)} against ${slope((p) => p.rss[1]!).toFixed(2)} MiB a minute, calls ${ours.calls} against ${ref.calls}, server CPU ${cpuPerCall[0]!.toFixed(2)} against ${cpuPerCall[1]!.toFixed(2)} ms a call`,
   );
 }
 

@@ -21,6 +21,18 @@ export function collectGarbage(): boolean {
 }
 
 /**
+ * For a thread that has gone quiet after work: JavaScriptCore's shrinkFootprint (`Bun.shrink()`) throws away the
+ * code its JIT compiled, runs a full collection and gives free memory back, once the running callback has returned
+ * (it waits for the engine to be idle). Code compiled for a load is most of what an idle process keeps beyond its
+ * start (docs/benchmarks.md, memory); the next load compiles it again.
+ */
+export function shrinkFootprint(): boolean {
+  if (onDeno) return collectGarbage();
+  Bun.shrink();
+  return true;
+}
+
+/**
  * A full collection that only frees: JavaScriptCore's own (bun:jsc fullGC), without what `Bun.gc(true)`
  * does beside it. For collections paced under load: one thread extracting the dev set with a collection
  * every 1M characters of HTML took 9.2-9.9 ms of CPU a page with `Bun.gc(true)` (1.3-1.6 ms of it on a

@@ -22,4 +22,7 @@ export interface ExtractRequest {
   collectBudget: number;
   /** The pool's idle collection delay (ExtractPoolOptions.idleCollectAfterMs; the same in every request). */
   idleCollectAfterMs: number;
+  /** When an idle thread shrinks (ExtractPoolOptions.idleShrinkAfterChars and idleShrinkAfterMs). */
+  idleShrinkAfterChars: number;
+  idleShrinkAfterMs: number;
 }

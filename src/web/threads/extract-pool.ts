@@ -28,6 +28,12 @@ export interface ExtractPoolOptions {
    */
   idleCollectAfterMs?: number;
   /**
+   * Characters of HTML a thread extracts, since it last shrank, after which it also throws away its compiled code
+   * once it has idled `idleShrinkAfterMs` (0: never; see DEFAULT_IDLE_SHRINK_AFTER_CHARS).
+   */
+  idleShrinkAfterChars?: number;
+  idleShrinkAfterMs?: number;
+  /**
    * Milliseconds a page waits for a free thread before another thread starts (see
    * DEFAULT_START_AFTER_WAIT_MS).
    */
@@ -77,6 +83,24 @@ export const LARGE_PAGE_CHARS = 128 * 1024;
 export const DEFAULT_IDLE_COLLECT_AFTER_MS = 250;
 
 /**
+ * A thread that idles after a load shrinks: runtime/memory.ts shrinkFootprint throws away the code it compiled and
+ * gives back the heap it kept. With the memory valve's shrink on the server's thread, soak.ts --minutes 3 --binary
+ * beside main's binary, shared machine: RSS 5 s after the load 112-116 against 132-135 MiB, 35 s after 83 against
+ * 104-106, the same CPU a call (3.90 against 3.93 ms); the threads' shrink alone 123 against 131 MiB.
+ * A load is this much HTML with no pause of `DEFAULT_IDLE_SHRINK_AFTER_MS` (about 27 pages of the dev set):
+ * shrinking after every page instead made a read that comes every 0.5-3.5 s take 40-60 ms against 11 ms and
+ * 50-70 ms of CPU against 10-20, every page compiling its code again (scripts/bench/sparse-reads.ts).
+ */
+export const DEFAULT_IDLE_SHRINK_AFTER_CHARS = 2_000_000;
+
+/**
+ * The idle time before that shrink: longer than the idle collection's, so that a thread under load, whose pauses are
+ * shorter, keeps its code (the memory valve waits as long on the server's thread). With 250 ms (the collection's
+ * wait) the soak made 0.93x the reference's calls in both runs; with 1 s 1.00x, 0.93x and 0.99x (runs vary that much).
+ */
+export const DEFAULT_IDLE_SHRINK_AFTER_MS = 1_000;
+
+/**
  * Default characters of HTML between forced collections on a thread (see collectBudget). One thread over
  * the dev set four times (extraction-thread-memory.ts --rounds 4, shared machine): 360K 3.56 ms of CPU a
  * page, high-water 125 MiB; 1M 3.20 ms, 130 MiB; 2M 3.08 ms, 134 MiB; never 3.51 ms, 159 MiB. Those collections
@@ -103,6 +127,8 @@ export function defaultExtractThreads(): number {
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const collectBudget = options.collectBudget ?? DEFAULT_COLLECT_BUDGET;
   const idleCollectAfterMs = options.idleCollectAfterMs ?? DEFAULT_IDLE_COLLECT_AFTER_MS;
+  const idleShrinkAfterChars = options.idleShrinkAfterChars ?? DEFAULT_IDLE_SHRINK_AFTER_CHARS;
+  const idleShrinkAfterMs = options.idleShrinkAfterMs ?? DEFAULT_IDLE_SHRINK_AFTER_MS;
   const pool = createThreadPool<ExtractPageInput, PageExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
@@ -112,7 +138,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     label: "extraction",
     isLarge: (input) => pageSize(input) >= LARGE_PAGE_CHARS,
     message(input, id) {
-      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs };
+      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs, idleShrinkAfterChars, idleShrinkAfterMs };
       if (input.html !== undefined) request.html = input.html;
       else {
         const { bytes, charset, status, headers } = input.source;

@@ -5,7 +5,7 @@
  * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
  * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
-import { collectGarbage, collectGarbageKeepingPace } from "../../runtime/memory.ts";
+import { collectGarbage, collectGarbageKeepingPace, shrinkFootprint } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
 import type { ExtractRequest } from "./extract-pool-protocol.ts";
 import { type ExtractPageInput, extractPageSync, pageSize } from "./extract-page.ts";
@@ -27,17 +27,26 @@ function collectWhenIdle(): void {
   pacer?.collected();
 }
 
+/** When the thread idles after a load: the compiled code goes too (runtime/memory.ts). */
+function shrinkWhenIdle(): void {
+  shrinkFootprint();
+  pacer?.collected();
+}
+
 /** The pool's settings arrive with every request; the first sets the thread up. */
 function pacerFor(request: ExtractRequest): CollectionPacer {
   if (pacer) return pacer;
-  if (request.idleCollectAfterMs > 0) idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectWhenIdle });
+  if (request.idleCollectAfterMs > 0) {
+    const { idleShrinkAfterChars: afterWork, idleShrinkAfterMs: afterMs } = request;
+    const shrink = afterWork > 0 ? { afterWork, afterMs, run: shrinkWhenIdle } : undefined;
+    idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectWhenIdle, ...(shrink ? { shrink } : {}) });
+  }
   return (pacer = new CollectionPacer(request.collectBudget));
 }
 
 serveThreadRequests(
   (request: ExtractRequest) => {
     const paced = pacerFor(request);
-    idleCollector?.busy();
     const { html, bytes, charset, status, headers, url, markdown, selector, ignoreSelectors, pageLinks, maxChars } = request;
     const page = {
       ...(bytes !== undefined
@@ -51,6 +60,7 @@ serveThreadRequests(
       ...(maxChars !== undefined ? { maxChars } : {}),
     } as ExtractPageInput;
     const size = pageSize(page);
+    idleCollector?.busy(size);
     if (paced.before(size)) collectAtBudget();
     try {
       return extractPageSync(page);

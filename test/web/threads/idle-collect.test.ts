@@ -41,4 +41,38 @@ describe("idle collection", () => {
     await sleep(60);
     expect(collections).toBe(0);
   });
+
+  it("shrinks after a load once it has stayed idle the shrink's longer wait, and collects first", async () => {
+    const done: string[] = [];
+    const shrink = { afterWork: 100, afterMs: 60, run: () => done.push("shrink") };
+    const collector = createIdleCollector({ afterMs: 20, collect: () => done.push("collect"), shrink });
+    for (let i = 0; i < 4; i++) {
+      collector.busy(30);
+      collector.idle(false);
+    }
+    await sleep(40);
+    expect(done).toEqual(["collect"]);
+    await sleep(80);
+    expect(done).toEqual(["collect", "shrink"]);
+    // The load's work is spent: the next page is collected after, not shrunk again.
+    collector.busy(30);
+    collector.idle(false);
+    await sleep(120);
+    expect(done).toEqual(["collect", "shrink", "collect"]);
+  });
+
+  it("never shrinks for pages that come one by one, each after a pause as long as the shrink's wait", async () => {
+    const done: string[] = [];
+    const shrink = { afterWork: 100, afterMs: 30, run: () => done.push("shrink") };
+    const collector = createIdleCollector({ afterMs: 10, collect: () => done.push("collect"), shrink });
+    for (let i = 0; i < 5; i++) {
+      collector.busy(40);
+      collector.idle(false);
+      await sleep(25);
+      await sleep(20);
+    }
+    collector.stop();
+    expect(done).not.toContain("shrink");
+    expect(done.length).toBeGreaterThanOrEqual(4);
+  });
 });

@@ -110,7 +110,7 @@ describe("a valve that collects when the process goes quiet", () => {
     let cpu = 0;
     let collected = 0;
     // Far below its limit: only the quiet rule can collect.
-    const valve = startMemoryValve({ limitBytes: Number.MAX_SAFE_INTEGER, everyMs: 5, idleAfterMs: 60, cpuMs: () => cpu, collect: () => collected++ });
+    const valve = startMemoryValve({ limitBytes: Number.MAX_SAFE_INTEGER, everyMs: 5, idleAfterMs: 60, cpuMs: () => cpu, collectWhenQuiet: () => collected++ });
     const busy = setInterval(() => (cpu += 10), 5);
     try {
       await Bun.sleep(300);
@@ -120,6 +120,26 @@ describe("a valve that collects when the process goes quiet", () => {
       expect(collected).toBe(1);
       await Bun.sleep(300);
       expect(collected).toBe(1);
+    } finally {
+      clearInterval(busy);
+      valve.stop();
+    }
+  });
+
+  it("shrinks on going quiet (compiled code too), and collects as before above the limit", async () => {
+    let cpu = 0;
+    let rss = 100;
+    const done: string[] = [];
+    const valve = startMemoryValve({ limitBytes: 200, everyMs: 5, gapMs: 20, idleAfterMs: 40, cpuMs: () => cpu, rss: () => rss, collect: () => done.push("collect"), collectWhenQuiet: () => done.push("shrink") });
+    const busy = setInterval(() => (cpu += 10), 5);
+    try {
+      await Bun.sleep(100);
+      clearInterval(busy);
+      for (let waited = 0; done.length === 0 && waited < 5000; waited += 5) await Bun.sleep(5);
+      expect(done).toEqual(["shrink"]);
+      rss = 300;
+      for (let waited = 0; done.length === 1 && waited < 5000; waited += 5) await Bun.sleep(5);
+      expect(done[1]).toBe("collect");
     } finally {
       clearInterval(busy);
       valve.stop();
