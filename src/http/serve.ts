@@ -68,37 +68,27 @@ export async function bufferBody(request: Request, url: string, timeoutMs: numbe
   if (bodiless) return new Request(url, init);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
+  const body = await readCapped(request.body, timeoutMs);
+  return new Request(url, { ...init, body });
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>, timeoutMs: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ApiError("REQUEST_TIMEOUT", { message: `The request body did not arrive within ${timeoutMs} ms; nothing was charged.` })), timeoutMs);
   });
   try {
-    // A declared length bounds the body (HTTP/1.1 framing reads no more than it), so the runtime reads it in
-    // one piece, without a stream reader and a copy; an undeclared (chunked) body is counted as it arrives.
-    const body = declared !== null && Number.isSafeInteger(Number(declared)) ? await arrived(request.bytes(), deadline) : await readCapped(request.body, deadline);
-    return new Request(url, { ...init, body });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `reading` before the deadline; a read that fails otherwise is the caller leaving (CLIENT_CLOSED). */
-async function arrived<T>(reading: Promise<T>, deadline: Promise<never>): Promise<T> {
-  try {
-    return await Promise.race([reading, deadline]);
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError("CLIENT_CLOSED", { message: "The caller closed the connection before the request body arrived; nothing was charged.", cause: error });
-  }
-}
-
-async function readCapped(stream: ReadableStream<Uint8Array>, deadline: Promise<never>): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
     for (;;) {
-      const next = await arrived(reader.read(), deadline);
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await Promise.race([reader.read(), deadline]);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw new ApiError("CLIENT_CLOSED", { message: "The caller closed the connection before the request body arrived; nothing was charged.", cause: error });
+      }
       if (next.done) break;
       total += next.value.byteLength;
       if (total > maxBodyBytes) throw new ApiError("BODY_TOO_LARGE");
@@ -107,6 +97,8 @@ async function readCapped(stream: ReadableStream<Uint8Array>, deadline: Promise<
   } catch (error) {
     reader.cancel().catch(() => {});
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   const body = new Uint8Array(total);
   let offset = 0;
