@@ -20,9 +20,6 @@ export interface ExtractRequest {
   maxChars?: number;
   /** The pool's collection budget (ExtractPoolOptions.collectBudget; the same in every request). */
   collectBudget: number;
-  /** Characters from which a page is collected right after, its memory given back (LARGE_PAGE_CHARS; 0: never), when the process's RSS is at least releaseAboveBytes. */
-  releaseAfterChars: number;
-  releaseAboveBytes: number;
   /** The pool's idle collection delay (ExtractPoolOptions.idleCollectAfterMs; the same in every request). */
   idleCollectAfterMs: number;
   /** When an idle thread shrinks (ExtractPoolOptions.idleShrinkAfterChars and idleShrinkAfterMs). */

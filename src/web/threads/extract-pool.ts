@@ -77,16 +77,6 @@ export const DEFAULT_RETIRE_LAST_IDLE_AFTER_MS = 30_000;
 export const LARGE_PAGE_CHARS = 128 * 1024;
 
 /**
- * A large page answered while the process's RSS is at least this is collected right after and its memory given back
- * (collection-pacing.ts): the soak's load holds RSS at ~175-205 MiB, and its peak (the kernel's high-water mark,
- * issue 41's target 200 MiB) comes from spikes of 10-16 MiB on top of that. soak.ts --minutes 3 --binary beside
- * main's binary, shared machine, two runs with the two in either place: peak 210 against 223 and 214 against 227 MiB,
- * 0.996x and 0.98x the calls at 1.00x and 1.01x the CPU a call. From 180 MiB: 206 against 222 and 211 against 220 at
- * 0.96x and 0.99x the calls, 1.05x and 1.02x the CPU; after every large page 0.93-0.94x the calls.
- */
-export const RELEASE_LARGE_PAGE_ABOVE_BYTES = 190 * 1024 * 1024;
-
-/**
  * Long enough that a busy thread (pages every few ms) never collects for being idle, short enough
  * that a thread serving rendered reads (a few a second) collects between them.
  */
@@ -148,7 +138,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     label: "extraction",
     isLarge: (input) => pageSize(input) >= LARGE_PAGE_CHARS,
     message(input, id) {
-      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, releaseAfterChars: LARGE_PAGE_CHARS, releaseAboveBytes: RELEASE_LARGE_PAGE_ABOVE_BYTES, idleCollectAfterMs, idleShrinkAfterChars, idleShrinkAfterMs };
+      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs, idleShrinkAfterChars, idleShrinkAfterMs };
       if (input.html !== undefined) request.html = input.html;
       else {
         const { bytes, charset, status, headers } = input.source;

@@ -21,8 +21,8 @@ function collectAtBudget(): void {
   pacer?.collected();
 }
 
-/** When the thread idles, or after a large page: a collection that gives the memory back too. */
-function collectGivingBack(): void {
+/** When the thread idles: a collection that gives the memory back too. */
+function collectWhenIdle(): void {
   collectGarbage();
   pacer?.collected();
 }
@@ -39,11 +39,9 @@ function pacerFor(request: ExtractRequest): CollectionPacer {
   if (request.idleCollectAfterMs > 0) {
     const { idleShrinkAfterChars: afterWork, idleShrinkAfterMs: afterMs } = request;
     const shrink = afterWork > 0 ? { afterWork, afterMs, run: shrinkWhenIdle } : undefined;
-    idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectGivingBack, ...(shrink ? { shrink } : {}) });
+    idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectWhenIdle, ...(shrink ? { shrink } : {}) });
   }
-  const { releaseAfterChars: afterChars, releaseAboveBytes: aboveBytes } = request;
-  const release = afterChars > 0 ? { afterChars, aboveBytes, rss: () => process.memoryUsage.rss() } : undefined;
-  return (pacer = new CollectionPacer(request.collectBudget, release));
+  return (pacer = new CollectionPacer(request.collectBudget));
 }
 
 serveThreadRequests(
@@ -71,10 +69,8 @@ serveThreadRequests(
     }
   },
   () => {
-    // After a large page near the top the memory its DOM took goes back to the system at once (collection-pacing.ts).
-    if (pacer?.releaseDue() === true) collectGivingBack();
-    else if (pacer?.due() === true) collectAtBudget();
-    // Neither ends the thread's idle collection (nor its shrink after a load).
+    if (pacer?.due() === true) collectAtBudget();
+    // A collection at the budget gave nothing back to the system: the idle one still runs.
     idleCollector?.idle(false);
   },
 );

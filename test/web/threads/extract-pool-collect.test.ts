@@ -43,28 +43,6 @@ describe("CollectionPacer", () => {
     expect(pacer.before(500)).toBe(false);
   });
 
-  it("a large page near the top is collected right after, its memory given back; a small one or one lower down is not", () => {
-    let rss = 200;
-    const pacer = new CollectionPacer(BUDGET, { afterChars: 500, aboveBytes: 180, rss: () => rss });
-    pacer.counted(400);
-    expect(pacer.releaseDue()).toBe(false);
-    pacer.counted(500);
-    expect(pacer.releaseDue()).toBe(true);
-    pacer.collected();
-    expect(pacer.releaseDue()).toBe(false);
-    pacer.counted(100);
-    expect(pacer.releaseDue()).toBe(false);
-    rss = 170;
-    pacer.counted(600);
-    expect(pacer.releaseDue()).toBe(false);
-  });
-
-  it("without a large-page size no page is given back after", () => {
-    const pacer = new CollectionPacer(BUDGET);
-    pacer.counted(10_000);
-    expect(pacer.releaseDue()).toBe(false);
-  });
-
   it("a budget of 0 never forces a collection", () => {
     const pacer = new CollectionPacer(0);
     pacer.counted(10_000);
