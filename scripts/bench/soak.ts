@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DEV_SET_DIR, option, readRss, servePages } from "./dev-set.ts";
 import { largePage, random } from "./large-page.ts";
+import { readCpuMs } from "./proc-cpu.ts";
 import { loadBenchArgs, type ServerProcess, startServerProcess } from "./server-process.ts";
 
 const MB = 1024 * 1024;
@@ -157,12 +158,7 @@ for (const target of soaked) target.idle = readRss(target.server.pid);
 const bareIdle = readRss(bare.pid!);
 console.log(`RSS idle after warm-up: ${soaked.map((t) => `${t.label} ${mb(t.idle.rss)} (high-water mark so far ${mb(t.idle.peak)})`).join("; ")}; bare Elysia ${mb(bareIdle.rss)}`);
 
-/** CPU (user + system, every thread) the process has used, in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const cpuAtStart = soaked.map((target) => cpuMs(target.server.pid));
+const cpuAtStart = soaked.map((target) => readCpuMs(target.server.pid));
 const started = performance.now();
 const endAt = started + minutes * 60_000;
 let minute = 0;
@@ -206,7 +202,7 @@ await Promise.all(
 await bareClient;
 clearInterval(sampler);
 const atEnd = soaked.map((target) => readRss(target.server.pid));
-const cpuPerCall = soaked.map((target, i) => (cpuMs(target.server.pid) - cpuAtStart[i]!) / Math.max(1, target.calls));
+const cpuPerCall = soaked.map((target, i) => (readCpuMs(target.server.pid) - cpuAtStart[i]!) / Math.max(1, target.calls));
 const bareAtEnd = readRss(bare.pid!);
 /**
  * RSS each second for 15 s after the load, then every 5 s to 40 s (threads, in brackets): the 5 s figure is the

@@ -13,13 +13,6 @@ const MAX_SCRIPT_CHARS = 2_000_000;
 /** Most items visited in one script's JSON (a page's @graph holds tens). */
 const MAX_ITEMS = 2_000;
 
-/** The longest `articleBody` string among the items of the page's JSON-LD scripts, as plain text; "" when none. */
-export function readArticleBody(jsonLd: readonly unknown[]): string {
-  let longest = "";
-  for (const body of readArticleBodies(jsonLd)) if (body.length > longest.length) longest = body;
-  return longest;
-}
-
 const MARKUP = /<[a-z][^>]*>/i;
 const ENTITY = /&(#\d+|#x[\da-f]+|[a-z]+\d*);/i;
 

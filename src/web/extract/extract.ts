@@ -21,7 +21,7 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { paragraphsElement, readArticleBodies, readArticleBody, readJsonLd, readStatedParts } from "./content-structured.ts";
+import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
@@ -256,9 +256,9 @@ const STATED_ARTICLE_FACTOR = 3;
 export const STRUCTURED_DATA_WARNING =
   "The page's HTML holds little of its article; the text is the article body the page states in its structured data (JSON-LD articleBody).";
 
-/** The article the page states in its JSON-LD, as content, when it is far longer than the text `found` (see STATED_ARTICLE_FACTOR). */
-function statedArticle(jsonLd: readonly unknown[], found: string): Element | undefined {
-  const stated = readArticleBody(jsonLd);
+/** The longest article the page states (`bodies`: its JSON-LD articleBody texts), as content, when it is far longer than the text `found` (see STATED_ARTICLE_FACTOR). */
+function statedArticle(bodies: readonly string[], found: string): Element | undefined {
+  const stated = bodies.reduce((longest, body) => (body.length > longest.length ? body : longest), "");
   if (stated.length < MIN_MAIN_CONTENT_CHARS || stated.length < STATED_ARTICLE_FACTOR * found.length) return undefined;
   return paragraphsElement(stated);
 }
@@ -408,7 +408,8 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     }
   }
   if (input.selector === undefined) {
-    const stated = statedArticle(jsonLd, text ?? canonicalTextOf(root));
+    const bodies = readArticleBodies(jsonLd);
+    const stated = statedArticle(bodies, text ?? canonicalTextOf(root));
     if (stated) {
       root = stated;
       text = undefined;
@@ -417,7 +418,6 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     } else if (warnings.length === 0 && (input.statedBodyTrim ?? STATED_BODY_TRIM_ON)) {
       // The detected content, trimmed of the blocks the article the page states lacks (captions, bylines, teasers);
       // not a forum thread's, whose stated body is its first post and whose replies are content too.
-      const bodies = readArticleBodies(jsonLd);
       if (bodies.length > 0 && !readStatedParts(jsonLd).thread) {
         const extras = statedBodyExtras(root, bodies, `${description}\n${declaredTitle}`);
         for (const element of extras) removeNode(element);
