@@ -68,6 +68,8 @@ interface Work {
   running: number;
   maxRunning: number;
   ms: number;
+  /** Runs wait for this before their timer starts, so a test can catch jobs mid-run on any machine. */
+  hold?: Promise<void>;
 }
 
 function testRegistry(work: Work): Registry {
@@ -84,6 +86,8 @@ function testRegistry(work: Work): Registry {
       work.running++;
       work.maxRunning = Math.max(work.maxRunning, work.running);
       try {
+        if (work.hold) await work.hold;
+        if (ctx.signal.aborted) throw new Error("aborted");
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, work.ms);
           ctx.signal.addEventListener("abort", () => {
@@ -348,6 +352,9 @@ for (const engine of engines) {
       "completes 50 jobs submitted across three workers exactly once, also when one worker is killed mid-run",
       withInstances(3, async (stores) => {
         const work = newWork(200);
+        // Every run waits until the first worker is killed, so it is certain to hold running jobs then.
+        let releaseRuns = () => {};
+        work.hold = new Promise<void>((resolve) => (releaseRuns = resolve));
         const registry = testRegistry(work);
         const completions = new Map<string, number>();
         const counted = stores.map((store): JobStore => ({
@@ -383,11 +390,13 @@ for (const engine of engines) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           orphaned.push(...(await stores[0]!.listByStatus("running")).filter((r) => r.leaseOwner === workers[0]!.id).map((r) => r.id));
           expect(orphaned.length).toBeGreaterThan(0);
+          releaseRuns();
           await eventually(async () => (await stores[1]!.countByStatus("completed")) === 50, 30_000, async () => {
             const rows = await Promise.all(["queued", "running", "failed", "expired"].map((status) => stores[1]!.listByStatus(status as "queued")));
             return JSON.stringify(rows.flat().map((r) => ({ id: r.id, status: r.status, code: r.errorCode, owner: r.leaseOwner, attempts: r.attempts })));
           });
         } finally {
+          releaseRuns();
           for (const w of workers) w.stop();
         }
         const rows = await stores[2]!.listByStatus("completed");
