@@ -38,6 +38,31 @@ export const CHOICES: Record<string, TrainOptions> = {
   "agreed-outside-names": { gate: "outside", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "outside-words": { gate: "outside", criterion: "maximin", tolerance: 0 },
   "agreed-repeated-names": { kinds: ["repeated", "link", "related"], agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  // Sixth try: only on pages the publisher declares an article (content-declared.ts), fitted there too or on every page ("fit-all").
+  "declared-all-names": { pages: "declared", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-all-words": { pages: "declared", criterion: "maximin", tolerance: 0 },
+  "declared-edges-names": { pages: "declared", gate: "edges", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-tail-names": { pages: "declared", gate: "tail", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-after-names": { pages: "declared", gate: "after", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-phrase-names": { pages: "declared", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-outside-names": { pages: "declared", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-fit-all-names": { pages: "declared", fitPages: "all", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-fit-all-tail-names": { pages: "declared", fitPages: "all", gate: "tail", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-fit-all-phrase-names": { pages: "declared", fitPages: "all", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  // Only on pages declaring it in schema.org terms or with a publication time (og:type "article" alone is not enough).
+  "stated-all-names": { pages: "stated", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-tail-names": { pages: "stated", gate: "tail", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-edges-names": { pages: "stated", gate: "edges", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-outside-names": { pages: "stated", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-names": { pages: "stated", fitPages: "all", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-tail-names": { pages: "stated", fitPages: "all", gate: "tail", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-edges-names": { pages: "stated", fitPages: "all", gate: "edges", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-edges-words": { pages: "stated", fitPages: "all", gate: "edges", criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-after-names": { pages: "stated", fitPages: "all", gate: "after", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-outside-names": { pages: "stated", fitPages: "all", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-names": { pages: "stated", fitPages: "all", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-fit-all-edges-names": { pages: "declared", fitPages: "all", gate: "edges", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "declared-fit-all-outside-names": { pages: "declared", fitPages: "all", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
 
 export const SHIPPED_CHOICE = "tail-names";
