@@ -61,6 +61,12 @@ export const CHOICES: Record<string, TrainOptions> = {
   "stated-fit-all-after-names": { pages: "stated", fitPages: "all", gate: "after", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "stated-fit-all-outside-names": { pages: "stated", fitPages: "all", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "stated-fit-all-phrase-names": { pages: "stated", fitPages: "all", kinds: ["phrase"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-edges-names-mean": { pages: "stated", fitPages: "all", gate: "edges", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
+  "stated-fit-all-tail-names-mean": { pages: "stated", fitPages: "all", gate: "tail", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
+  "stated-fit-all-names-mean": { pages: "stated", fitPages: "all", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
+  "stated-fit-all-edges-names-l2": { pages: "stated", fitPages: "all", gate: "edges", words: false, l2: 1e-4, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-edges-widgets-names": { pages: "stated", fitPages: "all", gate: "edges", kinds: ["phrase", "link", "social", "comment", "related", "repeated", "tail", "island", "chrome"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-agreed-edges-names": { pages: "stated", fitPages: "all", gate: "edges", agreed: true, words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "declared-fit-all-edges-names": { pages: "declared", fitPages: "all", gate: "edges", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "declared-fit-all-outside-names": { pages: "declared", fitPages: "all", gate: "outside", words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
 };
