@@ -298,7 +298,7 @@ export interface TrainOptions {
    * unless `fitPages` is "all".
    */
   pages?: PageGate;
-  /** The pages whose blocks the fit sees (default: `pages`): "all" fits on every page, applies on declared ones. */
+  /** The pages whose blocks the fit sees (default: `pages`): "all" fits on every page and applies on those `pages` names. */
   fitPages?: PageGate;
 }
 
