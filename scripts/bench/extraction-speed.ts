@@ -9,8 +9,9 @@
  * CPU time (this thread's, see extraction-thread-clock.ts): on a loaded machine the difference is
  * time spent waiting for a core, not extraction work.
  *
- *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N] [--tail N] [--block-filter]
- * --block-filter adds our extraction with the learned block filter on (block-filter.ts, off by default).
+ *   node_modules/.bin/bun scripts/bench/extraction-speed.ts [--rounds 3] [--data DIR] [--limit N] [--tail N] [--block-filter [--model FILE]]
+ * --block-filter adds our extraction with the learned block filter on (block-filter.ts, off by default); --model FILE
+ * runs it with that model file (train-block-model.ts --out FILE) in place of the shipped one.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -19,7 +20,7 @@ import { gunzipSync } from "node:zlib";
 import { Window } from "happy-dom";
 import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
 import { extractHtml } from "../../src/web/extract/extract.ts";
-import { modelJudge, SHIPPED_BLOCK_MODEL } from "../../src/web/extract/block-filter.ts";
+import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
 import { REFERENCE_WINDOW_SETTINGS, readabilityText } from "./readability-reference.ts";
@@ -29,7 +30,8 @@ const rounds = Number(option("rounds", "3"));
 const limit = Number(option("limit", "0"));
 const tail = Number(option("tail", "0"));
 const URL_BASE = "https://example.com/";
-const shippedJudge = modelJudge(SHIPPED_BLOCK_MODEL);
+const modelFile = option("model", "");
+const shippedJudge = modelJudge(modelFile ? (JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel) : SHIPPED_BLOCK_MODEL);
 
 const files = readdirSync(join(dataDir, "html")).filter((f) => f.endsWith(".html.gz")).sort();
 const chosen = limit > 0 ? files.slice(0, limit) : files;

@@ -5,7 +5,7 @@
  * training code's exact proxy of the harness (the removed blocks' tokens cut out of today's text, rescored). The
  * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
  *
- *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr]
+ *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr] [--digits 5] [--cache FILE]
  * --pr: each held-out cell also gives the change of precision and recall, and the F1 change with the removals of the
  * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
  * that source agrees are boilerplate; the judgement stays the plain F1).
@@ -17,7 +17,7 @@ import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-
 import { CHOICES } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { blockKind } from "../../src/web/extract/block-filter.ts";
-import { keptKinds, proxySourceScores, trainBlockModel, type RecordedPage } from "./training.ts";
+import { keptKinds, proxySourceScores, runsOn, trainBlockModel, type RecordedPage } from "./training.ts";
 
 
 const started = performance.now();
@@ -30,13 +30,15 @@ const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
 const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) =>
   page.blocks.map((block) =>
+    runsOn(model, page) &&
     removable(model, block.numeric) &&
     boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold &&
     !(agreed && kept.get(page.page.source)?.has(blockKind(block.numeric))));
 const today = proxySourceScores(recorded, (page) => page.blocks.map(() => false));
 const verbose = process.argv.includes("--pr");
 
-const f = (value: number) => (value >= 0 ? "+" : "") + value.toFixed(4);
+const digits = Number(option("digits", "4"));
+const f = (value: number) => (value >= 0 ? "+" : "") + value.toFixed(digits);
 for (const name of option("choices", Object.keys(CHOICES).join(",")).split(",")) {
   const choice = CHOICES[name];
   if (!choice) throw new Error(`unknown choice ${name}`);

@@ -10,11 +10,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { NUMERIC_FEATURES } from "../../src/web/extract/block-features.ts";
+import { option } from "../bench/dev-set.ts";
 import { loadSources, type SourceDirs } from "../bench/extraction-sources.ts";
 import { recordPage, type RecordedPage } from "./training.ts";
 
 const repoRoot = join(import.meta.dir, "..", "..");
-export const RECORDED_CACHE = join(repoRoot, ".tmp/extraction/recorded.bin");
+/** The cache file; `--cache FILE` names another (a worktree whose .tmp/extraction is shared keeps its own). */
+export const RECORDED_CACHE = option("cache", join(repoRoot, ".tmp/extraction/recorded.bin"));
 
 /** The default source folders (docs/extraction-model.md says how to build them). */
 export function defaultSourceDirs(wide: string): SourceDirs {

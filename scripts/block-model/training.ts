@@ -7,6 +7,9 @@
  * scripts/bench/extraction-loso.ts (all sources but one, in turn).
  */
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
+import { articleDeclarations, passesPageGate, type ArticleDeclaration, type PageGate } from "../../src/web/extract/content-declared.ts";
+import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
+import { readJsonLd } from "../../src/web/extract/content-structured.ts";
 import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
 import { blockKind, boilerplateProbability, removable, type BlockJudge, type BlockKind, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { metricsFrom, snippetCounts, snippetMetrics, type SnippetCounts, type SourcePage, type TpFpFn, type Truth } from "../bench/extraction-sources.ts";
@@ -67,6 +70,8 @@ export interface RecordedPage {
   page: SourcePage;
   text: string;
   blocks: RecordedBlock[];
+  /** How the publisher declares the page an article (content-declared.ts; BlockModel.pages). */
+  declared: ArticleDeclaration[];
   /** Text truth: the truth's shingle counts, the text's shingle at each token and their counts, and its raw tp, fp, fn. */
   truthShingles?: Map<string, number>;
   tokens?: string[];
@@ -134,12 +139,13 @@ export function recordPage(page: SourcePage): RecordedPage {
   };
   let text = "";
   let warnings: string[] = [];
+  const declared = articleDeclarations(parsePage(cutUnreadMarkup(page.html)).head, readJsonLd(page.html), page.html);
   try {
     const result = extractHtmlSync({ html: page.html, url: page.url, markdown: false, blockJudge: recorder });
     text = result.text;
     warnings = result.warnings;
   } catch {
-    return { page, text: "", blocks: [] };
+    return { page, text: "", blocks: [], declared };
   }
   if (warnings.length > 0) views = [];
   const label = labeller(page.truth);
@@ -156,7 +162,7 @@ export function recordPage(page: SourcePage): RecordedPage {
     span: spans[i],
     text: view.block.text,
   }));
-  return page.truth.kind === "text" ? { page, text, blocks, ...textProxy(textTokens, countsOf(shingleKeys(tokens(page.truth.text)))) } : { page, text, blocks };
+  return page.truth.kind === "text" ? { page, text, blocks, declared, ...textProxy(textTokens, countsOf(shingleKeys(tokens(page.truth.text)))) } : { page, text, blocks, declared };
 }
 
 /** The page's score with the blocks `removed` taken out of its text: shingle tp/fp/fn, or snippet counts. */
@@ -286,6 +292,19 @@ export interface TrainOptions {
   agreed?: boolean;
   /** Whether class/id words enter the model (false: only the numeric features, name families included). */
   words?: boolean;
+  /**
+   * The pages the model runs on (BlockModel.pages): "declared" or "stated", only pages the publisher declares an
+   * article (content-declared.ts PageGate); the threshold is chosen on those pages only, and the fit sees only them
+   * unless `fitPages` is "all".
+   */
+  pages?: PageGate;
+  /** The pages whose blocks the fit sees (default: `pages`): "all" fits on every page and applies on those `pages` names. */
+  fitPages?: PageGate;
+}
+
+/** Whether `model` runs on the recorded page at all (BlockModel.pages). */
+export function runsOn(model: Pick<BlockModel, "pages">, page: RecordedPage): boolean {
+  return passesPageGate(model.pages ?? "all", page.declared);
 }
 
 interface TrainingBlock {
@@ -308,11 +327,14 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
   const maxShare = options.maxShare ?? 0.25;
   const gate = options.gate ?? "all";
   const kinds = options.kinds;
+  const pagesRun = options.pages ?? "all";
+  const fitOn = options.fitPages ?? pagesRun;
   const gateModel = { maxShare, gate, ...(kinds ? { kinds } : {}) } as BlockModel;
   const records: TrainingBlock[] = [];
   const kept = options.agreed ? keptKinds(pages) : undefined;
   const scored = (page: RecordedPage, numeric: Float64Array) => !kept?.get(page.page.source)?.has(blockKind(numeric));
   for (const page of pages) {
+    if (!passesPageGate(fitOn, page.declared)) continue;
     for (const block of page.blocks) {
       if (block.label !== undefined && removable(gateModel, block.numeric) && scored(page, block.numeric)) records.push({ source: page.page.source, page: page.page.id, numeric: block.numeric, words: block.words, label: block.label, weight: block.weight });
     }
@@ -382,6 +404,7 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     maxShare,
     gate,
     ...(kinds ? { kinds: [...kinds] } : {}),
+    ...(pagesRun !== "all" ? { pages: pagesRun } : {}),
   };
   model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean", scored);
   return model;
@@ -397,7 +420,7 @@ const THRESHOLDS = [0.99, 0.98, 0.97, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6
  * scored on are counted.
  */
 function chooseThreshold(model: BlockModel, pages: readonly RecordedPage[], tolerance: number, criterion: "mean" | "maximin", scored: (page: RecordedPage, numeric: Float64Array) => boolean): number {
-  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (removable(model, block.numeric) && scored(page, block.numeric) ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
+  const probabilities = new Map(pages.map((page) => [page, page.blocks.map((block) => (runsOn(model, page) && removable(model, block.numeric) && scored(page, block.numeric) ? boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) : 0))]));
   const at = (threshold: number) => (page: RecordedPage) => (probabilities.get(page) as number[]).map((p) => p >= threshold);
   const unchanged = new Map<RecordedPage, TpFpFn | SnippetCounts>();
   const before = proxySourceF1(pages, at(2), unchanged);

@@ -7,6 +7,7 @@
  */
 import type { DomChanges } from "./content-changes.ts";
 import { blockViews, collapsedBodyText, NUMERIC_FEATURES, type BlockView } from "./block-features.ts";
+import type { PageGate } from "./content-declared.ts";
 import type { Element } from "./dom.ts";
 import shippedModel from "./block-model.json";
 
@@ -36,6 +37,12 @@ export interface BlockModel {
    * truth calls boilerplate (scripts/block-model/categories.ts). Absent: every kind.
    */
   kinds?: BlockKind[];
+  /**
+   * The pages the model runs on (content-declared.ts PageGate): "declared", only those the publisher declares an
+   * article (og:type article, article:published_time, a JSON-LD or microdata Article type); "stated", those declaring
+   * it in schema.org terms or with a publication time; absent or "all": every page.
+   */
+  pages?: PageGate;
 }
 
 /**
@@ -46,6 +53,8 @@ export interface BlockJudge {
   /** Called before the blocks of one detection try (a page may be detected more than once). */
   start?(): void;
   judge(view: BlockView): boolean;
+  /** The pages the judge runs on (BlockModel.pages); extraction checks the page. Absent: all. */
+  pages?: PageGate;
 }
 
 /** The model's probability that a block is boilerplate. */
@@ -129,7 +138,7 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
 /** A judge removing what `model` may remove and scores at or above its threshold. */
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
-  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold };
+  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold, pages: model.pages ?? "all" };
 }
 
 /** Removes the leaf blocks of `root` that `judge` names boilerplate (`body`: the page's body, for repetition). */

@@ -21,6 +21,7 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
+import { articleDeclarations, passesPageGate } from "./content-declared.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
@@ -355,7 +356,9 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const body = page.body;
     const changes = new DomChanges();
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
-    const blocks = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
+    const judge = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
+    // A judge limited to declared articles runs only where the publisher declares one (content-declared.ts).
+    const blocks = judge?.pages && judge.pages !== "all" && !passesPageGate(judge.pages, articleDeclarations(page.head, jsonLd, input.html)) ? undefined : judge;
     const detect = () => {
       let found = findMainContent(body, true, changes, minChars, declaredTitle, blocks);
       if (!found) {

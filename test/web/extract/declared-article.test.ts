@@ -1,0 +1,54 @@
+/**
+ * Pages the publisher declares an article (content-declared.ts), and the learned block filter's page gate: a model
+ * limited to declared (or stated) articles removes a byline on a declared page and leaves an undeclared page as it is.
+ */
+import { describe, expect, it } from "bun:test";
+import { NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
+import { modelJudge, type BlockModel } from "../../../src/web/extract/block-filter.ts";
+import { articleDeclarations, passesPageGate } from "../../../src/web/extract/content-declared.ts";
+import { parsePage } from "../../../src/web/extract/content-parse.ts";
+import { readJsonLd } from "../../../src/web/extract/content-structured.ts";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const para = (n: number) => `<p>Paragraph ${n} of the report tells, plainly and at length, how the dam was built and who paid for it.</p>`;
+const story = `<div class="story"><div class="byline">By Jane Doe, staff writer</div>${para(1)}${para(2)}${para(3)}</div>`;
+const page = (head: string, body = story) => `<html><head><title>The dam</title>${head}</head><body>${body}</body></html>`;
+const ways = (html: string) => articleDeclarations(parsePage(html).head, readJsonLd(html), html);
+
+/** A model that weighs only the class word `byline`, far towards boilerplate, on the pages `pages` names. */
+const bylineModel = (pages: BlockModel["pages"]): BlockModel => ({
+  numeric: [...NUMERIC_FEATURES], numericWeights: NUMERIC_FEATURES.map(() => 0), words: { byline: 10 }, bias: -5, threshold: 0.9, maxShare: 0.5, pages,
+});
+const extract = (html: string, model: BlockModel) => extractHtmlSync({ html, url: "https://example.com/a", markdown: false, blockJudge: modelJudge(model) }).text;
+
+describe("declared articles", () => {
+  it("reads each way a page declares itself an article", () => {
+    expect(ways(page(`<meta property="og:type" content="article">`))).toEqual(["og-type"]);
+    expect(ways(page(`<meta property="article:published_time" content="2026-12-07T10:00:00Z">`))).toEqual(["published-time"]);
+    expect(ways(page(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage"},{"@type":["NewsArticle"],"headline":"The dam"}]}</script>`))).toEqual(["json-ld"]);
+    expect(ways(page("", `<article itemscope itemtype="https://schema.org/BlogPosting">${story}</article>`))).toEqual(["microdata"]);
+    expect(ways(page(`<meta property="og:type" content="website"><script type="application/ld+json">{"@type":"Organization","name":"Dams"}</script>`))).toEqual([]);
+  });
+
+  it("passes og:type alone as declared but not as stated", () => {
+    expect(passesPageGate("declared", ["og-type"])).toBe(true);
+    expect(passesPageGate("stated", ["og-type"])).toBe(false);
+    expect(passesPageGate("stated", ["og-type", "json-ld"])).toBe(true);
+    expect(passesPageGate("all", [])).toBe(true);
+    expect(passesPageGate("declared", [])).toBe(false);
+  });
+
+  it("runs a gated model only on pages declared an article", () => {
+    const declared = page(`<meta property="og:type" content="article">`);
+    const stated = page(`<script type="application/ld+json">{"@type":"NewsArticle","headline":"The dam"}</script>`);
+    const undeclared = page("");
+    expect(extract(declared, bylineModel("declared"))).not.toContain("By Jane Doe");
+    expect(extract(declared, bylineModel("declared"))).toContain("Paragraph 1 of the report");
+    expect(extract(undeclared, bylineModel("declared"))).toContain("By Jane Doe");
+    expect(extract(declared, bylineModel("stated"))).toContain("By Jane Doe");
+    expect(extract(stated, bylineModel("stated"))).not.toContain("By Jane Doe");
+    expect(extract(undeclared, bylineModel("all"))).not.toContain("By Jane Doe");
+    const plain = extractHtmlSync({ html: undeclared, url: "https://example.com/a", markdown: false, blockJudge: null }).text;
+    expect(extract(undeclared, bylineModel("declared"))).toBe(plain);
+  });
+});
