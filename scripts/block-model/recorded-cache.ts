@@ -34,8 +34,9 @@ export function recordedPages(dirs: SourceDirs, fresh = false): { pages: Recorde
   const extractDir = join(repoRoot, "src/web/extract");
   const code = createHash("sha256");
   for (const file of readdirSync(extractDir).sort()) if (file.endsWith(".ts")) code.update(file).update(readFileSync(join(extractDir, file)));
-  const folders = Object.values(dirs).filter((dir): dir is string => dir !== undefined && existsSync(dir));
-  const features = `${NUMERIC_FEATURES.join(",")} ${code.digest("hex")} ${folders.join(",")}`;
+  // Which sources were found, not where: a worktree linking another checkout's folders reads the same cache.
+  const found = Object.entries(dirs).filter(([, dir]) => dir !== undefined && existsSync(dir)).map(([name]) => name);
+  const features = `${NUMERIC_FEATURES.join(",")} ${code.digest("hex")} ${found.join(",")}`;
   if (!fresh && existsSync(RECORDED_CACHE)) {
     const cached = deserialize(readFileSync(RECORDED_CACHE)) as { features: string; recorded: RecordedPage[] };
     if (cached.features === features) return { pages: cached.recorded, cached: true };
