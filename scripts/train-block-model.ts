@@ -23,7 +23,7 @@ if (!choice) throw new Error(`--choice: one of ${Object.keys(CHOICES).join(", ")
 const dirs = defaultSourceDirs(option("wide", WIDE_SET_DIR));
 let recorded: RecordedPage[];
 if (process.argv.includes("--cached")) recorded = recordedPages(dirs).pages;
-else recorded = loadSources({ ...dirs, news: option("news", dirs.news ?? ""), trafeval: option("trafeval", dirs.trafeval ?? ""), trafevalCurrent: undefined }).map(recordPage);
+else recorded = loadSources({ ...dirs, news: option("news", dirs.news ?? ""), trafeval: option("trafeval", dirs.trafeval ?? ""), trafevalCurrent: undefined, irResearch: undefined }).map(recordPage);
 const pagesRecorded = recorded.filter((page) => !(page.page.source in EVALUATION_ONLY));
 const labelled = pagesRecorded.flatMap((page) => page.blocks.filter((block) => block.label !== undefined));
 const recordedAt = performance.now();

@@ -3,7 +3,7 @@
  * (src/web/extract/content-declared.ts: og:type article, article:published_time, a JSON-LD Article-family @type,
  * microdata itemtype), and how many "state" it (content-declared.ts PageGate: any way but og:type alone), by way of declaring. The learned block filter's `declared` page gate applies only there.
  *
- *   node_modules/.bin/bun scripts/bench/declared-articles.ts [--news DIR] [--trafeval DIR] [--trafeval-current DIR] [--wide DIR] [--dev DIR] [--scores]
+ *   node_modules/.bin/bun scripts/bench/declared-articles.ts [--news DIR] [--trafeval DIR] [--trafeval-current DIR] [--ir-research DIR] [--wide DIR] [--dev DIR] [--scores]
  * --scores: also today's extraction (the default path) scored on each source's stated, declared-only (og:type
  * alone) and undeclared pages, to see where the precision is lost.
  */
@@ -22,6 +22,7 @@ const pages = [
     news: option("news", join(repoRoot, ".tmp/extraction/news")),
     trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
     trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
+    irResearch: option("ir-research", join(repoRoot, ".tmp/extraction/ir-research")),
   }),
   ...loadTextSet(option("dev", DEV_SET_DIR)),
 ];

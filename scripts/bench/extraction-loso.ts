@@ -8,10 +8,14 @@
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
  *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
  *     [--model FILE]   (the last column's model: a file train-block-model.ts --out FILE wrote, in place of the shipped one)
- *     [--ref REV]      (also a revision's extraction, filter off, in a temporary worktree: a column beside today's, same run)
+ *     [--ref REV[,REV]] (also revisions' extraction, filter off, each in a temporary worktree: a column beside today's, same run)
+ *     [--ir-research DIR] [--train-on big9,chaos]   (the ir-research sources are measured only, held out by every fold
+ *                      and judged with a model trained on all the training sources, unless --train-on names them)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
- * --trafeval-current: scripts/bench/trafeval-current.py --out DIR (each skipped when absent; default
- * .tmp/extraction/news, .tmp/extraction/trafeval and .tmp/extraction/trafeval-2026 in the repository).
+ * --trafeval-current: scripts/bench/trafeval-current.py --out DIR; --ir-research: ir-research-set.ts --out DIR (each
+ * skipped when absent; default .tmp/extraction/news, .tmp/extraction/trafeval, .tmp/extraction/trafeval-2026 and
+ * .tmp/extraction/ir-research in the repository). Sources whose pages name two groups or more (big9's years) also
+ * get a row per group.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +25,7 @@ import { CHOICES, SHIPPED_CHOICE } from "../block-model/choices.ts";
 import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
-import { EVALUATION_ONLY, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
+import { evaluationOnlySources, groupedPages, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
 const repoRoot = join(import.meta.dir, "..", "..");
 const pages = loadSources({
@@ -29,8 +33,10 @@ const pages = loadSources({
   news: option("news", join(repoRoot, ".tmp/extraction/news")),
   trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
   trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
+  irResearch: option("ir-research", join(repoRoot, ".tmp/extraction/ir-research")),
 });
 const order = sourceOrder(pages);
+const EVALUATION_ONLY = evaluationOnlySources(option("train-on", "").split(","));
 /** Training choices to judge (block-model/choices.ts, by name; the default is the shipped model's), --criterion, --l2 and --min-pages over it. */
 const choiceName = option("choice", SHIPPED_CHOICE);
 const choice = CHOICES[choiceName];
@@ -46,12 +52,10 @@ const modelFile = option("model", "");
 const seenModel: BlockModel = modelFile ? (JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel) : SHIPPED_BLOCK_MODEL;
 const started = performance.now();
 
-/** --ref REV: that revision's extraction (filter off) of every page and of the dev set, its worktree removed after. */
+/** --ref REV[,REV]: each revision's extraction (filter off) of every page and of the dev set, its worktree removed after. */
 type ExtractSync = (input: { html: string; url: string; markdown: boolean; blockJudge?: null }) => { text: string };
-const refRevision = option("ref", "");
-let refName = "";
-const refTexts = new Map<string, string>();
-const refDevTexts = new Map<string, string>();
+const refRevisions = option("ref", "").split(",").filter(Boolean);
+const refs: { name: string; texts: Map<string, string>; devTexts: Map<string, string> }[] = [];
 const extractAllWith = (extract: ExtractSync, of: readonly SourcePage[], into: Map<string, string>) => {
   for (const page of of) {
     try {
@@ -61,13 +65,14 @@ const extractAllWith = (extract: ExtractSync, of: readonly SourcePage[], into: M
     }
   }
 };
-if (refRevision) {
-  const reference = createReferenceTree(refRevision);
+for (const revision of refRevisions) {
+  const reference = createReferenceTree(revision);
   try {
-    refName = reference.name;
+    const ref = { name: reference.name, texts: new Map<string, string>(), devTexts: new Map<string, string>() };
     const { extractHtmlSync: extractRef } = (await import(moduleIn(reference.dir, "src/web/extract/extract.ts"))) as { extractHtmlSync: ExtractSync };
-    extractAllWith(extractRef, pages, refTexts);
-    extractAllWith(extractRef, loadTextSet(option("dev", DEV_SET_DIR)), refDevTexts);
+    extractAllWith(extractRef, pages, ref.texts);
+    extractAllWith(extractRef, loadTextSet(option("dev", DEV_SET_DIR)), ref.devTexts);
+    refs.push(ref);
   } finally {
     reference.remove();
   }
@@ -103,11 +108,20 @@ for (const source of folds) {
   for (const of of order) if (heldOut(of)) thresholds[of] = model.threshold;
   extractWith(model, pages.filter((page) => heldOut(page.source)), heldOutTexts);
 }
+/** Sources no fold holds out (null in EVALUATION_ONLY): judged with a model trained on every training source. */
+const unfolded = order.filter((source) => EVALUATION_ONLY[source] === null);
+if (unfolded.length > 0) {
+  const trainStart = performance.now();
+  const model = trainBlockModel(recorded.filter((page) => !(page.page.source in EVALUATION_ONLY)), trainOptions);
+  trainingMs += performance.now() - trainStart;
+  for (const source of unfolded) thresholds[source] = model.threshold;
+  extractWith(model, pages.filter((page) => unfolded.includes(page.source)), heldOutTexts);
+}
 const shippedTexts = new Map<string, string>();
 extractWith(seenModel, pages, shippedTexts);
 
 const today = scoreBySource(pages, todayTexts, order);
-const refScores = refRevision ? scoreBySource(pages, refTexts, order) : [];
+const refScores = refs.map((ref) => scoreBySource(pages, ref.texts, order));
 const heldOut = scoreBySource(pages, heldOutTexts, order);
 const shipped = scoreBySource(pages, shippedTexts, order);
 const wideSources = ["dragnet", "cleaneval", "portal", "readability"];
@@ -122,30 +136,43 @@ const f = (value: number) => value.toFixed(4);
 const cell = (score: SourceScore) => `${f(score.f1)} (P ${score.precision.toFixed(3)} R ${score.recall.toFixed(3)})`;
 console.log(`choice ${choiceName}: ${JSON.stringify(trainOptions)}`);
 console.log(`pages ${pages.length}, blocks ${blockCount}, labelled ${labelled.length} (boilerplate ${labelled.filter((block) => block.label === 1).length}); recording ${((recordedAt - started) / 1000).toFixed(1)} s, training ${folds.length} models ${(trainingMs / 1000).toFixed(1)} s`);
-console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only; ${Object.entries(EVALUATION_ONLY).map(([only, fold]) => `${only} is never trained on and is held out with ${fold}`).join("; ")})`);
-if (refRevision) console.log(`ref ${refName} (filter off, same run) beside today (this tree, filter off):`);
-console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${refRevision ? `${`ref ${refName}`.padEnd(28)}  ` : ""}${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | ${modelFile ? modelFile : "shipped model"} (seen)`);
+const onlyNote = Object.entries(EVALUATION_ONLY).filter(([only]) => order.includes(only)).map(([only, fold]) => (fold ? `${only} is never trained on and is held out with ${fold}` : `${only} is never trained on: its column is a model trained on every training source`));
+console.log(`leave-one-source-out F1 (the model scoring a source was trained on the other sources only${onlyNote.length ? `; ${onlyNote.join("; ")}` : ""})`);
+if (refs.length > 0) console.log(`${refs.map((ref) => `ref ${ref.name}`).join(", ")} (filter off, same run) beside today (this tree, filter off):`);
+const refHeads = refs.map((ref) => `${`ref ${ref.name}`.padEnd(28)}  `).join("");
+console.log(`${"source".padEnd(18)} ${"pages".padStart(5)}  ${refHeads}${"today (filter off)".padEnd(28)}  ${"held out (filter on)".padEnd(28)}  ${"delta".padStart(7)}  thr   | ${modelFile ? modelFile : "shipped model"} (seen)`);
 const rows: Record<string, unknown>[] = [];
+const printRow = (source: string, before: SourceScore, refCells: SourceScore[], after: SourceScore, seen: SourceScore, threshold: string) => {
+  const delta = after.f1 - before.f1;
+  const refCell = refCells.map((score) => `${cell(score).padEnd(28)}  `).join("");
+  console.log(`${source.padEnd(18)} ${String(before.pages).padStart(5)}  ${refCell}${cell(before).padEnd(28)}  ${cell(after).padEnd(28)}  ${(delta >= 0 ? "+" : "") + delta.toFixed(4)}  ${threshold.padEnd(4)}  | ${cell(seen)}`);
+};
 for (const [i, source] of order.entries()) {
   const before = today[i] as SourceScore;
   const after = heldOut[i] as SourceScore;
   const seen = shipped[i] as SourceScore;
-  const delta = after.f1 - before.f1;
-  const refCell = refRevision ? `${cell(refScores[i] as SourceScore).padEnd(28)}  ` : "";
-  console.log(`${source.padEnd(18)} ${String(before.pages).padStart(5)}  ${refCell}${cell(before).padEnd(28)}  ${cell(after).padEnd(28)}  ${(delta >= 0 ? "+" : "") + delta.toFixed(4)}  ${(thresholds[source] ?? 0).toFixed(2)}  | ${cell(seen)}`);
-  rows.push({ source, pages: before.pages, today: before, heldOut: after, shipped: seen, threshold: thresholds[source] });
+  printRow(source, before, refScores.map((scores) => scores[i] as SourceScore), after, seen, (thresholds[source] ?? 0).toFixed(2));
+  rows.push({ source, pages: before.pages, today: before, heldOut: after, shipped: seen, threshold: thresholds[source], refs: Object.fromEntries(refs.map((ref, r) => [ref.name, refScores[r]?.[i]])) });
+}
+const groups = groupedPages(pages);
+for (const group of groups.order) {
+  const [before, after, seen] = [todayTexts, heldOutTexts, shippedTexts].map((texts) => scoreBySource(groups.pages, texts, [group])[0] as SourceScore) as [SourceScore, SourceScore, SourceScore];
+  printRow(`  ${group}`, before, refs.map((ref) => scoreBySource(groups.pages, ref.texts, [group])[0] as SourceScore), after, seen, "");
+  rows.push({ source: group, pages: before.pages, today: before, heldOut: after, shipped: seen });
 }
 const wideToday = pooled(todayTexts);
 const wideHeldOut = pooled(heldOutTexts);
 const wideShipped = pooled(shippedTexts);
-const wideRef = refRevision ? pooled(refTexts) : undefined;
-console.log(`${"wide pooled".padEnd(18)} ${String(wideToday.pages).padStart(5)}  ${wideRef ? `${cell(wideRef).padEnd(28)}  ` : ""}${cell(wideToday).padEnd(28)}  ${cell(wideHeldOut).padEnd(28)}  ${((wideHeldOut.f1 - wideToday.f1 >= 0 ? "+" : "") + (wideHeldOut.f1 - wideToday.f1).toFixed(4))}        | ${cell(wideShipped)}`);
+const wideRefs = refs.map((ref) => pooled(ref.texts));
+printRow("wide pooled", wideToday, wideRefs, wideHeldOut, wideShipped, "");
 const [devBefore, devAfter] = [scoreBySource(devPages, devToday, ["dev"])[0], scoreBySource(devPages, devShipped, ["dev"])[0]] as [SourceScore, SourceScore];
-const devRef = refRevision ? (scoreBySource(devPages, refDevTexts, ["dev"])[0] as SourceScore) : undefined;
-console.log(`${"dev (150, unseen by training)".padEnd(30)} ${devRef ? `ref ${refName} ${cell(devRef)}   ` : ""}today ${cell(devBefore)}   ${modelFile ? modelFile : "shipped model"} ${cell(devAfter)}`);
+const devRefs = refs.map((ref) => scoreBySource(devPages, ref.devTexts, ["dev"])[0] as SourceScore);
+console.log(`${"dev (150, unseen by training)".padEnd(30)} ${refs.map((ref, r) => `ref ${ref.name} ${cell(devRefs[r] as SourceScore)}   `).join("")}today ${cell(devBefore)}   ${modelFile ? modelFile : "shipped model"} ${cell(devAfter)}`);
 const worse = order.filter((_, i) => (heldOut[i] as SourceScore).f1 < (today[i] as SourceScore).f1);
-const belowRef = refRevision ? order.filter((_, i) => (today[i] as SourceScore).f1 < (refScores[i] as SourceScore).f1) : [];
-if (refRevision) console.log(`RESULT_REF ref=${refName} today_below_ref=${belowRef.length}${belowRef.length ? ` (${belowRef.join(",")})` : ""} wide_pooled_ref=${f((wideRef as SourceScore).f1)} dev_ref=${f((devRef as SourceScore).f1)}`);
+for (const [r, ref] of refs.entries()) {
+  const belowRef = order.filter((_, i) => (today[i] as SourceScore).f1 < (refScores[r]?.[i] as SourceScore).f1);
+  console.log(`RESULT_REF ref=${ref.name} today_below_ref=${belowRef.length}${belowRef.length ? ` (${belowRef.join(",")})` : ""} wide_pooled_ref=${f((wideRefs[r] as SourceScore).f1)} dev_ref=${f((devRefs[r] as SourceScore).f1)}`);
+}
 console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
 const json = option("json", "");
 if (json) writeFileSync(json, JSON.stringify({ rows, wide: { today: wideToday, heldOut: wideHeldOut, shipped: wideShipped }, dev: { today: devBefore, shipped: devAfter } }, null, 1));

@@ -3,8 +3,10 @@
  * the wide set's four (dragnet, cleaneval, portal, readability), L3S-GN1 news (unseen-set.ts --source news, both
  * halves) and trafilatura's 2022 snippet set (../shared/bench/extraction/trafeval/prepare.py --out DIR). Each page
  * carries its truth: a text (scored with the shared scorer's shingle F1) or "with"/"without" snippets (scored as
- * trafilatura's comparison.py did). Never the Zyte/scrapinghub article-extraction-benchmark pages, nor a set that
- * includes them (issue 44). The pages are read from their folders and never committed.
+ * trafilatura's comparison.py did). The ir-research sets (ir-research-set.ts --out DIR: big9, 9 news sites in 2005-2017,
+ * and chaos, 2017 pages of about 240 sites) are measured only unless a script trains on them on purpose. Never the
+ * Zyte/scrapinghub article-extraction-benchmark pages, nor a set that includes them (issue 44). The pages are read from
+ * their folders and never committed.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +31,8 @@ export type Truth = { kind: "text"; text: string } | { kind: "snippets"; with: s
 export interface SourcePage {
   id: string;
   source: string;
+  /** A part of the source reported on its own (big9's year), when its set names one. */
+  group?: string;
   html: string;
   url: string;
   truth: Truth;
@@ -38,12 +42,13 @@ const gunzipText = (path: string) => gunzipSync(readFileSync(path)).toString("ut
 
 /** Pages of a harness-format set (html/<id>.html.gz, ground-truth.json with a source per page); `rename` maps its source names. */
 export function loadTextSet(dir: string, rename: (source: string) => string = (source) => source): SourcePage[] {
-  const truth = JSON.parse(readFileSync(join(dir, "ground-truth.json"), "utf8")) as Record<string, { articleBody: string; source?: string }>;
+  const truth = JSON.parse(readFileSync(join(dir, "ground-truth.json"), "utf8")) as Record<string, { articleBody: string; source?: string; group?: string }>;
   return Object.entries(truth)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, entry]) => ({
       id,
       source: rename(entry.source ?? "dev"),
+      ...(entry.group ? { group: entry.group } : {}),
       html: gunzipText(join(dir, "html", `${id}.html.gz`)),
       url: "https://example.com/",
       truth: { kind: "text", text: entry.articleBody },
@@ -70,10 +75,24 @@ export interface SourceDirs {
   trafeval?: string;
   /** trafeval-current.py output (trafilatura's current set); skipped when absent. Measured, never trained on. */
   trafevalCurrent?: string;
+  /** ir-research-set.ts output (sources big9 and chaos); skipped when absent. Measured, not trained on unless asked. */
+  irResearch?: string;
 }
 
-/** Sources scored but never trained on, and the source whose fold also holds them out (the same pages, grown). */
-export const EVALUATION_ONLY: Record<string, string> = { "trafilatura-2026": "trafilatura-2022" };
+/** The ir-research sources: measured only, unless a script is told to train on them (`evaluationOnlySources`). */
+export const MEASURED_ONLY = ["big9", "chaos"];
+
+/**
+ * Sources scored but never trained on, and the source whose fold also holds them out (trafilatura 2026: the 2022
+ * pages, grown), or null: held out by every fold, judged with a model trained on every training source. `trained`:
+ * measured-only sources to train on after all.
+ */
+export function evaluationOnlySources(trained: readonly string[] = []): Record<string, string | null> {
+  const only: Record<string, string | null> = { "trafilatura-2026": "trafilatura-2022" };
+  for (const source of MEASURED_ONLY) if (!trained.includes(source)) only[source] = null;
+  return only;
+}
+export const EVALUATION_ONLY = evaluationOnlySources();
 
 /** Every source found in `dirs`, pages in a stable order. */
 export function loadSources(dirs: SourceDirs): SourcePage[] {
@@ -81,6 +100,7 @@ export function loadSources(dirs: SourceDirs): SourcePage[] {
   if (dirs.news && existsSync(join(dirs.news, "ground-truth.json"))) pages.push(...loadTextSet(dirs.news, () => "l3s-news"));
   if (dirs.trafeval && existsSync(join(dirs.trafeval, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafeval, "trafilatura-2022"));
   if (dirs.trafevalCurrent && existsSync(join(dirs.trafevalCurrent, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafevalCurrent, "trafilatura-2026", true));
+  if (dirs.irResearch && existsSync(join(dirs.irResearch, "ground-truth.json"))) pages.push(...loadTextSet(dirs.irResearch));
   return pages;
 }
 
@@ -125,7 +145,15 @@ export function snippetMetrics([tp, fn, fp]: SnippetCounts): { f1: number; preci
 
 /** Sources in a stable order: the wide set's first, then the others as found. */
 export function sourceOrder(pages: readonly SourcePage[]): string[] {
-  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026"];
+  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026", "big9", "chaos"];
   const found = [...new Set(pages.map((page) => page.source))];
   return [...preferred.filter((source) => found.includes(source)), ...found.filter((source) => !preferred.includes(source))];
+}
+
+/** The pages of sources with two groups or more, relabelled "<source> <group>", and those labels in order (big9's years). */
+export function groupedPages(pages: readonly SourcePage[]): { pages: SourcePage[]; order: string[] } {
+  const groupsOf = new Map<string, Set<string>>();
+  for (const page of pages) if (page.group) groupsOf.set(page.source, (groupsOf.get(page.source) ?? new Set()).add(page.group));
+  const grouped = pages.filter((page) => page.group && (groupsOf.get(page.source)?.size ?? 0) > 1).map((page) => ({ ...page, source: `${page.source} ${page.group}` }));
+  return { pages: grouped, order: [...new Set(grouped.map((page) => page.source))].sort() };
 }

@@ -7,7 +7,7 @@
  * articleBody (the only ones it reads more of), `--rounds` times (3).
  *
  *   node_modules/.bin/bun scripts/bench/extraction-stated-body.ts [--news DIR] [--trafeval DIR] [--trafeval-current DIR]
- *     [--wide DIR] [--dev DIR] [--ref REV] [--pages N] [--only-stating]
+ *     [--ir-research DIR] [--wide DIR] [--dev DIR] [--ref REV] [--pages N] [--only-stating]
  *   (--pages: how many changed pages to list, default 40; --only-stating: see below)
  */
 import { join } from "node:path";
@@ -16,7 +16,7 @@ import { readArticleBodies, readJsonLd } from "../../src/web/extract/content-str
 import { DEV_SET_DIR, median, option } from "./dev-set.ts";
 import { threadCpuMs } from "./extraction-thread-clock.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
-import { loadSources, loadTextSet, scoreBySource, sourceOrder, type SourcePage, type SourceScore } from "./extraction-sources.ts";
+import { groupedPages, loadSources, loadTextSet, scoreBySource, sourceOrder, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
 const repoRoot = join(import.meta.dir, "..", "..");
 const allPages: SourcePage[] = [
@@ -25,6 +25,7 @@ const allPages: SourcePage[] = [
     news: option("news", join(repoRoot, ".tmp/extraction/news")),
     trafeval: option("trafeval", join(repoRoot, ".tmp/extraction/trafeval")),
     trafevalCurrent: option("trafeval-current", join(repoRoot, ".tmp/extraction/trafeval-2026")),
+    irResearch: option("ir-research", join(repoRoot, ".tmp/extraction/ir-research")),
   }),
   ...loadTextSet(option("dev", DEV_SET_DIR), () => "dev"),
 ];
@@ -70,7 +71,8 @@ function table(of: readonly SourcePage[], title: string): void {
   console.log(`${"source".padEnd(18)} ${"pages".padStart(5)} ${"fired".padStart(5)}  ${ref ? `${`ref ${ref.name}`.padEnd(28)}  ` : ""}${"trim off".padEnd(28)}  ${"trim on".padEnd(28)}  delta`);
   const wide = ["dragnet", "cleaneval", "portal", "readability"];
   const pooled = of.map((page) => (wide.includes(page.source) ? { ...page, source: "wide pooled" } : page));
-  for (const [set, sources] of [[of, order], [pooled, ["wide pooled"]]] as const) {
+  const groups = groupedPages(of);
+  for (const [set, sources] of [[of, order], [groups.pages, groups.order], [pooled, ["wide pooled"]]] as const) {
     for (const source of sources) {
       const own = set.filter((page) => page.source === source);
       if (own.length === 0) continue;

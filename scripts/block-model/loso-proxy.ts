@@ -6,6 +6,7 @@
  * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
  *
  *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr] [--digits 5] [--cache FILE]
+ *     [--train-on big9,chaos]   (the ir-research sources, when built, are folds and training sources only when named here)
  * --pr: each held-out cell also gives the change of precision and recall, and the F1 change with the removals of the
  * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
  * that source agrees are boilerplate; the judgement stays the plain F1).
@@ -13,7 +14,7 @@
 import { boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import type { BlockView } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
-import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
+import { evaluationOnlySources, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { CHOICES } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { blockKind } from "../../src/web/extract/block-filter.ts";
@@ -25,6 +26,7 @@ const { pages: recorded, cached } = recordedPages(defaultSourceDirs(option("wide
 console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in ${((performance.now() - started) / 1000).toFixed(0)} s`}`);
 
 const order = sourceOrder(recorded.map((page) => page.page));
+const EVALUATION_ONLY = evaluationOnlySources(option("train-on", "").split(","));
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
@@ -44,8 +46,10 @@ for (const name of option("choices", Object.keys(CHOICES).join(",")).split(","))
   if (!choice) throw new Error(`unknown choice ${name}`);
   const cells: string[] = [];
   let down = 0;
-  for (const source of folds) {
-    const heldOut = (of: string) => of === source || EVALUATION_ONLY[of] === source;
+  // The last round (undefined) judges the sources no fold holds out with a model trained on every training source.
+  const unfolded = order.filter((source) => EVALUATION_ONLY[source] === null);
+  for (const source of [...folds, ...(unfolded.length > 0 ? [undefined] : [])]) {
+    const heldOut = (of: string) => (source === undefined ? unfolded.includes(of) : of === source || EVALUATION_ONLY[of] === source);
     const model = trainBlockModel(recorded.filter((page) => !heldOut(page.page.source) && !(page.page.source in EVALUATION_ONLY)), choice);
     const heldOutPages = recorded.filter((page) => heldOut(page.page.source));
     const after = proxySourceScores(heldOutPages, removedBy(model));

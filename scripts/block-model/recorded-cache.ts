@@ -25,15 +25,18 @@ export function defaultSourceDirs(wide: string): SourceDirs {
     news: join(repoRoot, ".tmp/extraction/news"),
     trafeval: join(repoRoot, ".tmp/extraction/trafeval"),
     trafevalCurrent: join(repoRoot, ".tmp/extraction/trafeval-2026"),
+    irResearch: join(repoRoot, ".tmp/extraction/ir-research"),
   };
 }
 
-/** The recorded pages of `dirs`: from the cache when it holds this code's features and `fresh` is not set. */
+/** The recorded pages of `dirs`: from the cache when it holds this code's features and these folders' pages, and `fresh` is not set. */
 export function recordedPages(dirs: SourceDirs, fresh = false): { pages: RecordedPage[]; cached: boolean } {
   const extractDir = join(repoRoot, "src/web/extract");
   const code = createHash("sha256");
   for (const file of readdirSync(extractDir).sort()) if (file.endsWith(".ts")) code.update(file).update(readFileSync(join(extractDir, file)));
-  const features = `${NUMERIC_FEATURES.join(",")} ${code.digest("hex")}`;
+  // Which sources were found, not where: a worktree linking another checkout's folders reads the same cache.
+  const found = Object.entries(dirs).filter(([, dir]) => dir !== undefined && existsSync(dir)).map(([name]) => name);
+  const features = `${NUMERIC_FEATURES.join(",")} ${code.digest("hex")} ${found.join(",")}`;
   if (!fresh && existsSync(RECORDED_CACHE)) {
     const cached = deserialize(readFileSync(RECORDED_CACHE)) as { features: string; recorded: RecordedPage[] };
     if (cached.features === features) return { pages: cached.recorded, cached: true };
