@@ -118,10 +118,11 @@ export const DEFAULT_COLLECT_BUDGET = 500_000;
  * but keeps it resident: such a page's tree and garbage are 8-12 MiB, on top of which the other threads' spikes (JIT
  * compilations) set the process's high-water mark. One thread over the dev set, in one process: 3.62-3.63 against
  * 3.78-3.80 ms of CPU a page, high-water 125-126 against 141-143 MiB. With the Markdown cut (markdown-prefix.ts),
- * soak.ts --minutes 3 beside main's binary (loaded shared machine): peak 200 against 207 and, places swapped, 196
- * against 210 MiB, 1.15x and 1.11x the calls. Giving back after every page from 128K characters (1 in 14 of the dev
- * set) cost 6-8 % of the CPU a call in the soak; gated on the process's RSS it held up large reads under the
- * 16-client read bench (docs/benchmarks.md).
+ * soak.ts --minutes 3 beside main's binary: the level under load 15-24 MiB lower, peak 200 against 207 and, places
+ * swapped, 196 against 210 MiB on the loaded shared machine, 215 against 223 and 207 against 226 on a quieter one
+ * (the rest is the JIT's compilations at the load's start), 1.11-1.15x the calls. Giving back after every page from
+ * 128K characters (1 in 14 of the dev set) cost 6-8 % of the CPU a call in the soak; gated on the process's RSS it
+ * held up large reads under the 16-client read bench (docs/benchmarks.md).
  */
 export const DEFAULT_GIVE_BACK_AFTER_CHARS = 400_000;
 

@@ -2,8 +2,8 @@
  * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
  * extracts the page it is sent with `extractPageSync` (its bytes decoded here when it comes as bytes; ignore_selectors
  * removed on its parsed page), forcing full garbage collections at the
- * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
- * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
+ * pool's budget (collection-pacing.ts), after a very large page (giving its memory back) and when it has been idle a
+ * while after extracting (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
 import { collectGarbage, collectGarbageKeepingPace, shrinkFootprint } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
