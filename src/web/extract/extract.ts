@@ -76,6 +76,11 @@ export interface ExtractHtmlInput {
    */
   ignoreSelectors?: readonly string[];
   markdown: boolean;
+  /**
+   * The caller cuts the Markdown to this many code points: the content beyond them is not rendered, and only that
+   * many of the Markdown's first code points are the whole content's (markdown.ts renderMarkdownConsuming).
+   */
+  markdownMaxChars?: number;
   /** Also answer `pageLinks`: the links of the whole page, not only the main content's (web/crawl follows them). */
   pageLinks?: boolean;
   /**
@@ -440,7 +445,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     language,
     text,
     // Last: it rewrites the subtree's whitespace in place (see renderMarkdownConsuming).
-    ...(input.markdown ? { markdown: renderMarkdownConsuming(root).normalize("NFC") } : {}),
+    ...(input.markdown ? { markdown: renderMarkdownConsuming(root, input.markdownMaxChars).normalize("NFC") } : {}),
     headings,
     links,
     warnings,

@@ -9,6 +9,7 @@ import { highlightedCodeBlock, strikethrough, taskListItems } from "turndown-plu
 import { makeWellFormed } from "../text/text-output.ts";
 import { attributeOf, closestNamed, elementChildrenOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, type Element } from "./dom.ts";
 import { viewOf, type MarkdownNode } from "./markdown-node.ts";
+import { dropBeyondMarkdownPrefix } from "./markdown-prefix.ts";
 
 type TurndownNode = TurndownService.Node;
 
@@ -113,14 +114,20 @@ function createService(): TurndownService {
 
 let shared: TurndownService | undefined;
 
+/** Counted characters kept beyond `keepChars`: turndown's junctions at the cut (trailing whitespace, newlines) change only the last few. */
+const PREFIX_MARGIN_CHARS = 1000;
+
 /**
  * Markdown of a subtree nobody reads afterwards (its URLs should already be absolute): turndown collapses
  * whitespace on a copy of its input, which for a 600 KB page doubled the thread's peak memory; here it works
  * on the subtree itself, taken out of its tree first as a copy would be (its rules read a node's parents), and
- * left there with its whitespace collapsed.
+ * left there with its whitespace collapsed. With `keepChars`, only the Markdown's first `keepChars` code points are
+ * sure to be the whole content's (the caller cuts it there): the content beyond them is not rendered
+ * (markdown-prefix.ts), and the Markdown is longer than `keepChars` whenever the whole content's is.
  */
-export function renderMarkdownConsuming(root: Element): string {
+export function renderMarkdownConsuming(root: Element, keepChars?: number): string {
   if (root.parent) removeNode(root);
+  if (keepChars !== undefined) dropBeyondMarkdownPrefix(root, keepChars + PREFIX_MARGIN_CHARS);
   shared ??= createService();
   const markdown = shared.turndown(viewOf(root) as unknown as TurndownNode);
   return makeWellFormed(markdown).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();

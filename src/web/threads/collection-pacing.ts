@@ -13,8 +13,22 @@ export class CollectionPacer {
   /** Characters of HTML extracted since the last full collection. */
   private since = 0;
 
-  /** `budget`: the characters of HTML between two forced collections (0: never forced). */
-  constructor(private readonly budget: number) {}
+  /**
+   * `budget`: the characters of HTML between two forced collections (0: never forced). `giveBackFrom`: the characters
+   * from which a page is followed at once by a collection that gives its memory back to the system (0: never).
+   */
+  constructor(
+    private readonly budget: number,
+    private readonly giveBackFrom = 0,
+  ) {}
+
+  /**
+   * Whether a page of `htmlLength` is so large that its garbage is given back as soon as it is answered: it is most of
+   * what the thread holds, and the budget's collection only frees it for the next pages, keeping it resident.
+   */
+  givesBack(htmlLength: number): boolean {
+    return this.giveBackFrom > 0 && htmlLength >= this.giveBackFrom;
+  }
 
   /** Whether to collect before a page of `htmlLength`: it would take the thread past the budget on top of earlier pages' garbage. */
   before(htmlLength: number): boolean {

@@ -28,7 +28,7 @@ export interface PageSource {
 }
 
 /** A page to extract: its HTML already decoded (`html`), or its bytes (`source`), decoded where it is extracted. */
-export type ExtractPageInput = Omit<ExtractHtmlInput, "html" | "blockJudge"> & {
+export type ExtractPageInput = Omit<ExtractHtmlInput, "html" | "blockJudge" | "markdownMaxChars"> & {
   /**
    * Cut text and Markdown to this many code points where the page is extracted (limitText): only the cut
    * crosses back. Absent when the caller filters the whole text first (web/changes' ignore_patterns).
@@ -58,7 +58,7 @@ export function extractPageSync(input: ExtractPageInput): PageExtraction {
     if (isBotChallenge({ status: source.status, headers: source.headers, html })) throw new ApiError("BOT_CHALLENGE");
     sourceSha256 = sha256Hex(source.bytes);
   }
-  const extraction: PageExtraction = extractHtmlSync({ ...options, html: html as string });
+  const extraction: PageExtraction = extractHtmlSync({ ...options, html: html as string, ...(maxChars !== undefined ? { markdownMaxChars: maxChars } : {}) });
   if (sourceSha256 !== undefined) extraction.sourceSha256 = sourceSha256;
   if (maxChars === undefined) return extraction;
   const text = limitText(extraction.text, maxChars);

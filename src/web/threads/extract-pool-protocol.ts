@@ -25,4 +25,6 @@ export interface ExtractRequest {
   /** When an idle thread shrinks (ExtractPoolOptions.idleShrinkAfterChars and idleShrinkAfterMs). */
   idleShrinkAfterChars: number;
   idleShrinkAfterMs: number;
+  /** A page of at least this many characters is followed by a collection that gives its memory back (ExtractPoolOptions.giveBackAfterChars; 0: never). */
+  giveBackAfterChars: number;
 }

@@ -33,6 +33,8 @@ export interface ExtractPoolOptions {
    */
   idleShrinkAfterChars?: number;
   idleShrinkAfterMs?: number;
+  /** Characters of HTML from which a page is followed by a collection that gives its memory back (0: never; see DEFAULT_GIVE_BACK_AFTER_CHARS). */
+  giveBackAfterChars?: number;
   /**
    * Milliseconds a page waits for a free thread before another thread starts (see
    * DEFAULT_START_AFTER_WAIT_MS).
@@ -110,6 +112,20 @@ export const DEFAULT_IDLE_SHRINK_AFTER_MS = 1_000;
  */
 export const DEFAULT_COLLECT_BUDGET = 500_000;
 
+/**
+ * A page of this much HTML (1 in 75 of the extraction dev set; the soak's generated ~600 KB pages) is followed at once
+ * by a collection that gives its memory back (runtime/memory.ts collectGarbage) instead of the budget's, which frees it
+ * but keeps it resident: such a page's tree and garbage are 8-12 MiB, on top of which the other threads' spikes (JIT
+ * compilations) set the process's high-water mark. One thread over the dev set, in one process: 3.62-3.63 against
+ * 3.78-3.80 ms of CPU a page, high-water 125-126 against 141-143 MiB. With the Markdown cut (markdown-prefix.ts),
+ * soak.ts --minutes 3 beside main's binary: the level under load 15-24 MiB lower, peak 200 against 207 and, places
+ * swapped, 196 against 210 MiB on the loaded shared machine, 215 against 223 and 207 against 226 on a quieter one
+ * (the rest is the JIT's compilations at the load's start), 1.11-1.15x the calls. Giving back after every page from
+ * 128K characters (1 in 14 of the dev set) cost 6-8 % of the CPU a call in the soak; gated on the process's RSS it
+ * held up large reads under the 16-client read bench (docs/benchmarks.md).
+ */
+export const DEFAULT_GIVE_BACK_AFTER_CHARS = 400_000;
+
 export interface ExtractPool {
   readonly size: number;
   extract: HtmlExtractor;
@@ -129,6 +145,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const idleCollectAfterMs = options.idleCollectAfterMs ?? DEFAULT_IDLE_COLLECT_AFTER_MS;
   const idleShrinkAfterChars = options.idleShrinkAfterChars ?? DEFAULT_IDLE_SHRINK_AFTER_CHARS;
   const idleShrinkAfterMs = options.idleShrinkAfterMs ?? DEFAULT_IDLE_SHRINK_AFTER_MS;
+  const giveBackAfterChars = options.giveBackAfterChars ?? DEFAULT_GIVE_BACK_AFTER_CHARS;
   const pool = createThreadPool<ExtractPageInput, PageExtraction>({
     entry: "extract-worker.ts",
     size: options.size,
@@ -138,7 +155,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     label: "extraction",
     isLarge: (input) => pageSize(input) >= LARGE_PAGE_CHARS,
     message(input, id) {
-      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs, idleShrinkAfterChars, idleShrinkAfterMs };
+      const request: ExtractRequest = { id, url: input.url, markdown: input.markdown, collectBudget, idleCollectAfterMs, idleShrinkAfterChars, idleShrinkAfterMs, giveBackAfterChars };
       if (input.html !== undefined) request.html = input.html;
       else {
         const { bytes, charset, status, headers } = input.source;

@@ -2,8 +2,8 @@
  * @module web/threads/extract-worker — the entry point of one extraction thread (see extract-pool):
  * extracts the page it is sent with `extractPageSync` (its bytes decoded here when it comes as bytes; ignore_selectors
  * removed on its parsed page), forcing full garbage collections at the
- * pool's budget (collection-pacing.ts) and when it has been idle a while after extracting
- * (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
+ * pool's budget (collection-pacing.ts), after a very large page (giving its memory back) and when it has been idle a
+ * while after extracting (idle-collect.ts). Listed as an entry point in scripts/build.ts for the binary.
  */
 import { collectGarbage, collectGarbageKeepingPace, shrinkFootprint } from "../../runtime/memory.ts";
 import { CollectionPacer } from "./collection-pacing.ts";
@@ -14,6 +14,8 @@ import { serveThreadRequests } from "./thread-worker.ts";
 
 let pacer: CollectionPacer | undefined;
 let idleCollector: IdleCollector | undefined;
+/** The HTML's size of the page last extracted (what follows its answer depends on it). */
+let lastPageSize = 0;
 
 /** At the budget, under load: a collection that frees and keeps the thread's pace (runtime/memory.ts). */
 function collectAtBudget(): void {
@@ -21,7 +23,7 @@ function collectAtBudget(): void {
   pacer?.collected();
 }
 
-/** When the thread idles: a collection that gives the memory back too. */
+/** When the thread idles, or after a very large page (CollectionPacer.givesBack): a collection that gives the memory back too. */
 function collectWhenIdle(): void {
   collectGarbage();
   pacer?.collected();
@@ -41,7 +43,7 @@ function pacerFor(request: ExtractRequest): CollectionPacer {
     const shrink = afterWork > 0 ? { afterWork, afterMs, run: shrinkWhenIdle } : undefined;
     idleCollector = createIdleCollector({ afterMs: request.idleCollectAfterMs, collect: collectWhenIdle, ...(shrink ? { shrink } : {}) });
   }
-  return (pacer = new CollectionPacer(request.collectBudget));
+  return (pacer = new CollectionPacer(request.collectBudget, request.giveBackAfterChars));
 }
 
 serveThreadRequests(
@@ -60,6 +62,7 @@ serveThreadRequests(
       ...(maxChars !== undefined ? { maxChars } : {}),
     } as ExtractPageInput;
     const size = pageSize(page);
+    lastPageSize = size;
     idleCollector?.busy(size);
     if (paced.before(size)) collectAtBudget();
     try {
@@ -69,6 +72,11 @@ serveThreadRequests(
     }
   },
   () => {
+    if (pacer?.givesBack(lastPageSize) === true) {
+      collectWhenIdle();
+      idleCollector?.idle(true);
+      return;
+    }
     if (pacer?.due() === true) collectAtBudget();
     // A collection at the budget gave nothing back to the system: the idle one still runs.
     idleCollector?.idle(false);

@@ -11,7 +11,7 @@
 export interface IdleCollector {
   /** Work starts (`work`: its weight, e.g. characters of HTML): a pending idle collection is called off. */
   busy(work?: number): void;
-  /** Work ended; `collected` when it ended with a collection of its own. */
+  /** Work ended; `collected` when it ended with a collection of its own (then only a shrink after a load is still due). */
   idle(collected: boolean): void;
   /** Stops the pending collection for good. */
   stop(): void;
@@ -65,7 +65,11 @@ export function createIdleCollector(options: IdleCollectOptions): IdleCollector 
       cancel();
       idleSince = performance.now();
       if (collected) dirty = false;
-      if (!dirty) return;
+      // A collection of its own leaves nothing to collect, but a load's compiled code is still there to shrink.
+      if (!dirty) {
+        if (collected && shrinkDue()) shrinkLater(shrink!.afterMs);
+        return;
+      }
       if (shrinkDue() && shrink!.afterMs <= options.afterMs) return shrinkLater(shrink!.afterMs);
       timer = setTimeout(() => {
         timer = undefined;

@@ -22,6 +22,13 @@ describe("CollectionPacer", () => {
     expect(pacer.due()).toBe(false);
   });
 
+  it("gives a very large page's memory back as soon as it is answered, and no other page's", () => {
+    const pacer = new CollectionPacer(BUDGET, 4 * BUDGET);
+    expect(pacer.givesBack(4 * BUDGET)).toBe(true);
+    expect(pacer.givesBack(4 * BUDGET - 1)).toBe(false);
+    expect(new CollectionPacer(BUDGET).givesBack(100 * BUDGET)).toBe(false);
+  });
+
   it("collects before a page that would take the thread past the budget, so it does not land on the garbage", () => {
     const pacer = new CollectionPacer(BUDGET);
     pacer.counted(600);

@@ -61,6 +61,20 @@ describe("idle collection", () => {
     expect(done).toEqual(["collect", "shrink", "collect"]);
   });
 
+  it("still shrinks after a load whose last page ended with a collection of its own", async () => {
+    const done: string[] = [];
+    const shrink = { afterWork: 100, afterMs: 40, run: () => done.push("shrink") };
+    const collector = createIdleCollector({ afterMs: 10, collect: () => done.push("collect"), shrink });
+    for (let i = 0; i < 3; i++) {
+      collector.busy(30);
+      collector.idle(false);
+    }
+    collector.busy(30);
+    collector.idle(true);
+    await sleep(100);
+    expect(done).toEqual(["shrink"]);
+  });
+
   it("never shrinks for pages that come one by one, each after a pause as long as the shrink's wait", async () => {
     const done: string[] = [];
     const shrink = { afterWork: 100, afterMs: 30, run: () => done.push("shrink") };
