@@ -12,6 +12,8 @@
 export class CollectionPacer {
   /** Characters of HTML extracted since the last full collection. */
   private since = 0;
+  /** Characters of HTML of the page counted last (the one just answered). */
+  private last = 0;
 
   /**
    * `budget`: the characters of HTML between two forced collections (0: never forced). `giveBackFrom`: the characters
@@ -23,11 +25,11 @@ export class CollectionPacer {
   ) {}
 
   /**
-   * Whether a page of `htmlLength` is so large that its garbage is given back as soon as it is answered: it is most of
-   * what the thread holds, and the budget's collection only frees it for the next pages, keeping it resident.
+   * Whether the page just answered is so large that its garbage is given back at once: it is most of what the
+   * thread holds, and the budget's collection only frees it for the next pages, keeping it resident.
    */
-  givesBack(htmlLength: number): boolean {
-    return this.giveBackFrom > 0 && htmlLength >= this.giveBackFrom;
+  givesBack(): boolean {
+    return this.giveBackFrom > 0 && this.last >= this.giveBackFrom;
   }
 
   /** Whether to collect before a page of `htmlLength`: it would take the thread past the budget on top of earlier pages' garbage. */
@@ -38,6 +40,7 @@ export class CollectionPacer {
   /** A page of `htmlLength` was extracted. */
   counted(htmlLength: number): void {
     this.since += htmlLength;
+    this.last = htmlLength;
   }
 
   /** Whether the budget is reached: collect after answering. */

@@ -14,8 +14,6 @@ import { serveThreadRequests } from "./thread-worker.ts";
 
 let pacer: CollectionPacer | undefined;
 let idleCollector: IdleCollector | undefined;
-/** The HTML's size of the page last extracted (what follows its answer depends on it). */
-let lastPageSize = 0;
 
 /** At the budget, under load: a collection that frees and keeps the thread's pace (runtime/memory.ts). */
 function collectAtBudget(): void {
@@ -62,7 +60,6 @@ serveThreadRequests(
       ...(maxChars !== undefined ? { maxChars } : {}),
     } as ExtractPageInput;
     const size = pageSize(page);
-    lastPageSize = size;
     idleCollector?.busy(size);
     if (paced.before(size)) collectAtBudget();
     try {
@@ -72,7 +69,7 @@ serveThreadRequests(
     }
   },
   () => {
-    if (pacer?.givesBack(lastPageSize) === true) {
+    if (pacer?.givesBack() === true) {
       collectWhenIdle();
       idleCollector?.idle(true);
       return;

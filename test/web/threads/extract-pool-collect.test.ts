@@ -24,9 +24,13 @@ describe("CollectionPacer", () => {
 
   it("gives a very large page's memory back as soon as it is answered, and no other page's", () => {
     const pacer = new CollectionPacer(BUDGET, 4 * BUDGET);
-    expect(pacer.givesBack(4 * BUDGET)).toBe(true);
-    expect(pacer.givesBack(4 * BUDGET - 1)).toBe(false);
-    expect(new CollectionPacer(BUDGET).givesBack(100 * BUDGET)).toBe(false);
+    pacer.counted(4 * BUDGET);
+    expect(pacer.givesBack()).toBe(true);
+    pacer.counted(4 * BUDGET - 1);
+    expect(pacer.givesBack()).toBe(false);
+    const never = new CollectionPacer(BUDGET);
+    never.counted(100 * BUDGET);
+    expect(never.givesBack()).toBe(false);
   });
 
   it("collects before a page that would take the thread past the budget, so it does not land on the garbage", () => {
