@@ -2,7 +2,7 @@
  * Trains the learned block filter's model on every public source found and writes it to
  * src/web/extract/block-model.json (docs/extraction-model.md: what data, how to rebuild it, how long it takes).
  *
- *   node_modules/.bin/bun scripts/train-block-model.ts [--choice NAME] [--cached] [--news DIR] [--trafeval DIR] [--wide DIR] [--out FILE]
+ *   node_modules/.bin/bun scripts/train-block-model.ts [--choice NAME] [--cached] [--cache FILE] [--train-on chaos-read] [--news DIR] [--trafeval DIR] [--wide DIR] [--out FILE]
  * --choice: the training choice (scripts/block-model/choices.ts), by default the shipped one (SHIPPED_CHOICE).
  * --cached: the pages recorded by an earlier run (block-model/recorded-cache.ts, default folders only) instead of
  * extracting them again; refused by the cache itself when the block features have changed since.
@@ -13,7 +13,7 @@ import { CHOICES, SHIPPED_CHOICE } from "./block-model/choices.ts";
 import { defaultSourceDirs, recordedPages } from "./block-model/recorded-cache.ts";
 import { recordPage, trainBlockModel, type RecordedPage } from "./block-model/training.ts";
 import { option } from "./bench/dev-set.ts";
-import { EVALUATION_ONLY, loadSources, sourceOrder, WIDE_SET_DIR } from "./bench/extraction-sources.ts";
+import { evaluationOnlySources, loadSources, sourceOrder, WIDE_SET_DIR } from "./bench/extraction-sources.ts";
 
 const repoRoot = join(import.meta.dir, "..");
 const started = performance.now();
@@ -21,9 +21,12 @@ const choiceName = option("choice", SHIPPED_CHOICE);
 const choice = CHOICES[choiceName];
 if (!choice) throw new Error(`--choice: one of ${Object.keys(CHOICES).join(", ")}`);
 const dirs = defaultSourceDirs(option("wide", WIDE_SET_DIR));
+/** --train-on chaos-read: measured-only sources to train on after all (extraction-sources.ts MEASURED_ONLY). */
+const trainOn = option("train-on", "").split(",").filter(Boolean);
+const EVALUATION_ONLY = evaluationOnlySources(trainOn);
 let recorded: RecordedPage[];
 if (process.argv.includes("--cached")) recorded = recordedPages(dirs).pages;
-else recorded = loadSources({ ...dirs, news: option("news", dirs.news ?? ""), trafeval: option("trafeval", dirs.trafeval ?? ""), trafevalCurrent: undefined, irResearch: undefined }).map(recordPage);
+else recorded = loadSources({ ...dirs, news: option("news", dirs.news ?? ""), trafeval: option("trafeval", dirs.trafeval ?? ""), trafevalCurrent: undefined, irResearch: trainOn.length > 0 ? dirs.irResearch : undefined }).map(recordPage);
 const pagesRecorded = recorded.filter((page) => !(page.page.source in EVALUATION_ONLY));
 const labelled = pagesRecorded.flatMap((page) => page.blocks.filter((block) => block.label !== undefined));
 const recordedAt = performance.now();

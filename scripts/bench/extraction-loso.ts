@@ -9,8 +9,9 @@
  *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
  *     [--model FILE]   (the last column's model: a file train-block-model.ts --out FILE wrote, in place of the shipped one)
  *     [--ref REV[,REV]] (also revisions' extraction, filter off, each in a temporary worktree: a column beside today's, same run)
- *     [--ir-research DIR] [--train-on big9,chaos]   (the ir-research sources are measured only, held out by every fold
- *                      and judged with a model trained on all the training sources, unless --train-on names them)
+ *     [--ir-research DIR] [--train-on chaos-read]   (readability and the ir-research sources, big9, chaos-read and
+ *                      chaos-unread, are measured only, held out by every fold and judged with a model trained on all the
+ *                      training sources, unless --train-on names them; the RESULT line's veto counts VETO_SOURCES only)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
  * --trafeval-current: scripts/bench/trafeval-current.py --out DIR; --ir-research: ir-research-set.ts --out DIR (each
  * skipped when absent; default .tmp/extraction/news, .tmp/extraction/trafeval, .tmp/extraction/trafeval-2026 and
@@ -25,7 +26,7 @@ import { CHOICES, SHIPPED_CHOICE } from "../block-model/choices.ts";
 import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
-import { evaluationOnlySources, groupedPages, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
+import { evaluationOnlySources, VETO_SOURCES, groupedPages, loadSources, loadTextSet, scoreBySource, sourceOrder, WIDE_SET_DIR, type SourcePage, type SourceScore } from "./extraction-sources.ts";
 
 const repoRoot = join(import.meta.dir, "..", "..");
 const pages = loadSources({
@@ -160,6 +161,11 @@ for (const group of groups.order) {
   printRow(`  ${group}`, before, refs.map((ref) => scoreBySource(groups.pages, ref.texts, [group])[0] as SourceScore), after, seen, "");
   rows.push({ source: group, pages: before.pages, today: before, heldOut: after, shipped: seen });
 }
+const chaosPages = pages.filter((page) => page.source.startsWith("chaos-")).map((page) => ({ ...page, source: "chaos (both halves)" }));
+if (chaosPages.length > 0) {
+  const [before, after, seen] = [todayTexts, heldOutTexts, shippedTexts].map((texts) => scoreBySource(chaosPages, texts, ["chaos (both halves)"])[0] as SourceScore) as [SourceScore, SourceScore, SourceScore];
+  printRow("chaos (both)", before, refs.map((ref) => scoreBySource(chaosPages, ref.texts, ["chaos (both halves)"])[0] as SourceScore), after, seen, "");
+}
 const wideToday = pooled(todayTexts);
 const wideHeldOut = pooled(heldOutTexts);
 const wideShipped = pooled(shippedTexts);
@@ -168,11 +174,15 @@ printRow("wide pooled", wideToday, wideRefs, wideHeldOut, wideShipped, "");
 const [devBefore, devAfter] = [scoreBySource(devPages, devToday, ["dev"])[0], scoreBySource(devPages, devShipped, ["dev"])[0]] as [SourceScore, SourceScore];
 const devRefs = refs.map((ref) => scoreBySource(devPages, ref.devTexts, ["dev"])[0] as SourceScore);
 console.log(`${"dev (150, unseen by training)".padEnd(30)} ${refs.map((ref, r) => `ref ${ref.name} ${cell(devRefs[r] as SourceScore)}   `).join("")}today ${cell(devBefore)}   ${modelFile ? modelFile : "shipped model"} ${cell(devAfter)}`);
-const worse = order.filter((_, i) => (heldOut[i] as SourceScore).f1 < (today[i] as SourceScore).f1);
+const worse = order.filter((source, i) => VETO_SOURCES.includes(source) && (heldOut[i] as SourceScore).f1 < (today[i] as SourceScore).f1);
+const measured = order.filter((source) => !VETO_SOURCES.includes(source)).map((source) => {
+  const i = order.indexOf(source);
+  return `${source} ${f((heldOut[i] as SourceScore).f1 - (today[i] as SourceScore).f1)}`;
+});
 for (const [r, ref] of refs.entries()) {
   const belowRef = order.filter((_, i) => (today[i] as SourceScore).f1 < (refScores[r]?.[i] as SourceScore).f1);
   console.log(`RESULT_REF ref=${ref.name} today_below_ref=${belowRef.length}${belowRef.length ? ` (${belowRef.join(",")})` : ""} wide_pooled_ref=${f((wideRefs[r] as SourceScore).f1)} dev_ref=${f((devRefs[r] as SourceScore).f1)}`);
 }
-console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
+console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} of ${order.filter((source) => VETO_SOURCES.includes(source)).join(",")}; measured, not a veto: ${measured.join(", ")} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
 const json = option("json", "");
 if (json) writeFileSync(json, JSON.stringify({ rows, wide: { today: wideToday, heldOut: wideHeldOut, shipped: wideShipped }, dev: { today: devBefore, shipped: devAfter } }, null, 1));

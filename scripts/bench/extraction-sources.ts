@@ -4,10 +4,12 @@
  * halves) and trafilatura's 2022 snippet set (../shared/bench/extraction/trafeval/prepare.py --out DIR). Each page
  * carries its truth: a text (scored with the shared scorer's shingle F1) or "with"/"without" snippets (scored as
  * trafilatura's comparison.py did). The ir-research sets (ir-research-set.ts --out DIR: big9, 9 news sites in 2005-2017,
- * and chaos, 2017 pages of about 240 sites) are measured only unless a script trains on them on purpose. Never the
+ * and chaos, 2017 pages of about 240 sites, split by site into chaos-read and chaos-unread) and readability (its truth is
+ * Readability.js's output) are measured only unless a script trains on them on purpose. Never the
  * Zyte/scrapinghub article-extraction-benchmark pages, nor a set that includes them (issue 44). The pages are read from
  * their folders and never committed.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -79,8 +81,36 @@ export interface SourceDirs {
   irResearch?: string;
 }
 
-/** The ir-research sources: measured only, unless a script is told to train on them (`evaluationOnlySources`). */
-export const MEASURED_ONLY = ["big9", "chaos"];
+/**
+ * Sources measured only, unless a script is told to train on them (`evaluationOnlySources`): the ir-research sets,
+ * and `readability`, whose truth is Readability.js's own expected output, not a human annotation (the wide set's
+ * SOURCE.txt): reported beside the others, never trained on and never a veto (docs/extraction-model.md, seventh try).
+ */
+export const MEASURED_ONLY = ["readability", "big9", "chaos-read", "chaos-unread"];
+
+/** The sources whose held-out figure decides (a human truth, or a measured-only set nothing was read off). */
+export const VETO_SOURCES = ["dragnet", "cleaneval", "portal", "l3s-news", "trafilatura-2022", "trafilatura-2026", "big9", "chaos-unread"];
+
+/** The site a saved page came from: its canonical link, og:url or "saved from url" comment; null when it names none. */
+export function pageHost(html: string): string | null {
+  const url =
+    /<link[^>]+rel=["']canonical["'][^>]*href=["'](https?:\/\/[^"']+)/i.exec(html)?.[1] ??
+    /<link[^>]+href=["'](https?:\/\/[^"']+)["'][^>]*rel=["']canonical/i.exec(html)?.[1] ??
+    /property=["']og:url["'][^>]*content=["'](https?:\/\/[^"']+)/i.exec(html)?.[1] ??
+    /saved from url=\(\d+\)(https?:\/\/[^\s>]+)/i.exec(html)?.[1];
+  const host = url ? /^https?:\/\/([^/:?#]+)/i.exec(url)?.[1] : undefined;
+  return host ? host.toLowerCase().replace(/^www\./, "") : null;
+}
+
+/**
+ * chaos split by site into a half that may be read page by page (`chaos-read`) and one that stays unread
+ * (`chaos-unread`), as unseen-set.ts splits its sets: sha256 of "chaos:" and the page's host (its id when it names
+ * none), first byte even or odd. By host, so that no site's template is on both sides.
+ */
+export function chaosHalf(page: Pick<SourcePage, "id" | "html">): "chaos-read" | "chaos-unread" {
+  const key = pageHost(page.html) ?? page.id;
+  return (createHash("sha256").update(`chaos:${key}`).digest()[0] as number) % 2 === 0 ? "chaos-read" : "chaos-unread";
+}
 
 /**
  * Sources scored but never trained on, and the source whose fold also holds them out (trafilatura 2026: the 2022
@@ -100,7 +130,8 @@ export function loadSources(dirs: SourceDirs): SourcePage[] {
   if (dirs.news && existsSync(join(dirs.news, "ground-truth.json"))) pages.push(...loadTextSet(dirs.news, () => "l3s-news"));
   if (dirs.trafeval && existsSync(join(dirs.trafeval, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafeval, "trafilatura-2022"));
   if (dirs.trafevalCurrent && existsSync(join(dirs.trafevalCurrent, "pages.json"))) pages.push(...loadSnippetSet(dirs.trafevalCurrent, "trafilatura-2026", true));
-  if (dirs.irResearch && existsSync(join(dirs.irResearch, "ground-truth.json"))) pages.push(...loadTextSet(dirs.irResearch));
+  if (dirs.irResearch && existsSync(join(dirs.irResearch, "ground-truth.json")))
+    pages.push(...loadTextSet(dirs.irResearch).map((page) => (page.source === "chaos" ? { ...page, source: chaosHalf(page) } : page)));
   return pages;
 }
 
@@ -145,7 +176,7 @@ export function snippetMetrics([tp, fn, fp]: SnippetCounts): { f1: number; preci
 
 /** Sources in a stable order: the wide set's first, then the others as found. */
 export function sourceOrder(pages: readonly SourcePage[]): string[] {
-  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026", "big9", "chaos"];
+  const preferred = ["dragnet", "cleaneval", "portal", "readability", "l3s-news", "trafilatura-2022", "trafilatura-2026", "big9", "chaos-read", "chaos-unread"];
   const found = [...new Set(pages.map((page) => page.source))];
   return [...preferred.filter((source) => found.includes(source)), ...found.filter((source) => !preferred.includes(source))];
 }

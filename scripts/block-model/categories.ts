@@ -7,13 +7,18 @@
  * held-out source merely because that source's convention keeps the kind. Reads the recorded pages
  * (recorded-cache.ts).
  *
- *   node_modules/.bin/bun scripts/block-model/categories.ts [--fresh]
+ *   node_modules/.bin/bun scripts/block-model/categories.ts [--fresh] [--cache FILE] [--model FILE] [--lines SOURCE]
+ * --model FILE: also what that model removes on each source's recorded pages (its page gate, gate and threshold),
+ * by kind (a phrase line by its phrase), with the share of those blocks' tokens each truth calls boilerplate;
+ * --lines SOURCE: the removed lines of that source (never of chaos-unread or big9, which stay unread).
  */
-import { BLOCK_KINDS } from "../../src/web/extract/block-filter.ts";
+import { readFileSync } from "node:fs";
+import { BLOCK_KINDS, blockKind, boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
 import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
-import { kindTable } from "./training.ts";
+import { kindTable, runsOn } from "./training.ts";
 
 const { pages } = recordedPages(defaultSourceDirs(option("wide", WIDE_SET_DIR)), process.argv.includes("--fresh"));
 const order = sourceOrder(pages.map((page) => page.page));
@@ -40,4 +45,35 @@ for (const kind of BLOCK_KINDS) {
     return (row?.get(kind) ? (((row.get(kind) as [number, number, number])[2] / all).toFixed(2)) : "-").padStart(18);
   });
   console.log(`${kind.padEnd(12)} ${cells.join("")}`);
+}
+
+const modelFile = option("model", "");
+if (modelFile) {
+  const model = JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel;
+  const phraseAt = NUMERIC_FEATURES.flatMap((name, i) => (name.startsWith("phrase_") ? [[i, name.slice(7)] as const] : []));
+  const what = (numeric: Float64Array) => {
+    const kind = blockKind(numeric);
+    return kind === "phrase" ? `phrase:${phraseAt.find(([i]) => numeric[i] === 1)?.[1]}` : kind;
+  };
+  const lines = option("lines", "");
+  if (["chaos-unread", "big9"].includes(lines)) throw new Error(`${lines} stays unread: only its figures are quoted`);
+  const removed = new Map<string, Map<string, [number, number, number]>>();
+  for (const page of pages) {
+    if (!runsOn(model, page)) continue;
+    for (const block of page.blocks) {
+      if (block.label === undefined || !removable(model, block.numeric)) continue;
+      if (boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) < model.threshold) continue;
+      const row = removed.get(what(block.numeric)) ?? new Map<string, [number, number, number]>();
+      const cell = row.get(page.page.source) ?? [0, 0, 0];
+      const count = Math.max(1, block.text.split(" ").length);
+      row.set(page.page.source, [cell[0] + 1, cell[1] + count, cell[2] + (block.label === 1 ? count : 0)]);
+      removed.set(what(block.numeric), row);
+      if (page.page.source === lines) console.log(`${page.page.id}\t${what(block.numeric)}\t${block.label === 1 ? "boilerplate" : "content"}\t${JSON.stringify(block.text.slice(0, 100))}`);
+    }
+  }
+  console.log(`\nwhat ${modelFile} removes (labelled blocks; share of their tokens the source's truth calls boilerplate, blocks in brackets)`);
+  console.log(`${"kind".padEnd(16)} ${order.map((source) => source.padStart(18)).join("")}`);
+  for (const [kind, row] of [...removed].sort()) {
+    console.log(`${kind.padEnd(16)} ${order.map((source) => { const cell = row.get(source); return (cell ? `${(cell[2] / cell[1]).toFixed(2)} (${cell[0]})` : "-").padStart(18); }).join("")}`);
+  }
 }
