@@ -1,0 +1,36 @@
+/**
+ * The learned block filter runs by default (issue 44, seventh try): on a page that states itself an article it takes
+ * short phrase lines (a byline, a publication line, a read-more lead-in, a newsletter line) out of the content; on a page that states nothing
+ * the same content is left as the rules cut it, and the article's own paragraphs stay on both.
+ * @see docs/extraction-model.md ("Seventh try")
+ */
+import { describe, expect, it } from "bun:test";
+import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
+
+const topics = ["tram depot", "night buses", "ticket prices", "cycle lanes", "bridge repairs", "park-and-ride"];
+const paragraphs = topics
+  .map((topic, index) => `<p>Paragraph ${index + 1} sets out the city's plan for the ${topic}: the council voted on Tuesday, and the ${topic} will be funded from next year's budget, officials said.</p>`)
+  .join("");
+const phraseLines = ["By Jane Doe", "Published 30 November 2026", "Read more: Tram fares frozen", "Sign up for our newsletter"];
+const body = `<h1>City transport plan approved</h1>${phraseLines.slice(0, 2).map((line) => `<p>${line}</p>`).join("")}${paragraphs}${phraseLines.slice(2).map((line) => `<p>${line}</p>`).join("")}`;
+const stated = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"City transport plan approved","datePublished":"2026-11-30"}</script>`;
+const page = (head: string) =>
+  `<html><head><title>City transport plan approved</title>${head}</head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
+
+describe("the learned block filter by default", () => {
+  it("takes the phrase lines out of a page that states itself an article, and keeps its paragraphs", () => {
+    const result = extractHtmlSync({ html: page(stated), url: "https://example.com/news/plan", markdown: true });
+    for (const line of phraseLines) {
+      expect(result.text).not.toContain(line);
+      expect(result.markdown).not.toContain(line);
+    }
+    for (let n = 1; n <= topics.length; n++) expect(result.text).toContain(`Paragraph ${n} sets out`);
+  });
+
+  it("leaves a page that states nothing as the rules cut it", () => {
+    const plain = extractHtmlSync({ html: page(""), url: "https://example.com/news/plan", markdown: false });
+    const unfiltered = extractHtmlSync({ html: page(""), url: "https://example.com/news/plan", markdown: false, blockJudge: null });
+    expect(plain.text).toBe(unfiltered.text);
+    for (const line of phraseLines) expect(plain.text).toContain(line);
+  });
+});
