@@ -12,6 +12,7 @@ import { commands } from "./cli/commands.ts";
 import { coreRuns } from "./cli/core-commands.ts";
 import type { CommandContext } from "./module/define.ts";
 import { modules } from "./modules.generated.ts";
+import { restartWithJitOptions } from "./runtime/jit-options.ts";
 
 /** Each feature module's commands: their usage lines and how they run. */
 const moduleCommands = new Map(modules.flatMap((m) => m.commands ?? []).map((c) => [c.spec.name, c]));
@@ -91,6 +92,8 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(commandHelp(spec));
     return 0;
   }
+  // The engine reads its options only at start: serve starts itself again with them if they are missing.
+  if (command === "serve") restartWithJitOptions();
 
   let config: Config;
   try {

@@ -38,6 +38,24 @@ export interface StartOptions {
   readonly port?: number;
   /** Open-file limit of the server process (`ulimit -n`). */
   readonly fdLimit?: number;
+  /** Variables added to the server's environment (e.g. JavaScriptCore's `BUN_JSC_*` options, read at its start). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** `K=V` pairs (a bench's repeated `--env K=V`) as an environment. */
+export function parseEnvPairs(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf("=");
+      if (at <= 0) throw new Error(`--env wants K=V, not ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+/** Every value of a repeated `--NAME VALUE` on the command line. */
+export function repeatedOption(name: string): string[] {
+  return process.argv.flatMap((arg, at) => (arg === `--${name}` && process.argv[at + 1] !== undefined ? [process.argv[at + 1]!] : []));
 }
 
 /** Starts the server and waits until /health answers. */
@@ -52,10 +70,11 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
     ...(options.args ?? []),
   ];
   const logFd = openSync(options.logPath, "a");
+  const env = { ...process.env, ...options.env };
   const quoted = command.map((c) => `'${c.replaceAll("'", "'\\''")}'`).join(" ");
   const child = options.fdLimit
-    ? spawn("sh", ["-c", `ulimit -n ${options.fdLimit} && exec ${quoted}`], { stdio: ["ignore", logFd, logFd], cwd: root })
-    : spawn(command[0]!, command.slice(1), { stdio: ["ignore", logFd, logFd], cwd: root });
+    ? spawn("sh", ["-c", `ulimit -n ${options.fdLimit} && exec ${quoted}`], { stdio: ["ignore", logFd, logFd], cwd: root, env })
+    : spawn(command[0]!, command.slice(1), { stdio: ["ignore", logFd, logFd], cwd: root, env });
   closeSync(logFd);
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -20,7 +20,12 @@
  * with the same seeded mix from its own clients, and prints each figure beside it: on a shared machine only figures
  * of the same run compare.
  *
+ * `--env K=V` (repeatable) adds a variable to the tested server's environment only, `--reference-env K=V` to the
+ * reference's: e.g. JavaScriptCore's options (`BUN_JSC_maximumFTLCandidateBytecodeCost=5000`), which a process reads at
+ * its start, tried on one copy of a binary with a second copy of it as the reference, and with the places swapped.
+ *
  *   node_modules/.bin/bun scripts/bench/soak.ts [--minutes 15] [--clients 8] [--binary dist/tollbooth] [--reference PATH] [--server-args "..."]
+ *     [--env K=V ...] [--reference-env K=V ...]
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -30,7 +35,7 @@ import { gunzipSync } from "node:zlib";
 import { DEV_SET_DIR, option, readRss, servePages } from "./dev-set.ts";
 import { largePage, random } from "./large-page.ts";
 import { readCpuMs } from "./proc-cpu.ts";
-import { loadBenchArgs, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { loadBenchArgs, parseEnvPairs, repeatedOption, type ServerProcess, startServerProcess } from "./server-process.ts";
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MiB`;
@@ -41,6 +46,9 @@ const binary = option("binary", "");
 /** A second executable (e.g. the previous main's build) soaked beside ours in the same minutes, with the same mix from its own clients. */
 const reference = option("reference", "");
 const serverArgs = option("server-args", "").split(/\s+/).filter(Boolean);
+const testedEnv = parseEnvPairs(repeatedOption("env"));
+const referenceEnv = parseEnvPairs(repeatedOption("reference-env"));
+const envLabel = (env: Record<string, string>) => Object.entries(env).map(([k, v]) => ` ${k}=${v}`).join("");
 
 function loadPages(): { small: Uint8Array<ArrayBuffer>[]; source: string } {
   const devSet = join(DEV_SET_DIR, "html");
@@ -75,13 +83,13 @@ interface Soaked {
   idle: { rss: number; peak: number };
 }
 
-async function startSoaked(label: string, serverBinary: string | undefined): Promise<Soaked> {
+async function startSoaked(label: string, serverBinary: string | undefined, env: Record<string, string>): Promise<Soaked> {
   const logPath = join(work, `${label}.log`);
-  const server = await startServerProcess({ data: join(work, `${label}-data`), logPath, binary: serverBinary, args: [...loadBenchArgs, ...serverArgs] });
+  const server = await startServerProcess({ data: join(work, `${label}-data`), logPath, binary: serverBinary, args: [...loadBenchArgs, ...serverArgs], env });
   return { label, server, logPath, next: random(42), byStatus: new Map(), usable: [], calls: 0, callsAtMinute: 0, sampledPeak: 0, afterFirstMinute: NaN, idle: { rss: 0, peak: 0 } };
 }
 
-const soaked = [await startSoaked("server", binary || undefined), ...(reference ? [await startSoaked("reference", reference)] : [])];
+const soaked = [await startSoaked("server", binary || undefined, testedEnv), ...(reference ? [await startSoaked("reference", reference, referenceEnv)] : [])];
 const ours = soaked[0]!;
 
 const bare = spawn(process.execPath, [join(import.meta.dir, "bare-elysia.ts")], { stdio: ["ignore", "pipe", "inherit"] });
@@ -150,9 +158,9 @@ async function oneCall(target: Soaked): Promise<void> {
 }
 
 console.log(
-  `soak: ${clients} clients for ${minutes} min; ${ours.usable.length} of ${small.length} pages from ${source} usable, plus ${large.length} generated pages of ~${(large[0]!.byteLength / 1000).toFixed(0)} KB; server ${binary || "src/main.ts"} (pid ${ours.server.pid})${serverArgs.length ? ` ${serverArgs.join(" ")}` : ""}`,
+  `soak: ${clients} clients for ${minutes} min; ${ours.usable.length} of ${small.length} pages from ${source} usable, plus ${large.length} generated pages of ~${(large[0]!.byteLength / 1000).toFixed(0)} KB; server ${binary || "src/main.ts"} (pid ${ours.server.pid})${serverArgs.length ? ` ${serverArgs.join(" ")}` : ""}${envLabel(testedEnv)}`,
 );
-if (reference) console.log(`reference: ${reference} (pid ${soaked[1]!.server.pid}), ${soaked[1]!.usable.length} pages usable, the same mix from its own ${clients} clients in the same minutes`);
+if (reference) console.log(`reference: ${reference}${envLabel(referenceEnv)} (pid ${soaked[1]!.server.pid}), ${soaked[1]!.usable.length} pages usable, the same mix from its own ${clients} clients in the same minutes`);
 console.log(`machine: ${navigator.hardwareConcurrency} cores, load average ${loadavg()[0]!.toFixed(1)} at start (shared: other work slows the load, not the memory figures)`);
 for (const target of soaked) target.idle = readRss(target.server.pid);
 const bareIdle = readRss(bare.pid!);

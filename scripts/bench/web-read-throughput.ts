@@ -14,6 +14,8 @@
  *        source run is not; its RSS is read from /proc, without forced collections or heap reports)
  *        [--reference PATH] (a second compiled executable, e.g. the previous main's build: the two take turns for
  *        [--rounds N] rounds (default 2) and each figure is printed beside the reference's from the same run)
+ *        [--env K=V ...] [--reference-env K=V ...] (repeatable: variables added to the tested server's environment, or the
+ *        reference's, e.g. JavaScriptCore's `BUN_JSC_*` options, which a process reads at its start: one binary against a copy of itself)
  * Every round also times extraction alone over the pages the reads used, between the two servers' turns (after the
  * server's when there is no reference), and prints each round's server CPU a read as a multiple of that round's
  * extraction alone a page (and the reference's beside it), then the median over rounds: what a read costs beyond
@@ -42,6 +44,7 @@ import { gunzipSync } from "node:zlib";
 import { readRss, servePages } from "./dev-set.ts";
 import { bundleExtractionAlone, measureExtractionAlone } from "./extraction-alone.ts";
 import { readCpuMs, readThreadCpuMs, threadCpuPerRead } from "./proc-cpu.ts";
+import { parseEnvPairs, repeatedOption } from "./server-process.ts";
 
 const MIB = 1024 * 1024;
 
@@ -120,9 +123,10 @@ const serverArgs = (dataDir: string, extractWorkers: string, port: string) => [
 ];
 
 /** The service from source in a child Bun process, driven over IPC (forced GC, heap reports). */
-async function startSourceServer(dataDir: string, extractWorkers: string, logFd: number, profileDir: string, smol: boolean): Promise<ServerUnderTest> {
+async function startSourceServer(dataDir: string, extractWorkers: string, logFd: number, profileDir: string, smol: boolean, env: Record<string, string>): Promise<ServerUnderTest> {
   const child: ChildProcess = fork(import.meta.path, ["--serve-child", dataDir, extractWorkers], {
     execPath: process.execPath,
+    env: { ...process.env, ...env },
     // --profile DIR: the server writes a CPU profile (Markdown) there when it stops.
     execArgv: [...(profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : []), ...(smol ? ["--smol"] : [])],
     stdio: ["ignore", logFd, "inherit", "ipc"],
@@ -154,11 +158,11 @@ async function startSourceServer(dataDir: string, extractWorkers: string, logFd:
 }
 
 /** The compiled executable (`tollbooth serve`), as shipped: bundled, minified, its worker embedded. */
-async function startBinaryServer(binary: string, dataDir: string, extractWorkers: string, logFd: number): Promise<ServerUnderTest> {
+async function startBinaryServer(binary: string, dataDir: string, extractWorkers: string, logFd: number, env: Record<string, string>): Promise<ServerUnderTest> {
   const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
   const port = String(probe.port);
   await probe.stop(true);
-  const child = spawn(binary, ["serve", ...serverArgs(dataDir, extractWorkers, port)], { stdio: ["ignore", logFd, "inherit"] });
+  const child = spawn(binary, ["serve", ...serverArgs(dataDir, extractWorkers, port)], { stdio: ["ignore", logFd, "inherit"], env: { ...process.env, ...env } });
   const url = `http://127.0.0.1:${port}/`;
   for (let tries = 0; ; tries++) {
     if (child.exitCode !== null) throw new Error(`${binary} exited with ${child.exitCode}`);
@@ -199,11 +203,11 @@ interface RunFigures {
 }
 
 /** Starts a server (the binary at `binary`, else the source in a child), reads the pages, prints its figures and stops it. */
-async function measureServer(binary: string, pages: { bytes: Uint8Array }[], site: ReturnType<typeof Bun.serve>, options: RunOptions): Promise<RunFigures> {
+async function measureServer(binary: string, env: Record<string, string>, pages: { bytes: Uint8Array }[], site: ReturnType<typeof Bun.serve>, options: RunOptions): Promise<RunFigures> {
   const { reads, clients, format, extractWorkers, smol, profileDir, pagesDir } = options;
   const work = mkdtempSync(join(tmpdir(), "tb-bench-read-"));
   const logFd = openSync(join(work, "server.log"), "w");
-  const server = binary ? await startBinaryServer(binary, join(work, "data"), extractWorkers, logFd) : await startSourceServer(join(work, "data"), extractWorkers, logFd, profileDir, smol);
+  const server = binary ? await startBinaryServer(binary, join(work, "data"), extractWorkers, logFd, env) : await startSourceServer(join(work, "data"), extractWorkers, logFd, profileDir, smol, env);
   const endpoint = new URL("/v1/web/read", server.url).href;
   const pid = server.pid;
   const gcAndMeasure = server.gcAndMeasure;
@@ -219,7 +223,7 @@ async function measureServer(binary: string, pages: { bytes: Uint8Array }[], sit
 
   const idle = readRss(pid);
   console.log(
-    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}; server: ${binary || "source, in a child bun"}`,
+    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}; server: ${binary || "source, in a child bun"}${Object.entries(env).map(([k, v]) => ` ${k}=${v}`).join("")}`,
   );
   console.log(`server idle RSS: ${mb(idle.rss)}`);
 
@@ -314,6 +318,8 @@ async function runParent(): Promise<void> {
   process.env.TB_BENCH_SERVER_ARGS = flag("server-args", "");
   const binary = flag("binary", "");
   const reference = flag("reference", "");
+  const testedEnv = parseEnvPairs(repeatedOption("env"));
+  const referenceEnv = parseEnvPairs(repeatedOption("reference-env"));
   const rounds = Number(flag("rounds", reference ? "2" : "1"));
   const devSet = "/work/shared/bench/extraction/data/html";
   const options: RunOptions = {
@@ -344,7 +350,7 @@ async function runParent(): Promise<void> {
     const order: ("tested" | "reference")[] = !reference ? ["tested"] : round % 2 === 0 ? ["reference", "tested"] : ["tested", "reference"];
     for (const [turn, role] of order.entries()) {
       if (reference) console.log(`\n── round ${round + 1}/${rounds}: ${role} ${role === "reference" ? reference : binary || "source"}`);
-      runs.push({ role, figures: await measureServer(role === "reference" ? reference : binary, pages, site, options) });
+      runs.push({ role, figures: await measureServer(role === "reference" ? reference : binary, role === "reference" ? referenceEnv : testedEnv, pages, site, options) });
       if (turn === 0) {
         const usable = runs.at(-1)!.figures.usable;
         const job = {

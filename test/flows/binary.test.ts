@@ -3,9 +3,10 @@
  * every route and discovers external plugin files; bad declarations and config fail at start.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SERVE_JIT_OPTIONS } from "../../src/runtime/jit-options.ts";
 import { BUILD_WAIT_MS, binaryPath, buildBinary } from "../support/binary-build.ts";
 import { pluginFolder, skillSource } from "../support/plugin-files.ts";
 import { startSiteServer } from "../support/site-server.ts";
@@ -33,6 +34,12 @@ describe("dist/tollbooth", () => {
     expect(existsSync(binary)).toBe(true);
     expect(existsSync(join(workdir, "node_modules"))).toBe(false);
     expect(existsSync(join(workdir, "data/tollbooth.db"))).toBe(true);
+  });
+
+  it("serves with the JIT inlining less: started again at once (same pid, same arguments) with the options in its environment (issue 41)", () => {
+    const environ = readFileSync(`/proc/${server.proc.pid}/environ`, "utf8").split("\0");
+    for (const group of SERVE_JIT_OPTIONS) for (const [name, value] of Object.entries(group)) expect(environ).toContain(`${name}=${value}`);
+    expect(readFileSync(`/proc/${server.proc.pid}/cmdline`, "utf8").split("\0").slice(1, 6)).toEqual(["serve", "--port", "0", "--plugins", "plugins"]);
   });
 
   it("serves /health and /openapi.json", async () => {

@@ -9,9 +9,11 @@ export interface StartedProcess {
   stop(): Promise<void>;
 }
 
-export async function startProcess(cmd: string[], options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<StartedProcess> {
+/** `env` is added to this process's environment, or is the whole environment with `inheritEnv: false`. */
+export async function startProcess(cmd: string[], options: { cwd: string; timeoutMs?: number; env?: Record<string, string>; inheritEnv?: boolean }): Promise<StartedProcess> {
   const started = performance.now();
-  const proc = Bun.spawn(cmd, { cwd: options.cwd, stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, ...options.env } });
+  const env = options.inheritEnv === false ? options.env : { ...process.env, ...options.env };
+  const proc = Bun.spawn(cmd, { cwd: options.cwd, stdout: "pipe", stderr: "pipe", stdin: "ignore", env });
   const reader = proc.stdout.getReader();
   let output = "";
   const deadline = started + (options.timeoutMs ?? 20_000);
