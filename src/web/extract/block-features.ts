@@ -82,6 +82,11 @@ const PHRASES: [name: string, limit: number, pattern: RegExp][] = [
   ["more", 150, /^(read more|related|see also|more from|more on|recommended|you may also like|mehr zum thema|lesen sie auch|weiterlesen|auch interessant|à lire aussi|lire aussi|leer más|leggi anche)\b/iu],
 ];
 
+/** Whether a block's line is worded as one of PHRASES under its length limit (a phrase_ feature of it is 1). */
+export function wordedAsBoilerplate(block: ContentBlock): boolean {
+  return PHRASES.some(([, limit, pattern]) => block.chars <= limit && pattern.test(block.text));
+}
+
 /** Names of the numeric features, in the order blockFeatures writes them (the model file states the same list). */
 export const NUMERIC_FEATURES: readonly string[] = [
   "log_chars", "log_words", "link_density", "ends_sentence", "punctuation_ratio", "digit_ratio", "upper_initial_ratio",
@@ -188,8 +193,7 @@ export interface BlockPage {
 }
 
 /** The features of every leaf block of the chosen content `root`. */
-export function blockViews(root: Element, page: BlockPage): BlockView[] {
-  const blocks = leafBlocks(root);
+export function blockViews(root: Element, page: BlockPage, blocks = leafBlocks(root)): BlockView[] {
   const total = blocks.reduce((sum, block) => sum + block.chars, 0) || 1;
   const textCounts = new Map<string, number>();
   for (const block of blocks) textCounts.set(block.text, (textCounts.get(block.text) ?? 0) + 1);

@@ -6,7 +6,7 @@
  * labels. A block holding a large share of the content is never removed, whatever the model says.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { blockViews, collapsedBodyText, NUMERIC_FEATURES, type BlockView } from "./block-features.ts";
+import { blockViews, collapsedBodyText, leafBlocks, NUMERIC_FEATURES, wordedAsBoilerplate, type BlockView } from "./block-features.ts";
 import type { PageGate } from "./content-declared.ts";
 import type { Element } from "./dom.ts";
 import shippedModel from "./block-model.json";
@@ -55,6 +55,8 @@ export interface BlockJudge {
   judge(view: BlockView): boolean;
   /** The pages the judge runs on (BlockModel.pages); extraction checks the page. Absent: all. */
   pages?: PageGate;
+  /** It removes only blocks worded as boilerplate phrases (a model of the phrase kind alone): content without one is not scored. */
+  phrasesOnly?: boolean;
 }
 
 /** The model's probability that a block is boilerplate. */
@@ -138,13 +140,16 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
 /** A judge removing what `model` may remove and scores at or above its threshold. */
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
-  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold, pages: model.pages ?? "all" };
+  const phrasesOnly = model.kinds?.length === 1 && model.kinds[0] === "phrase";
+  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold, pages: model.pages ?? "all", phrasesOnly };
 }
 
 /** Removes the leaf blocks of `root` that `judge` names boilerplate (`body`: the page's body, for repetition). */
 export function filterBlocks(root: Element, body: Element, title: string, judge: BlockJudge, changes: DomChanges): void {
   judge.start?.();
-  const views = blockViews(root, { bodyText: collapsedBodyText(body), title: title.replace(/\s+/g, " ").trim().toLowerCase() });
+  const blocks = leafBlocks(root);
+  if (judge.phrasesOnly && !blocks.some(wordedAsBoilerplate)) return;
+  const views = blockViews(root, { bodyText: collapsedBodyText(body), title: title.replace(/\s+/g, " ").trim().toLowerCase() }, blocks);
   for (const view of views) if (judge.judge(view)) changes.remove(view.block.element);
 }
 
