@@ -27,6 +27,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["doctor"],
   ["boot.ts"],
   ["cli"],
+  ["command.ts"],
   ["main.ts"],
 ];
 

@@ -18,6 +18,12 @@ export const SERVE_JIT_OPTIONS: readonly Readonly<Record<string, string>>[] = [
   { BUN_JSC_maximumFunctionForCallInlineCandidateBytecodeCostForFTL: "80" },
 ];
 
+/** Whether the command line `args` runs `serve` (command.ts: the first word names the command, serve when none does). */
+export function startsServer(args: readonly string[]): boolean {
+  const first = args[0];
+  return first === undefined || first === "serve" || (first.startsWith("--") && first !== "--help" && first !== "--version");
+}
+
 /** The variables of every group that the environment leaves wholly unset. */
 export function missingJitOptions(env: Readonly<Record<string, string | undefined>>, groups = SERVE_JIT_OPTIONS): Record<string, string> {
   return Object.assign({}, ...groups.filter((group) => Object.keys(group).every((name) => env[name] === undefined)));

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { missingJitOptions, SERVE_JIT_OPTIONS } from "../../src/runtime/jit-options.ts";
+import { missingJitOptions, SERVE_JIT_OPTIONS, startsServer } from "../../src/runtime/jit-options.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -39,6 +39,17 @@ describe("runtime/jit-options", () => {
     expect(missingJitOptions({ BUN_JSC_a: "2" }, [group])).toEqual({});
     expect(missingJitOptions({ BUN_JSC_b: "" }, [group])).toEqual({});
     expect(missingJitOptions({ OTHER: "x" }, [group, { BUN_JSC_c: "3" }])).toEqual({ ...group, BUN_JSC_c: "3" });
+  });
+
+  it("knows a serve command line before the program loads, as command.ts reads it", () => {
+    for (const args of [[], ["serve"], ["serve", "--port", "0"], ["--port", "8080"], ["--local-try"]]) expect({ args, serves: startsServer(args) }).toEqual({ args, serves: true });
+    for (const args of [["doctor"], ["read", "https://example.com/"], ["--help"], ["--version"], ["help", "serve"], ["skills"]]) expect({ args, serves: startsServer(args) }).toEqual({ args, serves: false });
+  });
+
+  it("restarts before the program loads: the entry imports nothing else statically", () => {
+    const entry = readFileSync(join(root, "src/main.ts"), "utf8");
+    expect([...entry.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1])).toEqual(["./runtime/jit-options.ts"]);
+    expect(entry).toContain('await import("./command.ts")');
   });
 
   it("runs serve with the JIT inlining less: the options in its environment, the same process", async () => {
