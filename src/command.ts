@@ -11,6 +11,7 @@ import { commands } from "./cli/commands.ts";
 import { coreRuns } from "./cli/core-commands.ts";
 import type { CommandContext } from "./module/define.ts";
 import { modules } from "./modules.generated.ts";
+import { commandOf } from "./runtime/command-line.ts";
 
 /** Each feature module's commands: their usage lines and how they run. */
 const moduleCommands = new Map(modules.flatMap((m) => m.commands ?? []).map((c) => [c.spec.name, c]));
@@ -61,7 +62,8 @@ Settings flags, taken by every command (each also as TOLLBOOTH_<NAME> or a key i
 `;
 
 async function main(args: string[]): Promise<number> {
-  const command = args[0] === "--help" || args[0] === "--version" || (args[0] && !args[0].startsWith("--")) ? args.shift()! : "serve";
+  const command = commandOf(args);
+  if (command === args[0]) args.shift();
   if (command === "help" || command === "--help") {
     const about = args[0] ? commands.get(args[0]) : undefined;
     process.stdout.write(about ? commandHelp(about) : usage);

@@ -1,7 +1,8 @@
 /**
  * Size of dist/tollbooth and its time to first response (spawn → first 200 from /health),
  * next to `bun src/main.ts` (the reference) in the same run. Median of N starts each.
- * Usage: bun scripts/bench/binary.ts [N]   (run `npm run build` first)
+ * Usage: bun scripts/bench/binary.ts [N] [--reference BIN]   (run `npm run build` first; --reference: another binary,
+ *        e.g. the previous main's, started in turns with dist/tollbooth in the same run)
  *        bun scripts/bench/binary.ts --options   what each of Bun's build options makes of the size: the bundle
  *        (JS chunks and embedded files) under each, and the executable compiled with bytecode beside dist/tollbooth.
  */
@@ -16,13 +17,16 @@ const root = join(import.meta.dir, "../..");
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(cmd: string[]): Promise<number[]> {
-  const times: number[] = [];
+/** Each command's times to first response, the commands started in turns (`runs` each). */
+async function measureInTurns(cmds: string[][]): Promise<number[][]> {
+  const times: number[][] = cmds.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const cwd = mkdtempSync(join(tmpdir(), "tb-bench-"));
-    const started = await startProcess([...cmd, "serve", "--port", "0", "--data", join(cwd, "data")], { cwd });
-    times.push(started.firstResponseMs);
-    await started.stop();
+    for (const [at, cmd] of cmds.entries()) {
+      const cwd = mkdtempSync(join(tmpdir(), "tb-bench-"));
+      const started = await startProcess([...cmd, "serve", "--port", "0", "--data", join(cwd, "data")], { cwd });
+      times[at]!.push(started.firstResponseMs);
+      await started.stop();
+    }
   }
   return times;
 }
@@ -61,6 +65,10 @@ if (process.argv.includes("--options")) {
   process.exit(0);
 }
 
-const bin = await measure([binary]);
-const dev = await measure([process.execPath, join(root, "src/main.ts")]);
-console.log(`time to first response (median of ${runs}): dist/tollbooth ${median(bin).toFixed(0)} ms | bun src/main.ts ${median(dev).toFixed(0)} ms`);
+const referenceAt = process.argv.indexOf("--reference");
+const reference = referenceAt > 0 ? process.argv[referenceAt + 1] : undefined;
+const cmds = [[binary], ...(reference ? [[reference]] : []), [process.execPath, join(root, "src/main.ts")]];
+const [bin, ...rest] = await measureInTurns(cmds);
+const dev = rest.at(-1)!;
+const refLine = reference ? ` | ${reference} ${median(rest[0]!).toFixed(0)} ms` : "";
+console.log(`time to first response (median of ${runs}, taking turns): dist/tollbooth ${median(bin!).toFixed(0)} ms${refLine} | bun src/main.ts ${median(dev).toFixed(0)} ms`);

@@ -10,23 +10,16 @@ import { onDeno } from "./which.ts";
  * deep instead of five, and in FTL, JavaScriptCore's top tier, only callees of up to 80 bytecodes instead of 170 (DFG's own
  * limit). The peak of a mixed load is set by the compilations at its start, and a smaller inlined graph is
  * less compiler memory at once: a 3-minute soak's peak 11-21 MiB lower at the same calls and server CPU a call.
- * A group is added whole or not at all, and only when the environment sets none of its names: an operator's
- * own settings win.
+ * Each is added only when the environment leaves it unset: an operator's own settings win.
  */
-export const SERVE_JIT_OPTIONS: readonly Readonly<Record<string, string>>[] = [
-  { BUN_JSC_maximumInliningDepth: "3" },
-  { BUN_JSC_maximumFunctionForCallInlineCandidateBytecodeCostForFTL: "80" },
-];
+export const SERVE_JIT_OPTIONS: Readonly<Record<string, string>> = {
+  BUN_JSC_maximumInliningDepth: "3",
+  BUN_JSC_maximumFunctionForCallInlineCandidateBytecodeCostForFTL: "80",
+};
 
-/** Whether the command line `args` runs `serve` (command.ts: the first word names the command, serve when none does). */
-export function startsServer(args: readonly string[]): boolean {
-  const first = args[0];
-  return first === undefined || first === "serve" || (first.startsWith("--") && first !== "--help" && first !== "--version");
-}
-
-/** The variables of every group that the environment leaves wholly unset. */
-export function missingJitOptions(env: Readonly<Record<string, string | undefined>>, groups = SERVE_JIT_OPTIONS): Record<string, string> {
-  return Object.assign({}, ...groups.filter((group) => Object.keys(group).every((name) => env[name] === undefined)));
+/** The options `env` leaves unset. */
+export function missingJitOptions(env: Readonly<Record<string, string | undefined>>, options = SERVE_JIT_OPTIONS): Record<string, string> {
+  return Object.fromEntries(Object.entries(options).filter(([name]) => env[name] === undefined));
 }
 
 /**

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { missingJitOptions, SERVE_JIT_OPTIONS, startsServer } from "../../src/runtime/jit-options.ts";
+import { commandOf } from "../../src/runtime/command-line.ts";
+import { missingJitOptions, SERVE_JIT_OPTIONS } from "../../src/runtime/jit-options.ts";
 import { type StartedProcess, startProcess } from "../support/spawn-binary.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -33,29 +34,29 @@ async function serveFromSource(jsc: Record<string, string>): Promise<StartedProc
 }
 
 describe("runtime/jit-options", () => {
-  it("adds a group only when the environment sets none of its names", () => {
-    const group = { BUN_JSC_a: "1", BUN_JSC_b: "1" };
-    expect(missingJitOptions({}, [group])).toEqual(group);
-    expect(missingJitOptions({ BUN_JSC_a: "2" }, [group])).toEqual({});
-    expect(missingJitOptions({ BUN_JSC_b: "" }, [group])).toEqual({});
-    expect(missingJitOptions({ OTHER: "x" }, [group, { BUN_JSC_c: "3" }])).toEqual({ ...group, BUN_JSC_c: "3" });
+  it("adds an option only when the environment leaves it unset", () => {
+    const options = { BUN_JSC_a: "1", BUN_JSC_b: "1" };
+    expect(missingJitOptions({}, options)).toEqual(options);
+    expect(missingJitOptions({ BUN_JSC_a: "2" }, options)).toEqual({ BUN_JSC_b: "1" });
+    expect(missingJitOptions({ BUN_JSC_a: "", BUN_JSC_b: "0" }, options)).toEqual({});
+    expect(missingJitOptions({ OTHER: "x" }, options)).toEqual(options);
   });
 
   it("knows a serve command line before the program loads, as command.ts reads it", () => {
-    for (const args of [[], ["serve"], ["serve", "--port", "0"], ["--port", "8080"], ["--local-try"]]) expect({ args, serves: startsServer(args) }).toEqual({ args, serves: true });
-    for (const args of [["doctor"], ["read", "https://example.com/"], ["--help"], ["--version"], ["help", "serve"], ["skills"]]) expect({ args, serves: startsServer(args) }).toEqual({ args, serves: false });
+    for (const args of [[], ["serve"], ["serve", "--port", "0"], ["--port", "8080"], ["--local-try"]]) expect({ args, serves: commandOf(args) === "serve" }).toEqual({ args, serves: true });
+    for (const args of [["doctor"], ["read", "https://example.com/"], ["--help"], ["--version"], ["help", "serve"], ["skills"]]) expect({ args, serves: commandOf(args) === "serve" }).toEqual({ args, serves: false });
   });
 
   it("restarts before the program loads: the entry imports nothing else statically", () => {
     const entry = readFileSync(join(root, "src/main.ts"), "utf8");
-    expect([...entry.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1])).toEqual(["./runtime/jit-options.ts"]);
+    expect([...entry.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1])).toEqual(["./runtime/command-line.ts", "./runtime/jit-options.ts"]);
     expect(entry).toContain('await import("./command.ts")');
   });
 
   it("runs serve with the JIT inlining less: the options in its environment, the same process", async () => {
     const server = await serveFromSource({});
     const environ = environOf(server.proc.pid);
-    for (const group of SERVE_JIT_OPTIONS) for (const [name, value] of Object.entries(group)) expect({ name, value: environ[name] }).toEqual({ name, value });
+    for (const [name, value] of Object.entries(SERVE_JIT_OPTIONS)) expect({ name, value: environ[name] }).toEqual({ name, value });
     expect(environ.BUN_JSC_maximumInliningDepth).toBe("3");
     expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
   }, 30_000);
