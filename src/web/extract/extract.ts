@@ -22,6 +22,7 @@ import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
 import { articleDeclarations, passesPageGate } from "./content-declared.ts";
+import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
@@ -340,6 +341,7 @@ export function extractHtmlSync(input: ExtractHtmlInput): HtmlExtraction {
 function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
   // A selector may name any element (a script's data, a template), so its page keeps them.
   const page = parsePage(input.selector !== undefined ? closeUnclosedTitle(input.html) : cutUnreadMarkup(input.html));
+  if (input.selector === undefined) removeDataText(page.body);
   const budget = new SelectorBudget();
   const ignored = input.ignoreSelectors?.length ? removeIgnored(page.document, input.ignoreSelectors, budget) : undefined;
   const { title: declaredTitle, description, language, base } = readPageInfo(page, input.url);
