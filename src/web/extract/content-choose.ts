@@ -7,7 +7,7 @@
  */
 import { holdsPageTitle, titleHeadingAmong } from "./content-title.ts";
 import { contains, elementChildrenOf, isTag, parentElementOf, selectAllIn, selectFirstIn, textOf, type Element } from "./dom.ts";
-import { CHROME_NAMED, classifyElement, contentClassTokens, isContentBlock, weighNames } from "./content-signals.ts";
+import { CHROME_NAMED, classifyElement, contentClassTokens, isContentBlock, namesOtherStories, weighNames } from "./content-signals.ts";
 import { MIN_PART_PROSE, finalScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 
 /** Never chosen as the content container (they hold it or are too small to). */
@@ -134,6 +134,8 @@ function collectSiblings(walk: Walk, top: Info): Element[] {
     }
     const info = walk.infos.get(sibling);
     if (!info || walk.dropped.has(sibling)) continue;
+    // A list of other stories ("most-popular", "related") is no part of the article, however well its teasers score.
+    if (namesOtherStories(sibling)) continue;
     let bonus = 0;
     const sameClass = topClass !== "" && sibling.attribs.class === topClass;
     if (sameClass) bonus += topScore * 0.2;

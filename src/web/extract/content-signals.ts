@@ -149,6 +149,16 @@ export function weighNames(element: Element, commentsWeigh = true): number {
   return weight;
 }
 
+/** Words and phrases of a list of other stories (related, popular, recommended), in class/id tokens as CHROME_WORD reads them. */
+const OTHER_STORIES =
+  /(^|[-_])(related|relatedposts|recommended|recommendations|popular|mostpopular|trending|outbrain|taboola|zergnet|yarpp|most[-_](read|viewed|popular|shared|emailed|commented)|also[-_](read|like)|more[-_]stories|you[-_]may[-_]like)(?=$|[-_\d])/i;
+
+/** Whether an element's class or id names it a list of other stories ("most-popular", "relatedArticles"), not a part of an article. */
+export function namesOtherStories(element: Element): boolean {
+  const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
+  return names.split(/\s+/).some((token) => token !== "" && OTHER_STORIES.test(token));
+}
+
 /** What an element's attributes say (flags below); 0 for most elements. */
 export const NEVER_CONTENT = 1;
 export const CHROME_NAMED = 2;
