@@ -1,8 +1,9 @@
 /**
- * The learned block filter runs by default (issue 44, seventh try): on a page that states itself an article it takes
- * short phrase lines (a byline, a publication line, a read-more lead-in, a newsletter line) out of the content; on a page that states nothing
- * the same content is left as the rules cut it, and the article's own paragraphs stay on both.
- * @see docs/extraction-model.md ("Seventh try")
+ * The learned block filter runs by default (issue 44, seventh and eighth tries): on a page that states itself an article it
+ * takes short phrase lines (a byline, a publication line, a read-more lead-in, a newsletter line) and image captions out of
+ * the content; on a page that states nothing the same content is left as the rules cut it, and the article's own
+ * paragraphs stay on both.
+ * @see docs/extraction-model.md ("Seventh try", "Eighth try")
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -12,15 +13,17 @@ const paragraphs = topics
   .map((topic, index) => `<p>Paragraph ${index + 1} sets out the city's plan for the ${topic}: the council voted on Tuesday, and the ${topic} will be funded from next year's budget, officials said.</p>`)
   .join("");
 const phraseLines = ["By Jane Doe", "Published 30 November 2026", "Read more: Tram fares frozen", "Sign up for our newsletter"];
-const body = `<h1>City transport plan approved</h1>${phraseLines.slice(0, 2).map((line) => `<p>${line}</p>`).join("")}${paragraphs}${phraseLines.slice(2).map((line) => `<p>${line}</p>`).join("")}`;
+const caption = "A new tram leaves the depot on its first test run through the old town on Monday morning.";
+const figure = `<figure><img src="/tram.jpg" alt=""><figcaption>${caption}</figcaption></figure>`;
+const body = `<h1>City transport plan approved</h1>${phraseLines.slice(0, 2).map((line) => `<p>${line}</p>`).join("")}${figure}${paragraphs}${phraseLines.slice(2).map((line) => `<p>${line}</p>`).join("")}`;
 const stated = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"City transport plan approved","datePublished":"2026-11-30"}</script>`;
 const page = (head: string) =>
   `<html><head><title>City transport plan approved</title>${head}</head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
 
 describe("the learned block filter by default", () => {
-  it("takes the phrase lines out of a page that states itself an article, and keeps its paragraphs", () => {
+  it("takes the phrase lines and the caption out of a page that states itself an article, and keeps its paragraphs", () => {
     const result = extractHtmlSync({ html: page(stated), url: "https://example.com/news/plan", markdown: true });
-    for (const line of phraseLines) {
+    for (const line of [...phraseLines, caption]) {
       expect(result.text).not.toContain(line);
       expect(result.markdown).not.toContain(line);
     }
@@ -31,6 +34,6 @@ describe("the learned block filter by default", () => {
     const plain = extractHtmlSync({ html: page(""), url: "https://example.com/news/plan", markdown: false });
     const unfiltered = extractHtmlSync({ html: page(""), url: "https://example.com/news/plan", markdown: false, blockJudge: null });
     expect(plain.text).toBe(unfiltered.text);
-    for (const line of phraseLines) expect(plain.text).toContain(line);
+    for (const line of [...phraseLines, caption]) expect(plain.text).toContain(line);
   });
 });
