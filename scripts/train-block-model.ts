@@ -2,14 +2,14 @@
  * Trains the learned block filter's model on every public source found and writes it to
  * src/web/extract/block-model.json (docs/extraction-model.md: what data, how to rebuild it, how long it takes).
  *
- *   node_modules/.bin/bun scripts/train-block-model.ts [--choice NAME] [--cached] [--cache FILE] [--train-on chaos-read] [--news DIR] [--trafeval DIR] [--wide DIR] [--out FILE]
+ *   node_modules/.bin/bun scripts/train-block-model.ts [--choice NAME] [--cached] [--cache FILE] [--train-on chaos-read|none] (default: SHIPPED_TRAIN_ON) [--news DIR] [--trafeval DIR] [--wide DIR] [--out FILE]
  * --choice: the training choice (scripts/block-model/choices.ts), by default the shipped one (SHIPPED_CHOICE).
  * --cached: the pages recorded by an earlier run (block-model/recorded-cache.ts, default folders only) instead of
  * extracting them again; refused by the cache itself when the block features have changed since.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHOICES, SHIPPED_CHOICE } from "./block-model/choices.ts";
+import { CHOICES, SHIPPED_CHOICE, SHIPPED_TRAIN_ON, trainOnOption } from "./block-model/choices.ts";
 import { defaultSourceDirs, recordedPages } from "./block-model/recorded-cache.ts";
 import { recordPage, trainBlockModel, type RecordedPage } from "./block-model/training.ts";
 import { option } from "./bench/dev-set.ts";
@@ -22,7 +22,7 @@ const choice = CHOICES[choiceName];
 if (!choice) throw new Error(`--choice: one of ${Object.keys(CHOICES).join(", ")}`);
 const dirs = defaultSourceDirs(option("wide", WIDE_SET_DIR));
 /** --train-on chaos-read: measured-only sources to train on after all (extraction-sources.ts MEASURED_ONLY). */
-const trainOn = option("train-on", "").split(",").filter(Boolean);
+const trainOn = trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(",")));
 const EVALUATION_ONLY = evaluationOnlySources(trainOn);
 let recorded: RecordedPage[];
 if (process.argv.includes("--cached")) recorded = recordedPages(dirs).pages;

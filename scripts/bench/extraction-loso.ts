@@ -9,7 +9,7 @@
  *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
  *     [--model FILE]   (the last column's model: a file train-block-model.ts --out FILE wrote, in place of the shipped one)
  *     [--ref REV[,REV]] (also revisions' extraction, filter off, each in a temporary worktree: a column beside today's, same run)
- *     [--ir-research DIR] [--train-on chaos-read]   (readability and the ir-research sources, big9, chaos-read and
+ *     [--ir-research DIR] [--train-on chaos-read|none]   (default SHIPPED_TRAIN_ON, choices.ts; readability and the ir-research sources, big9, chaos-read and
  *                      chaos-unread, are measured only, held out by every fold and judged with a model trained on all the
  *                      training sources, unless --train-on names them; the RESULT line's veto counts VETO_SOURCES only)
  * --news: unseen-set.ts --source news --out DIR; --trafeval: ../shared/bench/extraction/trafeval/prepare.py --out DIR;
@@ -22,7 +22,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import { CHOICES, SHIPPED_CHOICE } from "../block-model/choices.ts";
+import { CHOICES, SHIPPED_CHOICE, SHIPPED_TRAIN_ON, trainOnOption } from "../block-model/choices.ts";
 import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
@@ -37,7 +37,7 @@ const pages = loadSources({
   irResearch: option("ir-research", join(repoRoot, ".tmp/extraction/ir-research")),
 });
 const order = sourceOrder(pages);
-const EVALUATION_ONLY = evaluationOnlySources(option("train-on", "").split(","));
+const EVALUATION_ONLY = evaluationOnlySources(trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(","))));
 /** Training choices to judge (block-model/choices.ts, by name; the default is the shipped model's), --criterion, --l2 and --min-pages over it. */
 const choiceName = option("choice", SHIPPED_CHOICE);
 const choice = CHOICES[choiceName];

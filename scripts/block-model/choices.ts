@@ -64,6 +64,13 @@ export const CHOICES: Record<string, TrainOptions> = {
   // Eighth try: captions, the largest kind kept on modern news, on pages stating an article only.
   "stated-fit-all-phrase-caption-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "stated-fit-all-caption-names": { pages: "stated", fitPages: "all", kinds: ["caption"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-meta-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "meta"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-link-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "link"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-related-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "related"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-repeated-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "repeated"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-tail-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "tail"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-head-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "head"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
+  "stated-fit-all-phrase-caption-island-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "island"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "stated-fit-all-phrase-caption-social-names": { pages: "stated", fitPages: "all", kinds: ["phrase", "caption", "social"], words: false, l2: 1e-3, criterion: "maximin", tolerance: 0 },
   "stated-fit-all-edges-names-mean": { pages: "stated", fitPages: "all", gate: "edges", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
   "stated-fit-all-tail-names-mean": { pages: "stated", fitPages: "all", gate: "tail", words: false, l2: 1e-3, criterion: "mean", tolerance: 0 },
@@ -77,3 +84,13 @@ export const CHOICES: Record<string, TrainOptions> = {
 
 /** The eighth try's choice (phrase lines and captions on pages stating an article), accepted leave-one-source-out with human truths deciding (docs/extraction-model.md). */
 export const SHIPPED_CHOICE = "stated-fit-all-phrase-caption-names";
+/**
+ * The measured-only sources the shipped model trains on after all: chaos-read (modern news, human truth, read and
+ * studied; chaos-unread and big9 stay unseen). The scripts' --train-on default; `--train-on none` trains without.
+ */
+export const SHIPPED_TRAIN_ON = ["chaos-read"];
+
+/** The --train-on option of the training scripts: the sources it names, SHIPPED_TRAIN_ON when it is not given. */
+export function trainOnOption(value: string): string[] {
+  return value.split(",").filter((name) => name !== "" && name !== "none");
+}

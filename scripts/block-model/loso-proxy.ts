@@ -6,7 +6,7 @@
  * final judgement is scripts/bench/extraction-loso.ts, which extracts the held-out pages for real.
  *
  *   node_modules/.bin/bun scripts/block-model/loso-proxy.ts [--choices edges-names,edges-words] [--fresh] [--pr] [--digits 5] [--cache FILE]
- *     [--train-on chaos-read]   (the measured-only sources, readability and the ir-research sets, are folds and training
+ *     [--train-on chaos-read|none]   (default SHIPPED_TRAIN_ON, choices.ts; the measured-only sources, readability and the ir-research sets, are folds and training
  *                               sources only when named here; "down" counts extraction-sources.ts VETO_SOURCES only)
  * --pr: each held-out cell also gives the change of precision and recall, and the F1 change with the removals of the
  * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
@@ -16,7 +16,7 @@ import { boilerplateProbability, removable, type BlockModel } from "../../src/we
 import type { BlockView } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
 import { evaluationOnlySources, sourceOrder, VETO_SOURCES, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
-import { CHOICES } from "./choices.ts";
+import { CHOICES, SHIPPED_TRAIN_ON, trainOnOption } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { blockKind } from "../../src/web/extract/block-filter.ts";
 import { keptKinds, proxySourceScores, runsOn, trainBlockModel, type RecordedPage } from "./training.ts";
@@ -27,7 +27,7 @@ const { pages: recorded, cached } = recordedPages(defaultSourceDirs(option("wide
 console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in ${((performance.now() - started) / 1000).toFixed(0)} s`}`);
 
 const order = sourceOrder(recorded.map((page) => page.page));
-const EVALUATION_ONLY = evaluationOnlySources(option("train-on", "").split(","));
+const EVALUATION_ONLY = evaluationOnlySources(trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(","))));
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
