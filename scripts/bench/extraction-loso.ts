@@ -8,7 +8,8 @@
  *   node_modules/.bin/bun scripts/bench/extraction-loso.ts [--news DIR] [--trafeval DIR] [--wide DIR] [--json OUT]
  *     [--choice NAME] [--criterion mean|maximin] [--l2 1e-4] [--min-pages 10]   (the folds' training choices, block-model/choices.ts; the shipped column stays the file's)
  *     [--model FILE]   (the last column's model: a file train-block-model.ts --out FILE wrote, in place of the shipped one)
- *     [--ref REV[,REV]] (also revisions' extraction, filter off, each in a temporary worktree: a column beside today's, same run)
+ *     [--ref REV[,REV]] (also revisions' extraction, filter off, each in a temporary worktree: a column beside today's, same run;
+ *                      and each revision's default extraction, as it shipped, in a table beside this tree's shipped model)
  *     [--ir-research DIR] [--train-on chaos-read|none]   (default SHIPPED_TRAIN_ON, choices.ts; readability and the ir-research sources, big9, chaos-read and
  *                      chaos-unread, are measured only, held out by every fold and judged with a model trained on all the
  *                      training sources, unless --train-on names them; the RESULT line's veto counts VETO_SOURCES only)
@@ -53,14 +54,14 @@ const modelFile = option("model", "");
 const seenModel: BlockModel = modelFile ? (JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel) : SHIPPED_BLOCK_MODEL;
 const started = performance.now();
 
-/** --ref REV[,REV]: each revision's extraction (filter off) of every page and of the dev set, its worktree removed after. */
+/** --ref REV[,REV]: each revision's extraction of every page and of the dev set, filter off and as it shipped (its default), its worktree removed after. */
 type ExtractSync = (input: { html: string; url: string; markdown: boolean; blockJudge?: null }) => { text: string };
 const refRevisions = option("ref", "").split(",").filter(Boolean);
-const refs: { name: string; texts: Map<string, string>; devTexts: Map<string, string> }[] = [];
-const extractAllWith = (extract: ExtractSync, of: readonly SourcePage[], into: Map<string, string>) => {
+const refs: { name: string; texts: Map<string, string>; devTexts: Map<string, string>; shippedTexts: Map<string, string>; devShippedTexts: Map<string, string> }[] = [];
+const extractAllWith = (extract: ExtractSync, of: readonly SourcePage[], into: Map<string, string>, asShipped = false) => {
   for (const page of of) {
     try {
-      into.set(page.id, extract({ html: page.html, url: page.url, markdown: false, blockJudge: null }).text);
+      into.set(page.id, extract({ html: page.html, url: page.url, markdown: false, ...(asShipped ? {} : { blockJudge: null }) }).text);
     } catch {
       into.set(page.id, "");
     }
@@ -69,10 +70,13 @@ const extractAllWith = (extract: ExtractSync, of: readonly SourcePage[], into: M
 for (const revision of refRevisions) {
   const reference = createReferenceTree(revision);
   try {
-    const ref = { name: reference.name, texts: new Map<string, string>(), devTexts: new Map<string, string>() };
+    const ref = { name: reference.name, texts: new Map<string, string>(), devTexts: new Map<string, string>(), shippedTexts: new Map<string, string>(), devShippedTexts: new Map<string, string>() };
     const { extractHtmlSync: extractRef } = (await import(moduleIn(reference.dir, "src/web/extract/extract.ts"))) as { extractHtmlSync: ExtractSync };
+    const devSet = loadTextSet(option("dev", DEV_SET_DIR));
     extractAllWith(extractRef, pages, ref.texts);
-    extractAllWith(extractRef, loadTextSet(option("dev", DEV_SET_DIR)), ref.devTexts);
+    extractAllWith(extractRef, devSet, ref.devTexts);
+    extractAllWith(extractRef, pages, ref.shippedTexts, true);
+    extractAllWith(extractRef, devSet, ref.devShippedTexts, true);
     refs.push(ref);
   } finally {
     reference.remove();
@@ -182,6 +186,22 @@ const measured = order.filter((source) => !VETO_SOURCES.includes(source)).map((s
 for (const [r, ref] of refs.entries()) {
   const belowRef = order.filter((_, i) => (today[i] as SourceScore).f1 < (refScores[r]?.[i] as SourceScore).f1);
   console.log(`RESULT_REF ref=${ref.name} today_below_ref=${belowRef.length}${belowRef.length ? ` (${belowRef.join(",")})` : ""} wide_pooled_ref=${f((wideRefs[r] as SourceScore).f1)} dev_ref=${f((devRefs[r] as SourceScore).f1)}`);
+}
+if (refs.length > 0) {
+  // As shipped: each revision's default extraction beside this tree's shipped model, the before and after a caller sees.
+  console.log(`as shipped: ${refs.map((ref) => `ref ${ref.name} (its default)`).join(", ")} beside this tree's ${modelFile ? modelFile : "shipped model"}, same run:`);
+  const shippedRefScores = refs.map((ref) => scoreBySource(pages, ref.shippedTexts, order));
+  const shippedRow = (source: string, refCells: SourceScore[], seen: SourceScore) =>
+    console.log(`${source.padEnd(18)} ${String(seen.pages).padStart(5)}  ${refCells.map((score) => `${cell(score).padEnd(28)}  `).join("")}${cell(seen).padEnd(28)}  ${refCells.map((score) => `${seen.f1 - score.f1 >= 0 ? "+" : ""}${(seen.f1 - score.f1).toFixed(4)}`).join(" ")}`);
+  for (const [i, source] of order.entries()) shippedRow(source, shippedRefScores.map((scores) => scores[i] as SourceScore), shipped[i] as SourceScore);
+  for (const group of groups.order) shippedRow(`  ${group}`, refs.map((ref) => scoreBySource(groups.pages, ref.shippedTexts, [group])[0] as SourceScore), scoreBySource(groups.pages, shippedTexts, [group])[0] as SourceScore);
+  if (chaosPages.length > 0) shippedRow("chaos (both)", refs.map((ref) => scoreBySource(chaosPages, ref.shippedTexts, ["chaos (both halves)"])[0] as SourceScore), scoreBySource(chaosPages, shippedTexts, ["chaos (both halves)"])[0] as SourceScore);
+  shippedRow("wide pooled", refs.map((ref) => pooled(ref.shippedTexts)), wideShipped);
+  shippedRow("dev", refs.map((ref) => scoreBySource(devPages, ref.devShippedTexts, ["dev"])[0] as SourceScore), devAfter);
+  for (const [r, ref] of refs.entries()) {
+    const below = order.filter((_, i) => (shipped[i] as SourceScore).f1 < (shippedRefScores[r]?.[i] as SourceScore).f1);
+    console.log(`RESULT_SHIPPED_REF ref=${ref.name} shipped_below_ref_shipped=${below.length}${below.length ? ` (${below.join(",")})` : ""}`);
+  }
 }
 console.log(`RESULT sources=${order.length} held_out_down=${worse.length}${worse.length ? ` (${worse.join(",")})` : ""} of ${order.filter((source) => VETO_SOURCES.includes(source)).join(",")}; measured, not a veto: ${measured.join(", ")} wide_pooled_today=${f(wideToday.f1)} wide_pooled_held_out=${f(wideHeldOut.f1)} wide_pooled_shipped=${f(wideShipped.f1)} dev_today=${f(devBefore.f1)} dev_shipped=${f(devAfter.f1)}`);
 const json = option("json", "");
