@@ -227,6 +227,8 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
   const heading = titleHeadingAmong(walk.headings, title);
   if (!heading || contains(top.element, heading)) return top;
   const topScore = finalScore(top);
+  const titledStory = anotherStoryBeside(walk, top.element, heading, body, title);
+  if (titledStory && finalScore(titledStory) >= topScore * TITLED_SHARE) return titledStory;
   for (let node = parentElementOf(heading); node && node !== body; node = parentElementOf(node)) {
     if (contains(node, top.element)) return top;
     const info = walk.infos.get(node);
@@ -235,6 +237,30 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
     return finalScore(info) >= topScore * TITLED_SHARE && evidence ? info : top;
   }
   return top;
+}
+
+/**
+ * Two stories on one page, each in its own <article> (a news site's next story, loaded below the one the page is
+ * about): when the chosen block lies in an article whose headline (its first h1) is not the page's title, and the
+ * title heading lies in another article, the best-scoring candidate block of the titled article.
+ */
+function anotherStoryBeside(walk: Walk, chosen: Element, heading: Element, body: Element, title: string): Info | undefined {
+  const chosenArticle = closestArticle(chosen, body);
+  const titledArticle = closestArticle(heading, body);
+  if (!chosenArticle || !titledArticle || contains(chosenArticle, titledArticle) || contains(titledArticle, chosenArticle)) return undefined;
+  const headline = selectFirstIn(chosenArticle, "h1");
+  if (!headline || holdsPageTitle(textOf(headline).replace(/\s+/g, " ").trim(), title)) return undefined;
+  let best: Info | undefined;
+  for (const info of walk.infos.values()) {
+    if (!info.candidate || info.chars < MIN_CANDIDATE_CHARS || NOT_CANDIDATES.has(info.element.name) || !contains(titledArticle, info.element)) continue;
+    if (!best || finalScore(info) > finalScore(best)) best = info;
+  }
+  return best;
+}
+
+function closestArticle(element: Element, body: Element): Element | undefined {
+  for (let node: Element | null = element; node && node !== body; node = parentElementOf(node)) if (node.name === "article") return node;
+  return undefined;
 }
 
 /** Whether an element lies inside a block whose class or id names it chrome (kept by the try, as a sidebar inside the content wrapper is). */
