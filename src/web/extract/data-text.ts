@@ -23,13 +23,14 @@ function isData(text: string): boolean {
 /** Removes the text nodes under `root` that are a script's data, not text (see the module comment). */
 export function removeDataText(root: Element): void {
   const found: Text[] = [];
-  const walk = (node: AnyNode): void => {
+  // A stack, not recursion: a page nested tens of thousands deep is still read.
+  const pending: AnyNode[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (isText(node)) {
       if (isData(node.data)) found.push(node);
     } else if (isTag(node) && !SHOWN_AS_CODE.has(node.name)) {
-      for (const child of node.children) walk(child);
+      for (const child of node.children) pending.push(child);
     }
-  };
-  walk(root);
+  }
   for (const node of found) removeNode(node);
 }
