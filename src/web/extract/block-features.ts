@@ -42,6 +42,7 @@ const NAME_GROUPS: Record<string, RegExp> = {
   body: /article|body|content|story|entry|post|text|main/,
 };
 const NAME_GROUP_NAMES = Object.keys(NAME_GROUPS);
+const MEDIA_NAMES = NAME_GROUPS.media as RegExp;
 
 /**
  * Frequent function words of the languages of the public sets (English, German, French, Spanish, Italian, Dutch,
@@ -85,6 +86,19 @@ const PHRASES: [name: string, limit: number, pattern: RegExp][] = [
 /** Whether a block's line is worded as one of PHRASES under its length limit (a phrase_ feature of it is 1). */
 export function wordedAsBoilerplate(block: ContentBlock): boolean {
   return PHRASES.some(([, limit, pattern]) => block.chars <= limit && pattern.test(block.text));
+}
+
+/**
+ * Whether a block of the content `root` is placed as a caption, as its features say (blockKind's "caption"): a
+ * figcaption or table caption, inside a figure, or named like media (the block's or an ancestor's class, id or itemprop).
+ */
+export function placedAsCaption(block: ContentBlock, root: Element): boolean {
+  if (TAG_GROUPS[block.element.name] === "figcaption") return true;
+  for (let node: Element | null = block.element; node && node !== root; node = parentElementOf(node)) {
+    if (node !== block.element && ANCESTOR_GROUPS[node.name] === "figure") return true;
+    if (MEDIA_NAMES.test(`${node.attribs.class ?? ""} ${node.attribs.id ?? ""} ${node.attribs.itemprop ?? ""}`.toLowerCase())) return true;
+  }
+  return false;
 }
 
 /** Names of the numeric features, in the order blockFeatures writes them (the model file states the same list). */

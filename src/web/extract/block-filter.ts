@@ -6,7 +6,7 @@
  * labels. A block holding a large share of the content is never removed, whatever the model says.
  */
 import type { DomChanges } from "./content-changes.ts";
-import { blockViews, collapsedBodyText, leafBlocks, NUMERIC_FEATURES, wordedAsBoilerplate, type BlockView } from "./block-features.ts";
+import { blockViews, collapsedBodyText, leafBlocks, NUMERIC_FEATURES, placedAsCaption, wordedAsBoilerplate, type BlockView, type ContentBlock } from "./block-features.ts";
 import type { PageGate } from "./content-declared.ts";
 import type { Element } from "./dom.ts";
 import shippedModel from "./block-model.json";
@@ -55,8 +55,11 @@ export interface BlockJudge {
   judge(view: BlockView): boolean;
   /** The pages the judge runs on (BlockModel.pages); extraction checks the page. Absent: all. */
   pages?: PageGate;
-  /** It removes only blocks worded as boilerplate phrases (a model of the phrase kind alone): content without one is not scored. */
-  phrasesOnly?: boolean;
+  /**
+   * A cheap test a block passes if the judge may remove it at all (a model of the phrase and caption kinds alone:
+   * worded as a phrase, or placed as a caption): content with no such block is not scored. Absent: every block may be.
+   */
+  mayRemove?: (block: ContentBlock, root: Element) => boolean;
 }
 
 /** The model's probability that a block is boilerplate. */
@@ -140,15 +143,28 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
 /** A judge removing what `model` may remove and scores at or above its threshold. */
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
-  const phrasesOnly = model.kinds?.length === 1 && model.kinds[0] === "phrase";
-  return { judge: (view) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold, pages: model.pages ?? "all", phrasesOnly };
+  const judge = (view: BlockView) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold;
+  return { judge, pages: model.pages ?? "all", ...(model.kinds ? kindTest(model.kinds) : {}) };
+}
+
+/** Kinds a block's text and place tell without its features (blockKind puts phrases first, then captions). */
+const CHEAP_KINDS: Partial<Record<BlockKind, (block: ContentBlock, root: Element) => boolean>> = {
+  phrase: (block) => wordedAsBoilerplate(block),
+  caption: placedAsCaption,
+};
+
+/** BlockJudge.mayRemove for a model removing only `kinds`, when every one of them is told cheaply. */
+function kindTest(kinds: readonly BlockKind[]): Pick<BlockJudge, "mayRemove"> {
+  const tests = kinds.map((kind) => CHEAP_KINDS[kind]);
+  if (tests.some((test) => test === undefined)) return {};
+  return { mayRemove: (block, root) => tests.some((test) => test?.(block, root) === true) };
 }
 
 /** Removes the leaf blocks of `root` that `judge` names boilerplate (`body`: the page's body, for repetition). */
 export function filterBlocks(root: Element, body: Element, title: string, judge: BlockJudge, changes: DomChanges): void {
   judge.start?.();
   const blocks = leafBlocks(root);
-  if (judge.phrasesOnly && !blocks.some(wordedAsBoilerplate)) return;
+  if (judge.mayRemove && !blocks.some((block) => judge.mayRemove?.(block, root) === true)) return;
   const views = blockViews(root, { bodyText: collapsedBodyText(body), title: title.replace(/\s+/g, " ").trim().toLowerCase() }, blocks);
   for (const view of views) if (judge.judge(view)) changes.remove(view.block.element);
 }
