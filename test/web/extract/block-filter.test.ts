@@ -4,7 +4,7 @@
  * shipped model was trained on the features this code computes.
  */
 import { describe, expect, it } from "bun:test";
-import { blockViews, leafBlocks, NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
+import { blockViews, collapsedBodyText, leafBlocks, NUMERIC_FEATURES, placedAsCaption, type BlockView } from "../../../src/web/extract/block-features.ts";
 import { blockKind, BLOCK_FILTER_ON, modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../../src/web/extract/block-filter.ts";
 import { parsePage } from "../../../src/web/extract/content-parse.ts";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -113,6 +113,29 @@ describe("learned block filter", () => {
     expect(text).not.toContain("By Jane Doe");
     expect(text).toContain("Jane Doe covers dams for the paper");
     expect(text).toContain("Paragraph 2 of the report");
+  });
+
+  it("tells a caption by its place as blockKind does from the features, so a model of phrases and captions may skip them", () => {
+    const { body } = parsePage(
+      `<div class="story">${prose(1)}<figure><img src="/a.jpg"><figcaption>The dam at night</figcaption></figure><figure><p>A wall of water</p></figure>` +
+        `<div class="photo-credit">Jane Roe</div><table><caption>Flow by year</caption><tr><td>1990</td></tr></table><p>By Jane Doe</p>${prose(2)}</div>`,
+    );
+    const views = blockViews(body, { bodyText: collapsedBodyText(body), title: "" });
+    for (const view of views) {
+      const kind = blockKind(view.numeric);
+      if (kind === "caption") expect(placedAsCaption(view.block, body)).toBe(true);
+      if (placedAsCaption(view.block, body)) expect(["caption", "phrase"]).toContain(kind);
+    }
+    expect(views.filter((view) => placedAsCaption(view.block, body)).map((view) => view.block.text)).toEqual(["The dam at night", "A wall of water", "Jane Roe", "Flow by year"]);
+  });
+
+  it("scores no block of content where a model of phrases and captions could remove none", () => {
+    const judged: string[] = [];
+    const judge = { ...modelJudge({ ...wordModel({}), kinds: ["phrase", "caption"] }), judge: (view: BlockView) => (judged.push(view.block.text), false) };
+    extractHtmlSync({ html: page(`${prose(1)}${prose(2)}${prose(3)}`), url: "https://example.com/a", markdown: false, blockJudge: judge });
+    expect(judged).toEqual([]);
+    extractHtmlSync({ html: page(`${prose(1)}<figure><img src="/a.jpg"><figcaption>The dam at night</figcaption></figure>${prose(2)}`), url: "https://example.com/a", markdown: false, blockJudge: judge });
+    expect(judged).toContain("The dam at night");
   });
 
   it("extracts by default as the shipped switch says", () => {
