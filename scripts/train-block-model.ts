@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHOICES, SHIPPED_CHOICE, SHIPPED_TRAIN_ON, trainOnOption } from "./block-model/choices.ts";
+import { CHOICES, SHIPPED_CHOICE, trainOnSources } from "./block-model/choices.ts";
 import { defaultSourceDirs, recordedPages } from "./block-model/recorded-cache.ts";
 import { recordPage, trainBlockModel, type RecordedPage } from "./block-model/training.ts";
 import { option } from "./bench/dev-set.ts";
@@ -22,7 +22,7 @@ const choice = CHOICES[choiceName];
 if (!choice) throw new Error(`--choice: one of ${Object.keys(CHOICES).join(", ")}`);
 const dirs = defaultSourceDirs(option("wide", WIDE_SET_DIR));
 /** --train-on chaos-read: measured-only sources to train on after all (extraction-sources.ts MEASURED_ONLY). */
-const trainOn = trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(",")));
+const trainOn = trainOnSources();
 const EVALUATION_ONLY = evaluationOnlySources(trainOn);
 let recorded: RecordedPage[];
 if (process.argv.includes("--cached")) recorded = recordedPages(dirs).pages;

@@ -23,7 +23,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractHtmlSync } from "../../src/web/extract/extract.ts";
 import { modelJudge, SHIPPED_BLOCK_MODEL, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import { CHOICES, SHIPPED_CHOICE, SHIPPED_TRAIN_ON, trainOnOption } from "../block-model/choices.ts";
+import { CHOICES, SHIPPED_CHOICE, trainOnSources } from "../block-model/choices.ts";
 import { recordPage, trainBlockModel, type TrainOptions } from "../block-model/training.ts";
 import { DEV_SET_DIR, option } from "./dev-set.ts";
 import { createReferenceTree, moduleIn } from "./reference-tree.ts";
@@ -38,7 +38,7 @@ const pages = loadSources({
   irResearch: option("ir-research", join(repoRoot, ".tmp/extraction/ir-research")),
 });
 const order = sourceOrder(pages);
-const EVALUATION_ONLY = evaluationOnlySources(trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(","))));
+const EVALUATION_ONLY = evaluationOnlySources(trainOnSources());
 /** Training choices to judge (block-model/choices.ts, by name; the default is the shipped model's), --criterion, --l2 and --min-pages over it. */
 const choiceName = option("choice", SHIPPED_CHOICE);
 const choice = CHOICES[choiceName];

@@ -21,7 +21,7 @@ import { isText, parentElementOf, type AnyNode, type Element } from "../../src/w
 import { blockKind } from "../../src/web/extract/block-filter.ts";
 import { defaultSourceDirs, recordedPages } from "../block-model/recorded-cache.ts";
 import { option } from "./dev-set.ts";
-import { loadSources, snippetCounts, sourceOrder, WIDE_SET_DIR, type SourcePage } from "./extraction-sources.ts";
+import { loadSources, refuseUnread, snippetCounts, sourceOrder, WIDE_SET_DIR, type SourcePage } from "./extraction-sources.ts";
 
 const dirs = defaultSourceDirs(option("wide", WIDE_SET_DIR));
 const { pages: recorded } = recordedPages(dirs);
@@ -57,7 +57,7 @@ if (source === "") {
   process.exit(0);
 }
 
-if (["chaos-unread", "big9"].includes(source)) throw new Error(`${source} stays unread: only its figures are quoted`);
+refuseUnread(source);
 const limit = Number(option("limit", "60"));
 if (process.argv.includes("--kept")) {
   const own = recorded.filter((one) => one.page.source === source && one.page.truth.kind === "text");

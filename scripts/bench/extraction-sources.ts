@@ -88,6 +88,14 @@ export interface SourceDirs {
  */
 export const MEASURED_ONLY = ["readability", "big9", "chaos-read", "chaos-unread"];
 
+/** Sources measured only and never read page by page (docs/extraction-model.md, seventh try): tools quote their figures only. */
+export const UNREAD_SOURCES = ["big9", "chaos-unread"];
+
+/** Throws when `source` is one that stays unread, for a tool about to show its pages. */
+export function refuseUnread(source: string): void {
+  if (UNREAD_SOURCES.includes(source)) throw new Error(`${source} stays unread: only its figures are quoted`);
+}
+
 /** The sources whose held-out figure decides (a human truth, or a measured-only set nothing was read off). */
 export const VETO_SOURCES = ["dragnet", "cleaneval", "portal", "l3s-news", "trafilatura-2022", "trafilatura-2026", "big9", "chaos-unread"];
 

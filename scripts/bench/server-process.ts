@@ -53,6 +53,11 @@ export function parseEnvPairs(pairs: readonly string[]): Record<string, string> 
   );
 }
 
+/** An environment's variables as ` K=V` words, for a bench's heading line. */
+export function envLabel(env: Readonly<Record<string, string>>): string {
+  return Object.entries(env).map(([name, value]) => ` ${name}=${value}`).join("");
+}
+
 /** Every value of a repeated `--NAME VALUE` on the command line. */
 export function repeatedOption(name: string): string[] {
   return process.argv.flatMap((arg, at) => (arg === `--${name}` && process.argv[at + 1] !== undefined ? [process.argv[at + 1]!] : []));

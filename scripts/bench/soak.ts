@@ -35,7 +35,7 @@ import { gunzipSync } from "node:zlib";
 import { DEV_SET_DIR, option, readRss, servePages } from "./dev-set.ts";
 import { largePage, random } from "./large-page.ts";
 import { readCpuMs } from "./proc-cpu.ts";
-import { loadBenchArgs, parseEnvPairs, repeatedOption, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { envLabel, loadBenchArgs, parseEnvPairs, repeatedOption, type ServerProcess, startServerProcess } from "./server-process.ts";
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MiB`;
@@ -48,7 +48,6 @@ const reference = option("reference", "");
 const serverArgs = option("server-args", "").split(/\s+/).filter(Boolean);
 const testedEnv = parseEnvPairs(repeatedOption("env"));
 const referenceEnv = parseEnvPairs(repeatedOption("reference-env"));
-const envLabel = (env: Record<string, string>) => Object.entries(env).map(([k, v]) => ` ${k}=${v}`).join("");
 
 function loadPages(): { small: Uint8Array<ArrayBuffer>[]; source: string } {
   const devSet = join(DEV_SET_DIR, "html");

@@ -44,7 +44,7 @@ import { gunzipSync } from "node:zlib";
 import { readRss, servePages } from "./dev-set.ts";
 import { bundleExtractionAlone, measureExtractionAlone } from "./extraction-alone.ts";
 import { readCpuMs, readThreadCpuMs, threadCpuPerRead } from "./proc-cpu.ts";
-import { parseEnvPairs, repeatedOption } from "./server-process.ts";
+import { envLabel, parseEnvPairs, repeatedOption } from "./server-process.ts";
 
 const MIB = 1024 * 1024;
 
@@ -223,7 +223,7 @@ async function measureServer(binary: string, env: Record<string, string>, pages:
 
   const idle = readRss(pid);
   console.log(
-    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}; server: ${binary || "source, in a child bun"}${Object.entries(env).map(([k, v]) => ` ${k}=${v}`).join("")}`,
+    `pages: ${pages.length} from ${pagesDir}; reads: ${reads}; clients: ${clients}; format: ${format}; extraction threads: ${extractWorkers || "default (one per core)"}${smol ? "; server --smol" : ""}; server: ${binary || "source, in a child bun"}${envLabel(env)}`,
   );
   console.log(`server idle RSS: ${mb(idle.rss)}`);
 

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { BLOCK_KINDS, blockKind, boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
 import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
-import { EVALUATION_ONLY, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
+import { EVALUATION_ONLY, refuseUnread, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { kindTable, runsOn } from "./training.ts";
 
@@ -56,7 +56,7 @@ if (modelFile) {
     return kind === "phrase" ? `phrase:${phraseAt.find(([i]) => numeric[i] === 1)?.[1]}` : kind;
   };
   const lines = option("lines", "");
-  if (["chaos-unread", "big9"].includes(lines)) throw new Error(`${lines} stays unread: only its figures are quoted`);
+  refuseUnread(lines);
   const removed = new Map<string, Map<string, [number, number, number]>>();
   for (const page of pages) {
     if (!runsOn(model, page)) continue;

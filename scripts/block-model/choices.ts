@@ -3,6 +3,7 @@
  * loso-proxy.ts (fast) and scripts/bench/extraction-loso.ts --choice NAME (real extractions), and used by
  * scripts/train-block-model.ts --choice NAME. SHIPPED_CHOICE is the one the shipped model is trained with.
  */
+import { option } from "../bench/dev-set.ts";
 import type { TrainOptions } from "./training.ts";
 
 /** The training choices this loop knows, by name. */
@@ -94,7 +95,7 @@ export const SHIPPED_CHOICE = "stated-fit-all-phrase-caption-names";
  */
 export const SHIPPED_TRAIN_ON = ["chaos-read"];
 
-/** The --train-on option of the training scripts: the sources it names, SHIPPED_TRAIN_ON when it is not given. */
-export function trainOnOption(value: string): string[] {
-  return value.split(",").filter((name) => name !== "" && name !== "none");
+/** The sources the command line's `--train-on` names (`none`: none), SHIPPED_TRAIN_ON when it names none. */
+export function trainOnSources(): string[] {
+  return option("train-on", SHIPPED_TRAIN_ON.join(",")).split(",").filter((name) => name !== "" && name !== "none");
 }

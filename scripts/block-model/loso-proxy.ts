@@ -16,7 +16,7 @@ import { boilerplateProbability, removable, type BlockModel } from "../../src/we
 import type { BlockView } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
 import { evaluationOnlySources, sourceOrder, VETO_SOURCES, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
-import { CHOICES, SHIPPED_TRAIN_ON, trainOnOption } from "./choices.ts";
+import { CHOICES, trainOnSources } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { blockKind } from "../../src/web/extract/block-filter.ts";
 import { keptKinds, proxySourceScores, runsOn, trainBlockModel, type RecordedPage } from "./training.ts";
@@ -27,7 +27,7 @@ const { pages: recorded, cached } = recordedPages(defaultSourceDirs(option("wide
 console.log(`${recorded.length} pages ${cached ? "from the cache" : `recorded in ${((performance.now() - started) / 1000).toFixed(0)} s`}`);
 
 const order = sourceOrder(recorded.map((page) => page.page));
-const EVALUATION_ONLY = evaluationOnlySources(trainOnOption(option("train-on", SHIPPED_TRAIN_ON.join(","))));
+const EVALUATION_ONLY = evaluationOnlySources(trainOnSources());
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
