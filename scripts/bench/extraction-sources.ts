@@ -23,7 +23,7 @@ const scorer = (await import(join(DEV_SET_DIR, "..", "score.ts"))) as {
   metricsFrom(items: TpFpFn[]): { f1: number; precision: number; recall: number };
 };
 const { metricsFrom, shingleMatch } = scorer;
-export { metricsFrom };
+export { metricsFrom, shingleMatch };
 
 export const WIDE_SET_DIR = join(DEV_SET_DIR, "..", "wide");
 
