@@ -274,7 +274,11 @@ async function startWorker(state: WorkerState): Promise<{ requeued: number; inte
     timer.unref?.();
     state.timers.push(timer);
   };
-  every(deps.queue?.pollEveryMs ?? (jobs.shared ? 2_000 : 0), () => pump(state));
+  // A poll that finds a pump under way is already served by it; asking it to go round again would keep a
+  // claim slower than the poll interval (a loaded database) looping, and start() would never return.
+  every(deps.queue?.pollEveryMs ?? (jobs.shared ? 2_000 : 0), async () => {
+    if (!state.pumping) await pump(state);
+  });
   every(deps.queue?.reapEveryMs ?? (jobs.shared ? 10_000 : 0), () => reap(state));
   // Leases are renewed while jobs run, whether or not this worker reaps.
   every(jobs.shared || deps.queue?.reapEveryMs ? Math.max(1, Math.floor(state.leaseMs / 3)) : 0, () => renewLeases(state));

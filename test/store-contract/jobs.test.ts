@@ -334,6 +334,31 @@ for (const engine of engines) {
     );
 
     it(
+      "starts, and still runs jobs, when a claim takes longer than the poll interval (a loaded database)",
+      withInstances(1, async ([store]) => {
+        const work = newWork(1);
+        const slow: JobStore = {
+          ...store!,
+          shared: store!.shared,
+          async claimNext(options) {
+            await new Promise((resolve) => setTimeout(resolve, 60));
+            return store!.claimNext(options);
+          },
+        };
+        const polling = worker(slow, testRegistry(work), { pollEveryMs: 10 });
+        try {
+          const started = await Promise.race([polling.start().then(() => "started"), new Promise((resolve) => setTimeout(() => resolve("still starting"), 3_000))]);
+          expect(started).toBe("started");
+          await store!.insert(newJob(1, { createdAt: new Date() }));
+          await eventually(async () => (await store!.get(newJob(1).id))?.status === "completed", 10_000);
+        } finally {
+          polling.stop();
+        }
+      }),
+      60_000,
+    );
+
+    it(
       "holds max_concurrent_jobs for the whole cluster with three workers",
       withInstances(3, async (stores) => {
         const work = newWork(40);
