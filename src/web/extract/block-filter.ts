@@ -7,7 +7,7 @@
  */
 import type { DomChanges } from "./content-changes.ts";
 import { blockViews, collapsedBodyText, leafBlocks, NUMERIC_FEATURES, placedAsCaption, wordedAsBoilerplate, type BlockView, type ContentBlock } from "./block-features.ts";
-import type { PageGate } from "./content-declared.ts";
+import { passesPageGate, type ArticleDeclaration, type PageGate } from "./content-declared.ts";
 import type { Element } from "./dom.ts";
 import shippedModel from "./block-model.json";
 
@@ -40,9 +40,14 @@ export interface BlockModel {
   /**
    * The pages the model runs on (content-declared.ts PageGate): "declared", only those the publisher declares an
    * article (og:type article, article:published_time, a JSON-LD or microdata Article type); "stated", those declaring
-   * it in schema.org terms or with a publication time; absent or "all": every page.
+   * it in schema.org terms or with a publication time; "json-ld", those stating it in JSON-LD; absent or "all": every page.
    */
   pages?: PageGate;
+  /**
+   * A second model, trained on its own with its own gate, kinds, pages and threshold, whose removals join this one's
+   * (a block either removes is removed): a wider model for the pages a narrower gate names.
+   */
+  also?: BlockModel;
 }
 
 /**
@@ -53,8 +58,10 @@ export interface BlockJudge {
   /** Called before the blocks of one detection try (a page may be detected more than once). */
   start?(): void;
   judge(view: BlockView): boolean;
-  /** The pages the judge runs on (BlockModel.pages); extraction checks the page. Absent: all. */
+  /** The pages the judge runs on (BlockModel.pages); extraction checks the page (judgeForPage). Absent: all. */
   pages?: PageGate;
+  /** Judges whose removals join this one's, each on the pages its own gate names (BlockModel.also). */
+  also?: BlockJudge[];
   /**
    * A cheap test a block passes if the judge may remove it at all (a model of the phrase and caption kinds alone:
    * worded as a phrase, or placed as a caption): content with no such block is not scored. Absent: every block may be.
@@ -144,7 +151,27 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
   const judge = (view: BlockView) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold;
-  return { judge, pages: model.pages ?? "all", ...(model.kinds ? kindTest(model.kinds) : {}) };
+  return { judge, pages: model.pages ?? "all", ...(model.kinds ? kindTest(model.kinds) : {}), ...(model.also ? { also: [modelJudge(model.also)] } : {}) };
+}
+
+/**
+ * The judge for a page declaring itself in the ways `declarations` returns (content-declared.ts, asked only when a
+ * gate needs them): `judge` and its `also` judges whose page gates the page passes, joined; undefined when none runs.
+ */
+export function judgeForPage(judge: BlockJudge, declarations: () => readonly ArticleDeclaration[]): BlockJudge | undefined {
+  let ways: readonly ArticleDeclaration[] | undefined;
+  const runs = (part: BlockJudge) => !part.pages || part.pages === "all" || passesPageGate(part.pages, (ways ??= declarations()));
+  const flat = (one: BlockJudge): BlockJudge[] => [{ ...one, also: undefined }, ...(one.also ?? []).flatMap(flat)];
+  const parts = flat(judge).filter(runs);
+  if (parts.length <= 1) return parts[0];
+  const tests = parts.map((part) => part.mayRemove);
+  return {
+    start: () => {
+      for (const part of parts) part.start?.();
+    },
+    judge: (view) => parts.some((part) => part.judge(view)),
+    ...(tests.every((test) => test !== undefined) ? { mayRemove: (block: ContentBlock, root: Element) => tests.some((test) => test(block, root)) } : {}),
+  };
 }
 
 /** Kinds a block's text and place tell without its features (blockKind puts phrases first, then captions). */

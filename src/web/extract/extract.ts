@@ -15,13 +15,13 @@ import { ApiError } from "../../errors.ts";
 import { firstMatchIn, outermostMatchesIn, SelectorBudget } from "./caller-selectors.ts";
 import { renderCanonicalText, renderInlineText } from "../text/canonical-text.ts";
 import { DomChanges } from "./content-changes.ts";
-import { DEFAULT_BLOCK_JUDGE, type BlockJudge } from "./block-filter.ts";
+import { DEFAULT_BLOCK_JUDGE, judgeForPage, type BlockJudge } from "./block-filter.ts";
 import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { articleDeclarations, passesPageGate } from "./content-declared.ts";
+import { articleDeclarations } from "./content-declared.ts";
 import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
@@ -365,7 +365,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
     const judge = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
     // A judge limited to declared articles runs only where the publisher declares one (content-declared.ts).
-    const blocks = judge?.pages && judge.pages !== "all" && !passesPageGate(judge.pages, articleDeclarations(page.head, jsonLd, input.html)) ? undefined : judge;
+    const blocks = judge && judgeForPage(judge, () => articleDeclarations(page.head, jsonLd, input.html));
     const detect = () => {
       let found = findMainContent(body, true, changes, minChars, declaredTitle, blocks);
       if (!found) {

@@ -1,6 +1,7 @@
 /**
  * Pages the publisher declares an article (content-declared.ts), and the learned block filter's page gate: a model
- * limited to declared (or stated) articles removes a byline on a declared page and leaves an undeclared page as it is.
+ * limited to declared (or stated) articles removes a byline on a declared page and leaves an undeclared page as it is;
+ * a second model joined to it (BlockModel.also) removes what it names on the pages its own gate passes.
  */
 import { describe, expect, it } from "bun:test";
 import { NUMERIC_FEATURES } from "../../../src/web/extract/block-features.ts";
@@ -36,6 +37,8 @@ describe("declared articles", () => {
     expect(passesPageGate("stated", ["og-type", "json-ld"])).toBe(true);
     expect(passesPageGate("all", [])).toBe(true);
     expect(passesPageGate("declared", [])).toBe(false);
+    expect(passesPageGate("json-ld", ["json-ld"])).toBe(true);
+    expect(passesPageGate("json-ld", ["published-time", "microdata", "og-type"])).toBe(false);
   });
 
   it("runs a gated model only on pages declared an article", () => {
@@ -50,5 +53,23 @@ describe("declared articles", () => {
     expect(extract(undeclared, bylineModel("all"))).not.toContain("By Jane Doe");
     const plain = extractHtmlSync({ html: undeclared, url: "https://example.com/a", markdown: false, blockJudge: null }).text;
     expect(extract(undeclared, bylineModel("declared"))).toBe(plain);
+  });
+
+  it("joins a second model's removals on the pages its own gate names (BlockModel.also)", () => {
+    const story2 = story.replace("</div><p>", `</div><div class="extra">Our other reports on dams and rivers, with maps</div><p>`);
+    const jsonLd = page(`<script type="application/ld+json">{"@type":"NewsArticle","headline":"The dam"}</script>`, story2);
+    const timed = page(`<meta property="article:published_time" content="2026-12-07T10:00:00Z">`, story2);
+    const promoModel: BlockModel = { ...bylineModel("json-ld"), words: { extra: 10 } };
+    const joined: BlockModel = { ...bylineModel("stated"), also: promoModel };
+    // Both gates pass on the JSON-LD page: the byline and the promo go, the paragraphs stay.
+    expect(extract(jsonLd, joined)).not.toContain("By Jane Doe");
+    expect(extract(jsonLd, joined)).not.toContain("Our other reports on dams");
+    expect(extract(jsonLd, joined)).toContain("Paragraph 3 of the report");
+    // A publication time states the article but is not JSON-LD: only the first model runs.
+    expect(extract(timed, joined)).not.toContain("By Jane Doe");
+    expect(extract(timed, joined)).toContain("Our other reports on dams");
+    // The second model alone where the first does not run.
+    expect(extract(jsonLd, { ...bylineModel("declared"), pages: "json-ld", words: {}, also: promoModel })).toContain("By Jane Doe");
+    expect(extract(jsonLd, { ...bylineModel("declared"), pages: "json-ld", words: {}, also: promoModel })).not.toContain("Our other reports on dams");
   });
 });
