@@ -13,12 +13,12 @@
  * --lines SOURCE: the removed lines of that source (never of chaos-unread or big9, which stay unread).
  */
 import { readFileSync } from "node:fs";
-import { BLOCK_KINDS, blockKind, boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import { NUMERIC_FEATURES, type BlockView } from "../../src/web/extract/block-features.ts";
+import { BLOCK_KINDS, blockKind, type BlockModel } from "../../src/web/extract/block-filter.ts";
+import { NUMERIC_FEATURES } from "../../src/web/extract/block-features.ts";
 import { option } from "../bench/dev-set.ts";
 import { EVALUATION_ONLY, refuseUnread, sourceOrder, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
-import { kindTable, runsOn } from "./training.ts";
+import { kindTable, removedBlocks } from "./training.ts";
 
 const { pages } = recordedPages(defaultSourceDirs(option("wide", WIDE_SET_DIR)), process.argv.includes("--fresh"));
 const order = sourceOrder(pages.map((page) => page.page));
@@ -59,10 +59,9 @@ if (modelFile) {
   refuseUnread(lines);
   const removed = new Map<string, Map<string, [number, number, number]>>();
   for (const page of pages) {
-    if (!runsOn(model, page)) continue;
-    for (const block of page.blocks) {
-      if (block.label === undefined || !removable(model, block.numeric)) continue;
-      if (boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) < model.threshold) continue;
+    const removedHere = removedBlocks(model, page);
+    for (const [i, block] of page.blocks.entries()) {
+      if (block.label === undefined || !removedHere[i]) continue;
       const row = removed.get(what(block.numeric)) ?? new Map<string, [number, number, number]>();
       const cell = row.get(page.page.source) ?? [0, 0, 0];
       const count = Math.max(1, block.text.split(" ").length);

@@ -12,14 +12,13 @@
  * kinds the held-out source's truth keeps left out (training.ts keptKinds: a view of what the model does on the kinds
  * that source agrees are boilerplate; the judgement stays the plain F1).
  */
-import { boilerplateProbability, removable, type BlockModel } from "../../src/web/extract/block-filter.ts";
-import type { BlockView } from "../../src/web/extract/block-features.ts";
+import type { BlockModel } from "../../src/web/extract/block-filter.ts";
 import { option } from "../bench/dev-set.ts";
 import { evaluationOnlySources, sourceOrder, VETO_SOURCES, WIDE_SET_DIR } from "../bench/extraction-sources.ts";
 import { CHOICES, trainOnSources } from "./choices.ts";
 import { defaultSourceDirs, recordedPages } from "./recorded-cache.ts";
 import { blockKind } from "../../src/web/extract/block-filter.ts";
-import { keptKinds, proxySourceScores, runsOn, trainBlockModel, type RecordedPage } from "./training.ts";
+import { keptKinds, proxySourceScores, removedBlocks, trainBlockModel, type RecordedPage } from "./training.ts";
 
 
 const started = performance.now();
@@ -32,11 +31,7 @@ const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
 const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) =>
-  page.blocks.map((block) =>
-    runsOn(model, page) &&
-    removable(model, block.numeric) &&
-    boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold &&
-    !(agreed && kept.get(page.page.source)?.has(blockKind(block.numeric))));
+  removedBlocks(model, page).map((removed, i) => removed && !(agreed && kept.get(page.page.source)?.has(blockKind((page.blocks[i] as RecordedPage["blocks"][number]).numeric))));
 const today = proxySourceScores(recorded, (page) => page.blocks.map(() => false));
 const verbose = process.argv.includes("--pr");
 
@@ -61,7 +56,7 @@ for (const name of option("choices", Object.keys(CHOICES).join(",")).split(","))
       if (delta < -1e-9 && VETO_SOURCES.includes(of)) down++;
       const agreedDelta = (agreed?.get(of)?.f1 ?? 0) - before.f1;
       const pr = verbose ? ` P ${f(score.precision - before.precision)} R ${f(score.recall - before.recall)} [on its agreed kinds ${f(agreedDelta)}]` : "";
-      cells.push(`${of} ${f(delta)}${pr} (thr ${model.threshold})`);
+      cells.push(`${of} ${f(delta)}${pr} (thr ${model.also ? `${model.threshold}/${model.also.threshold}` : model.threshold})`);
     }
   }
   console.log(`${name.padEnd(18)} down=${down}  ${cells.join(" | ")}`);

@@ -300,11 +300,21 @@ export interface TrainOptions {
   pages?: PageGate;
   /** The pages whose blocks the fit sees (default: `pages`): "all" fits on every page and applies on those `pages` names. */
   fitPages?: PageGate;
+  /** A second model trained on the same pages with these options, its removals joining this one's (BlockModel.also). */
+  also?: TrainOptions;
 }
 
 /** Whether `model` runs on the recorded page at all (BlockModel.pages). */
 export function runsOn(model: Pick<BlockModel, "pages">, page: RecordedPage): boolean {
   return passesPageGate(model.pages ?? "all", page.declared);
+}
+
+/** The blocks of `page` that `model` (and the models it names in `also`) removes, as extraction would. */
+export function removedBlocks(model: BlockModel, page: RecordedPage): boolean[] {
+  const own = page.blocks.map((block) => runsOn(model, page) && removable(model, block.numeric) && boilerplateProbability(model, { numeric: block.numeric, words: block.words } as BlockView) >= model.threshold);
+  if (!model.also) return own;
+  const other = removedBlocks(model.also, page);
+  return own.map((removed, i) => removed || (other[i] as boolean));
 }
 
 interface TrainingBlock {
@@ -407,6 +417,7 @@ export function trainBlockModel(pages: readonly RecordedPage[], options: TrainOp
     ...(pagesRun !== "all" ? { pages: pagesRun } : {}),
   };
   model.threshold = chooseThreshold(model, pages, options.tolerance ?? 0.0005, options.criterion ?? "mean", scored);
+  if (options.also) model.also = trainBlockModel(pages, options.also);
   return model;
 }
 
