@@ -2,8 +2,9 @@
  * The learned block filter runs by default (issue 44, seventh and eighth tries): on a page that states itself an article it
  * takes short phrase lines (a byline, a publication line, a read-more lead-in, a newsletter line) and image captions out of
  * the content; on a page that states nothing the same content is left as the rules cut it, and the article's own
- * paragraphs stay on both.
- * @see docs/extraction-model.md ("Seventh try", "Eighth try")
+ * paragraphs stay on both. Since the ninth try a second model, of every kind, runs on pages stating the article in
+ * JSON-LD: there a meta line after the article goes too, and stays where the page states it otherwise.
+ * @see docs/extraction-model.md ("Seventh try", "Eighth try", "Ninth try")
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -28,6 +29,17 @@ describe("the learned block filter by default", () => {
       expect(result.markdown).not.toContain(line);
     }
     for (let n = 1; n <= topics.length; n++) expect(result.text).toContain(`Paragraph ${n} sets out`);
+  });
+
+  it("takes a meta line out of a page stating the article in JSON-LD, not out of one stating it by its publication time", () => {
+    const metaLine = "Staff report 7:09 p.m. PT November 30, 2026";
+    const withTail = (head: string) => page(head).replace("</article>", `<div class="byline-meta">${metaLine}</div></article>`);
+    const timed = `<meta property="article:published_time" content="2026-11-30T10:00:00Z">`;
+    const jsonLdText = extractHtmlSync({ html: withTail(stated), url: "https://example.com/news/plan", markdown: false }).text;
+    const timedText = extractHtmlSync({ html: withTail(timed), url: "https://example.com/news/plan", markdown: false }).text;
+    expect(jsonLdText).not.toContain(metaLine);
+    expect(timedText).toContain(metaLine);
+    for (let n = 1; n <= topics.length; n++) expect(jsonLdText).toContain(`Paragraph ${n} sets out`);
   });
 
   it("leaves a page that states nothing as the rules cut it", () => {
