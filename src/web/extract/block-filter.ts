@@ -202,7 +202,8 @@ export const SHIPPED_BLOCK_MODEL: BlockModel = shippedModel as BlockModel;
 /**
  * Whether extraction runs the shipped model by default: on since the seventh try, whose choice no human-truth source
  * held out, nor the unseen big9 and chaos-unread, scores lower with (scripts/bench/extraction-loso.ts;
- * docs/extraction-model.md). The shipped model runs only on pages stating an article and removes only phrase lines.
+ * docs/extraction-model.md). The shipped model removes phrase lines and captions on pages stating an article, and
+ * (its `also`) blocks of any kind on pages stating it in JSON-LD.
  */
 export const BLOCK_FILTER_ON = true;
 
