@@ -30,8 +30,10 @@ const EVALUATION_ONLY = evaluationOnlySources(trainOnSources());
 const folds = order.filter((source) => !(source in EVALUATION_ONLY));
 const kept = keptKinds(recorded);
 /** The blocks `model` removes; `agreed`: leaving out those of a kind the page's source's truth keeps (keptKinds). */
-const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) =>
-  removedBlocks(model, page).map((removed, i) => removed && !(agreed && kept.get(page.page.source)?.has(blockKind((page.blocks[i] as RecordedPage["blocks"][number]).numeric))));
+const removedBy = (model: BlockModel, agreed = false) => (page: RecordedPage) => {
+  const removed = removedBlocks(model, page);
+  return page.blocks.map((block, i) => removed[i] === true && !(agreed && kept.get(page.page.source)?.has(blockKind(block.numeric))));
+};
 const today = proxySourceScores(recorded, (page) => page.blocks.map(() => false));
 const verbose = process.argv.includes("--pr");
 
