@@ -347,7 +347,7 @@ for (const engine of engines) {
         };
         const polling = worker(slow, testRegistry(work), { pollEveryMs: 10 });
         try {
-          const started = await Promise.race([polling.start().then(() => "started"), new Promise((resolve) => setTimeout(() => resolve("still starting"), 3_000))]);
+          const started = await Promise.race([polling.start().then(() => "started"), new Promise((resolve) => setTimeout(() => resolve("still starting"), 10_000))]);
           expect(started).toBe("started");
           await store!.insert(newJob(1, { createdAt: new Date() }));
           await eventually(async () => (await store!.get(newJob(1).id))?.status === "completed", 10_000);
