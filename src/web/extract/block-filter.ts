@@ -45,7 +45,7 @@ export interface BlockModel {
   pages?: PageGate;
   /**
    * A second model, trained on its own with its own gate, kinds, pages and threshold, whose removals join this one's
-   * (a block either removes is removed): a wider model for the pages a narrower gate names.
+   * (a block either removes is removed): a wider model for the pages a narrower gate names. It has no `also` itself.
    */
   also?: BlockModel;
 }
@@ -60,8 +60,8 @@ export interface BlockJudge {
   judge(view: BlockView): boolean;
   /** The pages the judge runs on (BlockModel.pages); extraction checks the page (judgeForPage). Absent: all. */
   pages?: PageGate;
-  /** Judges whose removals join this one's, each on the pages its own gate names (BlockModel.also). */
-  also?: BlockJudge[];
+  /** A judge whose removals join this one's, on the pages its own gate names (BlockModel.also). */
+  also?: BlockJudge;
   /**
    * A cheap test a block passes if the judge may remove it at all (a model of the phrase and caption kinds alone:
    * worded as a phrase, or placed as a caption): content with no such block is not scored. Absent: every block may be.
@@ -150,8 +150,9 @@ export function removable(model: BlockModel, numeric: Float64Array): boolean {
 /** A judge removing what `model` may remove and scores at or above its threshold. */
 export function modelJudge(model: BlockModel): BlockJudge {
   if (model.numeric.join(",") !== NUMERIC_FEATURES.join(",")) throw new Error("block model: its features are not this code's");
+  if (model.also?.also) throw new Error("block model: a second model cannot have one of its own");
   const judge = (view: BlockView) => removable(model, view.numeric) && boilerplateProbability(model, view) >= model.threshold;
-  return { judge, pages: model.pages ?? "all", ...(model.kinds ? kindTest(model.kinds) : {}), ...(model.also ? { also: [modelJudge(model.also)] } : {}) };
+  return { judge, pages: model.pages ?? "all", ...(model.kinds ? kindTest(model.kinds) : {}), ...(model.also ? { also: modelJudge(model.also) } : {}) };
 }
 
 /**
@@ -161,8 +162,7 @@ export function modelJudge(model: BlockModel): BlockJudge {
 export function judgeForPage(judge: BlockJudge, declarations: () => readonly ArticleDeclaration[]): BlockJudge | undefined {
   let ways: readonly ArticleDeclaration[] | undefined;
   const runs = (part: BlockJudge) => !part.pages || part.pages === "all" || passesPageGate(part.pages, (ways ??= declarations()));
-  const flat = (one: BlockJudge): BlockJudge[] => [{ ...one, also: undefined }, ...(one.also ?? []).flatMap(flat)];
-  const parts = flat(judge).filter(runs);
+  const parts = (judge.also ? [judge, judge.also] : [judge]).filter(runs);
   if (parts.length <= 1) return parts[0];
   const tests = parts.map((part) => part.mayRemove);
   return {

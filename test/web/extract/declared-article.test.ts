@@ -71,5 +71,7 @@ describe("declared articles", () => {
     // The second model alone where the first does not run.
     expect(extract(jsonLd, { ...bylineModel("declared"), pages: "json-ld", words: {}, also: promoModel })).toContain("By Jane Doe");
     expect(extract(jsonLd, { ...bylineModel("declared"), pages: "json-ld", words: {}, also: promoModel })).not.toContain("Our other reports on dams");
+    // One level only: a second model with a second model of its own is refused.
+    expect(() => extract(jsonLd, { ...bylineModel("stated"), also: { ...promoModel, also: promoModel } })).toThrow("cannot have one of its own");
   });
 });
