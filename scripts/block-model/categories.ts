@@ -7,9 +7,10 @@
  * held-out source merely because that source's convention keeps the kind. Reads the recorded pages
  * (recorded-cache.ts).
  *
- *   node_modules/.bin/bun scripts/block-model/categories.ts [--fresh] [--cache FILE] [--model FILE] [--lines SOURCE]
+ *   node_modules/.bin/bun scripts/block-model/categories.ts [--fresh] [--cache FILE] [--model FILE [--only-also]] [--lines SOURCE]
  * --model FILE: also what that model removes on each source's recorded pages (its page gate, gate and threshold),
  * by kind (a phrase line by its phrase), with the share of those blocks' tokens each truth calls boilerplate;
+ * --only-also: only the blocks its second model (BlockModel.also) removes and its first does not;
  * --lines SOURCE: the removed lines of that source (never of chaos-unread or big9, which stay unread).
  */
 import { readFileSync } from "node:fs";
@@ -50,6 +51,14 @@ for (const kind of BLOCK_KINDS) {
 const modelFile = option("model", "");
 if (modelFile) {
   const model = JSON.parse(readFileSync(modelFile, "utf8")) as BlockModel;
+  const onlyAlso = process.argv.includes("--only-also");
+  if (onlyAlso && !model.also) throw new Error(`--only-also: ${modelFile} has no second model`);
+  /** The blocks counted: all the model removes, or with --only-also those only its second model removes. */
+  const counted = (page: (typeof pages)[number]) => {
+    if (!onlyAlso) return removedBlocks(model, page);
+    const first = removedBlocks({ ...model, also: undefined }, page);
+    return removedBlocks(model.also as BlockModel, page).map((removed, i) => removed && !first[i]);
+  };
   const phraseAt = NUMERIC_FEATURES.flatMap((name, i) => (name.startsWith("phrase_") ? [[i, name.slice(7)] as const] : []));
   const what = (numeric: Float64Array) => {
     const kind = blockKind(numeric);
@@ -59,7 +68,7 @@ if (modelFile) {
   refuseUnread(lines);
   const removed = new Map<string, Map<string, [number, number, number]>>();
   for (const page of pages) {
-    const removedHere = removedBlocks(model, page);
+    const removedHere = counted(page);
     for (const [i, block] of page.blocks.entries()) {
       if (block.label === undefined || !removedHere[i]) continue;
       const row = removed.get(what(block.numeric)) ?? new Map<string, [number, number, number]>();
@@ -70,7 +79,7 @@ if (modelFile) {
       if (page.page.source === lines) console.log(`${page.page.id}\t${what(block.numeric)}\t${block.label === 1 ? "boilerplate" : "content"}\t${JSON.stringify(block.text.slice(0, 100))}`);
     }
   }
-  console.log(`\nwhat ${modelFile} removes (labelled blocks; share of their tokens the source's truth calls boilerplate, blocks in brackets)`);
+  console.log(`\nwhat ${modelFile}${onlyAlso ? "'s second model alone" : ""} removes (labelled blocks; share of their tokens the source's truth calls boilerplate, blocks in brackets)`);
   console.log(`${"kind".padEnd(16)} ${order.map((source) => source.padStart(18)).join("")}`);
   for (const [kind, row] of [...removed].sort()) {
     console.log(`${kind.padEnd(16)} ${order.map((source) => { const cell = row.get(source); return (cell ? `${(cell[2] / cell[1]).toFixed(2)} (${cell[0]})` : "-").padStart(18); }).join("")}`);
