@@ -25,6 +25,7 @@ import { articleDeclarations } from "./content-declared.ts";
 import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
+import { comparableText, findStandfirst, standfirstParagraph } from "./content-standfirst.ts";
 import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
@@ -223,6 +224,32 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   changes.insert(content, headline, content.children[0] ?? null);
 }
 
+/** The page's headline (its first h1, as a copy) and its standfirst (content-standfirst.ts, as a paragraph), read before detection moves nodes. */
+function readLead(body: Element, description: string): { headline?: Element; standfirst?: Element } {
+  const h1 = selectFirstIn(body, "h1") ?? undefined;
+  const standfirst = findStandfirst(body, h1, description);
+  return { ...(h1 ? { headline: h1.cloneNode(true) } : {}), ...(standfirst ? { standfirst: standfirstParagraph(standfirst) } : {}) };
+}
+
+/**
+ * The standfirst goes where the content lacks it: after the content's heading that is the headline or holds the
+ * page's title, else first.
+ */
+function keepStandfirst(content: Element, lead: { headline?: Element; standfirst?: Element }, changes: DomChanges, pageTitle: string): void {
+  const { headline, standfirst } = lead;
+  if (!standfirst) return;
+  const unspaced = (node: Element) => comparableText(spacedTextOf(node)).replace(/ /g, "");
+  if (unspaced(content).includes(unspaced(standfirst).slice(0, 80))) return;
+  const headlineText = headline ? inlineTextOf(headline) : "";
+  const heading = selectAllIn(content, "h1,h2,h3").find((element) => {
+    const text = inlineTextOf(element);
+    return (text !== "" && text === headlineText) || holdsPageTitle(text, pageTitle);
+  });
+  const parent = heading ? parentElementOf(heading) : null;
+  if (heading && parent) changes.insert(parent, standfirst, heading.next);
+  else changes.insert(content, standfirst, content.children[0] ?? null);
+}
+
 /**
  * When detection finds too little, the block that holds the page's title (the first h1-h3 whose text is in
  * the <title>): its nearest ancestor below the body with `minChars` of text. A short post whose column beside
@@ -310,11 +337,12 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
-  const headline = selectFirstIn(body, "h1")?.cloneNode(true);
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, description: string, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
+  const lead = readLead(body, description);
   const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, ...(blocks ? { blocks } : {}) }, changes);
   if (!content) return undefined;
-  keepHeadline(content, headline, changes, pageTitle);
+  keepHeadline(content, lead.headline, changes, pageTitle);
+  keepStandfirst(content, lead, changes, pageTitle);
   const text = canonicalTextOf(content);
   return text.length >= minChars ? { element: content, text } : undefined;
 }
@@ -367,16 +395,16 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     // A judge limited to declared articles runs only where the publisher declares one (content-declared.ts).
     const blocks = judge && judgeForPage(judge, () => articleDeclarations(page.head, jsonLd, input.html));
     const detect = () => {
-      let found = findMainContent(body, true, changes, minChars, declaredTitle, blocks);
+      let found = findMainContent(body, true, changes, minChars, declaredTitle, description, blocks);
       if (!found) {
         changes.undo();
-        found = findMainContent(body, false, changes, minChars, declaredTitle, blocks);
+        found = findMainContent(body, false, changes, minChars, declaredTitle, description, blocks);
       }
       if (!found) {
         changes.undo();
         // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
         // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
-        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, blocks, true);
+        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, description, blocks, true);
       }
       return found;
     };
@@ -391,11 +419,12 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       changes.undo();
       const block = statedPartsBlock(body, stated.parts);
       if (block) {
-        const headline = selectFirstIn(body, "h1")?.cloneNode(true);
+        const lead = readLead(body, description);
         statedRoot = stated.thread ? threadBlock(block, anchor, found) : block;
         removeBoilerplate(statedRoot);
         removeCommentThreads(statedRoot);
-        keepHeadline(statedRoot, headline, changes, declaredTitle);
+        keepHeadline(statedRoot, lead.headline, changes, declaredTitle);
+        keepStandfirst(statedRoot, lead, changes, declaredTitle);
       } else {
         // The page's text holds too few of the stated parts: the detected content stands, detected again.
         main = detect();
