@@ -26,7 +26,7 @@ import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
 import { comparableText, findStandfirst, standfirstParagraph } from "./content-standfirst.ts";
-import { findTitleHeading, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
+import { findTitleHeading, holdsPageTitle, namesTheSiteOnly, titleHeadingAmong } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
@@ -224,9 +224,14 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   changes.insert(content, headline, content.children[0] ?? null);
 }
 
-/** The page's headline (its first h1, as a copy) and its standfirst (content-standfirst.ts, as a paragraph), read before detection moves nodes. */
-function readLead(body: Element, description: string): { headline?: Element; standfirst?: Element } {
-  const h1 = selectFirstIn(body, "h1") ?? undefined;
+/**
+ * The page's headline (as a copy) and its standfirst (content-standfirst.ts, as a paragraph), read before detection
+ * moves nodes. The headline is the h1 holding the page's title, else the first h1: a site's logo or section name is
+ * often an h1 above the article's ("SoCal Sports 4 You", "NFL", an empty one around a logo image).
+ */
+function readLead(body: Element, pageTitle: string, description: string): { headline?: Element; standfirst?: Element } {
+  const h1s = selectAllIn(body, "h1");
+  const h1 = titleHeadingAmong(h1s, pageTitle) ?? h1s[0];
   const standfirst = findStandfirst(body, h1, description);
   return { ...(h1 ? { headline: h1.cloneNode(true) } : {}), ...(standfirst ? { standfirst: standfirstParagraph(standfirst) } : {}) };
 }
@@ -338,7 +343,7 @@ interface MainContent {
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
 function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, description: string, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
-  const lead = readLead(body, description);
+  const lead = readLead(body, pageTitle, description);
   const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, ...(blocks ? { blocks } : {}) }, changes);
   if (!content) return undefined;
   keepHeadline(content, lead.headline, changes, pageTitle);
@@ -419,7 +424,7 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       changes.undo();
       const block = statedPartsBlock(body, stated.parts);
       if (block) {
-        const lead = readLead(body, description);
+        const lead = readLead(body, declaredTitle, description);
         statedRoot = stated.thread ? threadBlock(block, anchor, found) : block;
         removeBoilerplate(statedRoot);
         removeCommentThreads(statedRoot);
