@@ -7,7 +7,7 @@
  */
 import type { BlockJudge } from "./block-filter.ts";
 import { isTag, isText, selectFirstIn, type ChildNode, type Element } from "./dom.ts";
-import { NEVER_CONTENT, NEVER_CONTENT_TAGS, CHROME_TAGS, CONTENT_NAMED, classifyElement, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
+import { LAYOUT_NAMED, NEVER_CONTENT, NEVER_CONTENT_TAGS, CHROME_TAGS, CONTENT_NAMED, classifyElement, isCommentThread, isDroppedByName, marksContent, weighNames } from "./content-signals.ts";
 
 /** Elements that start a new block of text (a paragraph's text never crosses one). */
 export const BLOCK_TAGS = new Set([
@@ -188,6 +188,13 @@ function addParagraphScore(walk: Walk, stack: Info[], run: TextRun, ownsScore: b
 }
 
 /** A chrome-named element's paragraphs count only if it turns out to hold the content (a named container or the h1). */
+/**
+ * Paragraphs from which an element named chrome only by layout words (a sidebar, sharing, an overlay) holds content:
+ * a column of prose is the article, as in a layout "with a fixed sidebar" (Vox Media's "l-sidebar-fixed" around the
+ * article's column), which the first try dropped unseen, leaving the headline's hero over the floor.
+ */
+const MIN_LAYOUT_PROSE_PARAGRAPHS = 8;
+
 function settleChrome(walk: Walk, holdsContent: boolean): void {
   const scores = walk.pending.pop() as PendingScore[];
   if (!holdsContent) return;
@@ -259,7 +266,7 @@ function visit(walk: Walk, element: Element, stack: Info[], inLink: boolean, inA
       // A block named as content inside a comment thread is a comment's text: only the headline keeps a thread.
       const holdsContent = chromeTag
         ? chromeTagHoldsContent(walk, childElement, sub)
-        : isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0;
+        : isCommentThread(childFlags, childTag) ? selectFirstIn(childElement, "h1") !== null : sub.contentMarks > 0 || ((childFlags & LAYOUT_NAMED) !== 0 && sub.paragraphs >= MIN_LAYOUT_PROSE_PARAGRAPHS);
       settleChrome(walk, holdsContent);
       if (!holdsContent) {
         walk.dropped.add(childElement);

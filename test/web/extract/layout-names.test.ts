@@ -2,7 +2,8 @@
  * Layout words (widget, sidebar, overlay, a collapsed "read more", sharing hooks) are evidence, not verdicts:
  * inside a container named as content they no longer drop the block, so an article whose second half sits
  * in `<div id="read-more">`, or whose body div carries a `js-social-images` hook, comes back whole. Outside
- * the content they drop it as before, and words of comment threads drop it everywhere.
+ * the content they drop it as before, unless it holds a column of prose (a layout "with a fixed sidebar" around
+ * the article's column), and words of comment threads drop it everywhere.
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -29,5 +30,23 @@ describe("layout words in class and id names", () => {
     const { text } = read(html);
     expect(text).toContain("Paragraph 5 of the column");
     expect(text).not.toContain("A reader comments");
+  });
+
+  it("keep a layout named for its sidebar that holds the article's column, not the header above it", () => {
+    // A news template (Vox Media's): the headline, a long dek and the byline in a hero, the article in a column of
+    // "l-sidebar-fixed" beside the sidebar. Dropping that layout unseen leaves the hero, over the floor.
+    const hero = `<div class="c-entry-hero"><h1>The monster movie that forgot its monster</h1><h2 class="c-entry-summary">Let us list three big things this occasionally fun, mostly frustrating monster movie badly misunderstands about its hero.</h2><div class="c-byline">By Todd Writer, updated Mar 10, 2017, 3:19pm EST, with a note on the sources</div></div>`;
+    const html = `<html><head><title>The monster movie that forgot its monster - Site</title></head><body><section class="l-main-content">${hero}<div class="l-sidebar-fixed"><div class="l-col__main"><div class="c-entry-content">${paragraphs(1, 10)}</div></div><div class="l-col__sidebar"><ul><li><a href="/a">Another story</a></li></ul></div></div></section></body></html>`;
+    const { text } = read(html);
+    expect(text).toContain("The monster movie that forgot its monster");
+    expect(text).toContain("Paragraph 1 of the column");
+    expect(text).toContain("Paragraph 10 of the column");
+  });
+
+  it("still drop a sidebar of a few paragraphs beside the article", () => {
+    const html = `<html><body><div id="page"><div class="story-body">${paragraphs(1, 6)}</div><div class="sidebar"><p>The sidebar says one thing at length, long enough to be a paragraph of its own, about other stories.</p><p>And a second thing, as long, about a newsletter one might like to read every single morning.</p></div></div></body></html>`;
+    const { text } = read(html);
+    expect(text).toContain("Paragraph 6 of the column");
+    expect(text).not.toContain("The sidebar says one thing");
   });
 });
