@@ -226,12 +226,13 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
 
 /**
  * The page's headline (as a copy) and its standfirst (content-standfirst.ts, as a paragraph), read before detection
- * moves nodes. The headline is the h1 holding the page's title, else the first h1: a site's logo or section name is
- * often an h1 above the article's ("SoCal Sports 4 You", "NFL", an empty one around a logo image).
+ * moves nodes. The headline is the h1 holding the page's title, else the h2 or h3 holding it, else the first h1: a
+ * site's logo or section name is often an h1 above the article's ("SoCal Sports 4 You", "NFL", an empty one around a
+ * logo image), over an article titled in an h2 ("h2.article-title").
  */
 function readLead(body: Element, pageTitle: string, description: string): { headline?: Element; standfirst?: Element } {
   const h1s = selectAllIn(body, "h1");
-  const h1 = titleHeadingAmong(h1s, pageTitle) ?? h1s[0];
+  const h1 = titleHeadingAmong(h1s, pageTitle) ?? titleHeadingAmong(selectAllIn(body, "h2,h3"), pageTitle) ?? h1s[0];
   const standfirst = findStandfirst(body, h1, description);
   return { ...(h1 ? { headline: h1.cloneNode(true) } : {}), ...(standfirst ? { standfirst: standfirstParagraph(standfirst) } : {}) };
 }

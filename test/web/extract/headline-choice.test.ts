@@ -1,6 +1,7 @@
 /**
  * The headline kept above the article, when the block holding the article leaves it out, is the h1 holding the
- * page's title, not the first h1 of the page: a site's logo or section name is often an h1 above the article's.
+ * page's title, not the first h1 of the page: a site's logo or section name is often an h1 above the article's. With
+ * no h1 holding the title, an h2 or h3 holding it is the headline ("h2.article-title" under a logo h1).
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -24,4 +25,11 @@ describe("the headline kept above the article", () => {
       expect(text).not.toContain("Sports Channel 4 You");
     });
   }
+
+  it("is an h2 holding the page's title when no h1 holds it", () => {
+    const html = page("Sports Channel 4 You").replace('<h1 class="headline">USA Eliminates Japan, 2-1, to Advance to First Ever Final</h1>', '<h2 class="article-title">USA Eliminates Japan, 2-1, to Advance to First Ever Final</h2>');
+    const text = extractHtmlSync({ html, url: "https://example.com/final", markdown: false }).text;
+    expect(text.startsWith("USA Eliminates Japan, 2-1, to Advance to First Ever Final")).toBe(true);
+    expect(text).not.toContain("Sports Channel 4 You");
+  });
 });
