@@ -23,12 +23,20 @@ export function comparableText(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
 
-/** The node's text, or undefined once it passes `limit` characters (a container of the whole article is not read to its end). */
+/** Most nodes a standfirst holds: a block of more (hundreds of empty wrappers) is not read, whatever its text. */
+const MAX_STANDFIRST_NODES = 400;
+
+/**
+ * The node's text, or undefined once it passes `limit` characters or MAX_STANDFIRST_NODES nodes (a container of the
+ * whole article is not read to its end, nor is each of a deep nest of empty boxes read whole).
+ */
 function textWithin(node: AnyNode, limit: number): string | undefined {
   const parts: string[] = [];
   let length = 0;
+  let nodes = 0;
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
+    if (++nodes > MAX_STANDFIRST_NODES) return undefined;
     const next = stack.pop() as AnyNode;
     if (isText(next)) {
       length += next.data.length;
