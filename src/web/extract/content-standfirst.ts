@@ -76,28 +76,26 @@ function deepestMatch(element: Element, description: string): Element {
 export function findStandfirst(body: Element, headline: Element | undefined, description: string): Element | undefined {
   const wanted = comparableText(description);
   if (!headline || wanted.length < MIN_DESCRIPTION_CHARS) return undefined;
-  let after = false;
   let gap = 0;
   let found: Element | undefined;
   // Returns true to stop the walk: the standfirst found, or the gap passed.
   const walk = (node: AnyNode): boolean => {
-    if (node === headline) {
-      after = true;
-      return false;
-    }
     if (isText(node)) {
-      if (after) gap += node.data.replace(/\s+/g, " ").trim().length;
-      return after && gap > MAX_GAP_CHARS;
+      gap += node.data.replace(/\s+/g, " ").trim().length;
+      return gap > MAX_GAP_CHARS;
     }
     if (!isTag(node)) return false;
-    if (after && STANDFIRST_TAGS.has(node.name) && isDescription(node, wanted)) {
+    if (STANDFIRST_TAGS.has(node.name) && isDescription(node, wanted)) {
       found = deepestMatch(node, wanted);
       return true;
     }
     for (const child of node.children) if (walk(child)) return true;
     return false;
   };
-  walk(body);
+  // What follows the headline in document order, to the body's end: its next siblings, then each ancestor's.
+  for (let at: AnyNode | null = headline; at !== null && at !== body; at = at.parent) {
+    for (let next = at.next; next !== null; next = next.next) if (walk(next)) return found;
+  }
   return found;
 }
 
