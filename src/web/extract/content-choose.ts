@@ -241,14 +241,15 @@ function preferTitled(walk: Walk, top: Info, body: Element, title: string): Info
 
 /**
  * Two stories on one page, each in its own <article> (a news site's next story, loaded below the one the page is
- * about): when the chosen block lies in an article whose headline (its first h1) is not the page's title, and the
- * title heading lies in another article, the best-scoring candidate block of the titled article.
+ * about): when the chosen block lies in an article whose headline (its first h1, else its first h2 or h3, as in a
+ * list of stories titled in h2) is not the page's title, and the title heading lies in another article, the
+ * best-scoring candidate block of the titled article.
  */
 function anotherStoryBeside(walk: Walk, chosen: Element, heading: Element, body: Element, title: string): Info | undefined {
   const chosenArticle = closestArticle(chosen, body);
   const titledArticle = closestArticle(heading, body);
   if (!chosenArticle || !titledArticle || contains(chosenArticle, titledArticle) || contains(titledArticle, chosenArticle)) return undefined;
-  const headline = selectFirstIn(chosenArticle, "h1");
+  const headline = selectFirstIn(chosenArticle, "h1") ?? selectFirstIn(chosenArticle, "h2,h3");
   if (!headline || holdsPageTitle(textOf(headline).replace(/\s+/g, " ").trim(), title)) return undefined;
   let best: Info | undefined;
   for (const info of walk.infos.values()) {

@@ -1,7 +1,8 @@
 /**
  * Two stories on one page, each in its own <article> (a news site's next story, loaded below the one the page is
  * about): the content is the story whose headline is the page's title, even when the next one is longer (issue 44,
- * eighth try; without the rule the longer story wins).
+ * eighth try; without the rule the longer story wins). Stories titled in h2 (a list of them, as correctiv.org's)
+ * are told apart the same way (tenth try).
  * @see src/web/extract/content-choose.ts anotherStoryBeside
  */
 import { describe, expect, it } from "bun:test";
@@ -20,6 +21,13 @@ const page = `<html><head><title>Climbers will carry rubbish bins up the mountai
 describe("the next story below the page's own", () => {
   it("is not taken for the content, however long", () => {
     const result = extractHtmlSync({ html: page, url: "https://example.com/news/bins", markdown: false });
+    expect(result.text).toContain("Paragraph 3 on the rubbish bins");
+    expect(result.text).not.toContain("on the summit");
+  });
+
+  it("is not taken when the stories are titled in h2, in a list of stories", () => {
+    const listed = page.replace(/<h1>/g, "<h2>").replace(/<\/h1>/g, "</h2>").replace(/<article class="story">/g, '<article class="list__item">');
+    const result = extractHtmlSync({ html: listed, url: "https://example.com/news/bins", markdown: false });
     expect(result.text).toContain("Paragraph 3 on the rubbish bins");
     expect(result.text).not.toContain("on the summit");
   });
