@@ -187,7 +187,6 @@ function addParagraphScore(walk: Walk, stack: Info[], run: TextRun, ownsScore: b
   else applyScore(walk, { score, ancestors });
 }
 
-/** A chrome-named element's paragraphs count only if it turns out to hold the content (a named container or the h1). */
 /**
  * Paragraphs from which an element named chrome only by layout words (a sidebar, sharing, an overlay) holds content:
  * a column of prose is the article, as in a layout "with a fixed sidebar" (Vox Media's "l-sidebar-fixed" around the
@@ -195,6 +194,7 @@ function addParagraphScore(walk: Walk, stack: Info[], run: TextRun, ownsScore: b
  */
 const MIN_LAYOUT_PROSE_PARAGRAPHS = 8;
 
+/** A chrome-named element's paragraphs count only if it turns out to hold the content (a named container or the h1). */
 function settleChrome(walk: Walk, holdsContent: boolean): void {
   const scores = walk.pending.pop() as PendingScore[];
   if (!holdsContent) return;
