@@ -7,6 +7,7 @@
  * sets 6 of 6 and 13 of 14, chaos-read 12 of 15, big9 7 of 7); Readability's output leaves it out (1 of 3).
  */
 import { BLOCK_TAGS } from "./content-score.ts";
+import { comparableText } from "./content-stated.ts";
 import { appendChild, createElement, isTag, isText, type AnyNode, type Element } from "./dom.ts";
 
 /** Text between the headline's end and the standfirst (a byline, a date, a section label) beyond which a match is another block's. */
@@ -17,11 +18,6 @@ const MIN_DESCRIPTION_CHARS = 40;
 
 /** Elements that may be the standfirst. */
 const STANDFIRST_TAGS = new Set(["p", "h2", "h3", "h4", "h5", "h6", "div", "span", "header", "section", "aside", "strong", "em"]);
-
-/** Letters and digits only, lower case, words single-spaced: how the description and a block's text are compared. */
-export function comparableText(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-}
 
 /** Most nodes a standfirst holds: a block of more (hundreds of empty wrappers) is not read, whatever its text. */
 const MAX_STANDFIRST_NODES = 400;

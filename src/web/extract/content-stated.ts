@@ -21,8 +21,13 @@ export const MAX_STATED_PARTS = 100;
 const MAX_LEVELS = 40;
 
 /** Lower case, letters and digits only, one space between words: tables and markup split a line as they like. */
+export function comparableText(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
+
+/** comparableText with a space at each end, so that a needle matches whole words only. */
 function normalize(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
+  return ` ${comparableText(text)} `;
 }
 
 /** The share of `parts` found in `text` (whole words, ignoring case, punctuation and spacing). */

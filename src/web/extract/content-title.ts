@@ -53,3 +53,13 @@ export function namesTheSiteOnly(headingText: string, pageTitle: string): boolea
   const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
   return !headingText.includes(longest);
 }
+
+/**
+ * The page's headline: the h1 holding the page's title, else the h2 or h3 holding it, else the first h1. A site's logo
+ * or section name is often an h1 above the article's ("SoCal Sports 4 You", "NFL", an empty one around a logo image),
+ * over an article titled in an h2 ("h2.article-title").
+ */
+export function headlineOf(body: Element, pageTitle: string): Element | undefined {
+  const h1s = selectAllIn(body, "h1");
+  return titleHeadingAmong(h1s, pageTitle) ?? titleHeadingAmong(selectAllIn(body, "h2,h3"), pageTitle) ?? h1s[0];
+}

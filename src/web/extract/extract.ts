@@ -20,13 +20,13 @@ import { detectMainContent } from "./content-detect.ts";
 import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
-import { MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
+import { comparableText, MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
 import { articleDeclarations } from "./content-declared.ts";
 import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
-import { comparableText, findStandfirst, standfirstParagraph } from "./content-standfirst.ts";
-import { findTitleHeading, holdsPageTitle, namesTheSiteOnly, titleHeadingAmong } from "./content-title.ts";
+import { findStandfirst, standfirstParagraph } from "./content-standfirst.ts";
+import { findTitleHeading, headlineOf, holdsPageTitle, namesTheSiteOnly } from "./content-title.ts";
 import { namesContentBesideComments } from "./content-signals.ts";
 import { type AnyNode, attributeOf, contains, isTag, lastTextOf, spacedTextOf, parentElementOf, removeNode, selectAllIn, selectFirstIn, textLengthOf, type Document, type Element, type Text } from "./dom.ts";
 import { absolutizeUrls, removeBoilerplate, removeCommentThreads } from "./html-clean.ts";
@@ -224,24 +224,30 @@ function keepHeadline(content: Element, headline: Element | undefined, changes: 
   changes.insert(content, headline, content.children[0] ?? null);
 }
 
-/**
- * The page's headline (as a copy) and its standfirst (content-standfirst.ts, as a paragraph), read before detection
- * moves nodes. The headline is the h1 holding the page's title, else the h2 or h3 holding it, else the first h1: a
- * site's logo or section name is often an h1 above the article's ("SoCal Sports 4 You", "NFL", an empty one around a
- * logo image), over an article titled in an h2 ("h2.article-title").
- */
-function readLead(body: Element, pageTitle: string, description: string): { headline?: Element; standfirst?: Element } {
-  const h1s = selectAllIn(body, "h1");
-  const h1 = titleHeadingAmong(h1s, pageTitle) ?? titleHeadingAmong(selectAllIn(body, "h2,h3"), pageTitle) ?? h1s[0];
-  const standfirst = findStandfirst(body, h1, description);
-  return { ...(h1 ? { headline: h1.cloneNode(true) } : {}), ...(standfirst ? { standfirst: standfirstParagraph(standfirst) } : {}) };
+/** The page's headline (content-title.ts headlineOf, as a copy) and its standfirst (content-standfirst.ts, as a paragraph). */
+interface Lead {
+  headline?: Element;
+  standfirst?: Element;
+}
+
+/** Read from the page as parsed, before detection moves nodes; each try of detection starts from that page again, so once. */
+function readLead(body: Element, pageTitle: string, description: string): Lead {
+  const headline = headlineOf(body, pageTitle);
+  const standfirst = findStandfirst(body, headline, description);
+  return { ...(headline ? { headline: headline.cloneNode(true) } : {}), ...(standfirst ? { standfirst: standfirstParagraph(standfirst) } : {}) };
+}
+
+/** The headline (keepHeadline) and the standfirst (keepStandfirst) kept in `content` where it lacks them. */
+function keepLead(content: Element, lead: Lead, changes: DomChanges, pageTitle: string): void {
+  keepHeadline(content, lead.headline, changes, pageTitle);
+  keepStandfirst(content, lead, changes, pageTitle);
 }
 
 /**
  * The standfirst goes where the content lacks it: after the content's heading that is the headline or holds the
  * page's title, else first.
  */
-function keepStandfirst(content: Element, lead: { headline?: Element; standfirst?: Element }, changes: DomChanges, pageTitle: string): void {
+function keepStandfirst(content: Element, lead: Lead, changes: DomChanges, pageTitle: string): void {
   const { headline, standfirst } = lead;
   if (!standfirst) return;
   const unspaced = (node: Element) => comparableText(spacedTextOf(node)).replace(/ /g, "");
@@ -343,12 +349,10 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, description: string, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
-  const lead = readLead(body, pageTitle, description);
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, lead: Lead, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
   const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, ...(blocks ? { blocks } : {}) }, changes);
   if (!content) return undefined;
-  keepHeadline(content, lead.headline, changes, pageTitle);
-  keepStandfirst(content, lead, changes, pageTitle);
+  keepLead(content, lead, changes, pageTitle);
   const text = canonicalTextOf(content);
   return text.length >= minChars ? { element: content, text } : undefined;
 }
@@ -400,17 +404,18 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const judge = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
     // A judge limited to declared articles runs only where the publisher declares one (content-declared.ts).
     const blocks = judge && judgeForPage(judge, () => articleDeclarations(page.head, jsonLd, input.html));
+    const lead = readLead(body, declaredTitle, description);
     const detect = () => {
-      let found = findMainContent(body, true, changes, minChars, declaredTitle, description, blocks);
+      let found = findMainContent(body, true, changes, minChars, declaredTitle, lead, blocks);
       if (!found) {
         changes.undo();
-        found = findMainContent(body, false, changes, minChars, declaredTitle, description, blocks);
+        found = findMainContent(body, false, changes, minChars, declaredTitle, lead, blocks);
       }
       if (!found) {
         changes.undo();
         // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
         // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
-        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, description, blocks, true);
+        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, lead, blocks, true);
       }
       return found;
     };
@@ -425,12 +430,10 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
       changes.undo();
       const block = statedPartsBlock(body, stated.parts);
       if (block) {
-        const lead = readLead(body, declaredTitle, description);
         statedRoot = stated.thread ? threadBlock(block, anchor, found) : block;
         removeBoilerplate(statedRoot);
         removeCommentThreads(statedRoot);
-        keepHeadline(statedRoot, lead.headline, changes, declaredTitle);
-        keepStandfirst(statedRoot, lead, changes, declaredTitle);
+        keepLead(statedRoot, lead, changes, declaredTitle);
       } else {
         // The page's text holds too few of the stated parts: the detected content stands, detected again.
         main = detect();
