@@ -11,6 +11,7 @@ import { elementChildrenOf, isTag, isText, parentElementOf, previousElementOf, s
 import { CONTENT_NAMED, classifyElement, headingNamesChrome, isCommentThread, isCommentThreadTitle, namesCommentThread, weighNames } from "./content-signals.ts";
 import { HEADING_TAGS, MIN_PART_PROSE, baseScore, linkDensity, ownProse, type Info, type Walk } from "./content-score.ts";
 import { IN_CAPTION, IN_FIGURE, MAX_POINTER_CHARS, isChromeLine } from "./content-lines.ts";
+import { captionsAreFew, pictureCaption, type CaptionMark } from "./content-captions.ts";
 import { removeTrailingHeadings, removeTrailingLinkLines } from "./content-tail.ts";
 
 /** Containers the conditional cleaning judges (Readability's list plus sections). */
@@ -156,7 +157,7 @@ function isBulkOfNamed(element: Element, info: Info, namedChars: number): boolea
  * empty result sent the page to the whole-body fallback. `namedChars`: see isBulkOfNamed; `inFigure`: whether `element`
  * is or lies inside a <figure> (IN_FIGURE) or a <figcaption> (IN_CAPTION), see isCreditedCaption.
  */
-function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, namedChars = 0, inFigure = 0): void {
+function clean(walk: Walk, element: Element, root: Element, changes: DomChanges, guard: number, dropsCaption: (how: CaptionMark | undefined) => boolean, namedChars = 0, inFigure = 0): void {
   // A copy: the loop removes children as it goes.
   const children = elementChildrenOf(element);
   const elementInfo = walk.infos.get(element);
@@ -183,7 +184,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     // parent (a page nested thousands deep would be read once per level, quadratically).
     const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
     const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
-    if (isChromeLine(child, info, text, { inFigure, parent: elementInfo, guarded: () => isGuarded(child, info, guard) })) {
+    if (isChromeLine(child, info, text, { inFigure, parent: elementInfo, guarded: () => isGuarded(child, info, guard) }) || (dropsCaption(pictureCaption(child, info.chars)) && !isGuarded(child, info, guard))) {
       changes.remove(child);
       continue;
     }
@@ -191,7 +192,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
       changes.remove(child);
       continue;
     }
-    clean(walk, child, root, changes, guard, named, inFigure | (child.name === "figure" ? IN_FIGURE : 0) | (child.name === "figcaption" ? IN_CAPTION : 0));
+    clean(walk, child, root, changes, guard, dropsCaption, named, inFigure | (child.name === "figure" ? IN_FIGURE : 0) | (child.name === "figcaption" ? IN_CAPTION : 0));
   }
 }
 
@@ -248,9 +249,12 @@ function anchorBlock(anchor: Element, root: Element): Element {
  * Removes the chrome inside the chosen content `root`, whose members hold `prose` characters outside links
  * (a block holding half of that is beyond the counting rules: see clean).
  */
-export function cleanContent(walk: Walk, root: Element, prose: number, changes: DomChanges): void {
+export function cleanContent(walk: Walk, root: Element, prose: number, changes: DomChanges, statesArticleInJsonLd?: () => boolean): void {
   removeCommentSection(walk, root, changes);
-  clean(walk, root, root, changes, prose / 2);
+  // Counted before the walk removes any (a caption with a credit's mark goes whatever their share).
+  const few = captionsAreFew(root, prose, (element) => walk.infos.get(element)?.chars);
+  const dropsCaption = (how: CaptionMark | undefined) => few && how !== undefined && (how === "marked" || statesArticleInJsonLd?.() === true);
+  clean(walk, root, root, changes, prose / 2, dropsCaption);
   removeTrailingLinkLines(walk, root, changes);
   removeTrailingHeadings(root, changes);
 }

@@ -35,7 +35,7 @@ export function detectMainContent(body: Element, options: DetectOptions, changes
   const first = root.children[0] ?? null;
   for (const element of lead) changes.move(root, element, first);
   const prose = members.reduce((sum, member) => sum + ownProse(walk.infos.get(member) as Info), 0);
-  cleanContent(walk, root, prose, changes);
+  cleanContent(walk, root, prose, changes, options.statesArticleInJsonLd);
   if (options.blocks) filterBlocks(root, body, options.title ?? "", options.blocks, changes);
   return root;
 }

@@ -66,6 +66,11 @@ export interface DetectOptions {
   title?: string;
   /** The learned filter's judge of the cleaned content's leaf blocks (block-filter.ts); none: no such filter. */
   blocks?: BlockJudge;
+  /**
+   * Whether the publisher states the page an article in JSON-LD (content-declared.ts, gate "json-ld"), asked only when
+   * the content holds a caption named so by its class (content-captions.ts), which leaves such a page's content. Absent: no.
+   */
+  statesArticleInJsonLd?: () => boolean;
 }
 
 export interface Walk {

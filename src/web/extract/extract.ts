@@ -21,7 +21,7 @@ import { readPageInfo } from "./content-head.ts";
 import { closeUnclosedTitle, cutUnreadMarkup, parsePage } from "./content-parse.ts";
 import { firstTryTextLength } from "./content-floor.ts";
 import { comparableText, MAX_STATED_PARTS, MIN_SHARE_HELD, MIN_STATED_PARTS, shareHeld, statedPartsBlock } from "./content-stated.ts";
-import { articleDeclarations } from "./content-declared.ts";
+import { articleDeclarations, passesPageGate, type ArticleDeclaration } from "./content-declared.ts";
 import { removeDataText } from "./data-text.ts";
 import { paragraphsElement, readArticleBodies, readJsonLd, readStatedParts } from "./content-structured.ts";
 import { STATED_BODY_TRIM_ON, statedBodyExtras } from "./content-stated-body.ts";
@@ -339,6 +339,12 @@ function wordsLengthOf(node: Element): number {
   return spacedTextOf(node).replace(/\s+/g, " ").trim().length;
 }
 
+/** What the page's own declarations decide for each detection try: the block judge that runs, whether it states an article in JSON-LD. */
+interface PageJudges {
+  blocks: BlockJudge | undefined;
+  statesArticleInJsonLd: () => boolean;
+}
+
 interface MainContent {
   element: Element;
   /** Its canonical text (absolutizing URLs later does not change it). */
@@ -349,8 +355,8 @@ interface MainContent {
  * The main content (an element of `document`) and its text, or undefined when detection found too little
  * (its changes to the document are then in `changes`, to be undone before another try).
  */
-function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, lead: Lead, blocks: BlockJudge | undefined, keepComments = false): MainContent | undefined {
-  const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, ...(blocks ? { blocks } : {}) }, changes);
+function findMainContent(body: Element, useNames: boolean, changes: DomChanges, minChars: number, pageTitle: string, lead: Lead, page: PageJudges, keepComments = false): MainContent | undefined {
+  const content = detectMainContent(body, { useNames, keepComments, title: pageTitle, statesArticleInJsonLd: page.statesArticleInJsonLd, ...(page.blocks ? { blocks: page.blocks } : {}) }, changes);
   if (!content) return undefined;
   keepLead(content, lead, changes, pageTitle);
   const text = canonicalTextOf(content);
@@ -403,19 +409,22 @@ function extractHtmlUnguarded(input: ExtractHtmlInput): HtmlExtraction {
     const minChars = Math.max(MIN_MAIN_CONTENT_CHARS, MIN_SHARE_OF_PAGE * firstTryTextLength(body));
     const judge = (input.blockJudge === undefined ? DEFAULT_BLOCK_JUDGE : input.blockJudge) ?? undefined;
     // A judge limited to declared articles runs only where the publisher declares one (content-declared.ts).
-    const blocks = judge && judgeForPage(judge, () => articleDeclarations(page.head, jsonLd, input.html));
+    let ways: ArticleDeclaration[] | undefined;
+    const declarations = () => (ways ??= articleDeclarations(page.head, jsonLd, input.html));
+    const blocks = judge && judgeForPage(judge, declarations);
+    const judges: PageJudges = { blocks, statesArticleInJsonLd: () => passesPageGate("json-ld", declarations()) };
     const lead = readLead(body, declaredTitle, description);
     const detect = () => {
-      let found = findMainContent(body, true, changes, minChars, declaredTitle, lead, blocks);
+      let found = findMainContent(body, true, changes, minChars, declaredTitle, lead, judges);
       if (!found) {
         changes.undo();
-        found = findMainContent(body, false, changes, minChars, declaredTitle, lead, blocks);
+        found = findMainContent(body, false, changes, minChars, declaredTitle, lead, judges);
       }
       if (!found) {
         changes.undo();
         // A page whose text is all discussion (a forum thread whose posts are "comments", a live ticker's
         // "live-match-comments"): the tries above drop comment threads unseen, whatever they hold.
-        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, lead, blocks, true);
+        if (!namesContentBesideComments(body)) found = findMainContent(body, false, changes, minChars, declaredTitle, lead, judges, true);
       }
       return found;
     };

@@ -134,7 +134,8 @@ describe("learned block filter", () => {
     const judge = { ...modelJudge({ ...wordModel({}), kinds: ["phrase", "caption"] }), judge: (view: BlockView) => (judged.push(view.block.text), false) };
     extractHtmlSync({ html: page(`${prose(1)}${prose(2)}${prose(3)}`), url: "https://example.com/a", markdown: false, blockJudge: judge });
     expect(judged).toEqual([]);
-    extractHtmlSync({ html: page(`${prose(1)}<figure><img src="/a.jpg"><figcaption>The dam at night</figcaption></figure>${prose(2)}`), url: "https://example.com/a", markdown: false, blockJudge: judge });
+    // A caption in a plain block of the figure (a <figcaption> leaves by rule before the model sees it: content-captions.ts).
+    extractHtmlSync({ html: page(`${prose(1)}<figure><img src="/a.jpg"><div>The dam at night</div></figure>${prose(2)}`), url: "https://example.com/a", markdown: false, blockJudge: judge });
     expect(judged).toContain("The dam at night");
   });
 

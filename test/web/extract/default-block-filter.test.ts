@@ -15,7 +15,8 @@ const paragraphs = topics
   .join("");
 const phraseLines = ["By Jane Doe", "Published 30 November 2026", "Read more: Tram fares frozen", "Sign up for our newsletter"];
 const caption = "A new tram leaves the depot on its first test run through the old town on Monday morning.";
-const figure = `<figure><img src="/tram.jpg" alt=""><figcaption>${caption}</figcaption></figure>`;
+// A caption the rules leave (set in a plain paragraph of the figure, not a <figcaption>): the model's to judge.
+const figure = `<figure><img src="/tram.jpg" alt=""><p>${caption}</p></figure>`;
 const body = `<h1>City transport plan approved</h1>${phraseLines.slice(0, 2).map((line) => `<p>${line}</p>`).join("")}${figure}${paragraphs}${phraseLines.slice(2).map((line) => `<p>${line}</p>`).join("")}`;
 const stated = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"City transport plan approved","datePublished":"2026-11-30"}</script>`;
 const page = (head: string) =>

@@ -1,7 +1,8 @@
 /**
  * Photo credits inside the chosen content are the picture's, not the article's: a short element named as a
  * credit, or a short line that opens as one ("Foto: …", "Photo by …", "© …"), is removed. Prose that merely
- * starts with such a word and long lines stay. A <figcaption> that carries a credit's mark goes whole; one without stays.
+ * starts with such a word and long lines stay. A <figcaption> that carries a credit's mark goes whole; one without stays where captions tell the story
+ * (else it goes as a picture's caption: picture-captions.test.ts).
  */
 import { describe, expect, it } from "bun:test";
 import { extractHtmlSync } from "../../../src/web/extract/extract.ts";
@@ -31,10 +32,12 @@ describe("photo credits in the content", () => {
     expect(text).toContain(long);
   });
 
-  it("keeps a caption without a credit's mark, an agency's name alone included", () => {
-    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk, seen from the old bridge.</figcaption></figure>${para(2)}<figure><img src="/e.jpg"><figcaption>Mark Stout/iStock/Getty Images</figcaption></figure>${para(3)}`);
+  it("keeps a caption without a credit's mark, an agency's name alone included, where the captions tell the story", () => {
+    // Captions a quarter of the prose or more stay as pictures' captions (content-captions.ts); only a credit's mark takes one out.
+    const text = textOf(`${para(1)}<figure><img src="/d.jpg"><figcaption>The dam at dusk, seen from the old bridge.</figcaption></figure>${para(2)}<figure><img src="/e.jpg"><figcaption>Mark Stout/iStock/Getty Images</figcaption></figure><figure><img src="/f.jpg"><figcaption>The valley under water, two days after the spillway gave way. Foto: Jane Doe</figcaption></figure>${para(3)}`);
     expect(text).toContain("The dam at dusk, seen from the old bridge.");
     expect(text).toContain("Mark Stout/iStock/Getty Images");
+    expect(text).not.toContain("The valley under water");
   });
 
   it("removes a caption that carries a credit's mark, whole", () => {
