@@ -16,7 +16,7 @@ import { articleDeclarations, passesPageGate } from "../../src/web/extract/conte
 import { readJsonLd } from "../../src/web/extract/content-structured.ts";
 import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
 import { comparableText } from "../../src/web/extract/content-stated.ts";
-import { parentElementOf, selectAllIn, textOf, type Element } from "../../src/web/extract/dom.ts";
+import { closestNamed, parentElementOf, selectAllIn, textOf, type Element } from "../../src/web/extract/dom.ts";
 import { defaultSourceDirs } from "../block-model/recorded-cache.ts";
 import { option } from "./dev-set.ts";
 import { loadSources, refuseUnread, sourceOrder, WIDE_SET_DIR, type Truth } from "./extraction-sources.ts";
@@ -30,6 +30,16 @@ function truthHolds(truth: Truth, text: string): boolean | undefined {
   if (truth.kind === "text") return comparableText(truth.text).includes(caption.slice(0, 60));
   const inside = (snippets: string[]) => snippets.some((snippet) => comparableText(snippet).length > 10 && caption.includes(comparableText(snippet)));
   return inside(truth.with) ? true : inside(truth.without) ? false : undefined;
+}
+
+/** The counts the rule reads (extraction takes them from its walk of the page): characters of text and pictures. */
+const countsOf = {
+  get: (element: Element) => ({ chars: textOf(element).replace(/\s+/g, " ").trim().length, images: selectAllIn(element, "img").length }),
+};
+
+function insideFigcaption(element: Element): boolean {
+  const parent = parentElementOf(element);
+  return parent !== null && closestNamed(parent, "figcaption") !== null;
 }
 
 /** Whether an ancestor of `element` within four levels holds three paragraphs of 80 characters or more. */
@@ -54,7 +64,7 @@ for (const page of pages) {
   const counted = new Set<Element>();
   for (const element of selectAllIn(parsed.body, "figcaption,[class*=aption],[id*=aption]")) {
     const text = textOf(element).replace(/\s+/g, " ").trim();
-    const mark = comparableText(text).length >= 30 ? pictureCaption(element, text.length) : undefined;
+    const mark = comparableText(text).length >= 30 ? pictureCaption(element, countsOf, insideFigcaption(element)) : undefined;
     if (!mark || !inArticleBody(element)) continue;
     let within = false;
     for (let at = parentElementOf(element); at !== null && !within; at = parentElementOf(at)) within = counted.has(at);

@@ -20,6 +20,8 @@ const PAGES: Record<string, string> = {
   "20,000 sibling content blocks": `<body><div>${'<div class="content"><p>some text here, with commas, and more and more and more</p></div>'.repeat(20_000)}`,
   "20,000 'Comments' headings": `<body><div>${"<h2>Comments</h2><p>some text here, with commas, and more and more and more</p>".repeat(20_000)}`,
   "an ordered list of 20,000 items": `<body><div class="content"><p>${"Intro, with commas, and words. ".repeat(4)}</p><ol>${"<li>item text number here</li>".repeat(20_000)}</ol></div>`,
+  "20,000 captions beside one picture": `<body><div class="content"><p>${"Prose, with commas, and words. ".repeat(8)}</p><img src="/a.jpg">${'<span class="caption">the dam at dusk</span>'.repeat(20_000)}</div>`,
+  "3,000 nested captions and pictures": `<body><div class="content"><p>${"Prose, with commas, and words. ".repeat(8)}</p>${'<div class="caption"><img src="/a.jpg"><p>the dam at dusk, with commas</p><figure><figcaption>the crest</figcaption>'.repeat(3_000)}`,
   "30,000 link lines": `<body><div><p>${"word ".repeat(200)}</p>${'<span><a href="/x">link text here</a></span><br>'.repeat(30_000)}`,
 };
 

@@ -10,13 +10,27 @@
  * pictures): there they stay.
  */
 import type { Element } from "./dom.ts";
-import { closestNamed, parentElementOf, selectAllIn, selectFirstIn, textOf } from "./dom.ts";
+import { elementChildrenOf, parentElementOf } from "./dom.ts";
+
+/** What the rule reads of an element: its characters of text and its pictures (content-score.ts Info has both). */
+export interface CaptionCounts {
+  chars: number;
+  images: number;
+}
+/** The counts of the content's elements (content-score.ts Walk.infos). */
+export interface CountsOf {
+  get(element: Element): CaptionCounts | undefined;
+}
+
+/** How a caption is known: marked so by HTML (a <figcaption>), or named so by its class or id. */
+export type CaptionMark = "marked" | "named";
 
 /** Longest element taken for a caption named so (a figcaption is one whatever its length). */
 const MAX_NAMED_CAPTION_CHARS = 400;
 /** Class or id words of a caption ("caption", "wp-caption-text", "image__caption", "photoCaption"), split at - and _ and camelCase. */
 const CAPTION_NAME = /(^|[\s_-])caption(?:[\s_-]text)?(?=$|[\s_-])/i;
-const PICTURE = "img,picture,video,svg";
+/** Most text a caption's parent's parent holds beside the caption's own for a picture in it to be the caption's. */
+const MAX_FRAME_CHARS = 200;
 /** Share of the content's prose at which its captions are its story, not notes on its pictures. */
 const MAX_CAPTIONS_SHARE = 0.25;
 
@@ -25,56 +39,46 @@ function namedCaption(element: Element): boolean {
   return CAPTION_NAME.test(names);
 }
 
-/** Most text a caption's parent's parent holds beside the caption's own for a picture in it to be the caption's. */
-const MAX_FRAME_CHARS = 200;
-
 /**
- * Whether a picture lies beside `element` (`chars`: its characters of text), not inside itself: inside its parent, or
- * inside its parent's parent when that holds little text but the caption's (a frame of picture and caption, not the
- * article around them).
+ * Whether a picture lies beside an element of `chars` characters holding none: inside its parent, or inside its
+ * parent's parent when that holds little text but the caption's (a frame of picture and caption, not the article
+ * around them). Read from the counts, so a page of thousands of captions is not searched again for each.
  */
-function besidePicture(element: Element, chars: number): boolean {
-  if (selectFirstIn(element, PICTURE)) return false;
+function besidePicture(element: Element, chars: number, countsOf: CountsOf): boolean {
   const parent = parentElementOf(element);
-  if (parent === null) return false;
-  if (selectFirstIn(parent, PICTURE)) return true;
+  const around = parent && countsOf.get(parent);
+  if (!parent || !around) return false;
+  if (around.images > 0) return true;
   const frame = parentElementOf(parent);
-  return frame !== null && textOf(frame).length <= chars + MAX_FRAME_CHARS && selectFirstIn(frame, PICTURE) !== null;
+  const framed = frame && countsOf.get(frame);
+  return framed !== null && framed !== undefined && framed.images > 0 && framed.chars <= chars + MAX_FRAME_CHARS;
 }
-
-function insideCaption(element: Element): boolean {
-  const parent = parentElementOf(element);
-  return parent !== null && closestNamed(parent, "figcaption") !== null;
-}
-
-/** How a caption is known: marked so by HTML (a <figcaption>), or named so by its class or id. */
-export type CaptionMark = "marked" | "named";
 
 /**
- * How `element` (`chars`: its characters of text) is a picture's caption: marked so (the outermost <figcaption>), or
- * named so (a short element named a caption, holding no picture itself, beside one); undefined when it is none.
+ * How `element` is a picture's caption: marked so (a <figcaption>), or named so (a short element named a caption,
+ * holding no picture itself, beside one); undefined when it is none, or when it lies inside a caption
+ * (`insideCaption`: the outermost caption is the one).
  */
-export function pictureCaption(element: Element, chars: number): CaptionMark | undefined {
-  if (element.name === "figcaption") return insideCaption(element) ? undefined : "marked";
-  return chars <= MAX_NAMED_CAPTION_CHARS && namedCaption(element) && besidePicture(element, chars) ? "named" : undefined;
+export function pictureCaption(element: Element, countsOf: CountsOf, insideCaption: boolean): CaptionMark | undefined {
+  if (insideCaption) return undefined;
+  if (element.name === "figcaption") return "marked";
+  if (!namedCaption(element)) return undefined;
+  const own = countsOf.get(element);
+  if (!own || own.chars > MAX_NAMED_CAPTION_CHARS || own.images > 0) return undefined;
+  return besidePicture(element, own.chars, countsOf) ? "named" : undefined;
 }
 
 /**
  * Whether the pictures' captions of `root` are few: together under a quarter of its prose (`prose` characters).
- * `charsOf`: the characters of text of an element of the content.
+ * One walk of the content, outermost captions only.
  */
-export function captionsAreFew(root: Element, prose: number, charsOf: (element: Element) => number | undefined): boolean {
+export function captionsAreFew(root: Element, prose: number, countsOf: CountsOf): boolean {
   let chars = 0;
-  const counted = new Set<Element>();
-  const withinCounted = (element: Element) => {
-    for (let at = parentElementOf(element); at !== null && at !== root; at = parentElementOf(at)) if (counted.has(at)) return true;
-    return false;
-  };
-  for (const element of selectAllIn(root, "figcaption,[class*=aption],[id*=aption]")) {
-    const own = charsOf(element);
-    if (own === undefined || !pictureCaption(element, own) || withinCounted(element)) continue;
-    counted.add(element);
-    chars += own;
+  const stack: Element[] = [...elementChildrenOf(root)];
+  while (stack.length > 0) {
+    const element = stack.pop() as Element;
+    if (pictureCaption(element, countsOf, false)) chars += countsOf.get(element)?.chars ?? 0;
+    else stack.push(...elementChildrenOf(element));
   }
   return chars < MAX_CAPTIONS_SHARE * prose;
 }

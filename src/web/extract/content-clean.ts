@@ -184,7 +184,7 @@ function clean(walk: Walk, element: Element, root: Element, changes: DomChanges,
     // parent (a page nested thousands deep would be read once per level, quadratically).
     const loneChild = element !== root && children.length === 1 && elementInfo?.chars === info.chars;
     const text = info.chars <= MAX_POINTER_CHARS && !loneChild ? textOf(child) : undefined;
-    if (isChromeLine(child, info, text, { inFigure, parent: elementInfo, guarded: () => isGuarded(child, info, guard) }) || (dropsCaption(pictureCaption(child, info.chars)) && !isGuarded(child, info, guard))) {
+    if (isChromeLine(child, info, text, { inFigure, parent: elementInfo, guarded: () => isGuarded(child, info, guard) }) || (dropsCaption(pictureCaption(child, walk.infos, (inFigure & IN_CAPTION) !== 0)) && !isGuarded(child, info, guard))) {
       changes.remove(child);
       continue;
     }
@@ -252,7 +252,7 @@ function anchorBlock(anchor: Element, root: Element): Element {
 export function cleanContent(walk: Walk, root: Element, prose: number, changes: DomChanges, statesArticleInJsonLd?: () => boolean): void {
   removeCommentSection(walk, root, changes);
   // Counted before the walk removes any (a caption with a credit's mark goes whatever their share).
-  const few = captionsAreFew(root, prose, (element) => walk.infos.get(element)?.chars);
+  const few = captionsAreFew(root, prose, walk.infos);
   const dropsCaption = (how: CaptionMark | undefined) => few && how !== undefined && (how === "marked" || statesArticleInJsonLd?.() === true);
   clean(walk, root, root, changes, prose / 2, dropsCaption);
   removeTrailingLinkLines(walk, root, changes);
