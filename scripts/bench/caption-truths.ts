@@ -19,18 +19,10 @@ import { comparableText } from "../../src/web/extract/content-stated.ts";
 import { closestNamed, parentElementOf, selectAllIn, textOf, type Element } from "../../src/web/extract/dom.ts";
 import { defaultSourceDirs } from "../block-model/recorded-cache.ts";
 import { option } from "./dev-set.ts";
-import { loadSources, refuseUnread, sourceOrder, WIDE_SET_DIR, type Truth } from "./extraction-sources.ts";
+import { loadSources, refuseUnread, sourceOrder, truthHoldsLine, WIDE_SET_DIR } from "./extraction-sources.ts";
 
 const lines = option("lines", "");
 refuseUnread(lines);
-
-/** Whether `truth` holds the caption `text` (undefined: a snippet truth with no snippet in it). */
-function truthHolds(truth: Truth, text: string): boolean | undefined {
-  const caption = comparableText(text);
-  if (truth.kind === "text") return comparableText(truth.text).includes(caption.slice(0, 60));
-  const inside = (snippets: string[]) => snippets.some((snippet) => comparableText(snippet).length > 10 && caption.includes(comparableText(snippet)));
-  return inside(truth.with) ? true : inside(truth.without) ? false : undefined;
-}
 
 /** The counts the rule reads (extraction takes them from its walk of the page): characters of text and pictures. */
 const countsOf = {
@@ -70,7 +62,7 @@ for (const page of pages) {
     for (let at = parentElementOf(element); at !== null && !within; at = parentElementOf(at)) within = counted.has(at);
     if (within) continue;
     counted.add(element);
-    const holds = truthHolds(page.truth, text);
+    const holds = truthHoldsLine(page.truth, text, 60);
     const columns = mark === "marked" ? [0] : inJsonLd ? [1, 2] : [1];
     for (const column of columns) {
       const row = tallies.rows[column] as Row;

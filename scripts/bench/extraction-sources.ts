@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { comparableText } from "../../src/web/extract/content-stated.ts";
 import { DEV_SET_DIR } from "./dev-set.ts";
 
 export type TpFpFn = [number, number, number];
@@ -195,4 +196,16 @@ export function groupedPages(pages: readonly SourcePage[]): { pages: SourcePage[
   for (const page of pages) if (page.group) groupsOf.set(page.source, (groupsOf.get(page.source) ?? new Set()).add(page.group));
   const grouped = pages.filter((page) => page.group && (groupsOf.get(page.source)?.size ?? 0) > 1).map((page) => ({ ...page, source: `${page.source} ${page.group}` }));
   return { pages: grouped, order: [...new Set(grouped.map((page) => page.source))].sort() };
+}
+
+/**
+ * Whether `truth` holds a line of the page (`text`: a standfirst, a caption): a text truth when it holds the line's
+ * first `prefixChars` letters and digits; a snippet truth when one of its "with" snippets lies in the line, lacks it
+ * when a "without" snippet does, else undefined (it says nothing of the line).
+ */
+export function truthHoldsLine(truth: Truth, text: string, prefixChars: number): boolean | undefined {
+  const line = comparableText(text);
+  if (truth.kind === "text") return comparableText(truth.text).includes(line.slice(0, prefixChars));
+  const inside = (snippets: string[]) => snippets.some((snippet) => comparableText(snippet).length > 10 && line.includes(comparableText(snippet)));
+  return inside(truth.with) ? true : inside(truth.without) ? false : undefined;
 }

@@ -11,23 +11,14 @@
 import { cutUnreadMarkup, parsePage } from "../../src/web/extract/content-parse.ts";
 import { readPageInfo } from "../../src/web/extract/content-head.ts";
 import { findStandfirst } from "../../src/web/extract/content-standfirst.ts";
-import { comparableText } from "../../src/web/extract/content-stated.ts";
 import { headlineOf } from "../../src/web/extract/content-title.ts";
 import { textOf } from "../../src/web/extract/dom.ts";
 import { defaultSourceDirs } from "../block-model/recorded-cache.ts";
 import { option } from "./dev-set.ts";
-import { loadSources, refuseUnread, sourceOrder, WIDE_SET_DIR, type Truth } from "./extraction-sources.ts";
+import { loadSources, refuseUnread, sourceOrder, truthHoldsLine, WIDE_SET_DIR } from "./extraction-sources.ts";
 
 const lines = option("lines", "");
 refuseUnread(lines);
-
-/** Whether `truth` holds the standfirst `text` (undefined: a snippet truth with no snippet in it). */
-function truthHolds(truth: Truth, text: string): boolean | undefined {
-  const standfirst = comparableText(text);
-  if (truth.kind === "text") return comparableText(truth.text).includes(standfirst.slice(0, 80));
-  const inside = (snippets: string[]) => snippets.some((snippet) => comparableText(snippet).length > 10 && standfirst.includes(comparableText(snippet)));
-  return inside(truth.with) ? true : inside(truth.without) ? false : undefined;
-}
 
 const pages = loadSources(defaultSourceDirs(option("wide", WIDE_SET_DIR)));
 const counts = new Map<string, { pages: number; found: number; holds: number; lacks: number; silent: number }>();
@@ -40,7 +31,7 @@ for (const page of pages) {
   const standfirst = findStandfirst(parsed.body, headlineOf(parsed.body, info.title), info.description);
   if (!standfirst) continue;
   row.found++;
-  const holds = truthHolds(page.truth, textOf(standfirst));
+  const holds = truthHoldsLine(page.truth, textOf(standfirst), 80);
   if (holds === true) row.holds++;
   else if (holds === false) row.lacks++;
   else row.silent++;
