@@ -157,6 +157,20 @@ const MAX_POINTER_HEADING_REST = 25;
  */
 const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken|artikel drucken|rezept drucken|drukuj|imprimer|share|share this(?: article| story| post)?|teilen|artikel teilen|udostępnij|partager|merken|bookmark|zurück|zur übersicht|back to (?:overview|top)|nach oben|was this (?:article|page|post) helpful|war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)|möchten sie (?:den|diesen) artikel teilen|artikel bewerten|\(?noch keine bewertungen\)?|vergrößern|zum vergrößern(?: bitte)?(?: auf das bild)? (?:an)?klicken|click to enlarge|enlarge|bild(?:er)? (?:anzeigen|schließen)|alle bilder anzeigen|zum shop|view gallery|open gallery|galerie öffnen|caption|close|schließen|slideshow \( ?\d+ images? ?\))[\s\p{P}]*$/iu;
 
+/**
+ * The whole text of a picture gallery's counter: which slide of how many shows ("1 of 5", "2 / 62", "Bild 3 von 12",
+ * "Photo 4 of 10"). Not a fraction ("1/2", unspaced), which a recipe's table sets in a cell of its own.
+ */
+const SLIDE_COUNTER = /^[\s(]*(?:(?:image|photo|picture|slide|bild|foto|zdjęcie)\s+)?(\d{1,3})\s*(?:of|von|z|de|sur|\s\/\s)\s*(\d{1,3})[\s)]*$/iu;
+
+/** Whether a short line is only a gallery's slide counter: slide N of M, N no more than M, M at least 2. */
+function isSlideCounter(text: string): boolean {
+  const found = SLIDE_COUNTER.exec(text);
+  if (!found) return false;
+  const [shown, total] = [Number(found[1]), Number(found[2])];
+  return shown >= 1 && shown <= total && total >= 2;
+}
+
 /** Longest line taken for a news agency's signature. */
 const MAX_AGENCY_LINE_CHARS = 40;
 /**
@@ -202,5 +216,5 @@ export function isChromeLine(element: Element, info: Info, text: string | undefi
   if (ownLine && info.chars <= MAX_DATELINE_CHARS && isDateline(element, text)) return true;
   if (BLOCK_TAGS.has(element.name) && info.chars <= MAX_AGENCY_LINE_CHARS && AGENCY_LINE.test(text)) return true;
   // A line that only names the comments ("Keine Kommentare", "Comments are closed.") is their chrome too.
-  return isBreadcrumbLine(text, info) || isCommentThreadTitle(text) || AD_LABEL.test(text) || CONTROL_LABEL.test(text) || isPointerLine(text, info);
+  return isBreadcrumbLine(text, info) || isCommentThreadTitle(text) || AD_LABEL.test(text) || CONTROL_LABEL.test(text) || isSlideCounter(text) || isPointerLine(text, info);
 }

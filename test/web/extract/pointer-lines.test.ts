@@ -64,6 +64,17 @@ describe("pointers to other articles in the content", () => {
     for (const label of ["Vergrößern", "Bild anzeigen", "Bild schließen", "Caption", "Close", "Zum Shop"]) expect(text).not.toContain(label);
   });
 
+  it("removes a gallery's slide counter, and keeps a fraction and a score", () => {
+    const text = textOf(
+      `${para(1)}<div class="gallery"><img src="/d.jpg"><span>1 of 5</span></div>${para(2)}<div class="slides"><img src="/e.jpg"><div>2 / 62</div><p>Bild 3 von 12</p></div>${para(3)}` +
+        `<table><tr><td>1/2</td><td>cup of flour</td></tr><tr><td>3 of 2</td><td>a line that is no counter</td></tr></table>${para(4)}`,
+    );
+    expect(text).toContain("Paragraph 4 of the report");
+    for (const counter of ["1 of 5", "2 / 62", "Bild 3 von 12"]) expect(text).not.toContain(counter);
+    expect(text).toContain("1/2");
+    expect(text).toContain("3 of 2");
+  });
+
   it("removes a breadcrumb trail left inside the content, and keeps a sentence that compares", () => {
     const prose = "Der Pegel stieg > 3 m > Warnstufe, sagte der Verband, und die Stadt ließ den Damm räumen.";
     const text = textOf(`<p><a href="/">Start</a> » <a href="/blog">Blog</a> » <a href="/blog/damm">Der Damm</a></p>${para(1)}${para(2)}<p>${prose}</p>${para(3)}`);
