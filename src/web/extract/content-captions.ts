@@ -74,11 +74,12 @@ export function pictureCaption(element: Element, countsOf: CountsOf, insideCapti
  */
 export function captionsAreFew(root: Element, prose: number, countsOf: CountsOf): boolean {
   let chars = 0;
-  const stack: Element[] = [...elementChildrenOf(root)];
+  const stack: Element[] = elementChildrenOf(root);
   while (stack.length > 0) {
     const element = stack.pop() as Element;
     if (pictureCaption(element, countsOf, false)) chars += countsOf.get(element)?.chars ?? 0;
-    else stack.push(...elementChildrenOf(element));
+    // One at a time: a spread of a parent's hundred thousand children would overflow the call.
+    else for (const child of elementChildrenOf(element)) stack.push(child);
   }
   return chars < MAX_CAPTIONS_SHARE * prose;
 }

@@ -22,8 +22,8 @@ const CREDIT_TEXT = /^[\s(\[]*(?:©|\(c\)|(?:fotos?|photos?|photograph|picture|p
 
 /**
  * Whether a short element is a photo credit, by its class or id or by how its text opens. One inside a <figcaption> is
- * not removed on its own (see clean): a caption without a credit mark stays, as Readability's truths keep it, and one
- * with a mark goes whole (isCreditedCaption).
+ * not removed on its own (see clean): a caption with a mark goes whole (isCreditedCaption), one without as a picture's
+ * caption (content-captions.ts) unless the content's captions tell its story.
  */
 function isPhotoCredit(element: Element, text: string | undefined): boolean {
   const names = `${element.attribs.class ?? ""} ${element.attribs.id ?? ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
@@ -42,7 +42,8 @@ const CAPTION_CREDIT = /©|\(c\)|\b(?:fotos?|photos?|photograph|bild|credits?|qu
  * with a credit's mark. Such a caption
  * describes and credits a picture, not the article: the human truths of trafilatura's set and Dragnet's leave captions
  * out (Dragnet's all 17 on the wide set), and the issue counts them as boilerplate; Readability's truths keep captions,
- * and this one kind costs them nothing (measured in the commit that added the rule). A caption without a mark stays.
+ * and this one kind costs them nothing (measured in the commit that added the rule). It goes whatever the share of the
+ * content's captions, which decides only for captions without a mark (content-captions.ts).
  */
 function isCreditedCaption(element: Element, context: number, text: string | undefined): boolean {
   // The outermost caption is read once (a page nesting captions thousands deep is not read again at each level).
