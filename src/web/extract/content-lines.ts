@@ -165,7 +165,7 @@ const CONTROL_LABEL = /^[\s\p{P}]*(?:print|print this(?: article| page)?|drucken
 const SLIDE_COUNTER = /^[\s(]*(?:(?:image|photo|picture|slide|bild|foto|zdjęcie)\s+)?(\d{1,3})\s*(?:of|von|z|de|sur|\s\/\s)\s*(\d{1,3})[\s)]*$/iu;
 
 /** Whether a short line is only a gallery's slide counter: slide N of M, N no more than M, M at least 2. */
-function isSlideCounter(text: string): boolean {
+export function isSlideCounter(text: string): boolean {
   const found = SLIDE_COUNTER.exec(text);
   if (!found) return false;
   const [shown, total] = [Number(found[1]), Number(found[2])];

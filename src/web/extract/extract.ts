@@ -4,8 +4,8 @@
  * styles, comments) into domhandler's light nodes (dom.ts); content-detect finds the main content
  * (F1 0.945 on the shared dev set, 0.953 on the 742-page wide set, 0.964 and 0.955 on the unseen news and
  * Dragnet sets of scripts/bench/unseen-set.ts; Readability 0.904, 0.924, 0.933, 0.920; on trafilatura's
- * snippet set, ../shared/bench/extraction/trafeval, F 0.929 (precision 0.932, recall 0.927) against Readability's
- * 0.854 and trafilatura's published 0.909; on its current 990-page set F 0.939, trafilatura 2.2.0 publishes 0.924);
+ * snippet set, ../shared/bench/extraction/trafeval, F 0.930 (precision 0.934, recall 0.927) against Readability's
+ * 0.854 and trafilatura's published 0.909; on its current 990-page set F 0.940, trafilatura 2.2.0 publishes 0.924);
  * when it finds too little (and the page is not all discussion, read then with its comment threads), the block
  * holding the page's title heading, else the whole cleaned body, is used and a warning says so.
  *
